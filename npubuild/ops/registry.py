@@ -1,0 +1,270 @@
+"""The op catalog's data model: typed attrs, dtype rules, shape inference,
+oracles and per-target restrictions.
+
+Nothing here imports NumPy at module load: the build's no-op path (doit loading
+thousands of tasks) only needs shape inference, and importing NumPy would cost
+more than doit itself. Oracles use :data:`npubuild.ops.lazy_numpy.np`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..errors import OpError, UnsupportedOnTarget
+
+DTYPES = ("f32", "f16", "i8", "i32", "i64", "bool")
+FLOAT_DTYPES = ("f32", "f16")
+NUMERIC_DTYPES = ("f32", "f16", "i8", "i32", "i64")
+TARGETS = ("ref", "host", "xdna", "ane")
+NUMPY_DTYPE = {"f32": "float32", "f16": "float16", "i8": "int8", "i32": "int32", "i64": "int64", "bool": "bool"}
+
+
+class _Required:
+    def __repr__(self) -> str:
+        return "REQUIRED"
+
+
+REQUIRED: Any = _Required()
+
+# attr kind -> (python types accepted, description for docs/errors)
+ATTR_KINDS = {
+    "int": "an integer",
+    "float": "a number",
+    "bool": "true or false",
+    "str": "a string",
+    "ints": "a list of integers",
+    "floats": "a list of numbers",
+    "int_pairs": "a list of [before, after] integer pairs",
+}
+
+
+@dataclass(frozen=True)
+class Attr:
+    name: str
+    kind: str
+    default: Any = REQUIRED
+    choices: tuple = ()
+    doc: str = ""
+
+    @property
+    def required(self) -> bool:
+        return self.default is REQUIRED
+
+    def describe(self) -> dict:
+        d = {"name": self.name, "type": self.kind, "doc": self.doc}
+        if self.required:
+            d["required"] = True
+        else:
+            d["default"] = self.default
+        if self.choices:
+            d["choices"] = list(self.choices)
+        return d
+
+
+@dataclass(frozen=True)
+class Restriction:
+    """A combination a target cannot run.
+
+    ``check(shapes, attrs, dtype)`` is True when the target supports it; ``text``
+    says what the target needs, in words a user can act on.
+    """
+
+    target: str
+    text: str
+    check: Callable[[list[tuple[int, ...]], dict, str], bool]
+
+
+Shapes = list  # list[tuple[int, ...]]
+
+
+def same_dtype(dtype: str, n_inputs: int, attrs: dict) -> tuple[list[str], str]:
+    """Default dtype rule: every input and the output have the op's dtype."""
+    return [dtype] * n_inputs, dtype
+
+
+@dataclass(frozen=True)
+class OpDef:
+    name: str
+    family: str
+    doc: str
+    inputs: tuple[str, ...]
+    infer: Callable[[Shapes, dict], tuple[int, ...]]
+    oracle: Callable[[list, dict], Any]
+    attrs: tuple[Attr, ...] = ()
+    dtypes: tuple[str, ...] = FLOAT_DTYPES
+    # (op dtype, number of inputs, attrs) -> (input dtypes, output dtype)
+    signature: Callable[[str, int, dict], tuple[list[str], str]] = same_dtype
+    # True: the last input name repeats (concat); at least len(inputs) inputs.
+    variadic: bool = False
+    restrictions: tuple[Restriction, ...] = ()
+    dtype_doc: str = ""
+    output: str = "y"
+
+    def attr(self, name: str) -> Attr | None:
+        for a in self.attrs:
+            if a.name == name:
+                return a
+        return None
+
+    def input_names(self, n: int) -> list[str]:
+        """Names of the inputs for an instance with ``n`` inputs."""
+        if not self.variadic:
+            return list(self.inputs)
+        fixed = list(self.inputs[:-1])
+        base = self.inputs[-1]
+        return fixed + [f"{base}{i}" for i in range(n - len(fixed))]
+
+    def arity_ok(self, n: int) -> bool:
+        return n >= len(self.inputs) if self.variadic else n == len(self.inputs)
+
+    def arity_text(self) -> str:
+        if self.variadic:
+            return f"at least {len(self.inputs)} inputs"
+        return f"{len(self.inputs)} input{'s' if len(self.inputs) != 1 else ''} ({', '.join(self.inputs)})"
+
+    def describe(self) -> dict:
+        return {
+            "name": self.name,
+            "family": self.family,
+            "doc": self.doc,
+            "inputs": list(self.inputs),
+            "variadic": self.variadic,
+            "attrs": [a.describe() for a in self.attrs],
+            "dtypes": list(self.dtypes),
+            "dtype_rule": self.dtype_doc or "inputs and output have the op's dtype",
+            "restrictions": {
+                t: [r.text for r in self.restrictions if r.target == t]
+                for t in TARGETS
+                if any(r.target == t for r in self.restrictions)
+            },
+        }
+
+
+REGISTRY: dict[str, OpDef] = {}
+
+
+def register(*ops: OpDef) -> None:
+    for op in ops:
+        if op.name in REGISTRY:
+            raise RuntimeError(f"op {op.name!r} registered twice")
+        REGISTRY[op.name] = op
+
+
+class AttrError(OpError):
+    """A bad attr value; ``attr`` names the offending key (for file:line lookup)."""
+
+    def __init__(self, attr: str | None, message: str):
+        self.attr = attr
+        super().__init__(message)
+
+
+def _check_kind(attr: Attr, value: Any) -> Any:
+    k = attr.kind
+    is_int = isinstance(value, int) and not isinstance(value, bool)
+    if k == "int" and is_int:
+        return value
+    if k == "float" and (is_int or isinstance(value, float)):
+        return float(value)
+    if k == "bool" and isinstance(value, bool):
+        return value
+    if k == "str" and isinstance(value, str):
+        return value
+    if k in ("ints", "floats", "int_pairs") and isinstance(value, (list, tuple)):
+        if k == "ints" and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+            return list(value)
+        if k == "floats" and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
+            return [float(v) for v in value]
+        if k == "int_pairs" and all(
+            isinstance(p, (list, tuple)) and len(p) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in p)
+            for p in value
+        ):
+            return [list(p) for p in value]
+    raise AttrError(attr.name, f"attr '{attr.name}' must be {ATTR_KINDS[k]}, got {value!r}")
+
+
+def normalize_attrs(op: OpDef, raw: dict | None) -> dict:
+    """Type-check ``raw`` against ``op``'s attrs and fill defaults.
+
+    Raises AttrError naming the first bad key; unknown keys get a "did you mean".
+    """
+    raw = dict(raw or {})
+    out: dict = {}
+    for name in raw:
+        if op.attr(name) is None:
+            known = [a.name for a in op.attrs]
+            hint = did_you_mean(name, known)
+            listing = ", ".join(known) if known else "none"
+            raise AttrError(name, f"op '{op.name}' has no attr '{name}'{hint} (attrs: {listing})")
+    for a in op.attrs:
+        if a.name in raw:
+            v = _check_kind(a, raw[a.name])
+            if a.choices and v not in a.choices:
+                raise AttrError(
+                    a.name,
+                    f"attr '{a.name}' of '{op.name}' must be one of {', '.join(map(str, a.choices))}; got {v!r}"
+                    + did_you_mean(str(v), [str(c) for c in a.choices]),
+                )
+            out[a.name] = v
+        elif a.required:
+            raise AttrError(None, f"op '{op.name}' needs attr '{a.name}' ({ATTR_KINDS[a.kind]}): {a.doc}")
+        else:
+            out[a.name] = a.default
+    return out
+
+
+def did_you_mean(word: str, candidates) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def check_target(op: OpDef, shapes: Shapes, attrs: dict, dtype: str, target: str) -> None:
+    """Raise UnsupportedOnTarget if ``target`` cannot run this combination."""
+    for r in op.restrictions:
+        if r.target == target and not r.check(shapes, attrs, dtype):
+            shp = ", ".join("x".join(map(str, s)) or "scalar" for s in shapes)
+            raise UnsupportedOnTarget(f"{op.name} with input shapes [{shp}] is not supported on {target}: {r.text}")
+
+
+def target_problems(op: OpDef, shapes: Shapes, attrs: dict, dtype: str, target: str) -> list[str]:
+    return [r.text for r in op.restrictions if r.target == target and not r.check(shapes, attrs, dtype)]
+
+
+# ---- helpers shared by the catalog modules ------------------------------------------------
+
+
+def norm_axis(axis: int, rank: int, what: str = "axis") -> int:
+    if not -rank <= axis < max(rank, 1):
+        raise OpError(f"{what} {axis} is out of range for rank {rank}")
+    return axis % rank if rank else 0
+
+
+def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
+    """NumPy broadcasting rule, in pure Python (no NumPy import on the build path)."""
+    rank = max(len(s) for s in shapes)
+    out = []
+    for i in range(rank):
+        dims = {s[i - rank + len(s)] for s in shapes if i - rank + len(s) >= 0}
+        dims.discard(1)
+        if len(dims) > 1:
+            raise OpError("shapes " + " and ".join("x".join(map(str, s)) or "scalar" for s in shapes) + " do not broadcast")
+        out.append(dims.pop() if dims else 1)
+    return tuple(out)
+
+
+def numel(shape) -> int:
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def last_axis(attr_name: str = "axis") -> Callable[[Shapes, dict, str], bool]:
+    """Restriction check: the op's axis attr names the last axis of input 0."""
+
+    def check(shapes: Shapes, attrs: dict, dtype: str) -> bool:
+        rank = len(shapes[0])
+        return rank > 0 and attrs[attr_name] % rank == rank - 1
+
+    return check
