@@ -1,0 +1,15 @@
+"""doit entry point: `doit build` (default), `doit list`, `doit test`, `doit clean`.
+
+The task creators live in npubuild.tasks; this file only exposes them.
+"""
+from npubuild.tasks import (  # noqa: F401
+    DOIT_CONFIG,
+    install_signal_handlers,
+    task_build,
+    task_compile,
+    task_emit,
+    task_manifest,
+    task_test,
+)
+
+install_signal_handlers()

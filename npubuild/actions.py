@@ -1,0 +1,134 @@
+"""The work done by doit tasks: emit a source, compile it (or take it from the
+store), write the manifest.
+
+Actions are module-level functions taking JSON-safe arguments, so they run in
+``doit -n N`` worker processes, and they return only JSON-safe values. A user
+error becomes a TaskFailed with one clear message rather than a traceback.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from pathlib import Path
+
+from doit.exceptions import TaskFailed
+
+from .errors import UserError
+from .fsio import atomic_write_text, sha256_file, write_if_changed
+from .instances import canonical_json
+
+# Bump to invalidate every compile key (e.g. when the build record format changes).
+CACHE_VERSION = 1
+SOURCE_NAME = {"host": "kernel.mlir"}
+BINARY_NAME = {"host": "kernel.so"}
+RECORD_NAME = "build.json"
+
+
+def user_errors_fail(fn):
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except UserError as e:
+            return TaskFailed(str(e))
+
+    return wrapper
+
+
+def instance_from_description(desc: dict):
+    from .instances import make_instance
+
+    inst = make_instance(desc["op"], desc["dtype"], [i["shape"] for i in desc["inputs"]], desc["attrs"])
+    return inst
+
+
+@user_errors_fail
+def emit_source(target: str, desc: dict, out: str) -> dict:
+    """Write the kernel source; rewrite only when the text changes."""
+    inst = instance_from_description(desc)
+    if target == "host":
+        from .emitters.host import emit
+
+        text = emit(inst)
+    else:  # pragma: no cover - tasks are only created for emitting targets
+        raise UserError(f"no emitter for target {target}")
+    changed = write_if_changed(Path(out), text)
+    return {"changed": changed}
+
+
+def compile_key(target: str, source_sha256: str, toolchain_id: str, flags) -> str:
+    recipe = {
+        "v": CACHE_VERSION,
+        "target": target,
+        "source_sha256": source_sha256,
+        "toolchain": toolchain_id,
+        "flags": flags,
+    }
+    return hashlib.sha256(canonical_json(recipe).encode()).hexdigest()
+
+
+@user_errors_fail
+def compile_kernel(target: str, kernel_id: str, source: str, out_dir: str, store_root: str, toolchain: dict, flags) -> dict:
+    """Compile ``source`` unless the store has its key; write the build record."""
+    from .store import Store
+
+    src, out = Path(source), Path(out_dir)
+    binary = BINARY_NAME[target]
+    key = compile_key(target, sha256_file(src), toolchain["id"], flags)
+    store = Store(Path(store_root))
+    if store.materialize(key, out) is not None:
+        outcome = "store"
+    else:
+        if target == "host":
+            from .toolchain.host import compile_shared_library
+
+            compile_shared_library(src.read_text(), out / binary, out / "build.log")
+        store.put(key, {binary: out / binary}, {"kernel": kernel_id, "target": target})
+        outcome = "compiled"
+    files = {}
+    for name in (src.name, binary):
+        p = out / name
+        files[name] = {"sha256": sha256_file(p), "size": p.stat().st_size}
+    record = {"key": key, "toolchain": toolchain, "flags": flags, "files": files}
+    atomic_write_text(out / RECORD_NAME, json.dumps(record, sort_keys=True, indent=1))
+    return {"outcome": outcome}
+
+
+def write_constants(artifacts: Path, graph, out_dir: Path) -> dict:
+    """Constants as .npy under artifacts/graphs/<graph>/; returns their manifest records."""
+    import io
+
+    import numpy as np
+
+    from .ops.registry import NUMPY_DTYPE
+
+    recs = {}
+    for name, c in sorted(graph.constants.items()):
+        if c.file is not None:
+            arr = np.load(c.file, allow_pickle=False)
+        else:
+            arr = np.asarray(c.value, dtype=NUMPY_DTYPE[c.dtype]).reshape(c.shape)
+        buf = io.BytesIO()
+        np.save(buf, np.ascontiguousarray(arr), allow_pickle=False)
+        path = out_dir / f"{name}.npy"
+        write_if_changed(path, buf.getvalue())
+        recs[name] = {
+            "shape": list(c.shape),
+            "dtype": c.dtype,
+            "path": path.relative_to(artifacts).as_posix(),
+            "sha256": sha256_file(path),
+            "size": path.stat().st_size,
+        }
+    return recs
+
+
+@user_errors_fail
+def write_manifest(root: str) -> dict:
+    from .config import load_config
+    from .manifest import build_manifest
+    from .plan import build_plan
+
+    plan = build_plan(load_config(Path(root)))
+    build_manifest(plan)
+    return {}

@@ -1,0 +1,207 @@
+"""The ``npubuild`` command line: build, ops, list, run, verify."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from .errors import UserError
+
+
+def _ops_catalog() -> list[dict]:
+    from .emitters.host import has_emitter
+    from .ops import REGISTRY
+
+    out = []
+    for name in sorted(REGISTRY):
+        op = REGISTRY[name]
+        d = op.describe()
+        d["targets"] = {
+            "ref": {"status": "supported"},
+            "host": {"status": "emitted" if has_emitter(name) else "not yet emitted"},
+            "xdna": {"status": "not yet emitted", "restrictions": d["restrictions"].get("xdna", [])},
+        }
+        del d["restrictions"]
+        out.append(d)
+    return out
+
+
+def cmd_ops(args) -> int:
+    catalog = _ops_catalog()
+    if args.json:
+        print(json.dumps({"ops": catalog}, indent=1))
+        return 0
+    if args.op:
+        match = [o for o in catalog if o["name"] == args.op]
+        if not match:
+            from .ops.registry import did_you_mean
+
+            raise UserError(f"unknown op '{args.op}'{did_you_mean(args.op, [o['name'] for o in catalog])}")
+        print(json.dumps(match[0], indent=1))
+        return 0
+    fam_w = max(len(o["family"]) for o in catalog)
+    name_w = max(len(o["name"]) for o in catalog)
+    print(f"{'op':<{name_w}}  {'family':<{fam_w}}  {'host':<5}  inputs -> attrs")
+    for o in catalog:
+        attrs = ", ".join(
+            a["name"] + ("" if a.get("required") else f"={json.dumps(a['default'])}") for a in o["attrs"]
+        )
+        ins = ", ".join(o["inputs"]) + ("..." if o["variadic"] else "")
+        host = "yes" if o["targets"]["host"]["status"] == "emitted" else "-"
+        print(f"{o['name']:<{name_w}}  {o['family']:<{fam_w}}  {host:<5}  ({ins}) {attrs}")
+    print(f"\n{len(catalog)} ops; `npubuild ops OP` shows one in full, `npubuild ops --json` all.")
+    return 0
+
+
+def cmd_list(args) -> int:
+    from .config import load_config
+    from .plan import build_plan
+
+    plan = build_plan(load_config())
+    if args.json:
+        doc = {
+            "kernels": {k: dict(i.describe(), targets=list(plan.targets[k])) for k, i in plan.instances.items()},
+            "graphs": {n: [s.node for s in g.steps] for n, g in plan.spec.graphs.items()},
+        }
+        print(json.dumps(doc, indent=1))
+        return 0
+    print(f"{len(plan.instances)} kernel instances:")
+    for kid, inst in plan.instances.items():
+        print(f"  {kid:<48} {','.join(plan.targets[kid])}")
+    print(f"{len(plan.spec.graphs)} graphs:")
+    for name, g in plan.spec.graphs.items():
+        print(f"  {name:<24} {len(g.steps)} steps  ({g.file})")
+    return 0
+
+
+def run_doit(argv: list[str], root: Path) -> int:
+    from doit.cmd_base import ModuleTaskLoader
+    from doit.doit_cmd import DoitMain
+
+    from . import tasks
+
+    tasks.install_signal_handlers()
+    old = Path.cwd()
+    os.chdir(root)
+    try:
+        return DoitMain(ModuleTaskLoader(tasks), config_filenames=()).run(argv)
+    finally:
+        os.chdir(old)
+
+
+def cmd_build(args) -> int:
+    from .config import find_root
+
+    return run_doit(["build", *args.doit_args], find_root())
+
+
+def cmd_verify(args) -> int:
+    from .config import load_config
+    from .manifest import verify
+
+    path = Path(args.dir) if args.dir else load_config().artifacts
+    problems = verify(path)
+    if problems:
+        for p in problems:
+            print(p, file=sys.stderr)
+        print(f"verify: {len(problems)} problem(s) in {path}", file=sys.stderr)
+        return 1
+    from .manifest import manifest_files, read_manifest
+
+    n = sum(1 for _ in manifest_files(read_manifest(path)))
+    print(f"verify: {path}: {n} files match the manifest")
+    return 0
+
+
+def _load_npz(path: str | None, what: str) -> dict:
+    if path is None:
+        return {}
+    import numpy as np
+
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            return {k: z[k] for k in z.files}
+    except (OSError, ValueError) as e:
+        raise UserError(f"cannot read {what} file {path}: {e}") from None
+
+
+def cmd_run(args) -> int:
+    import numpy as np
+
+    from .config import load_config
+    from .runner.runtime import load
+
+    path = Path(args.artifacts) if args.artifacts else load_config().artifacts
+    rt = load(path)
+    g = rt.graph(args.graph, backend=args.backend)
+    if g.fallback_reason:
+        print(f"backend: {g.backend} ({g.fallback_reason})", file=sys.stderr)
+    else:
+        print(f"backend: {g.backend}", file=sys.stderr)
+    g.set_params(**_load_npz(args.params, "params"))
+    out = g.run(**_load_npz(args.inputs, "inputs"))
+    if args.output:
+        tmp = Path(args.output + ".tmp.npz")
+        np.savez(tmp, **out)
+        os.replace(tmp, args.output)
+        print(f"wrote {', '.join(out)} to {args.output}", file=sys.stderr)
+    else:
+        with np.printoptions(threshold=8, edgeitems=3, precision=5):
+            for k, v in out.items():
+                print(f"{k}: shape {list(v.shape)} {v.dtype}\n{v}")
+    return 0
+
+
+def make_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="npubuild",
+        description="Build NPU kernels from YAML specs and run kernel graphs. "
+        "`doit build` in the project root is the same as `npubuild build`.",
+    )
+    sub = p.add_subparsers(dest="cmd", metavar="COMMAND")
+    sub.required = True
+
+    b = sub.add_parser("build", help="build every kernel and write the manifest (runs doit)")
+    b.add_argument("doit_args", nargs=argparse.REMAINDER, help="extra doit options, e.g. -n 2")
+    b.set_defaults(fn=cmd_build)
+
+    o = sub.add_parser("ops", help="list the op catalog")
+    o.add_argument("op", nargs="?", help="show one op in full")
+    o.add_argument("--json", action="store_true", help="the whole catalog as JSON (attrs, dtypes, per-target support)")
+    o.set_defaults(fn=cmd_ops)
+
+    ls = sub.add_parser("list", help="list the kernel instances and graphs of the specs")
+    ls.add_argument("--json", action="store_true")
+    ls.set_defaults(fn=cmd_list)
+
+    r = sub.add_parser("run", help="run a graph from the manifest")
+    r.add_argument("graph")
+    r.add_argument("-i", "--inputs", help="inputs as .npz (one array per graph input)")
+    r.add_argument("-p", "--params", help="params as .npz")
+    r.add_argument("-o", "--output", help="write outputs to this .npz (default: print them)")
+    r.add_argument("--backend", default="auto", choices=["auto", "ref", "host"])
+    r.add_argument("--artifacts", help="artifact directory (default: from the project config)")
+    r.set_defaults(fn=cmd_run)
+
+    v = sub.add_parser("verify", help="re-hash every file the manifest names")
+    v.add_argument("dir", nargs="?", help="artifact directory (default: from the project config)")
+    v.set_defaults(fn=cmd_verify)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = make_parser().parse_args(argv)
+    try:
+        return args.fn(args)
+    except UserError as e:
+        print(f"npubuild: {e}" if "\n" not in str(e) else str(e), file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("npubuild: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,70 @@
+"""Project configuration: ``[tool.npubuild]`` in pyproject.toml, then environment.
+
+Keys (all optional):
+  specs      = "specs"                spec directory
+  artifacts  = "artifacts"            build output directory (env NPUBUILD_ARTIFACTS)
+  store      = "<artifacts>/.cache"   content-addressed store (env NPUBUILD_STORE)
+  targets    = ["ref", "host"]        targets built for every kernel unless a spec says otherwise
+  max_open_kernels = 16               runtime LRU limit of open kernels (env NPUBUILD_MAX_OPEN_KERNELS)
+"""
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import UserError
+from .ops.registry import TARGETS
+
+KNOWN_KEYS = ("specs", "artifacts", "store", "targets", "max_open_kernels")
+
+
+@dataclass(frozen=True)
+class Config:
+    root: Path
+    specs: Path
+    artifacts: Path
+    store: Path
+    targets: tuple[str, ...]
+    max_open_kernels: int
+
+
+def find_root(start: Path | None = None) -> Path:
+    """The nearest directory at or above ``start`` holding pyproject.toml with [tool.npubuild], or dodo.py."""
+    start = (start or Path.cwd()).resolve()
+    for d in (start, *start.parents):
+        if (d / "dodo.py").is_file() or (d / "pyproject.toml").is_file():
+            return d
+    return start
+
+
+def load_config(root: Path | None = None) -> Config:
+    root = (root or find_root()).resolve()
+    table: dict = {}
+    pp = root / "pyproject.toml"
+    if pp.is_file():
+        try:
+            table = tomllib.loads(pp.read_text()).get("tool", {}).get("npubuild", {})
+        except tomllib.TOMLDecodeError as e:
+            raise UserError(f"{pp}: invalid TOML: {e}") from None
+    for k in table:
+        if k not in KNOWN_KEYS:
+            raise UserError(f"{pp}: unknown key '{k}' in [tool.npubuild]; known keys: {', '.join(KNOWN_KEYS)}")
+    specs = root / table.get("specs", "specs")
+    artifacts = Path(os.environ.get("NPUBUILD_ARTIFACTS") or (root / table.get("artifacts", "artifacts")))
+    if not artifacts.is_absolute():
+        artifacts = root / artifacts
+    store = os.environ.get("NPUBUILD_STORE") or table.get("store")
+    store = (root / store) if store else artifacts / ".cache"
+    targets = tuple(table.get("targets", ("ref", "host")))
+    for t in targets:
+        if t not in TARGETS:
+            raise UserError(f"{pp}: unknown target '{t}' in [tool.npubuild] targets; known: {', '.join(TARGETS)}")
+    try:
+        max_open = int(os.environ.get("NPUBUILD_MAX_OPEN_KERNELS") or table.get("max_open_kernels", 16))
+    except ValueError:
+        raise UserError("NPUBUILD_MAX_OPEN_KERNELS must be an integer") from None
+    if max_open < 1:
+        raise UserError("max_open_kernels must be at least 1")
+    return Config(root, specs, artifacts.resolve(), Path(store).resolve(), targets, max_open)

@@ -1,0 +1,131 @@
+"""Graph resolution: name lookup, cycle check, topological order and shape
+inference from a validated GraphSpec to a ResolvedGraph of kernel steps."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from .errors import OpError
+from .instances import KernelInstance, TensorSig, make_instance
+from .ops.registry import AttrError, did_you_mean
+
+
+@dataclass
+class Step:
+    node: str
+    instance: KernelInstance
+    inputs: list[str]
+    output: str
+
+
+@dataclass
+class ResolvedGraph:
+    name: str
+    file: str
+    line: int
+    inputs: dict[str, TensorSig]
+    params: dict[str, TensorSig]
+    constants: dict  # name -> spec.ConstantDecl
+    steps: list[Step]
+    outputs: list[str]
+    tensors: dict[str, TensorSig]
+    targets: tuple[str, ...]
+
+
+def _topo_order(g, err) -> list[str] | None:
+    """Kahn's algorithm; ready nodes are taken in spec order so the order is stable."""
+    deps = {n: [i for i in d.inputs if i in g.nodes] for n, d in g.nodes.items()}
+    order: list[str] = []
+    done: set[str] = set()
+    pending = list(g.nodes)
+    while pending:
+        ready = [n for n in pending if all(i in done for i in deps[n])]
+        if not ready:
+            cyc = _find_cycle(pending, deps)
+            err(g.nodes[cyc[0]].line, f"graph '{g.name}' has a cycle: {' -> '.join(cyc + [cyc[0]])}; a node cannot depend on its own output")
+            return None
+        for n in ready:
+            order.append(n)
+            done.add(n)
+        pending = [n for n in pending if n not in done]
+    return order
+
+
+def _find_cycle(nodes, deps) -> list[str]:
+    nodes = set(nodes)
+    start = sorted(nodes)[0]
+    path, seen = [start], {start: 0}
+    cur = start
+    while True:
+        nxt = next(i for i in deps[cur] if i in nodes)
+        if nxt in seen:
+            return path[seen[nxt]:]
+        seen[nxt] = len(path)
+        path.append(nxt)
+        cur = nxt
+
+
+def resolve_graph(g, err: Callable[[int, str], None]) -> ResolvedGraph | None:
+    from .spec import attr_error_line
+
+    what = f"graph '{g.name}'"
+    tensors: dict[str, TensorSig] = {}
+    for group in (g.inputs, g.params, g.constants):
+        for name, decl in group.items():
+            tensors[name] = TensorSig(decl.shape, decl.dtype)
+    known = set(tensors) | set(g.nodes)
+    ok = True
+    for n, d in g.nodes.items():
+        for inp, line in zip(d.inputs, d.input_lines):
+            if inp not in known:
+                err(line, f"node '{n}' of {what} reads unknown tensor '{inp}'{did_you_mean(inp, known)}; declare it under inputs/params/constants or add a node with that name")
+                ok = False
+            elif inp == n:
+                err(line, f"node '{n}' of {what} reads its own output; a node cannot depend on itself")
+                ok = False
+    for o, line in zip(g.outputs, g.output_lines):
+        if o not in known:
+            err(line, f"output '{o}' of {what} is not a node or tensor{did_you_mean(o, known)}")
+            ok = False
+    if not ok:
+        return None
+    order = _topo_order(g, err)
+    if order is None:
+        return None
+    steps: list[Step] = []
+    failed: set[str] = set()
+    for n in order:
+        d = g.nodes[n]
+        if any(i in failed for i in d.inputs):
+            failed.add(n)  # already reported upstream; avoid cascades
+            continue
+        sigs = [tensors[i] for i in d.inputs]
+        dtype = d.dtype or (sigs[0].dtype if sigs else "f32")
+        try:
+            inst = make_instance(d.op, dtype, [s.shape for s in sigs], d.attrs, input_dtypes=[s.dtype for s in sigs])
+        except AttrError as e:
+            err(attr_error_line(e, d.attrs_node, d.line), f"node '{n}' of {what}: {e}")
+            failed.add(n)
+            continue
+        except OpError as e:
+            shapes = ", ".join(f"{i}: {list(s.shape)} {s.dtype}" for i, s in zip(d.inputs, sigs))
+            hint = "" if d.dtype else " (the node's dtype defaults to its first input's; set 'dtype:' if the op needs another)"
+            err(d.line, f"node '{n}' ({d.op}) of {what}: {e}; its inputs are {shapes}{hint}")
+            failed.add(n)
+            continue
+        tensors[n] = inst.output
+        steps.append(Step(n, inst, list(d.inputs), n))
+    if failed:
+        return None
+    return ResolvedGraph(
+        name=g.name,
+        file=g.file,
+        line=g.line,
+        inputs={k: TensorSig(v.shape, v.dtype) for k, v in g.inputs.items()},
+        params={k: TensorSig(v.shape, v.dtype) for k, v in g.params.items()},
+        constants=dict(g.constants),
+        steps=steps,
+        outputs=list(g.outputs),
+        tensors=tensors,
+        targets=g.targets,
+    )

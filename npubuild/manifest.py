@@ -1,0 +1,149 @@
+"""``artifacts/manifest.json`` (schema 1): the only thing the runtime reads.
+
+It lists every kernel (id, op, inputs, outputs, attrs, key, per-target files
+with sha256 and size, toolchain fingerprint) and every graph (inputs, params,
+constants, outputs, topologically ordered steps). Paths are relative to the
+artifact directory and may never leave it.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path, PurePosixPath
+
+from . import __version__
+from .errors import UserError, VerifyError
+from .fsio import atomic_write_text, sha256_file
+
+SCHEMA = 1
+MANIFEST = "manifest.json"
+
+
+def kernel_dir(artifacts: Path, kernel_id: str, target: str) -> Path:
+    return artifacts / "kernels" / kernel_id / target
+
+
+def _not_built_reason(op: str, target: str) -> str | None:
+    """Why ``target`` has no artifact for ``op`` (None when it is built)."""
+    if target == "ref":
+        return None
+    if target == "host":
+        from .emitters.host import has_emitter
+
+        return None if has_emitter(op) else "not yet emitted"
+    return "not yet emitted"
+
+
+def build_manifest(plan) -> dict:
+    from .actions import BINARY_NAME, RECORD_NAME, SOURCE_NAME, write_constants
+    from .plan import graph_record
+
+    art = plan.config.artifacts
+    kernels = {}
+    toolchains = {}
+    for kid, inst in plan.instances.items():
+        rec = inst.describe()
+        del rec["id"]
+        targets, unavailable = {}, {}
+        for t in plan.targets[kid]:
+            reason = _not_built_reason(inst.op, t)
+            if reason:
+                unavailable[t] = reason
+                continue
+            if t == "ref":
+                targets[t] = {}
+                continue
+            d = kernel_dir(art, kid, t)
+            try:
+                build = json.loads((d / RECORD_NAME).read_text())
+            except (OSError, ValueError) as e:
+                raise UserError(f"kernel {kid}: no build record for target {t} ({e}); run `doit build`") from None
+            files = {}
+            for role, name in (("source", SOURCE_NAME[t]), ("binary", BINARY_NAME[t])):
+                f = build["files"][name]
+                files[role] = {"path": (d / name).relative_to(art).as_posix(), "sha256": f["sha256"], "size": f["size"]}
+            targets[t] = {"files": files, "key": build["key"], "toolchain": build["toolchain"]["id"]}
+            toolchains[f"{t}:{build['toolchain']['id']}"] = build["toolchain"]
+        rec["targets"] = targets
+        if unavailable:
+            rec["unavailable"] = unavailable
+        kernels[kid] = rec
+    graphs = {}
+    for name, g in sorted(plan.spec.graphs.items()):
+        rec = graph_record(g, plan.graph_kernels[name])
+        rec["constants"] = write_constants(art, g, art / "graphs" / name)
+        graphs[name] = rec
+    manifest = {
+        "schema": SCHEMA,
+        "generator": f"npubuild {__version__}",
+        "kernels": kernels,
+        "graphs": graphs,
+        "toolchains": dict(sorted(toolchains.items())),
+    }
+    _prune(art, set(kernels), set(graphs))
+    atomic_write_text(art / MANIFEST, json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+    return manifest
+
+
+def _prune(art: Path, kernel_ids: set[str], graph_names: set[str]) -> None:
+    """Remove outputs of kernels/graphs that are no longer in the specs."""
+    for sub, keep in (("kernels", kernel_ids), ("graphs", graph_names)):
+        d = art / sub
+        if d.is_dir():
+            for child in d.iterdir():
+                if child.is_dir() and child.name not in keep:
+                    shutil.rmtree(child, ignore_errors=True)
+
+
+def read_manifest(artifacts: Path) -> dict:
+    path = Path(artifacts) / MANIFEST
+    try:
+        m = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise UserError(f"{path} not found; run `doit build` (or point at a built artifact directory)") from None
+    except (OSError, ValueError) as e:
+        raise VerifyError(f"{path}: unreadable manifest ({e})") from None
+    if not isinstance(m, dict) or m.get("schema") != SCHEMA:
+        raise VerifyError(f"{path}: unsupported manifest schema {m.get('schema') if isinstance(m, dict) else '?'} (this npubuild reads schema {SCHEMA})")
+    return m
+
+
+def safe_path(artifacts: Path, rel: str) -> Path:
+    """``rel`` inside ``artifacts``; refuse absolute paths and paths that leave it."""
+    p = PurePosixPath(rel)
+    if p.is_absolute() or ".." in p.parts or not p.parts:
+        raise VerifyError(f"manifest path {rel!r} leaves the artifact directory; refusing it")
+    full = (Path(artifacts) / p).resolve()
+    if not full.is_relative_to(Path(artifacts).resolve()):
+        raise VerifyError(f"manifest path {rel!r} resolves outside the artifact directory; refusing it")
+    return full
+
+
+def manifest_files(m: dict):
+    """(what, record) for every file the manifest names."""
+    for kid, k in m.get("kernels", {}).items():
+        for t, tr in k.get("targets", {}).items():
+            for role, f in tr.get("files", {}).items():
+                yield f"kernel {kid} [{t} {role}]", f
+    for gname, g in m.get("graphs", {}).items():
+        for cname, c in g.get("constants", {}).items():
+            yield f"graph {gname} constant {cname}", c
+
+
+def verify(artifacts: Path) -> list[str]:
+    """Re-hash every file the manifest names; return one problem line per bad file."""
+    artifacts = Path(artifacts)
+    m = read_manifest(artifacts)
+    problems = []
+    for what, f in manifest_files(m):
+        try:
+            p = safe_path(artifacts, f["path"])
+        except VerifyError as e:
+            problems.append(f"{what}: {e}")
+            continue
+        rel = f["path"]
+        if not p.is_file():
+            problems.append(f"missing: {rel} ({what})")
+        elif p.stat().st_size != f["size"] or sha256_file(p) != f["sha256"]:
+            problems.append(f"altered: {rel} ({what}): sha256/size differ from the manifest")
+    return problems

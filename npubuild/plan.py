@@ -1,0 +1,80 @@
+"""The build plan: every kernel instance of the specs (deduplicated by content
+key), the targets each must be built for, and the resolved graphs."""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from dataclasses import dataclass
+
+from .config import Config
+from .instances import KernelInstance, canonical_json
+from .spec import Spec, load_specs
+
+
+@dataclass
+class Plan:
+    config: Config
+    spec: Spec
+    instances: dict[str, KernelInstance]  # id -> instance
+    targets: dict[str, tuple[str, ...]]  # id -> targets, in TARGETS order
+    graph_kernels: dict[str, list[str]]  # graph -> kernel id per step
+
+    def fingerprint(self) -> str:
+        """Hash of everything the manifest records about the plan (not the build outputs)."""
+        doc = {
+            "kernels": {i: [inst.key, list(self.targets[i])] for i, inst in sorted(self.instances.items())},
+            "graphs": {name: graph_record(g, self.graph_kernels[name]) for name, g in sorted(self.spec.graphs.items())},
+        }
+        return hashlib.sha256(canonical_json(doc).encode()).hexdigest()
+
+
+def graph_record(g, kernel_ids: list[str]) -> dict:
+    """The manifest's description of a graph (constant files are added by the manifest writer)."""
+    return {
+        "file": g.file,
+        "inputs": {k: v.to_json() for k, v in g.inputs.items()},
+        "params": {k: v.to_json() for k, v in g.params.items()},
+        "constants": {k: {"shape": list(c.shape), "dtype": c.dtype} for k, c in g.constants.items()},
+        "outputs": list(g.outputs),
+        "targets": list(g.targets),
+        "steps": [
+            {"node": s.node, "kernel": kid, "inputs": list(s.inputs), "outputs": [s.output]}
+            for s, kid in zip(g.steps, kernel_ids)
+        ],
+    }
+
+
+def build_plan(config: Config) -> Plan:
+    from .ops.registry import TARGETS
+
+    spec = load_specs(config.specs, config.root, config.targets, cache_dir=config.store / "specs")
+    by_key: dict[str, KernelInstance] = {}
+    wanted: dict[str, set[str]] = {}
+
+    def add(inst: KernelInstance, targets) -> None:
+        by_key.setdefault(inst.key, inst)
+        wanted.setdefault(inst.key, set()).update(targets)
+
+    for fam in spec.families.values():
+        for inst in fam.instances:
+            add(inst, fam.targets)
+    for g in spec.graphs.values():
+        for step in g.steps:
+            add(step.instance, g.targets)
+    # Readable ids can collide for different content (e.g. float attrs that print
+    # alike); such instances get a key suffix so every id names one instance.
+    ids: dict[str, list[str]] = {}
+    for key, inst in by_key.items():
+        ids.setdefault(inst.id, []).append(key)
+    final: dict[str, KernelInstance] = {}
+    key_to_id: dict[str, str] = {}
+    for rid, keys in ids.items():
+        for key in keys:
+            inst = by_key[key]
+            if len(keys) > 1:
+                inst = dataclasses.replace(inst, id=f"{rid}_{key[:8]}")
+            final[inst.id] = inst
+            key_to_id[key] = inst.id
+    targets = {key_to_id[k]: tuple(t for t in TARGETS if t in ts) for k, ts in wanted.items()}
+    graph_kernels = {name: [key_to_id[s.instance.key] for s in g.steps] for name, g in spec.graphs.items()}
+    return Plan(config, spec, dict(sorted(final.items())), targets, graph_kernels)

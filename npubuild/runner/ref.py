@@ -1,0 +1,31 @@
+"""The ref backend: every kernel is its op's NumPy oracle."""
+from __future__ import annotations
+
+from ..errors import UserError
+from ..ops import REGISTRY
+from ..ops.registry import NUMPY_DTYPE
+
+
+def run_oracle(op_name: str, inputs: list, attrs: dict, out_dtype: str):
+    """Run the oracle and return an array of the op's output dtype."""
+    import numpy as np
+
+    out = REGISTRY[op_name].oracle(list(inputs), attrs)
+    return np.asarray(out).astype(NUMPY_DTYPE[out_dtype], copy=False)
+
+
+class RefKernel:
+    def __init__(self, desc: dict):
+        self.desc = desc
+        if desc["op"] not in REGISTRY:
+            raise UserError(f"kernel '{desc['id']}': op '{desc['op']}' is unknown to this npubuild (built by a newer version?)")
+        self.out = desc["outputs"][0]
+
+    def __call__(self, *arrays):
+        y = run_oracle(self.desc["op"], arrays, self.desc["attrs"], self.out["dtype"])
+        if list(y.shape) != list(self.out["shape"]):
+            raise UserError(f"kernel '{self.desc['id']}': oracle produced shape {list(y.shape)}, manifest says {self.out['shape']}")
+        return y
+
+    def close(self) -> None:
+        pass

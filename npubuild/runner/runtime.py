@@ -1,0 +1,197 @@
+"""The runtime: load a built artifact directory, pick a backend, run graphs.
+
+    rt = npubuild.load("artifacts")            # reads + verifies the manifest
+    g = rt.graph("mlp_block", backend="auto")  # host if every kernel has a host binary, else ref
+    g.set_params(w1=w1, gamma=gamma)
+    out = g.run(x=x)                           # {"y": ndarray}
+"""
+from __future__ import annotations
+
+from collections import OrderedDict
+from pathlib import Path
+
+from ..errors import UserError, VerifyError
+from ..manifest import read_manifest, safe_path, verify
+from ..ops.registry import NUMPY_DTYPE
+
+BACKENDS = ("ref", "host", "auto")
+
+
+class KernelCache:
+    """Opens kernels lazily and keeps at most ``max_open`` of them (least recently used goes)."""
+
+    def __init__(self, opener, max_open: int):
+        self._opener = opener
+        self.max_open = max_open
+        self._open: OrderedDict = OrderedDict()
+        self.opened = 0  # how many times a kernel was opened (for tests and stats)
+
+    def get(self, kernel_id: str, backend: str):
+        k = (kernel_id, backend)
+        if k in self._open:
+            self._open.move_to_end(k)
+            return self._open[k]
+        while len(self._open) >= self.max_open:
+            _, old = self._open.popitem(last=False)
+            close = getattr(old, "close", None)
+            if close:
+                close()
+        kern = self._opener(kernel_id, backend)
+        self.opened += 1
+        self._open[k] = kern
+        return kern
+
+    def open_ids(self) -> list[str]:
+        return [k for k, _ in self._open]
+
+    def close(self) -> None:
+        while self._open:
+            _, kern = self._open.popitem()
+            close = getattr(kern, "close", None)
+            if close:
+                close()
+
+
+class Runtime:
+    def __init__(self, path: Path, manifest: dict, max_open: int):
+        self.path = path
+        self.manifest = manifest
+        self.kernels = KernelCache(self._open_kernel, max_open)
+
+    # -- kernels ---------------------------------------------------------------------------
+    def kernel_record(self, kernel_id: str) -> dict:
+        try:
+            return self.manifest["kernels"][kernel_id]
+        except KeyError:
+            raise UserError(f"kernel '{kernel_id}' is not in {self.path / 'manifest.json'}") from None
+
+    def _open_kernel(self, kernel_id: str, backend: str):
+        rec = self.kernel_record(kernel_id)
+        desc = dict(rec, id=kernel_id)
+        if backend == "ref":
+            from .ref import RefKernel
+
+            return RefKernel(desc)
+        if backend == "host":
+            from .host import HostKernel
+
+            files = rec.get("targets", {}).get("host", {}).get("files", {})
+            if "binary" not in files:
+                raise UserError(f"kernel '{kernel_id}' has no host binary ({rec.get('unavailable', {}).get('host', 'not built for host')})")
+            return HostKernel(safe_path(self.path, files["binary"]["path"]), desc)
+        raise UserError(f"unknown backend '{backend}'")
+
+    def has_target(self, kernel_id: str, target: str) -> bool:
+        return target in self.kernel_record(kernel_id).get("targets", {})
+
+    # -- graphs ----------------------------------------------------------------------------
+    def graph_names(self) -> list[str]:
+        return sorted(self.manifest.get("graphs", {}))
+
+    def graph(self, name: str, backend: str = "auto") -> "GraphRunner":
+        graphs = self.manifest.get("graphs", {})
+        if name not in graphs:
+            from ..ops.registry import did_you_mean
+
+            listing = ", ".join(sorted(graphs)) or "none"
+            raise UserError(f"no graph '{name}' in {self.path / 'manifest.json'}{did_you_mean(name, graphs)}; graphs: {listing}")
+        if backend not in BACKENDS:
+            raise UserError(f"unknown backend '{backend}'; choose one of {', '.join(BACKENDS)}")
+        g = graphs[name]
+        kernel_ids = [s["kernel"] for s in g["steps"]]
+        lacking = sorted({k for k in kernel_ids if not self.has_target(k, "host")})
+        reason = None
+        if backend == "auto":
+            if lacking:
+                backend = "ref"
+                reason = f"host binaries missing for {', '.join(lacking)}"
+            else:
+                backend = "host"
+        elif backend == "host" and lacking:
+            raise UserError(f"graph '{name}' cannot run on host: no host binary for {', '.join(lacking)} (use --backend ref or auto)")
+        return GraphRunner(self, name, g, backend, reason)
+
+    def close(self) -> None:
+        self.kernels.close()
+
+
+def _check_array(kind: str, name: str, arr, sig: dict, graph: str):
+    import numpy as np
+
+    want_dtype = np.dtype(NUMPY_DTYPE[sig["dtype"]])
+    if not isinstance(arr, np.ndarray):
+        if isinstance(arr, (list, tuple, int, float)):
+            arr = np.asarray(arr)
+        else:
+            raise UserError(f"graph '{graph}': {kind} '{name}' must be a NumPy array, got {type(arr).__name__}")
+    if tuple(arr.shape) != tuple(sig["shape"]):
+        raise UserError(f"graph '{graph}': {kind} '{name}' must have shape {list(sig['shape'])}, got {list(arr.shape)}")
+    if arr.dtype != want_dtype:
+        raise UserError(
+            f"graph '{graph}': {kind} '{name}' must be {want_dtype} ({sig['dtype']}), got {arr.dtype}; convert with .astype(np.{want_dtype})"
+        )
+    return arr
+
+
+def _check_names(kind: str, given, declared, graph: str) -> None:
+    missing = sorted(set(declared) - set(given))
+    extra = sorted(set(given) - set(declared))
+    if missing:
+        raise UserError(f"graph '{graph}': missing {kind}: {', '.join(missing)}")
+    if extra:
+        listing = ", ".join(sorted(declared)) or "none"
+        raise UserError(f"graph '{graph}': unknown {kind}: {', '.join(extra)} (declared: {listing})")
+
+
+class GraphRunner:
+    def __init__(self, rt: Runtime, name: str, record: dict, backend: str, fallback_reason: str | None):
+        self.rt = rt
+        self.name = name
+        self.record = record
+        self.backend = backend
+        self.fallback_reason = fallback_reason
+        self._params: dict | None = None if record["params"] else {}
+        self._constants = None
+
+    def _load_constants(self) -> dict:
+        if self._constants is None:
+            import numpy as np
+
+            self._constants = {
+                n: np.load(safe_path(self.rt.path, c["path"]), allow_pickle=False) for n, c in self.record["constants"].items()
+            }
+        return self._constants
+
+    def set_params(self, **arrays) -> None:
+        _check_names("params", arrays, self.record["params"], self.name)
+        self._params = {n: _check_array("param", n, a, self.record["params"][n], self.name) for n, a in arrays.items()}
+
+    def run(self, **arrays) -> dict:
+        if self._params is None:
+            raise UserError(f"graph '{self.name}': call set_params({', '.join(sorted(self.record['params']))}) before run()")
+        _check_names("inputs", arrays, self.record["inputs"], self.name)
+        env = {n: _check_array("input", n, a, self.record["inputs"][n], self.name) for n, a in arrays.items()}
+        env.update(self._params)
+        env.update(self._load_constants())
+        for step in self.record["steps"]:
+            kern = self.rt.kernels.get(step["kernel"], self.backend)
+            env[step["outputs"][0]] = kern(*[env[i] for i in step["inputs"]])
+        return {o: env[o] for o in self.record["outputs"]}
+
+
+def load(path="artifacts", verify_files: bool = True, max_open: int | None = None) -> Runtime:
+    """Open a built artifact directory; by default re-hash every file first."""
+    path = Path(path)
+    manifest = read_manifest(path)
+    if verify_files:
+        problems = verify(path)
+        if problems:
+            raise VerifyError(f"{path} does not match its manifest:\n  " + "\n  ".join(problems))
+    if max_open is None:
+        from ..config import load_config
+
+        try:
+            max_open = load_config().max_open_kernels
+        except UserError:
+            max_open = 16
+    return Runtime(path, manifest, max_open)

@@ -1,0 +1,495 @@
+"""Load and validate ``specs/kernels/*.yaml`` and ``specs/graphs/*.yaml``.
+
+Every problem in every file is collected and reported together as
+``file:line: message`` with the fix (see docs/specs.md for the format).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import ops
+from .errors import Diagnostic, OpError, SpecError
+from .instances import KernelInstance, make_instance
+from .ops.registry import DTYPES, TARGETS, AttrError, did_you_mean, target_problems
+from .yamlpos import Node, load_file
+
+KERNEL_KEYS = ("op", "dtype", "attrs", "shapes", "targets", "doc")
+GRAPH_KEYS = ("inputs", "params", "constants", "nodes", "outputs", "targets", "doc")
+NODE_KEYS = ("op", "inputs", "attrs", "dtype")
+TENSOR_KEYS = ("shape", "dtype")
+CONSTANT_KEYS = ("shape", "dtype", "value", "file")
+
+
+@dataclass
+class KernelFamily:
+    name: str
+    file: str
+    line: int
+    op: str
+    dtype: str
+    targets: tuple[str, ...]
+    instances: list[KernelInstance]
+
+
+@dataclass
+class TensorDecl:
+    name: str
+    shape: tuple[int, ...]
+    dtype: str
+    line: int
+
+
+@dataclass
+class ConstantDecl(TensorDecl):
+    value: object = None  # inline nested list
+    file: Path | None = None  # .npy path
+
+
+@dataclass
+class NodeDecl:
+    name: str
+    op: str
+    inputs: list[str]
+    input_lines: list[int]
+    attrs: dict
+    attrs_node: Node | None
+    dtype: str | None
+    line: int
+
+
+@dataclass
+class GraphSpec:
+    name: str
+    file: str
+    line: int
+    inputs: dict[str, TensorDecl]
+    params: dict[str, TensorDecl]
+    constants: dict[str, ConstantDecl]
+    nodes: dict[str, NodeDecl]
+    outputs: list[str]
+    output_lines: list[int]
+    targets: tuple[str, ...]
+
+
+@dataclass
+class Spec:
+    families: dict[str, KernelFamily] = field(default_factory=dict)
+    graphs: dict = field(default_factory=dict)  # name -> graph.ResolvedGraph
+    files: list[str] = field(default_factory=list)
+
+
+class _Ctx:
+    """Diagnostics collector for one file."""
+
+    def __init__(self, file: str):
+        self.file = file
+        self.problems: list[Diagnostic] = []
+
+    def err(self, line: int, msg: str) -> None:
+        self.problems.append(Diagnostic(self.file, line, msg))
+
+    def check_keys(self, node: Node, allowed, what: str) -> None:
+        for k in node.value:
+            if k not in allowed:
+                self.err(
+                    node.key_line(k),
+                    f"unknown key '{k}' in {what}{did_you_mean(k, allowed)}; allowed keys: {', '.join(allowed)}",
+                )
+
+    def expect_map(self, node: Node | None, what: str, line: int) -> bool:
+        if node is None or not node.is_map():
+            self.err(node.line if node else line, f"{what} must be a mapping (name: value)")
+            return False
+        return True
+
+
+def _shape(ctx: _Ctx, node: Node, what: str) -> tuple[int, ...] | None:
+    v = node.value
+    if isinstance(v, list) and all(isinstance(d.value, int) and not isinstance(d.value, bool) for d in v):
+        dims = tuple(d.value for d in v)
+        if all(d > 0 for d in dims):
+            return dims
+    ctx.err(node.line, f"{what} must be a list of positive integers such as [32, 1024]; got {node.plain()!r}")
+    return None
+
+
+def _dtype(ctx: _Ctx, node: Node | None, default: str | None, what: str) -> str | None:
+    if node is None:
+        return default
+    if node.value in DTYPES:
+        return node.value
+    ctx.err(node.line, f"unknown dtype {node.value!r} for {what}{did_you_mean(str(node.value), DTYPES)}; use one of {', '.join(DTYPES)}")
+    return None
+
+
+def _targets(ctx: _Ctx, node: Node | None, default: tuple[str, ...]) -> tuple[str, ...]:
+    if node is None:
+        return default
+    if not node.is_list() or not all(isinstance(t.value, str) for t in node.value):
+        ctx.err(node.line, f"targets must be a list such as [ref, host]; known targets: {', '.join(TARGETS)}")
+        return default
+    out = []
+    for t in node.value:
+        if t.value not in TARGETS:
+            ctx.err(t.line, f"unknown target '{t.value}'{did_you_mean(t.value, TARGETS)}; known targets: {', '.join(TARGETS)}")
+        else:
+            out.append(t.value)
+    if "ref" not in out:
+        out.insert(0, "ref")  # the oracle is always available
+    return tuple(out)
+
+
+def _op(ctx: _Ctx, holder: Node, what: str):
+    node = holder.value.get("op")
+    if node is None:
+        ctx.err(holder.line, f"{what} has no 'op'; add 'op: <name>' (see `npubuild ops`)")
+        return None
+    op = ops.get(node.value) if isinstance(node.value, str) else None
+    if op is None:
+        ctx.err(node.line, f"unknown op {node.value!r} in {what}{did_you_mean(str(node.value), ops.REGISTRY)}; `npubuild ops` lists them")
+    return op
+
+
+def attr_error_line(err: AttrError, attrs_node: Node | None, fallback: int) -> int:
+    """Line of the attr an AttrError is about (its value for a type error, its key otherwise)."""
+    if attrs_node is None or not attrs_node.is_map() or err.attr is None or err.attr not in attrs_node.value:
+        return attrs_node.line if attrs_node is not None and err.attr is None else fallback
+    if "has no attr" in str(err):
+        return attrs_node.key_line(err.attr)
+    return attrs_node.value[err.attr].line
+
+
+def _attrs(ctx: _Ctx, holder: Node, what: str) -> tuple[dict, Node | None]:
+    node = holder.value.get("attrs")
+    if node is None:
+        return {}, None
+    if node.value is None:
+        return {}, node
+    if not node.is_map():
+        ctx.err(node.line, f"attrs of {what} must be a mapping such as {{axis: -1}}")
+        return {}, None
+    return node.plain(), node
+
+
+def _check_restrictions(ctx: _Ctx, inst: KernelInstance, targets, line: int, what: str) -> None:
+    for t in targets:
+        for text in target_problems(inst.opdef, inst.shapes, inst.attrs, inst.dtype, t):
+            shp = ", ".join("x".join(map(str, s)) for s in inst.shapes)
+            ctx.err(line, f"{what}: {inst.op} with input shapes [{shp}] is not supported on {t}: {text}; change the shape/attrs or drop '{t}' from targets")
+
+
+def _kernel_family(ctx: _Ctx, name: str, node: Node, default_targets) -> KernelFamily | None:
+    what = f"kernel family '{name}'"
+    if not ctx.expect_map(node, what, node.line):
+        return None
+    ctx.check_keys(node, KERNEL_KEYS, what)
+    op = _op(ctx, node, what)
+    dtype = _dtype(ctx, node.value.get("dtype"), "f32", what)
+    targets = _targets(ctx, node.value.get("targets"), default_targets)
+    raw_attrs, attrs_node = _attrs(ctx, node, what)
+    shapes_node = node.value.get("shapes")
+    if shapes_node is None:
+        ctx.err(node.line, f"{what} has no 'shapes'; add a list with one entry per kernel, e.g. shapes: [[32, 1024]]")
+        return None
+    if not shapes_node.is_list() or not shapes_node.value:
+        ctx.err(shapes_node.line, f"'shapes' of {what} is empty; list at least one shape, e.g. - [32, 1024]")
+        return None
+    if op is None or dtype is None:
+        return None
+    if dtype not in op.dtypes:
+        ctx.err(node.value["dtype"].line if "dtype" in node.value else node.line,
+                f"op '{op.name}' does not take dtype {dtype}; allowed: {', '.join(op.dtypes)}")
+        return None
+    instances = []
+    attr_reported = False
+    for entry in shapes_node.value:
+        shapes = _entry_shapes(ctx, op, entry, what)
+        if shapes is None:
+            continue
+        try:
+            inst = make_instance(op.name, dtype, shapes, raw_attrs)
+        except AttrError as e:
+            if not attr_reported:  # the same attrs apply to every entry: report once
+                ctx.err(attr_error_line(e, attrs_node, node.line), f"{what}: {e}")
+                attr_reported = True
+            continue
+        except OpError as e:
+            ctx.err(entry.line, f"{what}: {e}")
+            continue
+        _check_restrictions(ctx, inst, targets, entry.line, what)
+        instances.append(inst)
+    return KernelFamily(name, ctx.file, node.line, op.name, dtype, targets, instances)
+
+
+def _entry_shapes(ctx: _Ctx, op, entry: Node, what: str):
+    """One 'shapes' entry -> list of input shapes in the op's input order."""
+    if entry.is_list():
+        if len(op.inputs) != 1 or op.variadic:
+            names = ", ".join(f"{n}: [..]" for n in op.inputs)
+            ctx.err(entry.line, f"{what}: op '{op.name}' has several inputs; name them, e.g. {{{names}}}")
+            return None
+        s = _shape(ctx, entry, "a shape")
+        return [s] if s is not None else None
+    if not entry.is_map():
+        ctx.err(entry.line, f"{what}: a shapes entry must be a shape [d0, d1, ...] or a mapping input: shape")
+        return None
+    given = list(entry.value)
+    if op.variadic:
+        expected = op.input_names(max(len(given), len(op.inputs)))
+    else:
+        expected = list(op.inputs)
+    ok = True
+    for k in given:
+        if k not in expected:
+            ctx.err(entry.key_line(k), f"{what}: op '{op.name}' has no input '{k}'{did_you_mean(k, expected)}; inputs: {', '.join(expected)}")
+            ok = False
+    for k in expected:
+        if k not in entry.value:
+            ctx.err(entry.line, f"{what}: missing shape for input '{k}' of '{op.name}'")
+            ok = False
+    if not ok:
+        return None
+    shapes = [_shape(ctx, entry.value[k], f"shape of '{k}'") for k in expected]
+    return None if any(s is None for s in shapes) else shapes
+
+
+def _tensor_decls(ctx: _Ctx, node: Node | None, what: str, allow_value: bool, base_dir: Path) -> dict:
+    out: dict = {}
+    if node is None or node.value is None:
+        return out
+    if not ctx.expect_map(node, what, node.line):
+        return out
+    for name, tnode in node.value.items():
+        twhat = f"{what[:-1]} '{name}'"
+        if not tnode.is_map():
+            ctx.err(tnode.line, f"{twhat} must be a mapping such as {{shape: [8, 256], dtype: f32}}")
+            continue
+        ctx.check_keys(tnode, CONSTANT_KEYS if allow_value else TENSOR_KEYS, twhat)
+        dtype = _dtype(ctx, tnode.value.get("dtype"), "f32", twhat)
+        if allow_value:
+            c = _constant(ctx, name, tnode, twhat, dtype, base_dir)
+            if c is not None:
+                out[name] = c
+            continue
+        snode = tnode.value.get("shape")
+        if snode is None:
+            ctx.err(tnode.line, f"{twhat} has no shape; add shape: [..]")
+            continue
+        shape = _shape(ctx, snode, f"shape of {twhat}")
+        if shape is not None and dtype is not None:
+            out[name] = TensorDecl(name, shape, dtype, tnode.line)
+    return out
+
+
+def _constant(ctx: _Ctx, name, tnode: Node, what, dtype, base_dir: Path):
+    has_v, has_f = "value" in tnode.value, "file" in tnode.value
+    if has_v == has_f:
+        ctx.err(tnode.line, f"{what} needs exactly one of 'value' (inline list) or 'file' (a .npy file)")
+        return None
+    if has_f:
+        fnode = tnode.value["file"]
+        path = (base_dir / str(fnode.value)).resolve()
+        if not str(fnode.value).endswith(".npy") or not path.is_file():
+            ctx.err(fnode.line, f"{what}: file {fnode.value!r} not found or not a .npy file (paths are relative to the spec file)")
+            return None
+        shape = _npy_shape(path)
+        if shape is None:
+            ctx.err(fnode.line, f"{what}: {fnode.value!r} is not a readable .npy file")
+            return None
+        npy_shape, npy_dtype = shape
+        if "dtype" in tnode.value and dtype != npy_dtype:
+            ctx.err(tnode.value["dtype"].line, f"{what}: dtype {dtype} does not match the file's dtype {npy_dtype}")
+            return None
+        return ConstantDecl(name, npy_shape, npy_dtype, tnode.line, file=path)
+    vnode = tnode.value["value"]
+    value = vnode.plain()
+    inferred = _nested_shape(value)
+    if inferred is None:
+        ctx.err(vnode.line, f"{what}: value must be a number or a rectangular nested list of numbers")
+        return None
+    snode = tnode.value.get("shape")
+    shape = _shape(ctx, snode, f"shape of {what}") if snode is not None else inferred
+    if shape is None:
+        return None
+    if snode is not None and shape != inferred and not (inferred == () and True):
+        ctx.err(snode.line, f"{what}: value has shape {list(inferred)} but shape says {list(shape)}")
+        return None
+    if shape == ():
+        shape = (1,)
+    return ConstantDecl(name, shape, dtype or "f32", tnode.line, value=value)
+
+
+def _nested_shape(v):
+    if isinstance(v, bool) or not isinstance(v, (int, float, list)):
+        return None
+    if not isinstance(v, list):
+        return ()
+    if not v:
+        return None
+    subs = [_nested_shape(x) for x in v]
+    if any(s is None for s in subs) or any(s != subs[0] for s in subs):
+        return None
+    return (len(v),) + subs[0]
+
+
+def _npy_shape(path: Path):
+    """Read a .npy header without importing NumPy."""
+    import ast
+
+    try:
+        with open(path, "rb") as f:
+            magic = f.read(8)
+            if magic[:6] != b"\x93NUMPY":
+                return None
+            n = int.from_bytes(f.read(2 if magic[6] == 1 else 4), "little")
+            header = ast.literal_eval(f.read(n).decode("latin1"))
+        descr = {"<f4": "f32", "<f2": "f16", "|i1": "i8", "<i4": "i32", "<i8": "i64", "|b1": "bool"}.get(header["descr"])
+        if descr is None or header.get("fortran_order"):
+            return None
+        return tuple(header["shape"]) or (1,), descr
+    except (OSError, ValueError, SyntaxError, KeyError):
+        return None
+
+
+def _graph(ctx: _Ctx, name: str, node: Node, default_targets, base_dir: Path) -> GraphSpec | None:
+    what = f"graph '{name}'"
+    if not ctx.expect_map(node, what, node.line):
+        return None
+    ctx.check_keys(node, GRAPH_KEYS, what)
+    targets = _targets(ctx, node.value.get("targets"), default_targets)
+    inputs = _tensor_decls(ctx, node.value.get("inputs"), "inputs", False, base_dir)
+    params = _tensor_decls(ctx, node.value.get("params"), "params", False, base_dir)
+    constants = _tensor_decls(ctx, node.value.get("constants"), "constants", True, base_dir)
+    if "inputs" not in node.value:
+        ctx.err(node.line, f"{what} has no 'inputs'; declare them as name: {{shape: [..], dtype: f32}}")
+    seen: dict[str, int] = {}
+    for group in (inputs, params, constants):
+        for tname, decl in group.items():
+            if tname in seen:
+                ctx.err(decl.line, f"{what}: tensor '{tname}' is declared twice (also at line {seen[tname]}); rename one")
+            seen[tname] = decl.line
+    nodes: dict[str, NodeDecl] = {}
+    nodes_node = node.value.get("nodes")
+    if nodes_node is None or not nodes_node.is_map() or not nodes_node.value:
+        ctx.err(nodes_node.line if nodes_node else node.line, f"{what} needs a non-empty 'nodes' mapping (name: {{op: .., inputs: [..]}})")
+    else:
+        for nname, nnode in nodes_node.value.items():
+            decl = _node(ctx, what, nname, nnode)
+            if decl is None:
+                continue
+            if nname in seen:
+                ctx.err(nnode.line, f"{what}: node '{nname}' has the name of a declared tensor (line {seen[nname]}); rename it")
+                continue
+            nodes[nname] = decl
+    outputs, output_lines = [], []
+    onode = node.value.get("outputs")
+    if onode is None or not onode.is_list() or not onode.value:
+        ctx.err(onode.line if onode else node.line, f"{what} needs 'outputs': a list of node names")
+    else:
+        for o in onode.value:
+            outputs.append(str(o.value))
+            output_lines.append(o.line)
+    return GraphSpec(name, ctx.file, node.line, inputs, params, constants, nodes, outputs, output_lines, targets)
+
+
+def _node(ctx: _Ctx, gwhat: str, name: str, nnode: Node) -> NodeDecl | None:
+    what = f"node '{name}' of {gwhat}"
+    if not ctx.expect_map(nnode, what, nnode.line):
+        return None
+    ctx.check_keys(nnode, NODE_KEYS, what)
+    op = _op(ctx, nnode, what)
+    inode = nnode.value.get("inputs")
+    if inode is None or not inode.is_list() or not all(isinstance(i.value, str) for i in inode.value):
+        ctx.err(inode.line if inode else nnode.line, f"{what} needs 'inputs': a list of tensor names")
+        return None
+    dtype = _dtype(ctx, nnode.value.get("dtype"), None, what)
+    if "dtype" in nnode.value and dtype is None:
+        return None
+    raw_attrs, attrs_node = _attrs(ctx, nnode, what)
+    if op is None:
+        return None
+    return NodeDecl(
+        name=name,
+        op=op.name,
+        inputs=[i.value for i in inode.value],
+        input_lines=[i.line for i in inode.value],
+        attrs=raw_attrs,
+        attrs_node=attrs_node,
+        dtype=dtype,
+        line=nnode.line,
+    )
+
+
+def _walk_files(root: Path, sub: str) -> list[Path]:
+    d = root / sub
+    if not d.is_dir():
+        return []
+    return sorted(p for p in d.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
+
+
+def load_specs(spec_dir: Path, project_root: Path, default_targets=("ref", "host"), cache_dir: Path | None = None) -> Spec:
+    """Load every spec under ``spec_dir``; raise SpecError listing all problems."""
+    from .graph import resolve_graph
+
+    problems: list[Diagnostic] = []
+    spec = Spec()
+    family_origin: dict[str, str] = {}
+    graph_origin: dict[str, str] = {}
+    graph_specs: list[tuple[GraphSpec, _Ctx]] = []
+    for kind in ("kernels", "graphs"):
+        for path in _walk_files(spec_dir, kind):
+            display = _display(path, project_root)
+            spec.files.append(display)
+            root, parse_problems = load_file(path, display, cache_dir)
+            problems += parse_problems
+            if root is None:
+                continue
+            ctx = _Ctx(display)
+            if not root.is_map():
+                ctx.err(root.line, f"a spec file must be a mapping with a '{kind}:' key")
+                problems += ctx.problems
+                continue
+            ctx.check_keys(root, (kind,), f"a {kind} spec file (files under specs/{kind}/ hold '{kind}:')")
+            body = root.value.get(kind)
+            if body is None or not body.is_map() or not body.value:
+                if kind in root.value or not root.value:
+                    ctx.err(body.line if body else root.line, f"'{kind}:' must be a non-empty mapping of names")
+            else:
+                for name, node in body.value.items():
+                    origin = family_origin if kind == "kernels" else graph_origin
+                    here = f"{display}:{body.key_line(name)}"
+                    if name in origin:
+                        ctx.err(body.key_line(name), f"{kind[:-1]} '{name}' is already defined at {origin[name]}; names must be unique across files")
+                        continue
+                    origin[name] = here
+                    if kind == "kernels":
+                        fam = _kernel_family(ctx, name, node, default_targets)
+                        if fam is not None:
+                            spec.families[name] = fam
+                    else:
+                        g = _graph(ctx, name, node, default_targets, path.parent)
+                        if g is not None:
+                            graph_specs.append((g, ctx))
+            problems += ctx.problems
+    for g, ctx in graph_specs:
+        gctx = _Ctx(g.file)
+        resolved = resolve_graph(g, gctx.err)
+        for t in g.targets:
+            if resolved is None:
+                break
+            for step in resolved.steps:
+                _check_restrictions(gctx, step.instance, [t], g.nodes[step.node].line, f"node '{step.node}' of graph '{g.name}'")
+        problems += gctx.problems
+        if resolved is not None:
+            spec.graphs[g.name] = resolved
+    if problems:
+        raise SpecError(problems)
+    return spec
+
+
+def _display(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return str(path)

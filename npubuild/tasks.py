@@ -1,0 +1,247 @@
+"""doit task creators (dodo.py imports these).
+
+Per kernel instance and compiled target: ``emit:<id>@<target>`` writes the
+source and ``compile:<id>@<target>`` turns it into a binary (or takes it from
+the store). ``manifest`` writes artifacts/manifest.json; ``build`` (the
+default) is everything; ``test`` runs the test suite.
+
+Up-to-date decisions use content only: an emit task is current while the
+instance key and the emitter version are unchanged (saved with doit's
+``config_changed``); a compile task is current while its source file's content
+(doit's MD5 checker) and the recipe (toolchain fingerprint, flags, cache
+version) are unchanged.
+"""
+from __future__ import annotations
+
+import hashlib
+import signal
+import sys
+from pathlib import Path
+
+from doit.reporter import ConsoleReporter
+from doit.tools import config_changed
+
+from .actions import BINARY_NAME, CACHE_VERSION, RECORD_NAME, SOURCE_NAME, compile_kernel, emit_source, write_manifest
+from .config import load_config
+from .errors import UserError
+from .manifest import MANIFEST, kernel_dir
+
+COMPILED_TARGETS = ("host",)
+DEP_FILE = ".npubuild.doit.db"
+
+
+def _sigterm_as_interrupt(signum, frame):
+    # doit saves finished tasks on KeyboardInterrupt but loses the whole run's
+    # state on SIGTERM; a CI timeout must not throw away completed work.
+    raise KeyboardInterrupt
+
+
+def install_signal_handlers() -> None:
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        try:
+            signal.signal(sig, _sigterm_as_interrupt)
+        except (ValueError, OSError):  # not the main thread / unsupported
+            pass
+
+
+class _State:
+    plan = None
+    error: str | None = None
+    not_emitted: list[str] = []
+
+
+def _load_plan():
+    if _State.plan is None and _State.error is None:
+        from .plan import build_plan
+
+        try:
+            _State.plan = build_plan(load_config(Path.cwd()))
+        except UserError as e:
+            _State.error = str(e)
+    return _State.plan
+
+
+def _toolchain(target: str, cache_dir: Path) -> dict:
+    if target == "host":
+        from .toolchain.host import fingerprint
+
+        return fingerprint(cache_dir)
+    raise UserError(f"no toolchain driver for target {target}")  # pragma: no cover
+
+
+def _flags(target: str):
+    if target == "host":
+        from .toolchain.host import HOST_FLAGS
+
+        return HOST_FLAGS
+    return []  # pragma: no cover
+
+
+def _emitter_version(target: str) -> str:
+    if target == "host":
+        from .emitters.host import EMITTER_VERSION
+
+        return EMITTER_VERSION
+    return ""  # pragma: no cover
+
+
+def _has_emitter(target: str, op: str) -> bool:
+    if target == "host":
+        from .emitters.host import has_emitter
+
+        return has_emitter(op)
+    return False
+
+
+def _not_emitted_lines(plan) -> list[str]:
+    """One line per (target, op family) that has no emitter yet."""
+    missing: dict[tuple[str, str], set[str]] = {}
+    for kid, inst in plan.instances.items():
+        for t in plan.targets[kid]:
+            if t != "ref" and not _has_emitter(t, inst.op):
+                missing.setdefault((t, inst.opdef.family), set()).add(inst.op)
+    return [f"{t}: op family '{fam}' not yet emitted ({', '.join(sorted(o))}); built on ref only" for (t, fam), o in sorted(missing.items())]
+
+
+def task_emit():
+    """Emit kernel sources (one task per kernel instance and target)."""
+    plan = _load_plan()
+    yield {"name": None, "doc": "emit kernel sources (one task per kernel instance and target)"}
+    if plan is None:
+        return
+    art = plan.config.artifacts
+    for kid, inst in plan.instances.items():
+        desc = None
+        for t in plan.targets[kid]:
+            if t not in COMPILED_TARGETS or not _has_emitter(t, inst.op):
+                continue
+            desc = desc or inst.describe()
+            out = kernel_dir(art, kid, t) / SOURCE_NAME[t]
+            yield {
+                "name": f"{kid}@{t}",
+                "actions": [(emit_source, (t, desc, str(out)))],
+                "targets": [str(out)],
+                "uptodate": [config_changed(f"{inst.key}:{_emitter_version(t)}")],
+                "clean": True,
+            }
+
+
+def task_compile():
+    """Compile kernel sources, or take them from the content-addressed store."""
+    plan = _load_plan()
+    yield {"name": None, "doc": "compile kernel sources, or take them from the content-addressed store"}
+    if plan is None:
+        return
+    art = plan.config.artifacts
+    recipes = {}
+    for kid, inst in plan.instances.items():
+        for t in plan.targets[kid]:
+            if t not in COMPILED_TARGETS or not _has_emitter(t, inst.op):
+                continue
+            if t not in recipes:
+                tc = _toolchain(t, plan.config.store)
+                flags = _flags(t)
+                recipe_id = hashlib.sha256(f"{CACHE_VERSION}:{t}:{tc['id']}:{flags}".encode()).hexdigest()
+                recipes[t] = (tc, flags, recipe_id)
+            tc, flags, recipe_id = recipes[t]
+            d = kernel_dir(art, kid, t)
+            src = d / SOURCE_NAME[t]
+            yield {
+                "name": f"{kid}@{t}",
+                "actions": [(compile_kernel, (t, kid, str(src), str(d), str(plan.config.store), tc, flags))],
+                "file_dep": [str(src)],
+                "targets": [str(d / BINARY_NAME[t]), str(d / RECORD_NAME)],
+                "uptodate": [config_changed(recipe_id)],
+                "clean": True,
+            }
+
+
+def task_manifest():
+    """Write artifacts/manifest.json (kernels, graphs, files with sha256 and size)."""
+    plan = _load_plan()
+    if plan is None:
+        return {"actions": [lambda: _fail_with_spec_error()], "doc": "write artifacts/manifest.json", "uptodate": [False]}
+    art = plan.config.artifacts
+    records = []
+    for kid in plan.instances:
+        for t in plan.targets[kid]:
+            if t in COMPILED_TARGETS and _has_emitter(t, plan.instances[kid].op):
+                records.append(str(kernel_dir(art, kid, t) / RECORD_NAME))
+    const_files = sorted({str(c.file) for g in plan.spec.graphs.values() for c in g.constants.values() if c.file})
+    return {
+        "actions": [(write_manifest, (str(plan.config.root),))],
+        "file_dep": records + const_files,
+        "task_dep": ["compile"],
+        "targets": [str(art / MANIFEST)],
+        "uptodate": [config_changed(plan.fingerprint())],
+        "clean": True,
+        "doc": "write artifacts/manifest.json (kernels, graphs, files with sha256 and size)",
+    }
+
+
+def _fail_with_spec_error():
+    from doit.exceptions import TaskFailed
+
+    return TaskFailed("the specs have errors (listed above); fix them and run `doit build` again")
+
+
+def task_build():
+    """Build everything: emit, compile, manifest (the default task)."""
+    return {"actions": None, "task_dep": ["manifest"], "doc": "build everything: emit, compile, manifest (default)"}
+
+
+def task_test():
+    """Run the test suite (pytest)."""
+    return {
+        "actions": [[sys.executable, "-m", "pytest", "tests"]],
+        "uptodate": [False],
+        "verbosity": 2,
+        "doc": "run the test suite (pytest)",
+    }
+
+
+class BuildReporter(ConsoleReporter):
+    """doit's console output plus one summary line: compiled / from store / up to date."""
+
+    desc = "console output with an npubuild summary"
+
+    def __init__(self, outstream, options):
+        super().__init__(outstream, options)
+        self.counts = {"compiled": 0, "store": 0, "uptodate": 0}
+
+    def initialize(self, tasks, selected_tasks):
+        if _State.error:
+            self.write(_State.error + "\n")
+
+    def add_success(self, task):
+        super().add_success(task)
+        if task.name.startswith("compile:"):
+            outcome = task.values.get("outcome")
+            if outcome in self.counts:
+                self.counts[outcome] += 1
+
+    def skip_uptodate(self, task):
+        super().skip_uptodate(task)
+        if task.name.startswith("compile:"):
+            self.counts["uptodate"] += 1
+
+    def complete_run(self):
+        super().complete_run()
+        plan = _State.plan
+        if plan is None or not any(self.counts.values()) and not self.failures:
+            return
+        c = self.counts
+        for line in _not_emitted_lines(plan):
+            self.outstream.write(line + "\n")
+        self.outstream.write(
+            f"npubuild: {len(plan.instances)} kernels; compiled {c['compiled']}, "
+            f"from store {c['store']}, up to date {c['uptodate']}\n"
+        )
+
+
+DOIT_CONFIG = {
+    "backend": "sqlite3",
+    "dep_file": DEP_FILE,
+    "default_tasks": ["build"],
+    "reporter": BuildReporter,
+}
