@@ -201,7 +201,8 @@ def task_test():
 
 
 class BuildReporter(ConsoleReporter):
-    """doit's console output plus one summary line: compiled / from store / up to date."""
+    """doit's console output for executed tasks plus one summary line:
+    compiled / from store / up to date."""
 
     desc = "console output with an npubuild summary"
 
@@ -221,7 +222,8 @@ class BuildReporter(ConsoleReporter):
                 self.counts[outcome] += 1
 
     def skip_uptodate(self, task):
-        super().skip_uptodate(task)
+        # No line per up-to-date task: at thousands of kernels that drowns the
+        # one line that matters; the summary counts them.
         if task.name.startswith("compile:"):
             self.counts["uptodate"] += 1
 
