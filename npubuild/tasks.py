@@ -139,10 +139,17 @@ def task_compile():
             if t not in COMPILED_TARGETS or not _has_emitter(t, inst.op):
                 continue
             if t not in recipes:
-                tc = _toolchain(t, plan.config.store)
+                try:
+                    tc = _toolchain(t, plan.config.store)
+                except UserError as e:
+                    _State.error = f"{t} toolchain: {e}"
+                    recipes[t] = None
+                    continue
                 flags = _flags(t)
                 recipe_id = hashlib.sha256(f"{CACHE_VERSION}:{t}:{tc['id']}:{flags}".encode()).hexdigest()
                 recipes[t] = (tc, flags, recipe_id)
+            if recipes[t] is None:
+                continue
             tc, flags, recipe_id = recipes[t]
             d = kernel_dir(art, kid, t)
             src = d / SOURCE_NAME[t]
@@ -159,8 +166,13 @@ def task_compile():
 def task_manifest():
     """Write artifacts/manifest.json (kernels, graphs, files with sha256 and size)."""
     plan = _load_plan()
-    if plan is None:
-        return {"actions": [lambda: _fail_with_spec_error()], "doc": "write artifacts/manifest.json", "uptodate": [False]}
+    if plan is None or _State.error:
+        return {
+            "actions": [_fail_with_load_error],
+            "task_dep": ["compile"],
+            "doc": "write artifacts/manifest.json",
+            "uptodate": [False],
+        }
     art = plan.config.artifacts
     records = []
     for kid in plan.instances:
@@ -179,10 +191,10 @@ def task_manifest():
     }
 
 
-def _fail_with_spec_error():
+def _fail_with_load_error():
     from doit.exceptions import TaskFailed
 
-    return TaskFailed("the specs have errors (listed above); fix them and run `doit build` again")
+    return TaskFailed("the build cannot start (reason above); fix it and run `doit build` again")
 
 
 def task_build():

@@ -1,0 +1,87 @@
+"""Shared fixtures: throw-away npubuild projects built with the real doit."""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+SUMMARY = re.compile(r"npubuild: (\d+) kernels; compiled (\d+), from store (\d+), up to date (\d+)")
+
+
+@dataclass
+class BuildResult:
+    rc: int
+    out: str
+    err: str
+
+    @property
+    def summary(self) -> dict:
+        m = SUMMARY.search(self.out)
+        assert m, f"no summary line in build output:\n{self.out}\n{self.err}"
+        return dict(zip(("kernels", "compiled", "store", "uptodate"), map(int, m.groups())))
+
+    def executed(self, prefix: str) -> list[str]:
+        """Names of tasks doit executed (its '.  name' lines) that start with prefix."""
+        return [l[3:] for l in self.out.splitlines() if l.startswith(".  " + prefix)]
+
+
+class Project:
+    def __init__(self, root: Path):
+        self.root = root
+        self.artifacts = root / "artifacts"
+
+    def write(self, rel: str, text: str) -> Path:
+        p = self.root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(textwrap.dedent(text))
+        return p
+
+    def doit(self, *args, env: dict | None = None, check: bool = True) -> BuildResult:
+        full_env = dict(os.environ)
+        full_env.update(env or {})
+        r = subprocess.run(
+            [sys.executable, "-m", "doit", *args], cwd=self.root, capture_output=True, text=True, env=full_env, timeout=600
+        )
+        res = BuildResult(r.returncode, r.stdout, r.stderr)
+        if check:
+            assert r.returncode == 0, f"doit {' '.join(args)} failed ({r.returncode}):\n{r.stdout}\n{r.stderr}"
+        return res
+
+    def npubuild(self, *args, check: bool = True, env: dict | None = None) -> BuildResult:
+        full_env = dict(os.environ)
+        full_env.update(env or {})
+        r = subprocess.run(
+            [sys.executable, "-m", "npubuild.cli", *args], cwd=self.root, capture_output=True, text=True, env=full_env, timeout=600
+        )
+        res = BuildResult(r.returncode, r.stdout, r.stderr)
+        if check:
+            assert r.returncode == 0, f"npubuild {' '.join(args)} failed ({r.returncode}):\n{r.stdout}\n{r.stderr}"
+        return res
+
+
+def new_project(root: Path, kernels: str | None = None, graphs: str | None = None, targets=("ref", "host")) -> Project:
+    root.mkdir(parents=True, exist_ok=True)
+    shutil.copy(REPO / "dodo.py", root / "dodo.py")
+    (root / "pyproject.toml").write_text(
+        "[tool.npubuild]\n" f"targets = [{', '.join(repr(t) for t in targets)}]\n".replace("'", '"')
+    )
+    p = Project(root)
+    if kernels:
+        p.write("specs/kernels/k.yaml", kernels)
+    if graphs:
+        p.write("specs/graphs/g.yaml", graphs)
+    return p
+
+
+@pytest.fixture
+def project(tmp_path):
+    return lambda kernels=None, graphs=None, **kw: new_project(tmp_path / "proj", kernels, graphs, **kw)

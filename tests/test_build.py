@@ -1,0 +1,238 @@
+"""Build behaviour with the real doit, upstream MLIR and the system C compiler."""
+from __future__ import annotations
+
+import json
+import os
+import stat
+
+import numpy as np
+
+KERNELS = """\
+kernels:
+  relu:
+    op: relu
+    dtype: f32
+    shapes:
+      - [64]
+      - [8, 32]
+  add:
+    op: add
+    dtype: f32
+    shapes:
+      - {a: [8, 32], b: [32]}
+  soft:
+    op: gelu
+    dtype: f32
+    shapes:
+      - [16]
+"""
+
+GRAPHS = """\
+graphs:
+  chain:
+    inputs:
+      x: {shape: [8, 32], dtype: f32}
+    params:
+      b: {shape: [32], dtype: f32}
+    constants:
+      c: {value: [2.0], dtype: f32}
+    nodes:
+      s: {op: add, inputs: [x, b]}
+      m: {op: mul, inputs: [s, c]}
+      y: {op: relu, inputs: [m]}
+    outputs: [y]
+"""
+
+
+def _manifest(p):
+    return json.loads((p.artifacts / "manifest.json").read_text())
+
+
+def test_full_build_then_noop(project):
+    p = project(KERNELS, GRAPHS)
+    first = p.doit("build")
+    # relu x2 (+ the graph's relu 8x32 is the same instance), add, mul, gelu (ref only)
+    assert first.summary == {"kernels": 5, "compiled": 4, "store": 0, "uptodate": 0}
+    assert "host: op family 'unary' not yet emitted (gelu)" in first.out
+    m = _manifest(p)
+    assert m["schema"] == 1
+    assert set(m["kernels"]) == {"relu_f32_64", "relu_f32_8x32", "add_f32_8x32_32", "mul_f32_8x32_1", "gelu_f32_16"}
+    assert m["kernels"]["gelu_f32_16"]["unavailable"] == {"host": "not yet emitted"}
+    assert set(m["kernels"]["relu_f32_64"]["targets"]) == {"ref", "host"}
+    steps = m["graphs"]["chain"]["steps"]
+    assert [s["kernel"] for s in steps] == ["add_f32_8x32_32", "mul_f32_8x32_1", "relu_f32_8x32"]
+
+    second = p.doit("build")
+    assert second.executed("") == []
+    assert second.summary == {"kernels": 5, "compiled": 0, "store": 0, "uptodate": 4}
+    assert p.npubuild("verify").rc == 0
+
+
+def test_identical_instances_across_files_build_once(project):
+    p = project(KERNELS, GRAPHS)
+    p.write("specs/kernels/more.yaml", "kernels:\n  again:\n    op: relu\n    dtype: f32\n    shapes: [[64]]\n")
+    r = p.doit("build")
+    assert r.executed("compile:") .count("compile:relu_f32_64@host") == 1
+    assert r.summary["kernels"] == 5
+
+
+def test_edit_one_shape_rebuilds_only_that_instance(project):
+    p = project(KERNELS, GRAPHS)
+    p.doit("build")
+    p.write("specs/kernels/k.yaml", KERNELS.replace("- [64]", "- [128]"))
+    r = p.doit("build")
+    assert r.executed("emit:") == ["emit:relu_f32_128@host"]
+    assert r.executed("compile:") == ["compile:relu_f32_128@host"]
+    assert "relu_f32_64" not in _manifest(p)["kernels"]
+    assert not (p.artifacts / "kernels" / "relu_f32_64").exists()  # stale outputs pruned
+
+
+def test_touching_specs_recompiles_nothing(project):
+    p = project(KERNELS, GRAPHS)
+    p.doit("build")
+    for f in (p.root / "specs").rglob("*.yaml"):
+        os.utime(f)
+    r = p.doit("build")
+    assert r.summary["compiled"] == 0 and r.summary["store"] == 0
+    assert r.executed("emit:") == [] and r.executed("compile:") == []
+
+
+def test_changed_toolchain_recompiles_every_host_kernel(project, tmp_path):
+    p = project(KERNELS, GRAPHS)
+    p.doit("build")
+    wrapper = tmp_path / "other-cc"
+    wrapper.write_text('#!/bin/sh\nexec cc "$@"\n')
+    wrapper.chmod(wrapper.stat().st_mode | stat.S_IXUSR)
+    r = p.doit("build", env={"NPUBUILD_CC": str(wrapper)})
+    assert r.summary["compiled"] == 4, r.out
+    assert r.executed("emit:") == []  # sources are unchanged; only the recipe changed
+    fp = {k["targets"]["host"]["toolchain"] for k in _manifest(p)["kernels"].values() if "host" in k["targets"]}
+    assert len(fp) == 1
+    # back to the original compiler: the store still has those binaries
+    r = p.doit("build")
+    assert r.summary == {"kernels": 5, "compiled": 0, "store": 4, "uptodate": 0}
+
+
+def test_deleted_output_is_rebuilt_from_the_store(project):
+    p = project(KERNELS, GRAPHS)
+    p.doit("build")
+    so = p.artifacts / "kernels" / "relu_f32_64" / "host" / "kernel.so"
+    so.unlink()
+    r = p.doit("build")
+    assert r.executed("compile:") == ["compile:relu_f32_64@host"]
+    assert r.summary["store"] == 1 and r.summary["compiled"] == 0
+    assert so.is_file()
+    assert p.npubuild("verify").rc == 0
+
+
+def test_fresh_checkout_with_copied_artifacts_compiles_nothing(project, tmp_path):
+    p = project(KERNELS, GRAPHS)
+    p.doit("build")
+    (p.root / ".npubuild.doit.db").unlink()  # a new machine has no doit state
+    r = p.doit("build")
+    assert r.summary["compiled"] == 0 and r.summary["store"] == 4
+
+
+def test_flipped_byte_is_reported_by_verify_and_load(project):
+    import npubuild
+    from npubuild.errors import VerifyError
+
+    p = project(KERNELS, GRAPHS)
+    p.doit("build")
+    so = p.artifacts / "kernels" / "add_f32_8x32_32" / "host" / "kernel.so"
+    data = bytearray(so.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    so.write_bytes(bytes(data))
+    r = p.npubuild("verify", check=False)
+    assert r.rc == 1
+    assert "altered: kernels/add_f32_8x32_32/host/kernel.so" in r.err
+    try:
+        npubuild.load(p.artifacts)
+    except VerifyError as e:
+        assert "kernels/add_f32_8x32_32/host/kernel.so" in str(e)
+    else:
+        raise AssertionError("load accepted a corrupted artifact")
+    (p.artifacts / "graphs" / "chain" / "c.npy").unlink()
+    r = p.npubuild("verify", check=False)
+    assert "missing: graphs/chain/c.npy" in r.err
+
+
+def test_parallel_build(project):
+    p = project(KERNELS, GRAPHS)
+    r = p.doit("-n", "2", "build")
+    assert r.summary["compiled"] == 4
+    assert p.doit("build").summary["uptodate"] == 4
+    assert p.npubuild("verify").rc == 0
+
+
+def _script(path, body):
+    path.write_text("#!/bin/sh\n" + body)
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    return str(path)
+
+
+def test_failing_compile_keeps_no_half_written_target(project, tmp_path):
+    p = project(KERNELS, GRAPHS)
+    p.doit("build")
+    so = p.artifacts / "kernels" / "relu_f32_64" / "host" / "kernel.so"
+    before = so.read_bytes()
+    # a compiler that identifies itself but cannot link
+    broken = _script(tmp_path / "broken-cc", 'case "$1" in --version) exec cc --version;; esac\necho "ld: cannot link (broken)" >&2\nexit 1\n')
+    r = p.doit("build", env={"NPUBUILD_CC": broken}, check=False)
+    assert r.rc != 0
+    assert "ld: cannot link (broken)" in r.out + r.err  # the log's tail is shown
+    assert "Traceback" not in r.out + r.err
+    assert so.read_bytes() == before  # the previous good artifact is kept
+    assert not [f for f in so.parent.iterdir() if f.name.startswith(".")]  # no temp files left
+
+
+def test_unusable_compiler_is_one_clear_line(project):
+    p = project(KERNELS, GRAPHS)
+    r = p.doit("build", env={"NPUBUILD_CC": "/nonexistent/cc"}, check=False)
+    assert r.rc != 0
+    assert "host toolchain: C compiler '/nonexistent/cc' (from NPUBUILD_CC) is not an executable file" in r.out + r.err
+    assert "Traceback" not in r.out + r.err
+
+
+def test_doit_list_shows_documented_tasks(project):
+    p = project(KERNELS, GRAPHS)
+    out = p.doit("list").out
+    for name in ("build", "compile", "emit", "manifest", "test"):
+        assert any(line.split()[0] == name and len(line.split()) > 1 for line in out.splitlines()), out
+    sub = p.doit("list", "--all").out
+    assert "compile:relu_f32_64@host" in sub
+
+
+def test_clean_removes_outputs(project):
+    p = project(KERNELS, GRAPHS)
+    p.doit("build")
+    p.doit("clean")
+    assert not (p.artifacts / "manifest.json").exists()
+    assert not (p.artifacts / "kernels" / "relu_f32_64" / "host" / "kernel.so").exists()
+
+
+def test_spec_error_fails_build_with_file_line(project):
+    p = project(KERNELS.replace("op: relu", "op: relux"), GRAPHS)
+    r = p.doit("build", check=False)
+    assert r.rc != 0
+    assert "specs/kernels/k.yaml:3: unknown op 'relux'" in r.out + r.err
+    assert "Traceback" not in r.out + r.err
+
+
+def test_runtime_ref_and_host_agree(project):
+    import npubuild
+
+    p = project(KERNELS, GRAPHS)
+    p.doit("build")
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((8, 32)).astype(np.float32)
+    b = rng.standard_normal(32).astype(np.float32)
+    rt = npubuild.load(p.artifacts)
+    outs = {}
+    for backend in ("ref", "host"):
+        g = rt.graph("chain", backend=backend)
+        g.set_params(b=b)
+        outs[backend] = g.run(x=x)["y"]
+    assert np.array_equal(outs["ref"], outs["host"])
+    np.testing.assert_array_equal(outs["ref"], np.maximum((x + b) * np.float32(2.0), 0))
+    assert rt.graph("chain").backend == "host"  # auto picks host when every kernel has a binary
