@@ -1,7 +1,7 @@
 """The op catalog. Importing this package registers every op in REGISTRY."""
 from __future__ import annotations
 
-from . import elementwise  # noqa: F401  (registers ops)
+from . import elementwise, movement, nn, normalize, quant, reduce  # noqa: F401  (registers ops)
 from .registry import REGISTRY, OpDef, check_target, normalize_attrs  # noqa: F401
 
 

@@ -99,6 +99,16 @@ class OpDef:
     restrictions: tuple[Restriction, ...] = ()
     dtype_doc: str = ""
     output: str = "y"
+    # True when the oracle's result depends on the op dtype beyond the input
+    # dtypes (matmul: f32 and i8 take the same f32 tensors); it then gets it as
+    # a third argument.
+    oracle_needs_dtype: bool = False
+
+    def evaluate(self, inputs: list, attrs: dict, dtype: str):
+        """Run the oracle: the definition of the op."""
+        if self.oracle_needs_dtype:
+            return self.oracle(inputs, attrs, dtype)
+        return self.oracle(inputs, attrs)
 
     def attr(self, name: str) -> Attr | None:
         for a in self.attrs:
@@ -268,3 +278,14 @@ def last_axis(attr_name: str = "axis") -> Callable[[Shapes, dict, str], bool]:
         return rank > 0 and attrs[attr_name] % rank == rank - 1
 
     return check
+
+
+def only_dtypes(target: str, dtypes: tuple[str, ...], why: str) -> Restriction:
+    """Restriction: ``target`` runs the op only for the op dtypes ``dtypes``."""
+    allowed = tuple(dtypes)
+    return Restriction(target, f"{', '.join(allowed)} only ({why})", lambda shapes, attrs, dtype: dtype in allowed)
+
+
+def fmt_shape(shape) -> str:
+    """``[2, 3]``: a shape as written in specs, for error messages."""
+    return "[" + ", ".join(map(str, shape)) + "]"

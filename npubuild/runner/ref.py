@@ -6,11 +6,11 @@ from ..ops import REGISTRY
 from ..ops.registry import NUMPY_DTYPE
 
 
-def run_oracle(op_name: str, inputs: list, attrs: dict, out_dtype: str):
+def run_oracle(op_name: str, inputs: list, attrs: dict, dtype: str, out_dtype: str):
     """Run the oracle and return an array of the op's output dtype."""
     import numpy as np
 
-    out = REGISTRY[op_name].oracle(list(inputs), attrs)
+    out = REGISTRY[op_name].evaluate(list(inputs), attrs, dtype)
     return np.asarray(out).astype(NUMPY_DTYPE[out_dtype], copy=False)
 
 
@@ -22,7 +22,7 @@ class RefKernel:
         self.out = desc["outputs"][0]
 
     def __call__(self, *arrays):
-        y = run_oracle(self.desc["op"], arrays, self.desc["attrs"], self.out["dtype"])
+        y = run_oracle(self.desc["op"], arrays, self.desc["attrs"], self.desc["dtype"], self.out["dtype"])
         if list(y.shape) != list(self.out["shape"]):
             raise UserError(f"kernel '{self.desc['id']}': oracle produced shape {list(y.shape)}, manifest says {self.out['shape']}")
         return y

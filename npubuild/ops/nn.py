@@ -1,0 +1,308 @@
+"""Neural-network building blocks: rotary embedding, attention, 2-D pooling and
+im2col.
+
+Float oracles compute in float64 and round once to the op's dtype.
+"""
+from __future__ import annotations
+
+import math
+
+from ..errors import OpError
+from .lazy_numpy import np
+from .registry import FLOAT_DTYPES, NUMERIC_DTYPES, Attr, OpDef, Restriction, fmt_shape, numel, only_dtypes, register
+
+F32_ONLY_XDNA = only_dtypes("xdna", ("f32",), "the NPU kernels compute in f32")
+
+
+# ---- rope --------------------------------------------------------------------------------
+
+
+def _rope_dims(x, attrs) -> tuple[int, int, int]:
+    """(tokens T, heads H, n_rot) for x = [..., H * head_dim]."""
+    hd = attrs["head_dim"]
+    if len(x) < 1:
+        raise OpError("rope: x must have rank >= 1 ([..., heads * head_dim]), got a scalar")
+    if hd <= 0:
+        raise OpError(f"rope: head_dim must be positive, got {hd}")
+    hidden = x[-1]
+    if hidden % hd:
+        raise OpError(f"rope: the last dim of x ({hidden}) is not a multiple of head_dim ({hd})")
+    n_rot = attrs["n_rot"] or hd
+    if n_rot < 0 or n_rot % 2 or n_rot > hd:
+        raise OpError(f"rope: n_rot must be even and in 2..head_dim ({hd}), got {attrs['n_rot']}")
+    return numel(x[:-1]), hidden // hd, n_rot
+
+
+def _infer_rope(shapes, attrs):
+    x = tuple(shapes[0])
+    t, _, n_rot = _rope_dims(x, attrs)
+    want = (t, n_rot // 2)
+    for name, s in (("cos", shapes[1]), ("sin", shapes[2])):
+        if tuple(s) != want:
+            raise OpError(
+                f"rope: {name} must have shape {fmt_shape(want)} ([tokens, n_rot/2], tokens = product of x's dims "
+                f"except the last), got {fmt_shape(s)}"
+            )
+    return x
+
+
+def _rope(xs, attrs):
+    x, cos, sin = xs
+    t, h, n_rot = _rope_dims(x.shape, attrs)
+    half = n_rot // 2
+    w = x.astype("float64").reshape(t, h, attrs["head_dim"])
+    c = cos.astype("float64").reshape(t, 1, half)
+    s = sin.astype("float64").reshape(t, 1, half)
+    y = w.copy()
+    if attrs["style"] == "neox":
+        a, b = w[..., :half], w[..., half:n_rot]
+        y[..., :half] = a * c - b * s
+        y[..., half:n_rot] = b * c + a * s
+    else:
+        a, b = w[..., 0:n_rot:2], w[..., 1:n_rot:2]
+        y[..., 0:n_rot:2] = a * c - b * s
+        y[..., 1:n_rot:2] = b * c + a * s
+    return y.reshape(x.shape).astype(x.dtype)
+
+
+# ---- attention ---------------------------------------------------------------------------
+
+
+def _infer_attention(shapes, attrs):
+    q, k, v = (tuple(s) for s in shapes)
+    nh, hd = attrs["num_heads"], attrs["head_dim"]
+    if nh <= 0 or hd <= 0:
+        raise OpError(f"attention: num_heads and head_dim must be positive, got {nh} and {hd}")
+    if len(q) not in (2, 3):
+        raise OpError(f"attention: q must be [S, H*D] or [B, S, H*D], got {fmt_shape(q)}")
+    hidden = nh * hd
+    for name, s in (("q", q), ("k", k), ("v", v)):
+        if len(s) != len(q) or s[-1] != hidden:
+            raise OpError(
+                f"attention: {name} must be rank {len(q)} with last dim num_heads*head_dim = {nh}*{hd} = {hidden}, "
+                f"got {fmt_shape(s)}"
+            )
+    if len(q) == 3 and not q[0] == k[0] == v[0]:
+        raise OpError(f"attention: q, k and v must have the same batch, got {fmt_shape(q)}, {fmt_shape(k)}, {fmt_shape(v)}")
+    if k[-2] != v[-2]:
+        raise OpError(f"attention: k and v must have the same sequence length, got {fmt_shape(k)} and {fmt_shape(v)}")
+    if attrs["mask"] == "causal" and k[-2] < q[-2]:
+        raise OpError(
+            f"attention: a causal mask needs at least as many keys as queries (got {q[-2]} queries, {k[-2]} keys): "
+            "the first queries would see no key"
+        )
+    return q
+
+
+def _attention(xs, attrs):
+    q, k, v = xs
+    nh, hd = attrs["num_heads"], attrs["head_dim"]
+    scale = attrs["scale"] or 1.0 / math.sqrt(hd)
+
+    def heads(a):  # [B?, S, H*D] -> [B, H, S, D]
+        a = a.astype("float64")
+        a = a.reshape((1,) + a.shape if a.ndim == 2 else a.shape)
+        return a.reshape(a.shape[0], a.shape[1], nh, hd).transpose(0, 2, 1, 3)
+
+    qh, kh, vh = heads(q), heads(k), heads(v)
+    scores = qh @ kh.transpose(0, 1, 3, 2) * scale  # [B, H, S, Skv]
+    s, skv = scores.shape[-2], scores.shape[-1]
+    if attrs["mask"] == "causal":
+        allowed = np.arange(skv)[None, :] <= np.arange(s)[:, None] + (skv - s)
+        scores = np.where(allowed, scores, -np.inf)
+    scores = scores - np.max(scores, axis=-1, keepdims=True)
+    p = np.exp(scores)
+    p = p / np.sum(p, axis=-1, keepdims=True)
+    out = (p @ vh).transpose(0, 2, 1, 3)  # [B, S, H, D]
+    return out.reshape(q.shape).astype(q.dtype)
+
+
+def _batch_one(shapes, attrs, dtype) -> bool:
+    return len(shapes[0]) == 2 or shapes[0][0] == 1
+
+
+# ---- pool / im2col -----------------------------------------------------------------------
+
+
+def _window_attrs(op: str, x, attrs, dilations: bool) -> tuple:
+    """Validate the NCHW window attrs; return (kh, kw, sh, sw, ph, pw, dh, dw, ho, wo)."""
+    if len(x) != 4:
+        raise OpError(f"{op}: x must be NCHW (rank 4), got {fmt_shape(x)}")
+    names = ("kernel_size", "strides", "pads") + (("dilations",) if dilations else ())
+    for name in names:
+        if len(attrs[name]) != 2:
+            raise OpError(f"{op}: {name} must have 2 entries (h, w), got {fmt_shape(attrs[name])}")
+    (kh, kw), (sh, sw), (ph, pw) = attrs["kernel_size"], attrs["strides"], attrs["pads"]
+    dh, dw = attrs["dilations"] if dilations else (1, 1)
+    if min(kh, kw, sh, sw, dh, dw) < 1:
+        raise OpError(f"{op}: kernel_size, strides and dilations must be >= 1")
+    if min(ph, pw) < 0:
+        raise OpError(f"{op}: pads must be non-negative, got {fmt_shape(attrs['pads'])}")
+    ekh, ekw = dh * (kh - 1) + 1, dw * (kw - 1) + 1  # effective (dilated) kernel extent
+    h, w = x[2] + 2 * ph, x[3] + 2 * pw
+    if h < ekh or w < ekw:
+        raise OpError(f"{op}: the {kh}x{kw} window does not fit the padded {h}x{w} input (from {fmt_shape(x)})")
+    return kh, kw, sh, sw, ph, pw, dh, dw, (h - ekh) // sh + 1, (w - ekw) // sw + 1
+
+
+def _infer_pool(shapes, attrs):
+    x = tuple(shapes[0])
+    kh, kw, _, _, ph, pw, _, _, ho, wo = _window_attrs("pool", x, attrs, dilations=False)
+    if ph > kh // 2 or pw > kw // 2:
+        raise OpError(
+            f"pool: pads {fmt_shape(attrs['pads'])} must be at most half the kernel {fmt_shape(attrs['kernel_size'])}"
+        )
+    return (x[0], x[1], ho, wo)
+
+
+def _windows(xp, kh, kw, sh, sw, dh, dw, ho, wo):
+    """Yield the [N, C, ho, wo] view for every kernel offset (ki, kj)."""
+    for ki in range(kh):
+        for kj in range(kw):
+            r0, c0 = ki * dh, kj * dw
+            yield xp[:, :, r0 : r0 + sh * (ho - 1) + 1 : sh, c0 : c0 + sw * (wo - 1) + 1 : sw]
+
+
+def _pool(xs, attrs):
+    x = xs[0]
+    kh, kw, sh, sw, ph, pw, dh, dw, ho, wo = _window_attrs("pool", x.shape, attrs, dilations=False)
+    mode = attrs["mode"]
+    pads = ((0, 0), (0, 0), (ph, ph), (pw, pw))
+    fill = -np.inf if mode == "max" else 0.0
+    xp = np.pad(x.astype("float64"), pads, constant_values=fill)
+    wins = list(_windows(xp, kh, kw, sh, sw, dh, dw, ho, wo))
+    if mode == "max":
+        y = np.maximum.reduce(wins)
+    else:
+        y = np.sum(wins, axis=0)
+        if mode == "avg":
+            if attrs["count_include_pad"]:
+                y = y / (kh * kw)
+            else:
+                ones = np.pad(np.ones((1, 1) + x.shape[2:]), pads)
+                y = y / np.sum(list(_windows(ones, kh, kw, sh, sw, dh, dw, ho, wo)), axis=0)
+    return y.astype(x.dtype)
+
+
+def _pool_xdna(shapes, attrs, dtype) -> bool:
+    return attrs["mode"] != "avg" or attrs["count_include_pad"] or list(attrs["pads"]) == [0, 0]
+
+
+def _infer_im2col(shapes, attrs):
+    x = tuple(shapes[0])
+    kh, kw, _, _, _, _, _, _, ho, wo = _window_attrs("im2col", x, attrs, dilations=True)
+    return (x[0] * ho * wo, x[1] * kh * kw)
+
+
+def _im2col(xs, attrs):
+    x = xs[0]
+    kh, kw, sh, sw, ph, pw, dh, dw, ho, wo = _window_attrs("im2col", x.shape, attrs, dilations=True)
+    n, c = x.shape[:2]
+    xp = np.pad(x, ((0, 0), (0, 0), (ph, ph), (pw, pw)))
+    cols = np.stack(list(_windows(xp, kh, kw, sh, sw, dh, dw, ho, wo)), axis=2)  # [N, C, kh*kw, ho, wo]
+    return cols.transpose(0, 3, 4, 1, 2).reshape(n * ho * wo, c * kh * kw)
+
+
+_KERNEL = Attr("kernel_size", "ints", doc="window [kh, kw]")
+_STRIDES = Attr("strides", "ints", [1, 1], doc="window step [sh, sw]")
+_PADS = Attr("pads", "ints", [0, 0], doc="symmetric padding [ph, pw] added to both sides of h and w")
+
+register(
+    OpDef(
+        name="rope",
+        family="rope",
+        doc="rotary position embedding of each head of x [..., heads*head_dim] with cos, sin [tokens, n_rot/2]",
+        inputs=("x", "cos", "sin"),
+        infer=_infer_rope,
+        oracle=_rope,
+        attrs=(
+            Attr("head_dim", "int", doc="size of one head; the last dim of x is heads * head_dim"),
+            Attr("n_rot", "int", 0, doc="rotated dims at the start of each head (even, <= head_dim); 0 means head_dim"),
+            Attr(
+                "style",
+                "str",
+                "neox",
+                ("neox", "gptj"),
+                "neox: rotate the halves (x[i], x[i + n_rot/2]); gptj: rotate interleaved pairs (x[2i], x[2i+1])",
+            ),
+        ),
+        dtypes=FLOAT_DTYPES,
+        restrictions=(F32_ONLY_XDNA,),
+    ),
+    OpDef(
+        name="attention",
+        family="attention",
+        doc="multi-head softmax(q k^T * scale + mask) v on [B?, S, heads*head_dim]; "
+        "causal: query i sees keys j <= i + (Skv - S) (bottom-right aligned)",
+        inputs=("q", "k", "v"),
+        infer=_infer_attention,
+        oracle=_attention,
+        attrs=(
+            Attr("num_heads", "int", doc="number of heads H"),
+            Attr("head_dim", "int", doc="size D of one head; the last dim of q, k, v is H * D"),
+            Attr(
+                "mask",
+                "str",
+                "none",
+                ("none", "causal"),
+                "none: every query sees every key; causal: query i sees keys j <= i + (Skv - S) "
+                "(bottom-right aligned; PyTorch is_causal when S == Skv)",
+            ),
+            Attr("scale", "float", 0.0, doc="multiplies q k^T; 0 means 1/sqrt(head_dim)"),
+        ),
+        dtypes=FLOAT_DTYPES,
+        restrictions=(
+            Restriction("xdna", "attention with batch 1 only (q rank 2, or rank 3 with B = 1)", _batch_one),
+            Restriction(
+                "xdna",
+                "k and v with as many tokens as q (S == Skv)",
+                lambda s, a, dt: s[1][-2] == s[0][-2],
+            ),
+            F32_ONLY_XDNA,
+        ),
+    ),
+    OpDef(
+        name="pool",
+        family="pool",
+        doc="2-D max/avg/sum pooling of x NCHW; output [N, C, (H + 2ph - kh) // sh + 1, (W + 2pw - kw) // sw + 1]",
+        inputs=("x",),
+        infer=_infer_pool,
+        oracle=_pool,
+        attrs=(
+            Attr("mode", "str", choices=("max", "avg", "sum"), doc="max (padding is -inf), avg or sum (padding is 0)"),
+            _KERNEL,
+            _STRIDES,
+            Attr("pads", "ints", [0, 0], doc="symmetric padding [ph, pw] on both sides of h and w; at most half the kernel"),
+            Attr(
+                "count_include_pad",
+                "bool",
+                False,
+                doc="avg only: true divides by kh*kw; false (ONNX default) by the number of non-padding elements",
+            ),
+        ),
+        dtypes=FLOAT_DTYPES,
+        restrictions=(
+            Restriction(
+                "xdna", "avg pooling with padding needs count_include_pad: true (the NPU divides by kh*kw)", _pool_xdna
+            ),
+            F32_ONLY_XDNA,
+        ),
+    ),
+    OpDef(
+        name="im2col",
+        family="im2col",
+        doc="unfold x NCHW into [N*Ho*Wo, C*kh*kw]: rows (n, ho, wo), columns (c, ki, kj), zero padding "
+        "(PyTorch unfold, transposed)",
+        inputs=("x",),
+        infer=_infer_im2col,
+        oracle=_im2col,
+        attrs=(
+            _KERNEL,
+            _STRIDES,
+            _PADS,
+            Attr("dilations", "ints", [1, 1], doc="spacing [dh, dw] between kernel taps"),
+        ),
+        dtypes=NUMERIC_DTYPES,
+        restrictions=(F32_ONLY_XDNA,),
+    ),
+)
