@@ -7,7 +7,7 @@ from typing import Callable
 
 from .errors import OpError
 from .instances import KernelInstance, TensorSig, make_instance
-from .ops.registry import AttrError, did_you_mean
+from .ops.registry import REGISTRY, AttrError, did_you_mean
 
 
 @dataclass
@@ -30,6 +30,11 @@ class ResolvedGraph:
     outputs: list[str]
     tensors: dict[str, TensorSig]
     targets: tuple[str, ...]
+
+
+def _listing(names, limit: int = 12) -> str:
+    names = list(names)
+    return ", ".join(names[:limit]) + (f", ... ({len(names)} in all)" if len(names) > limit else "")
 
 
 def _topo_order(g, err) -> list[str] | None:
@@ -73,7 +78,8 @@ def resolve_graph(g, err: Callable[[int, str], None]) -> ResolvedGraph | None:
     for group in (g.inputs, g.params, g.constants):
         for name, decl in group.items():
             tensors[name] = TensorSig(decl.shape, decl.dtype)
-    known = set(tensors) | set(g.nodes)
+    invalid = getattr(g, "invalid", set())  # rejected declarations, already reported
+    known = set(tensors) | set(g.nodes) | invalid
     ok = True
     for n, d in g.nodes.items():
         for inp, line in zip(d.inputs, d.input_lines):
@@ -85,7 +91,8 @@ def resolve_graph(g, err: Callable[[int, str], None]) -> ResolvedGraph | None:
                 ok = False
     for o, line in zip(g.outputs, g.output_lines):
         if o not in known:
-            err(line, f"output '{o}' of {what} is not a node or tensor{did_you_mean(o, known)}")
+            hint = did_you_mean(o, known) or f"; its nodes are {_listing(g.nodes)}"
+            err(line, f"output '{o}' of {what} is not a node or tensor{hint}")
             ok = False
     if not ok:
         return None
@@ -93,11 +100,17 @@ def resolve_graph(g, err: Callable[[int, str], None]) -> ResolvedGraph | None:
     if order is None:
         return None
     steps: list[Step] = []
-    failed: set[str] = set()
+    failed: set[str] = set(invalid) - set(g.nodes)
     for n in order:
         d = g.nodes[n]
         if any(i in failed for i in d.inputs):
             failed.add(n)  # already reported upstream; avoid cascades
+            continue
+        op = REGISTRY[d.op]
+        if not op.arity_ok(len(d.inputs)):
+            err(d.line, f"node '{n}' ({d.op}) of {what} has {len(d.inputs)} input{'s' if len(d.inputs) != 1 else ''} "
+                        f"[{', '.join(d.inputs)}] but '{d.op}' takes {op.arity_text()}; fix its 'inputs'")
+            failed.add(n)
             continue
         sigs = [tensors[i] for i in d.inputs]
         dtype = d.dtype or (sigs[0].dtype if sigs else "f32")
@@ -109,7 +122,9 @@ def resolve_graph(g, err: Callable[[int, str], None]) -> ResolvedGraph | None:
             continue
         except OpError as e:
             shapes = ", ".join(f"{i}: {list(s.shape)} {s.dtype}" for i, s in zip(d.inputs, sigs))
-            hint = "" if d.dtype else " (the node's dtype defaults to its first input's; set 'dtype:' if the op needs another)"
+            hint = ""
+            if not d.dtype and dtype not in op.dtypes:
+                hint = " (the node's dtype defaults to its first input's; set 'dtype:' if the op needs another)"
             err(d.line, f"node '{n}' ({d.op}) of {what}: {e}; its inputs are {shapes}{hint}")
             failed.add(n)
             continue

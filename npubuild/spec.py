@@ -70,6 +70,9 @@ class GraphSpec:
     outputs: list[str]
     output_lines: list[int]
     targets: tuple[str, ...]
+    # declared tensors/nodes that were rejected (already reported): readers of
+    # them are skipped rather than reported as reading an unknown tensor
+    invalid: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -89,17 +92,23 @@ class _Ctx:
     def err(self, line: int, msg: str) -> None:
         self.problems.append(Diagnostic(self.file, line, msg))
 
-    def check_keys(self, node: Node, allowed, what: str) -> None:
+    def check_keys(self, node: Node, allowed, what: str) -> set[str]:
+        """Report unknown keys; return the allowed keys suggested for them, so
+        that a misspelt required key is not also reported as missing."""
+        suggested = set()
         for k in node.value:
             if k not in allowed:
+                hint = did_you_mean(k, allowed)
+                suggested.update(a for a in allowed if hint == f" (did you mean '{a}'?)")
                 self.err(
                     node.key_line(k),
-                    f"unknown key '{k}' in {what}{did_you_mean(k, allowed)}; allowed keys: {', '.join(allowed)}",
+                    f"unknown key '{k}' in {what}{hint}; allowed keys: {', '.join(allowed)}",
                 )
+        return suggested
 
-    def expect_map(self, node: Node | None, what: str, line: int) -> bool:
+    def expect_map(self, node: Node | None, what: str, line: int, example: str = "name: value") -> bool:
         if node is None or not node.is_map():
-            self.err(node.line if node else line, f"{what} must be a mapping (name: value)")
+            self.err(node.line if node else line, f"{what} must be a mapping such as {example}")
             return False
         return True
 
@@ -140,14 +149,15 @@ def _targets(ctx: _Ctx, node: Node | None, default: tuple[str, ...]) -> tuple[st
     return tuple(out)
 
 
-def _op(ctx: _Ctx, holder: Node, what: str):
+def _op(ctx: _Ctx, holder: Node, what: str, line: int, typos: set[str]):
     node = holder.value.get("op")
     if node is None:
-        ctx.err(holder.line, f"{what} has no 'op'; add 'op: <name>' (see `npubuild ops`)")
+        if "op" not in typos:
+            ctx.err(line, f"{what} has no 'op'; add 'op: <name>' (see `npubuild ops`)")
         return None
     op = ops.get(node.value) if isinstance(node.value, str) else None
     if op is None:
-        ctx.err(node.line, f"unknown op {node.value!r} in {what}{did_you_mean(str(node.value), ops.REGISTRY)}; `npubuild ops` lists them")
+        ctx.err(node.line, f"unknown op {node.plain()!r} in {what}{did_you_mean(str(node.value), ops.REGISTRY)}; `npubuild ops` lists them")
     return op
 
 
@@ -179,27 +189,38 @@ def _check_restrictions(ctx: _Ctx, inst: KernelInstance, targets, line: int, wha
             ctx.err(line, f"{what}: {inst.op} with input shapes [{shp}] is not supported on {t}: {text}; change the shape/attrs or drop '{t}' from targets")
 
 
-def _kernel_family(ctx: _Ctx, name: str, node: Node, default_targets) -> KernelFamily | None:
+def _kernel_family(ctx: _Ctx, name: str, node: Node, line: int, default_targets) -> KernelFamily | None:
+    """``line`` is the line of the family's name (problems with the whole family go there)."""
     what = f"kernel family '{name}'"
-    if not ctx.expect_map(node, what, node.line):
+    if not ctx.expect_map(node, what, line, "{op: relu, shapes: [[1024]]}"):
         return None
-    ctx.check_keys(node, KERNEL_KEYS, what)
-    op = _op(ctx, node, what)
+    typos = ctx.check_keys(node, KERNEL_KEYS, what)
+    op = _op(ctx, node, what, line, typos)
     dtype = _dtype(ctx, node.value.get("dtype"), "f32", what)
     targets = _targets(ctx, node.value.get("targets"), default_targets)
     raw_attrs, attrs_node = _attrs(ctx, node, what)
     shapes_node = node.value.get("shapes")
     if shapes_node is None:
-        ctx.err(node.line, f"{what} has no 'shapes'; add a list with one entry per kernel, e.g. shapes: [[32, 1024]]")
+        if "shapes" not in typos:
+            ctx.err(line, f"{what} has no 'shapes'; add a list with one entry per kernel, e.g. shapes: [[32, 1024]]")
         return None
     if not shapes_node.is_list() or not shapes_node.value:
         ctx.err(shapes_node.line, f"'shapes' of {what} is empty; list at least one shape, e.g. - [32, 1024]")
         return None
+    if all(not e.is_list() and not e.is_map() for e in shapes_node.value):
+        # shapes: [4, 8] -- one shape written without the outer list
+        flat = shapes_node.plain()
+        if op is not None and (len(op.inputs) != 1 or op.variadic):
+            fix = "[{" + ", ".join(f"{n}: {flat}" for n in op.input_names(max(2, len(op.inputs)))) + "}]"
+        else:
+            fix = f"[{flat}]"
+        ctx.err(shapes_node.line, f"'shapes' of {what} is a list of shapes, one entry per kernel; write shapes: {fix}")
+        return None
     if op is None or dtype is None:
         return None
     if dtype not in op.dtypes:
-        ctx.err(node.value["dtype"].line if "dtype" in node.value else node.line,
-                f"op '{op.name}' does not take dtype {dtype}; allowed: {', '.join(op.dtypes)}")
+        ctx.err(node.value["dtype"].line if "dtype" in node.value else line,
+                f"{what}: op '{op.name}' does not take dtype {dtype}; use one of {', '.join(op.dtypes)}")
         return None
     instances = []
     attr_reported = False
@@ -211,7 +232,7 @@ def _kernel_family(ctx: _Ctx, name: str, node: Node, default_targets) -> KernelF
             inst = make_instance(op.name, dtype, shapes, raw_attrs)
         except AttrError as e:
             if not attr_reported:  # the same attrs apply to every entry: report once
-                ctx.err(attr_error_line(e, attrs_node, node.line), f"{what}: {e}")
+                ctx.err(attr_error_line(e, attrs_node, line), f"{what}: {e}")
                 attr_reported = True
             continue
         except OpError as e:
@@ -219,73 +240,83 @@ def _kernel_family(ctx: _Ctx, name: str, node: Node, default_targets) -> KernelF
             continue
         _check_restrictions(ctx, inst, targets, entry.line, what)
         instances.append(inst)
-    return KernelFamily(name, ctx.file, node.line, op.name, dtype, targets, instances)
+    return KernelFamily(name, ctx.file, line, op.name, dtype, targets, instances)
 
 
 def _entry_shapes(ctx: _Ctx, op, entry: Node, what: str):
     """One 'shapes' entry -> list of input shapes in the op's input order."""
     if entry.is_list():
         if len(op.inputs) != 1 or op.variadic:
-            names = ", ".join(f"{n}: [..]" for n in op.inputs)
+            names = ", ".join(f"{n}: [..]" for n in op.input_names(max(2, len(op.inputs))))
             ctx.err(entry.line, f"{what}: op '{op.name}' has several inputs; name them, e.g. {{{names}}}")
             return None
-        s = _shape(ctx, entry, "a shape")
+        s = _shape(ctx, entry, f"{what}: a shape")
         return [s] if s is not None else None
     if not entry.is_map():
-        ctx.err(entry.line, f"{what}: a shapes entry must be a shape [d0, d1, ...] or a mapping input: shape")
+        ctx.err(entry.line, f"{what}: a shapes entry must be a shape [d0, d1, ...] or a mapping input: shape; got {entry.plain()!r}")
         return None
     given = list(entry.value)
     if op.variadic:
         expected = op.input_names(max(len(given), len(op.inputs)))
+        if sorted(given) != sorted(expected):
+            ctx.err(entry.line, f"{what}: the inputs of '{op.name}' are numbered from 0 without gaps "
+                                f"({', '.join(expected)}); got {', '.join(given)}")
+            return None
     else:
         expected = list(op.inputs)
-    ok = True
-    for k in given:
-        if k not in expected:
-            ctx.err(entry.key_line(k), f"{what}: op '{op.name}' has no input '{k}'{did_you_mean(k, expected)}; inputs: {', '.join(expected)}")
-            ok = False
-    for k in expected:
-        if k not in entry.value:
-            ctx.err(entry.line, f"{what}: missing shape for input '{k}' of '{op.name}'")
-            ok = False
-    if not ok:
+    unknown = [k for k in given if k not in expected]
+    missing = [k for k in expected if k not in entry.value]
+    for k in unknown:
+        ctx.err(entry.key_line(k), f"{what}: op '{op.name}' has no input '{k}'{did_you_mean(k, missing or expected)}; inputs: {', '.join(expected)}")
+    if missing and not unknown:  # a misnamed input is reported once, as unknown
+        add = ", ".join(f"{k}: [..]" for k in missing)
+        ctx.err(entry.line, f"{what}: missing shape for input{'s' if len(missing) > 1 else ''} "
+                            f"{', '.join(repr(k) for k in missing)} of '{op.name}'; add {add} (inputs: {', '.join(expected)})")
+    if unknown or missing:
         return None
-    shapes = [_shape(ctx, entry.value[k], f"shape of '{k}'") for k in expected]
+    shapes = [_shape(ctx, entry.value[k], f"{what}: shape of '{k}'") for k in expected]
     return None if any(s is None for s in shapes) else shapes
 
 
-def _tensor_decls(ctx: _Ctx, node: Node | None, what: str, allow_value: bool, base_dir: Path) -> dict:
+def _tensor_decls(ctx: _Ctx, node: Node | None, what: str, allow_value: bool, base_dir: Path, rejected: set) -> dict:
+    """Declarations under inputs/params/constants; names that fail go to ``rejected``."""
     out: dict = {}
     if node is None or node.value is None:
         return out
-    if not ctx.expect_map(node, what, node.line):
+    if not ctx.expect_map(node, what, node.line, "{x: {shape: [8, 256], dtype: f32}}"):
         return out
     for name, tnode in node.value.items():
         twhat = f"{what[:-1]} '{name}'"
+        line = node.key_line(name)
+        rejected.add(name)
         if not tnode.is_map():
             ctx.err(tnode.line, f"{twhat} must be a mapping such as {{shape: [8, 256], dtype: f32}}")
             continue
-        ctx.check_keys(tnode, CONSTANT_KEYS if allow_value else TENSOR_KEYS, twhat)
+        typos = ctx.check_keys(tnode, CONSTANT_KEYS if allow_value else TENSOR_KEYS, twhat)
         dtype = _dtype(ctx, tnode.value.get("dtype"), "f32", twhat)
         if allow_value:
-            c = _constant(ctx, name, tnode, twhat, dtype, base_dir)
+            c = _constant(ctx, name, tnode, line, twhat, dtype, base_dir)
             if c is not None:
                 out[name] = c
+                rejected.discard(name)
             continue
         snode = tnode.value.get("shape")
         if snode is None:
-            ctx.err(tnode.line, f"{twhat} has no shape; add shape: [..]")
+            if "shape" not in typos:
+                ctx.err(line, f"{twhat} has no shape; add shape: [..]")
             continue
         shape = _shape(ctx, snode, f"shape of {twhat}")
         if shape is not None and dtype is not None:
-            out[name] = TensorDecl(name, shape, dtype, tnode.line)
+            out[name] = TensorDecl(name, shape, dtype, line)
+            rejected.discard(name)
     return out
 
 
-def _constant(ctx: _Ctx, name, tnode: Node, what, dtype, base_dir: Path):
+def _constant(ctx: _Ctx, name, tnode: Node, line: int, what, dtype, base_dir: Path):
     has_v, has_f = "value" in tnode.value, "file" in tnode.value
     if has_v == has_f:
-        ctx.err(tnode.line, f"{what} needs exactly one of 'value' (inline list) or 'file' (a .npy file)")
+        ctx.err(line, f"{what} needs exactly one of 'value' (inline list) or 'file' (a .npy file)"
+                      + ("; remove one" if has_v else ""))
         return None
     if has_f:
         fnode = tnode.value["file"]
@@ -298,10 +329,10 @@ def _constant(ctx: _Ctx, name, tnode: Node, what, dtype, base_dir: Path):
             ctx.err(fnode.line, f"{what}: {fnode.value!r} is not a readable .npy file")
             return None
         npy_shape, npy_dtype = shape
-        if "dtype" in tnode.value and dtype != npy_dtype:
+        if "dtype" in tnode.value and dtype is not None and dtype != npy_dtype:
             ctx.err(tnode.value["dtype"].line, f"{what}: dtype {dtype} does not match the file's dtype {npy_dtype}")
             return None
-        return ConstantDecl(name, npy_shape, npy_dtype, tnode.line, file=path)
+        return ConstantDecl(name, npy_shape, npy_dtype, line, file=path)
     vnode = tnode.value["value"]
     value = vnode.plain()
     inferred = _nested_shape(value)
@@ -317,7 +348,7 @@ def _constant(ctx: _Ctx, name, tnode: Node, what, dtype, base_dir: Path):
         return None
     if shape == ():
         shape = (1,)
-    return ConstantDecl(name, shape, dtype or "f32", tnode.line, value=value)
+    return ConstantDecl(name, shape, dtype or "f32", line, value=value)
 
 
 def _nested_shape(v):
@@ -352,17 +383,20 @@ def _npy_shape(path: Path):
         return None
 
 
-def _graph(ctx: _Ctx, name: str, node: Node, default_targets, base_dir: Path) -> GraphSpec | None:
+def _graph(ctx: _Ctx, name: str, node: Node, line: int, default_targets, base_dir: Path) -> GraphSpec | None:
+    """``line`` is the line of the graph's name. Returns None when the graph is
+    too broken to resolve (resolving it would only repeat what was reported)."""
     what = f"graph '{name}'"
-    if not ctx.expect_map(node, what, node.line):
+    if not ctx.expect_map(node, what, line, "{inputs: {..}, nodes: {..}, outputs: [..]}"):
         return None
-    ctx.check_keys(node, GRAPH_KEYS, what)
+    typos = ctx.check_keys(node, GRAPH_KEYS, what)
     targets = _targets(ctx, node.value.get("targets"), default_targets)
-    inputs = _tensor_decls(ctx, node.value.get("inputs"), "inputs", False, base_dir)
-    params = _tensor_decls(ctx, node.value.get("params"), "params", False, base_dir)
-    constants = _tensor_decls(ctx, node.value.get("constants"), "constants", True, base_dir)
-    if "inputs" not in node.value:
-        ctx.err(node.line, f"{what} has no 'inputs'; declare them as name: {{shape: [..], dtype: f32}}")
+    rejected: set[str] = set()
+    inputs = _tensor_decls(ctx, node.value.get("inputs"), "inputs", False, base_dir, rejected)
+    params = _tensor_decls(ctx, node.value.get("params"), "params", False, base_dir, rejected)
+    constants = _tensor_decls(ctx, node.value.get("constants"), "constants", True, base_dir, rejected)
+    if "inputs" not in node.value and "inputs" not in typos:
+        ctx.err(line, f"{what} has no 'inputs'; declare them as name: {{shape: [..], dtype: f32}}")
     seen: dict[str, int] = {}
     for group in (inputs, params, constants):
         for tname, decl in group.items():
@@ -372,36 +406,42 @@ def _graph(ctx: _Ctx, name: str, node: Node, default_targets, base_dir: Path) ->
     nodes: dict[str, NodeDecl] = {}
     nodes_node = node.value.get("nodes")
     if nodes_node is None or not nodes_node.is_map() or not nodes_node.value:
-        ctx.err(nodes_node.line if nodes_node else node.line, f"{what} needs a non-empty 'nodes' mapping (name: {{op: .., inputs: [..]}})")
-    else:
-        for nname, nnode in nodes_node.value.items():
-            decl = _node(ctx, what, nname, nnode)
-            if decl is None:
-                continue
-            if nname in seen:
-                ctx.err(nnode.line, f"{what}: node '{nname}' has the name of a declared tensor (line {seen[nname]}); rename it")
-                continue
-            nodes[nname] = decl
+        if nodes_node is not None or "nodes" not in typos:
+            ctx.err(nodes_node.line if nodes_node else line, f"{what} needs a non-empty 'nodes' mapping (name: {{op: .., inputs: [..]}})")
+        return None
+    for nname, nnode in nodes_node.value.items():
+        decl = _node(ctx, what, nname, nnode, nodes_node.key_line(nname))
+        if decl is None:
+            rejected.add(nname)
+            continue
+        if nname in seen:
+            ctx.err(decl.line, f"{what}: node '{nname}' has the name of a declared tensor (line {seen[nname]}); rename it")
+            continue
+        nodes[nname] = decl
     outputs, output_lines = [], []
     onode = node.value.get("outputs")
     if onode is None or not onode.is_list() or not onode.value:
-        ctx.err(onode.line if onode else node.line, f"{what} needs 'outputs': a list of node names")
-    else:
-        for o in onode.value:
-            outputs.append(str(o.value))
-            output_lines.append(o.line)
-    return GraphSpec(name, ctx.file, node.line, inputs, params, constants, nodes, outputs, output_lines, targets)
-
-
-def _node(ctx: _Ctx, gwhat: str, name: str, nnode: Node) -> NodeDecl | None:
-    what = f"node '{name}' of {gwhat}"
-    if not ctx.expect_map(nnode, what, nnode.line):
+        if onode is not None or "outputs" not in typos:
+            ctx.err(onode.line if onode else line, f"{what} needs 'outputs': a list of node names, e.g. outputs: [{list(nodes_node.value)[-1]}]")
         return None
-    ctx.check_keys(nnode, NODE_KEYS, what)
-    op = _op(ctx, nnode, what)
+    for o in onode.value:
+        outputs.append(str(o.value))
+        output_lines.append(o.line)
+    if "inputs" not in node.value or typos & {"params", "constants"}:
+        return None  # a missing/misspelt section: every read of its tensors would be "unknown"
+    return GraphSpec(name, ctx.file, line, inputs, params, constants, nodes, outputs, output_lines, targets, rejected)
+
+
+def _node(ctx: _Ctx, gwhat: str, name: str, nnode: Node, line: int) -> NodeDecl | None:
+    what = f"node '{name}' of {gwhat}"
+    if not ctx.expect_map(nnode, what, line, "{op: relu, inputs: [x]}"):
+        return None
+    typos = ctx.check_keys(nnode, NODE_KEYS, what)
+    op = _op(ctx, nnode, what, line, typos)
     inode = nnode.value.get("inputs")
     if inode is None or not inode.is_list() or not all(isinstance(i.value, str) for i in inode.value):
-        ctx.err(inode.line if inode else nnode.line, f"{what} needs 'inputs': a list of tensor names")
+        if inode is not None or "inputs" not in typos:
+            ctx.err(inode.line if inode else line, f"{what} needs 'inputs': a list of tensor names, e.g. inputs: [x]")
         return None
     dtype = _dtype(ctx, nnode.value.get("dtype"), None, what)
     if "dtype" in nnode.value and dtype is None:
@@ -417,7 +457,7 @@ def _node(ctx: _Ctx, gwhat: str, name: str, nnode: Node) -> NodeDecl | None:
         attrs=raw_attrs,
         attrs_node=attrs_node,
         dtype=dtype,
-        line=nnode.line,
+        line=line,
     )
 
 
@@ -464,11 +504,11 @@ def load_specs(spec_dir: Path, project_root: Path, default_targets=("ref", "host
                         continue
                     origin[name] = here
                     if kind == "kernels":
-                        fam = _kernel_family(ctx, name, node, default_targets)
+                        fam = _kernel_family(ctx, name, node, body.key_line(name), default_targets)
                         if fam is not None:
                             spec.families[name] = fam
                     else:
-                        g = _graph(ctx, name, node, default_targets, path.parent)
+                        g = _graph(ctx, name, node, body.key_line(name), default_targets, path.parent)
                         if g is not None:
                             graph_specs.append((g, ctx))
             problems += ctx.problems

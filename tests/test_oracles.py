@@ -429,10 +429,15 @@ def test_every_attr_with_choices_is_covered():
     assert not missing, missing
 
 
-def test_matmul_oracle_needs_the_dtype():
+def test_matmul_result_depends_on_the_op_dtype():
     op = REGISTRY["matmul"]
-    with pytest.raises(TypeError, match="dtype"):
-        op.oracle([np.ones((1, 1), "float32"), np.ones((1, 1), "float32")], {})
+    assert op.oracle_needs_dtype
+    a = np.array([[0.3, 1.0]], "float32")  # 0.3 is not representable on the int8 grid of this row
+    b = np.array([[1.0], [1.0]], "float32")
+    exact = op.evaluate([a, b], {}, "f32")
+    quant = op.evaluate([a, b], {}, "i8")
+    assert exact[0, 0] == np.float32(1.3)
+    assert quant[0, 0] != exact[0, 0]
 
 
 # ---- the int8 GEMM helpers ---------------------------------------------------------------
