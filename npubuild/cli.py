@@ -201,6 +201,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("npubuild: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # e.g. `npubuild ops | head`
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":

@@ -43,7 +43,8 @@ class KernelInstance:
 
     @property
     def attrs(self) -> dict:
-        return json.loads(self.attrs_json)
+        """The attrs as the oracle and emitters use them (non-finite floats restored)."""
+        return normalize_attrs(self.opdef, json.loads(self.attrs_json))
 
     @property
     def opdef(self) -> OpDef:
@@ -60,7 +61,7 @@ class KernelInstance:
             "dtype": self.dtype,
             "inputs": [dict(name=n, **t.to_json()) for n, t in zip(self.input_names, self.inputs)],
             "outputs": [dict(name=self.opdef.output, **self.output.to_json())],
-            "attrs": self.attrs,
+            "attrs": json.loads(self.attrs_json),
             "key": self.key,
         }
 
@@ -87,8 +88,20 @@ def _readable_id(op: OpDef, dtype: str, shapes, attrs: dict) -> str:
     return _SAFE.sub("", "_".join(parts))
 
 
+def json_safe(obj):
+    """Non-finite floats as the strings "inf", "-inf", "nan" (strict JSON has no such
+    numbers); float attrs accept these strings back."""
+    if isinstance(obj, float) and obj != obj or obj in (float("inf"), float("-inf")):
+        return "nan" if obj != obj else ("inf" if obj > 0 else "-inf")
+    if isinstance(obj, dict):
+        return {k: json_safe(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [json_safe(v) for v in obj]
+    return obj
+
+
 def canonical_json(obj) -> str:
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), allow_nan=True)
+    return json.dumps(json_safe(obj), sort_keys=True, separators=(",", ":"), allow_nan=False)
 
 
 def make_instance(op_name: str, dtype: str, shapes, raw_attrs: dict | None, input_dtypes=None) -> KernelInstance:

@@ -81,7 +81,7 @@ def build_manifest(plan) -> dict:
         "toolchains": dict(sorted(toolchains.items())),
     }
     _prune(art, set(kernels), set(graphs))
-    atomic_write_text(art / MANIFEST, json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+    atomic_write_text(art / MANIFEST, json.dumps(manifest, indent=1, sort_keys=True, allow_nan=False) + "\n")
     return manifest
 
 

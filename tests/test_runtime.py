@@ -149,3 +149,16 @@ def test_cli_run_ref_and_host_agree(built, tmp_path):
     assert np.array_equal(outs["ref"], outs["host"])
     r = built.npubuild("run", "chain", "-i", str(tmp_path / "in.npz"), check=False)
     assert r.rc == 1 and "missing params: w" in r.err and "Traceback" not in r.err
+
+
+def test_non_finite_attr_defaults_round_trip_through_strict_json():
+    import json
+
+    from npubuild.instances import make_instance
+    from npubuild.runner.ref import RefKernel
+
+    inst = make_instance("clamp", "f32", [[4]], {"max": 1.5})
+    desc = json.loads(json.dumps(inst.describe(), allow_nan=False))
+    assert desc["attrs"] == {"min": "-inf", "max": 1.5}
+    y = RefKernel(desc)(np.array([-1e30, 0.0, 2.0, np.inf], np.float32))
+    np.testing.assert_array_equal(y, np.array([-1e30, 0.0, 1.5, 1.5], np.float32))

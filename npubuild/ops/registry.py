@@ -19,6 +19,10 @@ TARGETS = ("ref", "host", "xdna", "ane")
 NUMPY_DTYPE = {"f32": "float32", "f16": "float16", "i8": "int8", "i32": "int32", "i64": "int64", "bool": "bool"}
 
 
+# JSON spelling of non-finite floats (see instances.json_safe)
+NON_FINITE = ("inf", "-inf", "nan")
+
+
 class _Required:
     def __repr__(self) -> str:
         return "REQUIRED"
@@ -55,7 +59,9 @@ class Attr:
         if self.required:
             d["required"] = True
         else:
-            d["default"] = self.default
+            from ..instances import json_safe
+
+            d["default"] = json_safe(self.default)
         if self.choices:
             d["choices"] = list(self.choices)
         return d
@@ -173,17 +179,19 @@ def _check_kind(attr: Attr, value: Any) -> Any:
     is_int = isinstance(value, int) and not isinstance(value, bool)
     if k == "int" and is_int:
         return value
-    if k == "float" and (is_int or isinstance(value, float)):
+    if k == "float" and (is_int or isinstance(value, float) or value in NON_FINITE):
         return float(value)
     if k == "bool" and isinstance(value, bool):
         return value
     if k == "str" and isinstance(value, str):
         return value
     if k in ("ints", "floats", "int_pairs") and isinstance(value, (list, tuple)):
+        if k == "floats" and all(v in NON_FINITE for v in value if isinstance(v, str)) and all(
+            isinstance(v, (int, float, str)) and not isinstance(v, bool) for v in value
+        ):
+            return [float(v) for v in value]
         if k == "ints" and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
             return list(value)
-        if k == "floats" and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
-            return [float(v) for v in value]
         if k == "int_pairs" and all(
             isinstance(p, (list, tuple)) and len(p) == 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in p)
             for p in value

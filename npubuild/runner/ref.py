@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..errors import UserError
 from ..ops import REGISTRY
-from ..ops.registry import NUMPY_DTYPE
+from ..ops.registry import NUMPY_DTYPE, normalize_attrs
 
 
 def run_oracle(op_name: str, inputs: list, attrs: dict, dtype: str, out_dtype: str):
@@ -20,9 +20,10 @@ class RefKernel:
         if desc["op"] not in REGISTRY:
             raise UserError(f"kernel '{desc['id']}': op '{desc['op']}' is unknown to this npubuild (built by a newer version?)")
         self.out = desc["outputs"][0]
+        self.attrs = normalize_attrs(REGISTRY[desc["op"]], desc["attrs"])
 
     def __call__(self, *arrays):
-        y = run_oracle(self.desc["op"], arrays, self.desc["attrs"], self.desc["dtype"], self.out["dtype"])
+        y = run_oracle(self.desc["op"], arrays, self.attrs, self.desc["dtype"], self.out["dtype"])
         if list(y.shape) != list(self.out["shape"]):
             raise UserError(f"kernel '{self.desc['id']}': oracle produced shape {list(y.shape)}, manifest says {self.out['shape']}")
         return y
