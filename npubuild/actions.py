@@ -83,7 +83,10 @@ def compile_kernel(target: str, kernel_id: str, source: str, out_dir: str, store
         if target == "host":
             from .toolchain.host import compile_shared_library
 
-            compile_shared_library(src.read_text(), out / binary, out / "build.log")
+            try:
+                compile_shared_library(src.read_text(), out / binary, out / "build.log")
+            except UserError as e:
+                raise UserError(f"kernel {kernel_id}: {e}") from None
         store.put(key, {binary: out / binary}, {"kernel": kernel_id, "target": target})
         outcome = "compiled"
     files = {}

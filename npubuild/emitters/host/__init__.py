@@ -1,0 +1,54 @@
+"""Host emitters: KernelInstance -> standard-dialect MLIR text (func/scf/arith/memref).
+
+Each op-family module exposes ``EMITTERS: dict[op name, (KernelInstance) -> str]``;
+to add a family, write the module and list it in ``_FAMILIES``. ``EMITTER_VERSION``
+is the sha256 of this package's source files: it changes whenever emitter code
+changes and belongs in the cache key of the emitted text.
+
+The text must be deterministic (a pure function of the instance and this code).
+"""
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Callable
+
+from ...errors import UnsupportedOnTarget
+from ...instances import KernelInstance
+from . import elementwise
+
+_FAMILIES = (elementwise,)
+
+EMITTERS: dict[str, Callable[[KernelInstance], str]] = {}
+for _mod in _FAMILIES:
+    for _op, _fn in _mod.EMITTERS.items():
+        if _op in EMITTERS:
+            raise RuntimeError(f"host emitter for {_op!r} registered twice")
+        EMITTERS[_op] = _fn
+
+
+def _source_hash() -> str:
+    h = hashlib.sha256()
+    here = Path(__file__).parent
+    for p in sorted(here.glob("*.py")):
+        h.update(p.name.encode() + b"\0")
+        h.update(p.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+EMITTER_VERSION: str = _source_hash()
+
+
+def has_emitter(op_name: str) -> bool:
+    return op_name in EMITTERS
+
+
+def emit(instance: KernelInstance) -> str:
+    """The MLIR text of ``instance``; UnsupportedOnTarget if no host emitter exists."""
+    fn = EMITTERS.get(instance.op)
+    if fn is None:
+        raise UnsupportedOnTarget(
+            f"{instance.id}: op '{instance.op}' has no host emitter yet "
+            f"(host emitters exist for: {', '.join(sorted(EMITTERS))})"
+        )
+    return fn(instance)

@@ -1,0 +1,141 @@
+"""Host emitters for elementwise unary and binary ops (NumPy broadcasting).
+
+Semantics (they match the NumPy oracle; where NumPy itself is not consistent,
+the choice is written here and in the docs):
+
+* integers wrap (two's complement) like NumPy: ``neg(MIN) == MIN``,
+  ``abs(MIN) == MIN``, ``add``/``sub``/``mul`` modulo 2^bits;
+* integer ``div`` is floor division; ``x // 0 == 0`` and ``MIN // -1 == MIN``
+  (NumPy's results, which it reports with a RuntimeWarning);
+* float ``max``/``min``/``relu`` are IEEE 754-2019 maximum/minimum
+  (``arith.maximumf``/``minimumf``): NaN propagates, and -0.0 < +0.0, so
+  ``relu(-0.0) == +0.0`` and ``max(-0.0, +0.0) == +0.0`` in either order. (NumPy
+  propagates NaN too, but for a +0.0/-0.0 pair returns one argument or the other
+  depending on the dtype's loop; values compare equal either way.)
+* float ``neg`` flips and ``abs`` clears the sign bit (exact for -0.0 and NaN);
+* f16 arithmetic is computed in f32 and rounded once (exact for + - * /, as in
+  NumPy).
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from ...instances import KernelInstance
+from .mlir_text import (
+    FLOAT_BITS_TYPE,
+    FLOAT_SIGN_MASK,
+    KernelBuilder,
+    broadcast_indices,
+    int_min,
+    is_float,
+    mlir_type,
+)
+
+# (builder, scalar operands, dtype) -> result value
+ScalarFn = Callable[[KernelBuilder, list, str], str]
+
+
+# ---- scalar bodies ----------------------------------------------------------------------
+
+
+def _relu(b: KernelBuilder, v, dt):
+    t = mlir_type(dt)
+    if is_float(dt):
+        return b.op(f"arith.maximumf {v[0]}, {b.float_const(0.0, dt)} : {t}")
+    return b.op(f"arith.maxsi {v[0]}, {b.int_const(0, dt)} : {t}")
+
+
+def _neg(b: KernelBuilder, v, dt):
+    t = mlir_type(dt)
+    if is_float(dt):
+        return b.op(f"arith.negf {v[0]} : {t}")
+    return b.op(f"arith.subi {b.int_const(0, dt)}, {v[0]} : {t}")  # wraps: neg(MIN) == MIN
+
+
+def _abs(b: KernelBuilder, v, dt):
+    t = mlir_type(dt)
+    if is_float(dt):
+        it = FLOAT_BITS_TYPE[dt]
+        bits = b.op(f"arith.bitcast {v[0]} : {t} to {it}")
+        mask = b.int_const(FLOAT_SIGN_MASK[dt] - 1, it)  # all bits but the sign
+        cleared = b.op(f"arith.andi {bits}, {mask} : {it}")
+        return b.op(f"arith.bitcast {cleared} : {it} to {t}")
+    zero = b.int_const(0, dt)
+    neg = b.op(f"arith.subi {zero}, {v[0]} : {t}")
+    is_neg = b.op(f"arith.cmpi slt, {v[0]}, {zero} : {t}")
+    return b.op(f"arith.select {is_neg}, {neg}, {v[0]} : {t}")  # abs(MIN) == MIN
+
+
+def _arith(float_op: str, int_op: str) -> ScalarFn:
+    def fn(b: KernelBuilder, v, dt):
+        return b.op(f"arith.{float_op if is_float(dt) else int_op} {v[0]}, {v[1]} : {mlir_type(dt)}")
+
+    return fn
+
+
+def _div(b: KernelBuilder, v, dt):
+    t = mlir_type(dt)
+    x, y = v
+    if is_float(dt):
+        return b.op(f"arith.divf {x}, {y} : {t}")
+    # NumPy floor_divide: x // 0 == 0, MIN // -1 == MIN. Division by zero and
+    # MIN / -1 are UB in LLVM even under a select, so divide by 1 in those cases.
+    zero, one, minus_one, mn = (b.int_const(c, dt) for c in (0, 1, -1, int_min(dt)))
+    y_zero = b.op(f"arith.cmpi eq, {y}, {zero} : {t}")
+    y_m1 = b.op(f"arith.cmpi eq, {y}, {minus_one} : {t}")
+    x_min = b.op(f"arith.cmpi eq, {x}, {mn} : {t}")
+    ovf = b.op(f"arith.andi {y_m1}, {x_min} : i1")
+    bad = b.op(f"arith.ori {y_zero}, {ovf} : i1")
+    d = b.op(f"arith.select {bad}, {one}, {y} : {t}")
+    q = b.op(f"arith.divsi {x}, {d} : {t}")  # truncating; x / 1 == x == MIN in the overflow case
+    r = b.op(f"arith.remsi {x}, {d} : {t}")
+    r_nz = b.op(f"arith.cmpi ne, {r}, {zero} : {t}")
+    r_neg = b.op(f"arith.cmpi slt, {r}, {zero} : {t}")
+    d_neg = b.op(f"arith.cmpi slt, {d}, {zero} : {t}")
+    signs_differ = b.op(f"arith.xori {r_neg}, {d_neg} : i1")
+    adjust = b.op(f"arith.andi {r_nz}, {signs_differ} : i1")
+    q_minus = b.op(f"arith.subi {q}, {one} : {t}")
+    floor_q = b.op(f"arith.select {adjust}, {q_minus}, {q} : {t}")
+    return b.op(f"arith.select {y_zero}, {zero}, {floor_q} : {t}")
+
+
+UNARY: dict[str, ScalarFn] = {"relu": _relu, "neg": _neg, "abs": _abs}
+BINARY: dict[str, ScalarFn] = {
+    "add": _arith("addf", "addi"),
+    "sub": _arith("subf", "subi"),
+    "mul": _arith("mulf", "muli"),
+    "div": _div,
+    "max": _arith("maximumf", "maxsi"),
+    "min": _arith("minimumf", "minsi"),
+}
+
+
+# ---- the kernel ------------------------------------------------------------------------------
+
+
+def emit_elementwise(inst: KernelInstance, fn: ScalarFn, title: str) -> str:
+    """One loop nest over the output; each input is read at the broadcast index."""
+    b = KernelBuilder(inst, title)
+    out_shape = inst.output.shape
+    with b.loop_nest(out_shape) as ivs:
+        zero = b.index(0) if out_shape else ""  # rank 0: every input is rank 0 too
+        vals = [
+            b.load(arg, t.shape, t.dtype, broadcast_indices(ivs, t.shape, out_shape, zero))
+            for arg, t in zip(b.in_args, inst.inputs)
+        ]
+        result = fn(b, vals, inst.dtype)
+        b.store(result, b.out_arg, out_shape, inst.output.dtype, ivs)
+    return b.finish()
+
+
+def _make(fn: ScalarFn, title: str) -> Callable[[KernelInstance], str]:
+    def emit(inst: KernelInstance) -> str:
+        return emit_elementwise(inst, fn, title)
+
+    return emit
+
+
+EMITTERS: dict[str, Callable[[KernelInstance], str]] = {
+    **{name: _make(fn, "elementwise unary") for name, fn in UNARY.items()},
+    **{name: _make(fn, "elementwise binary, NumPy broadcasting") for name, fn in BINARY.items()},
+}

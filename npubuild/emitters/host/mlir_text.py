@@ -1,0 +1,171 @@
+"""Helpers shared by the host emitters: dtype -> MLIR type, memref types and a
+small builder for a ``@kernel`` function with loop nests.
+
+The text is deterministic: SSA names are numbered in emission order, constants
+are hoisted to the top of the function in first-use order, and nothing depends
+on dict/set iteration over unordered data or on the environment.
+
+ABI (``use-bare-ptr-memref-call-conv``): ``void kernel(T0 *in0, ..., Tout *out)``,
+contiguous row-major buffers whose static shapes are baked into the text.
+"""
+from __future__ import annotations
+
+import contextlib
+import math
+import struct
+
+from ...instances import KernelInstance
+
+# our dtype -> MLIR element type (bool is one byte in memory holding 0/1, as in NumPy)
+MLIR_TYPE = {"f32": "f32", "f16": "f16", "i8": "i8", "i32": "i32", "i64": "i64", "bool": "i1"}
+# float dtype -> same-width integer type (for sign-bit manipulation)
+FLOAT_BITS_TYPE = {"f32": "i32", "f16": "i16"}
+FLOAT_SIGN_MASK = {"f32": 0x80000000, "f16": 0x8000}
+INT_BITS = {"i8": 8, "i32": 32, "i64": 64}
+
+
+def is_float(dtype: str) -> bool:
+    return dtype in FLOAT_BITS_TYPE
+
+
+def mlir_type(dtype: str) -> str:
+    return MLIR_TYPE[dtype]
+
+
+def memref_type(shape, dtype: str) -> str:
+    dims = "".join(f"{d}x" for d in shape)
+    return f"memref<{dims}{MLIR_TYPE[dtype]}>"
+
+
+def int_min(dtype: str) -> int:
+    return -(1 << (INT_BITS[dtype] - 1))
+
+
+def float_literal(value: float, dtype: str) -> str:
+    """An exact MLIR float literal (hex bit pattern for non-finite values and -0.0)."""
+    value = float(value)
+    if math.isfinite(value) and not (value == 0.0 and math.copysign(1.0, value) < 0):
+        # repr round-trips through double; MLIR rounds the decimal to the type.
+        return repr(value)
+    if dtype == "f32":
+        bits = struct.unpack("<I", struct.pack("<f", value))[0]
+        return f"0x{bits:08X}"
+    if dtype == "f16":
+        bits = struct.unpack("<H", struct.pack("<e", value))[0]
+        return f"0x{bits:04X}"
+    raise ValueError(dtype)
+
+
+def broadcast_indices(out_ivs: list[str], in_shape, out_shape, zero: str) -> list[str]:
+    """NumPy broadcasting: input dim i aligns right with the output; size-1 dims read index 0."""
+    offset = len(out_shape) - len(in_shape)
+    idx = []
+    for i, d in enumerate(in_shape):
+        od = out_shape[offset + i]
+        idx.append(zero if (d == 1 and od != 1) else out_ivs[offset + i])
+    return idx
+
+
+def _sanitize(name: str) -> str:
+    return "".join(c if c.isalnum() or c == "_" else "_" for c in name)
+
+
+class KernelBuilder:
+    """Builds ``func.func @kernel(<inputs>..., <output>)`` from a KernelInstance.
+
+    ``args`` maps each input name and the output name to its SSA argument name.
+    """
+
+    def __init__(self, inst: KernelInstance, title: str):
+        self.inst = inst
+        self.title = title
+        self._consts: dict[tuple[str, str], str] = {}
+        self._const_lines: list[str] = []
+        self._body: list[str] = []
+        self._indent = 2
+        self._n = 0
+        self._n_iv = 0
+        self.in_args = [f"%in_{_sanitize(n)}" for n in inst.input_names]
+        self.out_arg = f"%out_{_sanitize(inst.opdef.output)}"
+
+    # -- values ----------------------------------------------------------------------
+    def fresh(self) -> str:
+        name = f"%v{self._n}"
+        self._n += 1
+        return name
+
+    def const(self, literal: str, ty: str) -> str:
+        """A hoisted ``arith.constant`` (one per distinct literal/type)."""
+        k = (literal, ty)
+        if k not in self._consts:
+            try:
+                v = int(literal)
+                name = f"%c{'m' if v < 0 else ''}{abs(v)}" + ("" if ty == "index" else f"_{ty}")
+            except ValueError:
+                name = f"%cst{len(self._consts)}_{ty}"
+            self._consts[k] = name
+            self._const_lines.append(f"  {name} = arith.constant {literal} : {ty}")
+        return self._consts[k]
+
+    def index(self, n: int) -> str:
+        return self.const(str(int(n)), "index")
+
+    def int_const(self, n: int, dtype_or_type: str) -> str:
+        ty = MLIR_TYPE.get(dtype_or_type, dtype_or_type)
+        return self.const(str(int(n)), ty)
+
+    def float_const(self, x: float, dtype: str) -> str:
+        return self.const(float_literal(x, dtype), MLIR_TYPE[dtype])
+
+    def op(self, rhs: str) -> str:
+        """Emit ``%vN = <rhs>`` in the current block; return ``%vN``."""
+        name = self.fresh()
+        self.line(f"{name} = {rhs}")
+        return name
+
+    def line(self, text: str) -> None:
+        self._body.append(" " * self._indent + text)
+
+    # -- structure -------------------------------------------------------------------
+    @contextlib.contextmanager
+    def loop_nest(self, shape):
+        """``scf.for`` loops over ``shape`` (outermost first); yields the induction vars."""
+        ivs = []
+        for d in shape:
+            iv = f"%i{self._n_iv}"
+            self._n_iv += 1
+            self.line(f"scf.for {iv} = {self.index(0)} to {self.index(d)} step {self.index(1)} {{")
+            self._indent += 2
+            ivs.append(iv)
+        try:
+            yield ivs
+        finally:
+            for _ in shape:
+                self._indent -= 2
+                self.line("}")
+
+    def load(self, memref: str, shape, dtype: str, idx: list[str]) -> str:
+        return self.op(f"memref.load {memref}[{', '.join(idx)}] : {memref_type(shape, dtype)}")
+
+    def store(self, value: str, memref: str, shape, dtype: str, idx: list[str]) -> None:
+        self.line(f"memref.store {value}, {memref}[{', '.join(idx)}] : {memref_type(shape, dtype)}")
+
+    def finish(self) -> str:
+        inst = self.inst
+        params = [f"{a}: {memref_type(t.shape, t.dtype)}" for a, t in zip(self.in_args, inst.inputs)]
+        params.append(f"{self.out_arg}: {memref_type(inst.output.shape, inst.output.dtype)}")
+        sig = ", ".join(
+            f"{n}: {'x'.join(map(str, t.shape)) or 'scalar'} {t.dtype}" for n, t in zip(inst.input_names, inst.inputs)
+        )
+        out = f"{inst.opdef.output}: {'x'.join(map(str, inst.output.shape)) or 'scalar'} {inst.output.dtype}"
+        header = [
+            f"// npubuild host kernel {inst.id}",
+            f"// op: {inst.op} ({self.title}), dtype: {inst.dtype}, attrs: {inst.attrs_json}",
+            f"// inputs: {sig}; output: {out}",
+            "// C ABI: void kernel(" + ", ".join(f"{t.dtype} *{n}" for n, t in zip(inst.input_names, inst.inputs))
+            + f", {inst.output.dtype} *{inst.opdef.output}); contiguous row-major buffers",
+            "module {",
+            f"  func.func @kernel({', '.join(params)}) {{",
+        ]
+        body = [("  " + line) for line in self._const_lines + self._body]
+        return "\n".join(header + body + ["    return", "  }", "}", ""])

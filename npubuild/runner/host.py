@@ -1,0 +1,113 @@
+"""Run a host kernel (``kernel.so`` built by npubuild.toolchain.host) via ctypes.
+
+ABI: ``void kernel(T0 *in0, ..., Tout *out)`` over contiguous row-major buffers
+whose shapes and dtypes are fixed by the kernel description
+(``KernelInstance.describe()`` / the manifest entry).
+"""
+from __future__ import annotations
+
+import ctypes
+import threading
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import UserError
+from ..ops.registry import NUMPY_DTYPE
+
+
+def _shape_text(shape) -> str:
+    return "[" + ", ".join(str(d) for d in shape) + "]"
+
+
+class HostKernel:
+    """One compiled host kernel; the library is loaded on first call.
+
+    ``close()`` unloads it (a runtime keeps at most N kernels open); a closed
+    kernel reloads on its next call.
+    """
+
+    def __init__(self, so_path, instance_description: dict):
+        self.so_path = Path(so_path)
+        self.description = instance_description
+        self.id = str(instance_description.get("id", self.so_path.name))
+        try:
+            self._inputs = [
+                (str(t["name"]), tuple(int(d) for d in t["shape"]), np.dtype(NUMPY_DTYPE[t["dtype"]]))
+                for t in instance_description["inputs"]
+            ]
+            (out,) = instance_description["outputs"]
+            self._output = (str(out["name"]), tuple(int(d) for d in out["shape"]), np.dtype(NUMPY_DTYPE[out["dtype"]]))
+        except (KeyError, TypeError, ValueError) as e:
+            raise UserError(f"kernel {self.id}: malformed kernel description ({e!r})") from None
+        self._lib: ctypes.CDLL | None = None
+        self._fn = None
+        self._lock = threading.Lock()
+
+    @property
+    def input_names(self) -> list[str]:
+        return [n for n, _, _ in self._inputs]
+
+    @property
+    def is_open(self) -> bool:
+        return self._lib is not None
+
+    def _open(self):
+        if self._fn is None:
+            try:
+                lib = ctypes.CDLL(str(self.so_path))
+            except OSError as e:
+                raise UserError(f"kernel {self.id}: cannot load {self.so_path}: {e}") from None
+            try:
+                fn = lib.kernel
+            except AttributeError:
+                raise UserError(f"kernel {self.id}: {self.so_path} has no symbol 'kernel'") from None
+            fn.restype = None
+            fn.argtypes = [ctypes.c_void_p] * (len(self._inputs) + 1)
+            self._lib, self._fn = lib, fn
+        return self._fn
+
+    def _check(self, arrays) -> list[np.ndarray]:
+        if len(arrays) != len(self._inputs):
+            names = ", ".join(self.input_names)
+            raise UserError(f"kernel {self.id} takes {len(self._inputs)} inputs ({names}), got {len(arrays)}")
+        out = []
+        for (name, shape, dtype), a in zip(self._inputs, arrays):
+            arr = np.asarray(a)
+            if arr.dtype != dtype:
+                raise UserError(
+                    f"kernel {self.id}: input '{name}' has dtype {arr.dtype}, expected {dtype} (no implicit casts)"
+                )
+            if arr.shape != shape:
+                raise UserError(
+                    f"kernel {self.id}: input '{name}' has shape {_shape_text(arr.shape)}, expected {_shape_text(shape)}"
+                )
+            out.append(np.require(arr, requirements=("C_CONTIGUOUS", "ALIGNED")))
+        return out
+
+    def __call__(self, *arrays) -> np.ndarray:
+        inputs = self._check(arrays)
+        _, shape, dtype = self._output
+        result = np.empty(shape, dtype=dtype)
+        with self._lock:  # close() from another thread must not unload mid-call
+            fn = self._open()
+            fn(*[a.ctypes.data for a in inputs], result.ctypes.data)
+        return result
+
+    def close(self) -> None:
+        """Unload the library (no-op if not loaded)."""
+        with self._lock:
+            lib, self._lib, self._fn = self._lib, None, None
+            if lib is not None:
+                import _ctypes
+
+                _ctypes.dlclose(lib._handle)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"HostKernel({self.id!r}, {str(self.so_path)!r}, {'open' if self.is_open else 'closed'})"
