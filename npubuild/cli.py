@@ -94,7 +94,7 @@ def run_doit(argv: list[str], root: Path) -> int:
 def cmd_build(args) -> int:
     from .config import find_root
 
-    return run_doit(["build", *args.doit_args], find_root())
+    return run_doit([*args.doit_args, "build"], find_root())
 
 
 def cmd_verify(args) -> int:
@@ -163,8 +163,11 @@ def make_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="cmd", metavar="COMMAND")
     sub.required = True
 
-    b = sub.add_parser("build", help="build every kernel and write the manifest (runs doit)")
-    b.add_argument("doit_args", nargs=argparse.REMAINDER, help="extra doit options, e.g. -n 2")
+    b = sub.add_parser(
+        "build",
+        help="build every kernel and write the manifest (runs doit)",
+        description="Build every kernel and write the manifest. Other options are passed to doit, e.g. `npubuild build -n 2`.",
+    )
     b.set_defaults(fn=cmd_build)
 
     o = sub.add_parser("ops", help="list the op catalog")
@@ -192,7 +195,11 @@ def make_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = make_parser().parse_args(argv)
+    parser = make_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra and args.cmd != "build":
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    args.doit_args = extra
     try:
         return args.fn(args)
     except UserError as e:

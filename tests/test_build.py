@@ -236,3 +236,10 @@ def test_runtime_ref_and_host_agree(project):
     assert np.array_equal(outs["ref"], outs["host"])
     np.testing.assert_array_equal(outs["ref"], np.maximum((x + b) * np.float32(2.0), 0))
     assert rt.graph("chain").backend == "host"  # auto picks host when every kernel has a binary
+
+
+def test_npubuild_build_passes_options_to_doit(project):
+    p = project(KERNELS, GRAPHS)
+    r = p.npubuild("build", "-n", "2")
+    assert "compiled 4" in r.out
+    assert "up to date 4" in p.npubuild("build").out
