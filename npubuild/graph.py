@@ -39,7 +39,7 @@ def _listing(names, limit: int = 12) -> str:
 
 def _topo_order(g, err) -> list[str] | None:
     """Kahn's algorithm; ready nodes are taken in spec order so the order is stable."""
-    deps = {n: [i for i in d.inputs if i in g.nodes] for n, d in g.nodes.items()}
+    deps = {n: [i for i in d.inputs if i in g.nodes and i != n] for n, d in g.nodes.items()}  # self-reads are reported apart
     order: list[str] = []
     done: set[str] = set()
     pending = list(g.nodes)
@@ -80,30 +80,31 @@ def resolve_graph(g, err: Callable[[int, str], None]) -> ResolvedGraph | None:
             tensors[name] = TensorSig(decl.shape, decl.dtype)
     invalid = getattr(g, "invalid", set())  # rejected declarations, already reported
     known = set(tensors) | set(g.nodes) | invalid
-    ok = True
+    # Problems are collected, not returned at the first one: a node that cannot
+    # be resolved goes to ``failed`` and its readers are skipped (no cascade),
+    # while every other node is still checked.
+    failed: set[str] = set(invalid) - set(g.nodes)
     for n, d in g.nodes.items():
         for inp, line in zip(d.inputs, d.input_lines):
             if inp not in known:
                 err(line, f"node '{n}' of {what} reads unknown tensor '{inp}'{did_you_mean(inp, known)}; declare it under inputs/params/constants or add a node with that name")
-                ok = False
+                failed.add(n)
             elif inp == n:
                 err(line, f"node '{n}' of {what} reads its own output; a node cannot depend on itself")
-                ok = False
+                failed.add(n)
+    ok = True
     for o, line in zip(g.outputs, g.output_lines):
         if o not in known:
             hint = did_you_mean(o, known) or f"; its nodes are {_listing(g.nodes)}"
             err(line, f"output '{o}' of {what} is not a node or tensor{hint}")
             ok = False
-    if not ok:
-        return None
     order = _topo_order(g, err)
     if order is None:
         return None
     steps: list[Step] = []
-    failed: set[str] = set(invalid) - set(g.nodes)
     for n in order:
         d = g.nodes[n]
-        if any(i in failed for i in d.inputs):
+        if n in failed or any(i in failed for i in d.inputs):
             failed.add(n)  # already reported upstream; avoid cascades
             continue
         op = REGISTRY[d.op]
@@ -130,7 +131,7 @@ def resolve_graph(g, err: Callable[[int, str], None]) -> ResolvedGraph | None:
             continue
         tensors[n] = inst.output
         steps.append(Step(n, inst, list(d.inputs), n))
-    if failed:
+    if failed or not ok:
         return None
     return ResolvedGraph(
         name=g.name,

@@ -11,7 +11,7 @@ from pathlib import Path
 from . import ops
 from .errors import Diagnostic, OpError, SpecError
 from .instances import KernelInstance, make_instance
-from .ops.registry import DTYPES, TARGETS, AttrError, did_you_mean, target_problems
+from .ops.registry import DTYPES, TARGETS, AttrError, did_you_mean, normalize_attrs, target_problems
 from .yamlpos import Node, load_file
 
 KERNEL_KEYS = ("op", "dtype", "attrs", "shapes", "targets", "doc")
@@ -133,6 +133,8 @@ def _dtype(ctx: _Ctx, node: Node | None, default: str | None, what: str) -> str 
 
 
 def _targets(ctx: _Ctx, node: Node | None, default: tuple[str, ...]) -> tuple[str, ...]:
+    if "ref" not in default:
+        default = ("ref", *default)  # the oracle is always available
     if node is None:
         return default
     if not node.is_list() or not all(isinstance(t.value, str) for t in node.value):
@@ -168,6 +170,17 @@ def attr_error_line(err: AttrError, attrs_node: Node | None, fallback: int) -> i
     if "has no attr" in str(err):
         return attrs_node.key_line(err.attr)
     return attrs_node.value[err.attr].line
+
+
+def _check_attrs(ctx: _Ctx, op, raw_attrs: dict, attrs_node: Node | None, line: int, what: str) -> bool:
+    """Type-check attrs before any shape is looked at, so that their problems
+    are reported even when every shape is wrong too."""
+    try:
+        normalize_attrs(op, raw_attrs)
+    except AttrError as e:
+        ctx.err(attr_error_line(e, attrs_node, line), f"{what}: {e}")
+        return False
+    return True
 
 
 def _attrs(ctx: _Ctx, holder: Node, what: str) -> tuple[dict, Node | None]:
@@ -223,18 +236,13 @@ def _kernel_family(ctx: _Ctx, name: str, node: Node, line: int, default_targets)
                 f"{what}: op '{op.name}' does not take dtype {dtype}; use one of {', '.join(op.dtypes)}")
         return None
     instances = []
-    attr_reported = False
+    attrs_ok = _check_attrs(ctx, op, raw_attrs, attrs_node, line, what)  # once: they apply to every entry
     for entry in shapes_node.value:
         shapes = _entry_shapes(ctx, op, entry, what)
-        if shapes is None:
+        if shapes is None or not attrs_ok:
             continue
         try:
             inst = make_instance(op.name, dtype, shapes, raw_attrs)
-        except AttrError as e:
-            if not attr_reported:  # the same attrs apply to every entry: report once
-                ctx.err(attr_error_line(e, attrs_node, line), f"{what}: {e}")
-                attr_reported = True
-            continue
         except OpError as e:
             ctx.err(entry.line, f"{what}: {e}")
             continue
@@ -267,7 +275,10 @@ def _entry_shapes(ctx: _Ctx, op, entry: Node, what: str):
     unknown = [k for k in given if k not in expected]
     missing = [k for k in expected if k not in entry.value]
     for k in unknown:
-        ctx.err(entry.key_line(k), f"{what}: op '{op.name}' has no input '{k}'{did_you_mean(k, missing or expected)}; inputs: {', '.join(expected)}")
+        hint = did_you_mean(k, missing or expected)
+        if not hint and len(unknown) == len(missing) == 1:
+            hint = f" (did you mean '{missing[0]}'?)"  # the one name left
+        ctx.err(entry.key_line(k), f"{what}: op '{op.name}' has no input '{k}'{hint}; inputs: {', '.join(expected)}")
     if missing and not unknown:  # a misnamed input is reported once, as unknown
         add = ", ".join(f"{k}: [..]" for k in missing)
         ctx.err(entry.line, f"{what}: missing shape for input{'s' if len(missing) > 1 else ''} "
@@ -447,7 +458,7 @@ def _node(ctx: _Ctx, gwhat: str, name: str, nnode: Node, line: int) -> NodeDecl 
     if "dtype" in nnode.value and dtype is None:
         return None
     raw_attrs, attrs_node = _attrs(ctx, nnode, what)
-    if op is None:
+    if op is None or not _check_attrs(ctx, op, raw_attrs, attrs_node, line, what):
         return None
     return NodeDecl(
         name=name,
