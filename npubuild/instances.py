@@ -1,7 +1,8 @@
 """Kernel instances: one op applied to concrete input shapes/dtypes and attrs.
 
 Every kernel-spec entry and every graph node resolves to a KernelInstance. Its
-``id`` is readable and stable (``softmax_f32_32x1024_axis-1``); its ``key`` is
+``id`` is readable and stable (``softmax_f32_32x1024_axis-0``: op, dtype, input
+shapes, attrs that differ from their defaults); its ``key`` is
 the sha256 of a canonical description, so identical instances from different
 files and graphs collapse into one build.
 """
@@ -13,11 +14,13 @@ import re
 from dataclasses import dataclass, field
 
 from . import ops
-from .ops.registry import OpDef, normalize_attrs
+from .ops.registry import OpDef, normalize_attrs, numel
 
 # Bump when the meaning of an instance description changes (forces new keys).
 INSTANCE_VERSION = 1
 _MAX_ID = 96
+# Kernels index buffers with 32-bit element counts on every target.
+MAX_ELEMENTS = 2**31 - 1
 _SAFE = re.compile(r"[^A-Za-z0-9_.+-]")
 
 
@@ -122,6 +125,8 @@ def make_instance(op_name: str, dtype: str, shapes, raw_attrs: dict | None, inpu
     for s in shapes:
         if any(d <= 0 for d in s):
             raise OpError(f"shape {list(s)} has a non-positive dimension")
+        if numel(s) > MAX_ELEMENTS:
+            raise OpError(f"shape {list(s)} has {numel(s)} elements; a tensor may have at most 2**31 - 1")
     in_dtypes, out_dtype = op.signature(dtype, len(shapes), attrs)
     if input_dtypes is not None:
         for i, (want, got) in enumerate(zip(in_dtypes, input_dtypes)):

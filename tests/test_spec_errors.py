@@ -253,6 +253,10 @@ CASES = [
          "      y: {op: gelu, inputs: [h]}\n      z: {op: softmax, inputs: [y], attrs: {axis: 0}}\n    outputs: [z]\n"},
      [(G + ":7", "node 'y' of graph 'g': gelu with input shapes [4x8] is not supported on xdna: the NPU computes the tanh approximation: set approximate: tanh"),
       (G + ":8", "node 'z' of graph 'g': softmax with input shapes [4x8] is not supported on xdna: softmax only over the last axis; change the shape/attrs or drop 'xdna' from targets")]),
+    ("attr_on_op_without_attrs", fam("op: relu\nattrs: {alpha: 1}\nshapes: [[4]]"),
+     [(K + ":4", "op 'relu' has no attr 'alpha': it takes no attrs; remove it")]),
+    ("shape_too_large", fam("op: relu\nshapes: [[65536, 65536]]"),
+     [(K + ":4", "has 4294967296 elements; a tensor may have at most 2**31 - 1")]),
 ]
 
 

@@ -210,9 +210,10 @@ def normalize_attrs(op: OpDef, raw: dict | None) -> dict:
     for name in raw:
         if op.attr(name) is None:
             known = [a.name for a in op.attrs]
+            if not known:
+                raise AttrError(name, f"op '{op.name}' has no attr '{name}': it takes no attrs; remove it")
             hint = did_you_mean(name, known)
-            listing = ", ".join(known) if known else "none"
-            raise AttrError(name, f"op '{op.name}' has no attr '{name}'{hint} (attrs: {listing})")
+            raise AttrError(name, f"op '{op.name}' has no attr '{name}'{hint} (attrs: {', '.join(known)})")
     for a in op.attrs:
         if a.name in raw:
             v = _check_kind(a, raw[a.name])
