@@ -20,8 +20,6 @@ from .instances import canonical_json
 
 # Bump to invalidate every compile key (e.g. when the build record format changes).
 CACHE_VERSION = 1
-SOURCE_NAME = {"host": "kernel.mlir"}
-BINARY_NAME = {"host": "kernel.so"}
 RECORD_NAME = "build.json"
 
 
@@ -39,22 +37,16 @@ def user_errors_fail(fn):
 def instance_from_description(desc: dict):
     from .instances import make_instance
 
-    inst = make_instance(desc["op"], desc["dtype"], [i["shape"] for i in desc["inputs"]], desc["attrs"])
-    return inst
+    return make_instance(desc["op"], desc["dtype"], [i["shape"] for i in desc["inputs"]], desc["attrs"])
 
 
 @user_errors_fail
 def emit_source(target: str, desc: dict, out: str) -> dict:
     """Write the kernel source; rewrite only when the text changes."""
-    inst = instance_from_description(desc)
-    if target == "host":
-        from .emitters.host import emit
+    from .targets import COMPILED
 
-        text = emit(inst)
-    else:  # pragma: no cover - tasks are only created for emitting targets
-        raise UserError(f"no emitter for target {target}")
-    changed = write_if_changed(Path(out), text)
-    return {"changed": changed}
+    text = COMPILED[target].emit(instance_from_description(desc))
+    return {"changed": write_if_changed(Path(out), text)}
 
 
 def compile_key(target: str, source_sha256: str, toolchain_id: str, flags) -> str:
@@ -72,21 +64,20 @@ def compile_key(target: str, source_sha256: str, toolchain_id: str, flags) -> st
 def compile_kernel(target: str, kernel_id: str, source: str, out_dir: str, store_root: str, toolchain: dict, flags) -> dict:
     """Compile ``source`` unless the store has its key; write the build record."""
     from .store import Store
+    from .targets import COMPILED
 
+    tgt = COMPILED[target]
     src, out = Path(source), Path(out_dir)
-    binary = BINARY_NAME[target]
+    binary = tgt.binary_name
     key = compile_key(target, sha256_file(src), toolchain["id"], flags)
     store = Store(Path(store_root))
     if store.materialize(key, out) is not None:
         outcome = "store"
     else:
-        if target == "host":
-            from .toolchain.host import compile_shared_library
-
-            try:
-                compile_shared_library(src.read_text(), out / binary, out / "build.log")
-            except UserError as e:
-                raise UserError(f"kernel {kernel_id}: {e}") from None
+        try:
+            tgt.compile(src.read_text(), out, out / "build.log")
+        except UserError as e:
+            raise UserError(f"kernel {kernel_id}: {e}") from None
         store.put(key, {binary: out / binary}, {"kernel": kernel_id, "target": target})
         outcome = "compiled"
     files = {}

@@ -11,8 +11,8 @@ from .errors import UserError
 
 
 def _ops_catalog() -> list[dict]:
-    from .emitters.host import has_emitter
     from .ops import REGISTRY
+    from .targets import builds
 
     out = []
     for name in sorted(REGISTRY):
@@ -20,7 +20,7 @@ def _ops_catalog() -> list[dict]:
         d = op.describe()
         d["targets"] = {
             "ref": {"status": "supported"},
-            "host": {"status": "emitted" if has_emitter(name) else "not yet emitted"},
+            "host": {"status": "emitted" if builds("host", name) else "not yet emitted"},
             "xdna": {"status": "not yet emitted", "restrictions": d["restrictions"].get("xdna", [])},
         }
         del d["restrictions"]

@@ -23,20 +23,10 @@ def kernel_dir(artifacts: Path, kernel_id: str, target: str) -> Path:
     return artifacts / "kernels" / kernel_id / target
 
 
-def _not_built_reason(op: str, target: str) -> str | None:
-    """Why ``target`` has no artifact for ``op`` (None when it is built)."""
-    if target == "ref":
-        return None
-    if target == "host":
-        from .emitters.host import has_emitter
-
-        return None if has_emitter(op) else "not yet emitted"
-    return "not yet emitted"
-
-
 def build_manifest(plan) -> dict:
-    from .actions import BINARY_NAME, RECORD_NAME, SOURCE_NAME, write_constants
+    from .actions import RECORD_NAME, write_constants
     from .plan import graph_record
+    from .targets import COMPILED, not_built_reason
 
     art = plan.config.artifacts
     kernels = {}
@@ -46,7 +36,7 @@ def build_manifest(plan) -> dict:
         del rec["id"]
         targets, unavailable = {}, {}
         for t in plan.targets[kid]:
-            reason = _not_built_reason(inst.op, t)
+            reason = not_built_reason(t, inst.op)
             if reason:
                 unavailable[t] = reason
                 continue
@@ -59,7 +49,7 @@ def build_manifest(plan) -> dict:
             except (OSError, ValueError) as e:
                 raise UserError(f"kernel {kid}: no build record for target {t} ({e}); run `doit build`") from None
             files = {}
-            for role, name in (("source", SOURCE_NAME[t]), ("binary", BINARY_NAME[t])):
+            for role, name in (("source", COMPILED[t].source_name), ("binary", COMPILED[t].binary_name)):
                 f = build["files"][name]
                 files[role] = {"path": (d / name).relative_to(art).as_posix(), "sha256": f["sha256"], "size": f["size"]}
             targets[t] = {"files": files, "key": build["key"], "toolchain": build["toolchain"]["id"]}

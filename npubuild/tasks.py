@@ -21,12 +21,12 @@ from pathlib import Path
 from doit.reporter import ConsoleReporter
 from doit.tools import config_changed
 
-from .actions import BINARY_NAME, CACHE_VERSION, RECORD_NAME, SOURCE_NAME, compile_kernel, emit_source, write_manifest
+from .actions import CACHE_VERSION, RECORD_NAME, compile_kernel, emit_source, write_manifest
 from .config import load_config
 from .errors import UserError
 from .manifest import MANIFEST, kernel_dir
+from .targets import compiled_pairs, not_built_reason
 
-COMPILED_TARGETS = ("host",)
 DEP_FILE = ".npubuild.doit.db"
 
 
@@ -61,44 +61,12 @@ def _load_plan():
     return _State.plan
 
 
-def _toolchain(target: str, cache_dir: Path) -> dict:
-    if target == "host":
-        from .toolchain.host import fingerprint
-
-        return fingerprint(cache_dir)
-    raise UserError(f"no toolchain driver for target {target}")  # pragma: no cover
-
-
-def _flags(target: str):
-    if target == "host":
-        from .toolchain.host import HOST_FLAGS
-
-        return HOST_FLAGS
-    return []  # pragma: no cover
-
-
-def _emitter_version(target: str) -> str:
-    if target == "host":
-        from .emitters.host import EMITTER_VERSION
-
-        return EMITTER_VERSION
-    return ""  # pragma: no cover
-
-
-def _has_emitter(target: str, op: str) -> bool:
-    if target == "host":
-        from .emitters.host import has_emitter
-
-        return has_emitter(op)
-    return False
-
-
 def _not_emitted_lines(plan) -> list[str]:
     """One line per (target, op family) that has no emitter yet."""
     missing: dict[tuple[str, str], set[str]] = {}
     for kid, inst in plan.instances.items():
         for t in plan.targets[kid]:
-            if t != "ref" and not _has_emitter(t, inst.op):
+            if not_built_reason(t, inst.op):
                 missing.setdefault((t, inst.opdef.family), set()).add(inst.op)
     return [f"{t}: op family '{fam}' not yet emitted ({', '.join(sorted(o))}); built on ref only" for (t, fam), o in sorted(missing.items())]
 
@@ -110,20 +78,15 @@ def task_emit():
     if plan is None:
         return
     art = plan.config.artifacts
-    for kid, inst in plan.instances.items():
-        desc = None
-        for t in plan.targets[kid]:
-            if t not in COMPILED_TARGETS or not _has_emitter(t, inst.op):
-                continue
-            desc = desc or inst.describe()
-            out = kernel_dir(art, kid, t) / SOURCE_NAME[t]
-            yield {
-                "name": f"{kid}@{t}",
-                "actions": [(emit_source, (t, desc, str(out)))],
-                "targets": [str(out)],
-                "uptodate": [config_changed(f"{inst.key}:{_emitter_version(t)}")],
-                "clean": True,
-            }
+    for kid, inst, t in compiled_pairs(plan):
+        out = kernel_dir(art, kid, t.name) / t.source_name
+        yield {
+            "name": f"{kid}@{t.name}",
+            "actions": [(emit_source, (t.name, inst.describe(), str(out)))],
+            "targets": [str(out)],
+            "uptodate": [config_changed(f"{inst.key}:{t.emitter_version()}")],
+            "clean": True,
+        }
 
 
 def task_compile():
@@ -133,34 +96,31 @@ def task_compile():
     if plan is None:
         return
     art = plan.config.artifacts
-    recipes = {}
-    for kid, inst in plan.instances.items():
-        for t in plan.targets[kid]:
-            if t not in COMPILED_TARGETS or not _has_emitter(t, inst.op):
-                continue
-            if t not in recipes:
-                try:
-                    tc = _toolchain(t, plan.config.store)
-                except UserError as e:
-                    _State.error = f"{t} toolchain: {e}"
-                    recipes[t] = None
-                    continue
-                flags = _flags(t)
-                recipe_id = hashlib.sha256(f"{CACHE_VERSION}:{t}:{tc['id']}:{flags}".encode()).hexdigest()
-                recipes[t] = (tc, flags, recipe_id)
-            if recipes[t] is None:
-                continue
-            tc, flags, recipe_id = recipes[t]
-            d = kernel_dir(art, kid, t)
-            src = d / SOURCE_NAME[t]
-            yield {
-                "name": f"{kid}@{t}",
-                "actions": [(compile_kernel, (t, kid, str(src), str(d), str(plan.config.store), tc, flags))],
-                "file_dep": [str(src)],
-                "targets": [str(d / BINARY_NAME[t]), str(d / RECORD_NAME)],
-                "uptodate": [config_changed(recipe_id)],
-                "clean": True,
-            }
+    recipes: dict = {}
+    for kid, inst, t in compiled_pairs(plan):
+        if t.name not in recipes:
+            try:
+                tc = t.fingerprint(plan.config.store)
+            except UserError as e:
+                _State.error = f"{t.name} toolchain: {e}"
+                recipes[t.name] = None
+            else:
+                flags = t.flags()
+                recipe_id = hashlib.sha256(f"{CACHE_VERSION}:{t.name}:{tc['id']}:{flags}".encode()).hexdigest()
+                recipes[t.name] = (tc, flags, recipe_id)
+        if recipes[t.name] is None:
+            continue
+        tc, flags, recipe_id = recipes[t.name]
+        d = kernel_dir(art, kid, t.name)
+        src = d / t.source_name
+        yield {
+            "name": f"{kid}@{t.name}",
+            "actions": [(compile_kernel, (t.name, kid, str(src), str(d), str(plan.config.store), tc, flags))],
+            "file_dep": [str(src)],
+            "targets": [str(d / t.binary_name), str(d / RECORD_NAME)],
+            "uptodate": [config_changed(recipe_id)],
+            "clean": True,
+        }
 
 
 def task_manifest():
@@ -174,11 +134,7 @@ def task_manifest():
             "uptodate": [False],
         }
     art = plan.config.artifacts
-    records = []
-    for kid in plan.instances:
-        for t in plan.targets[kid]:
-            if t in COMPILED_TARGETS and _has_emitter(t, plan.instances[kid].op):
-                records.append(str(kernel_dir(art, kid, t) / RECORD_NAME))
+    records = [str(kernel_dir(art, kid, t.name) / RECORD_NAME) for kid, _, t in compiled_pairs(plan)]
     const_files = sorted({str(c.file) for g in plan.spec.graphs.values() for c in g.constants.values() if c.file})
     return {
         "actions": [(write_manifest, (str(plan.config.root),))],

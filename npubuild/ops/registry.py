@@ -7,7 +7,7 @@ more than doit itself. Oracles use :data:`npubuild.ops.lazy_numpy.np`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..errors import OpError, UnsupportedOnTarget
