@@ -34,18 +34,12 @@ def user_errors_fail(fn):
     return wrapper
 
 
-def instance_from_description(desc: dict):
-    from .instances import make_instance
-
-    return make_instance(desc["op"], desc["dtype"], [i["shape"] for i in desc["inputs"]], desc["attrs"])
-
-
 @user_errors_fail
-def emit_source(target: str, desc: dict, out: str) -> dict:
+def emit_source(target: str, instance, out: str) -> dict:
     """Write the kernel source; rewrite only when the text changes."""
     from .targets import COMPILED
 
-    text = COMPILED[target].emit(instance_from_description(desc))
+    text = COMPILED[target].emit(instance)
     return {"changed": write_if_changed(Path(out), text)}
 
 
@@ -122,7 +116,10 @@ def write_manifest(root: str) -> dict:
     from .config import load_config
     from .manifest import build_manifest
     from .plan import build_plan
+    from .tasks import _State
 
-    plan = build_plan(load_config(Path(root)))
+    plan = _State.plan  # loaded by the task creators in this process (or inherited by fork)
+    if plan is None or plan.config.root != Path(root):
+        plan = build_plan(load_config(Path(root)))
     build_manifest(plan)
     return {}

@@ -13,7 +13,9 @@ version) are unchanged.
 """
 from __future__ import annotations
 
+import gc
 import hashlib
+import inspect
 import signal
 import sys
 from pathlib import Path
@@ -24,7 +26,7 @@ from doit.tools import config_changed
 from .actions import CACHE_VERSION, RECORD_NAME, compile_kernel, emit_source, write_manifest
 from .config import load_config
 from .errors import UserError
-from .manifest import MANIFEST, kernel_dir
+from .manifest import MANIFEST
 from .targets import compiled_pairs, not_built_reason
 
 DEP_FILE = ".npubuild.doit.db"
@@ -44,10 +46,27 @@ def install_signal_handlers() -> None:
             pass
 
 
+# Loading thousands of tasks allocates many small objects and the cyclic GC
+# would run dozens of times for nothing; it is switched back on when execution
+# starts (BuildReporter.initialize).
+gc.disable()
+
+
+class KeyUnchanged(config_changed):
+    """doit's config_changed with its call signature precomputed: doit inspects
+    every uptodate callable's signature for every task on every run, which
+    dominated a no-op build's up-to-date checks."""
+
+    __signature__ = inspect.Signature(
+        [inspect.Parameter("task", inspect.Parameter.POSITIONAL_OR_KEYWORD),
+         inspect.Parameter("values", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    )
+
+
 class _State:
     plan = None
     error: str | None = None
-    not_emitted: list[str] = []
+    pairs: list | None = None
 
 
 def _load_plan():
@@ -59,6 +78,14 @@ def _load_plan():
         except UserError as e:
             _State.error = str(e)
     return _State.plan
+
+
+def _pairs(plan) -> list:
+    """(kernel id, instance, target, kernel dir as str) for every artifact, computed once."""
+    if _State.pairs is None:
+        art = str(plan.config.artifacts)
+        _State.pairs = [(kid, inst, t, f"{art}/kernels/{kid}/{t.name}") for kid, inst, t in compiled_pairs(plan)]
+    return _State.pairs
 
 
 def _not_emitted_lines(plan) -> list[str]:
@@ -77,14 +104,16 @@ def task_emit():
     yield {"name": None, "doc": "emit kernel sources (one task per kernel instance and target)"}
     if plan is None:
         return
-    art = plan.config.artifacts
-    for kid, inst, t in compiled_pairs(plan):
-        out = kernel_dir(art, kid, t.name) / t.source_name
+    versions: dict = {}
+    for kid, inst, t, d in _pairs(plan):
+        if t.name not in versions:
+            versions[t.name] = t.emitter_version()
+        out = f"{d}/{t.source_name}"
         yield {
             "name": f"{kid}@{t.name}",
-            "actions": [(emit_source, (t.name, inst.describe(), str(out)))],
-            "targets": [str(out)],
-            "uptodate": [config_changed(f"{inst.key}:{t.emitter_version()}")],
+            "actions": [(emit_source, (t.name, inst, out))],
+            "targets": [out],
+            "uptodate": [KeyUnchanged(f"{inst.key}:{versions[t.name]}")],
             "clean": True,
         }
 
@@ -95,9 +124,9 @@ def task_compile():
     yield {"name": None, "doc": "compile kernel sources, or take them from the content-addressed store"}
     if plan is None:
         return
-    art = plan.config.artifacts
+    store = str(plan.config.store)
     recipes: dict = {}
-    for kid, inst, t in compiled_pairs(plan):
+    for kid, inst, t, d in _pairs(plan):
         if t.name not in recipes:
             try:
                 tc = t.fingerprint(plan.config.store)
@@ -111,14 +140,13 @@ def task_compile():
         if recipes[t.name] is None:
             continue
         tc, flags, recipe_id = recipes[t.name]
-        d = kernel_dir(art, kid, t.name)
-        src = d / t.source_name
+        src = f"{d}/{t.source_name}"
         yield {
             "name": f"{kid}@{t.name}",
-            "actions": [(compile_kernel, (t.name, kid, str(src), str(d), str(plan.config.store), tc, flags))],
-            "file_dep": [str(src)],
-            "targets": [str(d / t.binary_name), str(d / RECORD_NAME)],
-            "uptodate": [config_changed(recipe_id)],
+            "actions": [(compile_kernel, (t.name, kid, src, d, store, tc, flags))],
+            "file_dep": [src],
+            "targets": [f"{d}/{t.binary_name}", f"{d}/{RECORD_NAME}"],
+            "uptodate": [KeyUnchanged(recipe_id)],
             "clean": True,
         }
 
@@ -134,14 +162,14 @@ def task_manifest():
             "uptodate": [False],
         }
     art = plan.config.artifacts
-    records = [str(kernel_dir(art, kid, t.name) / RECORD_NAME) for kid, _, t in compiled_pairs(plan)]
+    records = [f"{d}/{RECORD_NAME}" for _, _, _, d in _pairs(plan)]
     const_files = sorted({str(c.file) for g in plan.spec.graphs.values() for c in g.constants.values() if c.file})
     return {
         "actions": [(write_manifest, (str(plan.config.root),))],
         "file_dep": records + const_files,
         "task_dep": ["compile"],
         "targets": [str(art / MANIFEST)],
-        "uptodate": [config_changed(plan.fingerprint())],
+        "uptodate": [KeyUnchanged(plan.fingerprint())],
         "clean": True,
         "doc": "write artifacts/manifest.json (kernels, graphs, files with sha256 and size)",
     }
@@ -179,6 +207,7 @@ class BuildReporter(ConsoleReporter):
         self.counts = {"compiled": 0, "store": 0, "uptodate": 0}
 
     def initialize(self, tasks, selected_tasks):
+        gc.enable()
         if _State.error:
             self.write(_State.error + "\n")
 
