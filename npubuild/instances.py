@@ -104,7 +104,10 @@ def json_safe(obj):
 
 
 def canonical_json(obj) -> str:
-    return json.dumps(json_safe(obj), sort_keys=True, separators=(",", ":"), allow_nan=False)
+    try:
+        return json.dumps(obj, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    except ValueError:  # a non-finite float somewhere: the rare, slower path
+        return json.dumps(json_safe(obj), sort_keys=True, separators=(",", ":"), allow_nan=False)
 
 
 def make_instance(op_name: str, dtype: str, shapes, raw_attrs: dict | None, input_dtypes=None) -> KernelInstance:

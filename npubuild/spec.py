@@ -472,6 +472,11 @@ def _node(ctx: _Ctx, gwhat: str, name: str, nnode: Node, line: int) -> NodeDecl 
     )
 
 
+def spec_files(spec_dir: Path) -> list[Path]:
+    """Every spec file, in load order."""
+    return _walk_files(spec_dir, "kernels") + _walk_files(spec_dir, "graphs")
+
+
 def _walk_files(root: Path, sub: str) -> list[Path]:
     d = root / sub
     if not d.is_dir():
