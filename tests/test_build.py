@@ -243,3 +243,24 @@ def test_npubuild_build_passes_options_to_doit(project):
     r = p.npubuild("build", "-n", "2")
     assert "compiled 4" in r.out
     assert "up to date 4" in p.npubuild("build").out
+
+
+def test_plan_cache_follows_npy_constants_and_survives_corruption(project):
+    p = project(None, """\
+graphs:
+  g:
+    inputs: {x: {shape: [4], dtype: f32}}
+    constants: {c: {file: c.npy}}
+    nodes:
+      y: {op: add, inputs: [x, c]}
+    outputs: [y]
+""")
+    np.save(p.root / "specs" / "graphs" / "c.npy", np.ones(4, np.float32))
+    p.doit("build")
+    assert "add_f32_4_4" in _manifest(p)["kernels"]
+    np.save(p.root / "specs" / "graphs" / "c.npy", np.ones(1, np.float32))  # new shape, same spec bytes
+    p.doit("build")
+    assert set(_manifest(p)["kernels"]) == {"add_f32_4_1"}
+    (p.root / ".npubuild.plan.pickle").write_bytes(b"not a pickle")
+    r = p.doit("build")
+    assert r.summary["uptodate"] == 1
