@@ -264,3 +264,30 @@ graphs:
     (p.root / ".npubuild.plan.pickle").write_bytes(b"not a pickle")
     r = p.doit("build")
     assert r.summary["uptodate"] == 1
+
+
+def test_sigterm_keeps_finished_work(project):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    shapes = "\n".join(f"      - [{n}]" for n in range(1, 41))
+    p = project(f"kernels:\n  many:\n    op: neg\n    dtype: f32\n    shapes:\n{shapes}\n")
+    proc = subprocess.Popen([sys.executable, "-m", "doit", "build"], cwd=p.root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 60
+    kdir = p.artifacts / "kernels"
+    while time.time() < deadline:  # wait until a few kernels are finished
+        done = list(kdir.glob("*/host/build.json")) if kdir.is_dir() else []
+        if len(done) >= 5:
+            break
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    proc.communicate(timeout=60)
+    finished = len(list(kdir.glob("*/host/build.json")))
+    assert 5 <= finished < 40, "the build finished before the signal; the test needs more kernels"
+    r = p.doit("build")
+    # doit kept the state of the finished tasks: they are up to date, not re-run
+    assert r.summary["uptodate"] >= 5
+    assert r.summary["compiled"] + r.summary["store"] + r.summary["uptodate"] == 40
+    assert p.npubuild("verify").rc == 0
