@@ -21,6 +21,7 @@ class Plan:
     instances: dict[str, KernelInstance]  # id -> instance
     targets: dict[str, tuple[str, ...]]  # id -> targets, in TARGETS order
     graph_kernels: dict[str, list[str]]  # graph -> kernel id per step
+    cache_key: str = ""  # digest of everything the plan was made from (see build_plan)
 
     def fingerprint(self) -> str:
         """Hash of everything the manifest records about the plan (not the build outputs)."""
@@ -100,6 +101,7 @@ def build_plan(config: Config) -> Plan:
     except (OSError, pickle.UnpicklingError, EOFError, KeyError, TypeError, AttributeError, ImportError):
         pass
     plan = _build_plan(config)
+    plan.cache_key = key
     npy = sorted({c.file for g in plan.spec.graphs.values() for c in g.constants.values() if c.file})
     try:
         from .fsio import atomic_write_bytes

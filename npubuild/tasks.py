@@ -26,6 +26,7 @@ from doit.tools import config_changed
 from .actions import CACHE_VERSION, RECORD_NAME, compile_kernel, emit_source, write_manifest
 from .config import load_config
 from .errors import UserError
+from . import noop
 from .manifest import MANIFEST
 from .targets import compiled_pairs, not_built_reason
 
@@ -67,6 +68,13 @@ class _State:
     plan = None
     error: str | None = None
     pairs: list | None = None
+    recipes: dict | None = None
+    argv: list | None = None  # doit's arguments when run in-process by `npubuild build`
+    fast = False  # nothing changed since the last complete build (see noop.py)
+
+
+def _invocation() -> list | None:
+    return _State.argv if _State.argv is not None else noop.doit_argv()
 
 
 def _load_plan():
@@ -77,7 +85,47 @@ def _load_plan():
             _State.plan = build_plan(load_config(Path.cwd()))
         except UserError as e:
             _State.error = str(e)
+            return None
+        argv = _invocation()
+        if argv is not None and noop.plain_build(argv):
+            root = _State.plan.config.root
+            _State.fast = noop.read_stamp(root) == _state_digest(_State.plan)
     return _State.plan
+
+
+def _recipes(plan) -> dict:
+    """target -> (toolchain fingerprint, flags, recipe id), or None when the toolchain is unusable."""
+    if _State.recipes is None:
+        _State.recipes = {}
+        for _, _, t, _ in _pairs(plan):
+            if t.name in _State.recipes:
+                continue
+            try:
+                tc = t.fingerprint(plan.config.store)
+            except UserError as e:
+                _State.error = f"{t.name} toolchain: {e}"
+                _State.recipes[t.name] = None
+                continue
+            flags = t.flags()
+            recipe_id = hashlib.sha256(f"{CACHE_VERSION}:{t.name}:{tc['id']}:{flags}".encode()).hexdigest()
+            _State.recipes[t.name] = (tc, flags, recipe_id)
+    return _State.recipes
+
+
+def _build_files(plan) -> list[str]:
+    """Every file a build task reads or writes."""
+    files = []
+    for _, _, t, d in _pairs(plan):
+        files += [f"{d}/{t.source_name}", f"{d}/{t.binary_name}", f"{d}/{RECORD_NAME}"]
+    return files + _manifest_targets(plan) + _constant_sources(plan)
+
+
+def _state_digest(plan) -> str | None:
+    recipes = _recipes(plan)
+    if any(r is None for r in recipes.values()):
+        return None
+    ids = {t: r[0]["id"] for t, r in recipes.items()}
+    return noop.state_digest(plan.cache_key, ids, _build_files(plan), plan.config.root / DEP_FILE)
 
 
 def _pairs(plan) -> list:
@@ -102,7 +150,7 @@ def task_emit():
     """Emit kernel sources (one task per kernel instance and target)."""
     plan = _load_plan()
     yield {"name": None, "doc": "emit kernel sources (one task per kernel instance and target)"}
-    if plan is None:
+    if plan is None or _State.fast:
         return
     versions: dict = {}
     for kid, inst, t, d in _pairs(plan):
@@ -122,21 +170,11 @@ def task_compile():
     """Compile kernel sources, or take them from the content-addressed store."""
     plan = _load_plan()
     yield {"name": None, "doc": "compile kernel sources, or take them from the content-addressed store"}
-    if plan is None:
+    if plan is None or _State.fast:
         return
     store = str(plan.config.store)
-    recipes: dict = {}
+    recipes = _recipes(plan)
     for kid, inst, t, d in _pairs(plan):
-        if t.name not in recipes:
-            try:
-                tc = t.fingerprint(plan.config.store)
-            except UserError as e:
-                _State.error = f"{t.name} toolchain: {e}"
-                recipes[t.name] = None
-            else:
-                flags = t.flags()
-                recipe_id = hashlib.sha256(f"{CACHE_VERSION}:{t.name}:{tc['id']}:{flags}".encode()).hexdigest()
-                recipes[t.name] = (tc, flags, recipe_id)
         if recipes[t.name] is None:
             continue
         tc, flags, recipe_id = recipes[t.name]
@@ -161,18 +199,30 @@ def task_manifest():
             "doc": "write artifacts/manifest.json",
             "uptodate": [False],
         }
-    art = plan.config.artifacts
+    doc = "write artifacts/manifest.json (kernels, graphs, files with sha256 and size)"
+    if _State.fast:
+        return {"actions": None, "targets": _manifest_targets(plan), "uptodate": [True], "doc": doc}
     records = [f"{d}/{RECORD_NAME}" for _, _, _, d in _pairs(plan)]
-    const_files = sorted({str(c.file) for g in plan.spec.graphs.values() for c in g.constants.values() if c.file})
     return {
         "actions": [(write_manifest, (str(plan.config.root),))],
-        "file_dep": records + const_files,
+        "file_dep": records + _constant_sources(plan),
         "task_dep": ["compile"],
-        "targets": [str(art / MANIFEST)],
+        "targets": _manifest_targets(plan),
         "uptodate": [KeyUnchanged(plan.fingerprint())],
         "clean": True,
-        "doc": "write artifacts/manifest.json (kernels, graphs, files with sha256 and size)",
+        "doc": doc,
     }
+
+
+def _manifest_targets(plan) -> list[str]:
+    """manifest.json and the graph constants it writes."""
+    art = plan.config.artifacts
+    consts = [f"{art}/graphs/{name}/{c}.npy" for name, g in sorted(plan.spec.graphs.items()) for c in sorted(g.constants)]
+    return [str(art / MANIFEST)] + consts
+
+
+def _constant_sources(plan) -> list[str]:
+    return sorted({str(c.file) for g in plan.spec.graphs.values() for c in g.constants.values() if c.file})
 
 
 def _fail_with_load_error():
@@ -205,6 +255,7 @@ class BuildReporter(ConsoleReporter):
     def __init__(self, outstream, options):
         super().__init__(outstream, options)
         self.counts = {"compiled": 0, "store": 0, "uptodate": 0}
+        self.build_ok = False
 
     def initialize(self, tasks, selected_tasks):
         gc.enable()
@@ -213,6 +264,8 @@ class BuildReporter(ConsoleReporter):
 
     def add_success(self, task):
         super().add_success(task)
+        if task.name == "build":
+            self.build_ok = True
         if task.name.startswith("compile:"):
             outcome = task.values.get("outcome")
             if outcome in self.counts:
@@ -227,15 +280,27 @@ class BuildReporter(ConsoleReporter):
     def complete_run(self):
         super().complete_run()
         plan = _State.plan
-        if plan is None or not any(self.counts.values()) and not self.failures:
+        if plan is None:
             return
         c = self.counts
+        fast = ""
+        if _State.fast:
+            c["uptodate"] = len(_pairs(plan))
+            fast = " (nothing changed since the last build)"
+        if not any(c.values()) and not self.failures and not _State.fast:
+            return  # not a build (e.g. `doit test`)
         for line in _not_emitted_lines(plan):
             self.outstream.write(line + "\n")
         self.outstream.write(
             f"npubuild: {len(plan.instances)} kernels; compiled {c['compiled']}, "
-            f"from store {c['store']}, up to date {c['uptodate']}\n"
+            f"from store {c['store']}, up to date {c['uptodate']}{fast}\n"
         )
+        # doit has closed its database by now, so the digest sees its final state
+        argv = _invocation()
+        if self.build_ok and not self.failures and not self.runtime_errors and argv is not None and noop.plain_build(argv):
+            digest = _state_digest(plan)
+            if digest:
+                noop.write_stamp(plan.config.root, digest)
 
 
 DOIT_CONFIG = {

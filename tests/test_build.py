@@ -291,3 +291,38 @@ def test_sigterm_keeps_finished_work(project):
     assert r.summary["uptodate"] >= 5
     assert r.summary["compiled"] + r.summary["store"] + r.summary["uptodate"] == 40
     assert p.npubuild("verify").rc == 0
+
+
+FAST = "(nothing changed since the last build)"
+
+
+def test_nothing_changed_fast_path_and_what_disables_it(project):
+    p = project(KERNELS, GRAPHS)
+    assert FAST not in p.doit("build").out
+    r = p.doit("build")
+    assert FAST in r.out and r.summary == {"kernels": 5, "compiled": 0, "store": 0, "uptodate": 4}
+    assert FAST in p.doit("-n", "2", "build").out
+    assert "compile:relu_f32_64@host" in p.doit("list", "--all").out  # other commands see every task
+    # a touched source takes doit's path (same content: nothing runs), then the fast path again
+    os.utime(p.artifacts / "kernels" / "relu_f32_64" / "host" / "kernel.mlir")
+    r = p.doit("build")
+    assert FAST not in r.out and r.executed("compile:") == []
+    assert FAST in p.doit("build").out
+    # a deleted graph constant is rebuilt
+    const = p.artifacts / "graphs" / "chain" / "c.npy"
+    const.unlink()
+    r = p.doit("build")
+    assert FAST not in r.out and r.executed("manifest") == ["manifest"] and const.is_file()
+    # `doit forget` changes doit's database: everything is checked again
+    p.doit("forget", "--all")
+    r = p.doit("build")
+    assert FAST not in r.out and r.summary["store"] == 4  # outputs exist; doit re-runs, the store answers
+
+
+def test_plain_build_detection():
+    from npubuild.noop import plain_build
+
+    for argv in ([], ["build"], ["-n", "2", "build"], ["-n2"], ["run", "build"], ["-P", "thread", "-n", "2"]):
+        assert plain_build(argv), argv
+    for argv in (["-a", "build"], ["build", "test"], ["list"], ["compile"], ["-s", "build"], ["clean"]):
+        assert not plain_build(argv), argv
