@@ -47,7 +47,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 DODO = REPO / "dodo.py"
 DEP_FILE = ".npubuild.doit.db"  # npubuild.tasks.DEP_FILE (not imported: keep this script light)
-SUMMARY = re.compile(r"^npubuild: (\d+) kernels; compiled (\d+), from store (\d+), up to date (\d+)$", re.M)
+SUMMARY = re.compile(
+    r"^npubuild: (\d+) kernels; compiled (\d+), from store (\d+), up to date (\d+)( \(nothing changed since the last build\))?$",
+    re.M,
+)
 FAMILY_SIZE = 50  # shapes per kernel family
 MAX_FILES = 4  # spec files
 TOUCH_SETTLE = 0.05  # s; not timed: step past the filesystem timestamp tick of the last build
@@ -81,9 +84,10 @@ def summary(r: Run, what: str) -> dict:
     m = SUMMARY.findall(r.out)
     if not m:
         raise BenchError(f"{what}: no 'npubuild: N kernels; ...' summary line in the output:\n{r.out}")
-    kernels, compiled, store, uptodate = map(int, m[-1])
+    kernels, compiled, store, uptodate = map(int, m[-1][:4])
     executed = [ln[3:] for ln in r.out.splitlines() if ln.startswith(".  ")]
-    return {"kernels": kernels, "compiled": compiled, "store": store, "uptodate": uptodate, "executed": executed}
+    return {"kernels": kernels, "compiled": compiled, "store": store, "uptodate": uptodate, "executed": executed,
+            "fast": bool(m[-1][4])}
 
 
 def check(s: dict, r: Run, what: str, **want) -> None:
@@ -240,12 +244,13 @@ def bench(n: int, reps: int, work: Path) -> int:
     nd = proj.root
     rows: list[Row] = []
 
-    def doit_build(what: str) -> tuple[Run, dict]:
-        r = run([*doit, "build"], nd, env, what)
+    def doit_build(what: str, extra_env: dict | None = None) -> tuple[Run, dict]:
+        r = run([*doit, "build"], nd, dict(env, **(extra_env or {})), what)
         return r, summary(r, what)
 
     def res(s: dict) -> str:
-        return f"compiled {s['compiled']}, from store {s['store']}, up to date {s['uptodate']}; {len(s['executed'])} tasks ran"
+        how = "fast path" if s["fast"] else "doit checks"
+        return f"compiled {s['compiled']}, from store {s['store']}, up to date {s['uptodate']}; {len(s['executed'])} tasks ran; {how}"
 
     print(f"npubuild project: {nd} ({len(proj.files)} spec file(s), {n} relu f32 kernels on host)", flush=True)
     print(f"full build of {n} kernels (one run) ...", flush=True)
@@ -262,6 +267,16 @@ def bench(n: int, reps: int, work: Path) -> int:
         runs.append(r)
     noop = Row("npubuild no-op", runs, res(s))
     rows.append(noop)
+    if not s["fast"]:
+        raise BenchError("the no-op after a complete build did not take the nothing-changed fast path")
+
+    runs = []
+    for i in range(reps):
+        r, s = doit_build(f"no-op build without the fast path #{i + 1}", {"NPUBUILD_FAST_NOOP": "0"})
+        check(s, r, f"no-op build without the fast path #{i + 1}", kernels=n, compiled=0, store=0, uptodate=n, executed=[])
+        runs.append(r)
+    doit_noop = Row("npubuild no-op, doit checks only", runs, res(s) + " (NPUBUILD_FAST_NOOP=0)")
+    rows.append(doit_noop)
 
     runs = []
     for i in range(reps):
@@ -340,6 +355,8 @@ def bench(n: int, reps: int, work: Path) -> int:
     print()
     print(f"npubuild full build: {full.median:.1f} s for {n} kernels = {full.median / n * 1000:.1f} ms per kernel")
     print(f"npubuild no-op: {noop.median:.3f} s (target < 0.5 s)")
+    print(f"npubuild no-op through doit's own checks (NPUBUILD_FAST_NOOP=0): {doit_noop.median:.3f} s, "
+          f"{doit_noop.median / ninja_noop.median:.1f}x ninja")
     ratio = noop.median / ninja_noop.median if ninja_noop.median > 0 else float("inf")
     print(f"noop ratio npubuild/ninja: {ratio:.1f}x")
     return 0

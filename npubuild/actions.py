@@ -16,7 +16,6 @@ from doit.exceptions import TaskFailed
 
 from .errors import UserError
 from .fsio import atomic_write_text, sha256_file, write_if_changed
-from .instances import canonical_json
 
 # Bump to invalidate every compile key (e.g. when the build record format changes).
 CACHE_VERSION = 1
@@ -44,6 +43,8 @@ def emit_source(target: str, instance, out: str) -> dict:
 
 
 def compile_key(target: str, source_sha256: str, toolchain_id: str, flags) -> str:
+    from .canonical import canonical_json
+
     recipe = {
         "v": CACHE_VERSION,
         "target": target,

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import UserError
-from .ops.registry import TARGETS
+from .constants import TARGETS
 
 KNOWN_KEYS = ("specs", "artifacts", "store", "targets", "max_open_kernels")
 

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from . import ops
+from .canonical import canonical_json, json_safe  # noqa: F401  (re-exported)
 from .ops.registry import OpDef, normalize_attrs, numel
 
 # Bump when the meaning of an instance description changes (forces new keys).
@@ -89,25 +90,6 @@ def _readable_id(op: OpDef, dtype: str, shapes, attrs: dict) -> str:
         if a.required or v != a.default:
             parts.append(f"{a.name}-{_fmt_value(v)}")
     return _SAFE.sub("", "_".join(parts))
-
-
-def json_safe(obj):
-    """Non-finite floats as the strings "inf", "-inf", "nan" (strict JSON has no such
-    numbers); float attrs accept these strings back."""
-    if isinstance(obj, float) and obj != obj or obj in (float("inf"), float("-inf")):
-        return "nan" if obj != obj else ("inf" if obj > 0 else "-inf")
-    if isinstance(obj, dict):
-        return {k: json_safe(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [json_safe(v) for v in obj]
-    return obj
-
-
-def canonical_json(obj) -> str:
-    try:
-        return json.dumps(obj, sort_keys=True, separators=(",", ":"), allow_nan=False)
-    except ValueError:  # a non-finite float somewhere: the rare, slower path
-        return json.dumps(json_safe(obj), sort_keys=True, separators=(",", ":"), allow_nan=False)
 
 
 def make_instance(op_name: str, dtype: str, shapes, raw_attrs: dict | None, input_dtypes=None) -> KernelInstance:

@@ -45,6 +45,11 @@ def plain_build(argv: list[str]) -> bool:
     return rest in ([], ["build"], ["run"], ["run", "build"])
 
 
+def enabled() -> bool:
+    """NPUBUILD_FAST_NOOP=0 makes every build go through doit's own checks."""
+    return os.environ.get("NPUBUILD_FAST_NOOP", "1") != "0"
+
+
 def doit_argv() -> list[str]:
     """doit's own arguments when run as `doit ...` or `python -m doit ...`; None otherwise."""
     prog = Path(sys.argv[0]).name
@@ -71,24 +76,34 @@ def state_digest(plan_key: str, toolchain_ids: dict, files, db_file: Path) -> st
     return h.hexdigest()
 
 
-def read_stamp(root: Path) -> str | None:
+def fresh_stamp(config, db_file: Path) -> dict | None:
+    """The last complete build's stamp if nothing has changed since; else None.
+
+    Needs neither the plan nor the op catalog: the stamp lists the files to
+    stat and the targets whose toolchains to fingerprint.
+    """
+    from .specfiles import plan_key
+    from .targets import COMPILED
+
     try:
-        return (root / STAMP_FILE).read_text().strip()
-    except OSError:
+        stamp = json.loads((config.root / STAMP_FILE).read_text())
+        ids = {t: COMPILED[t].fingerprint(config.store)["id"] for t in stamp["targets"]}
+        digest = state_digest(plan_key(config), ids, stamp["files"], db_file)
+    except Exception:  # noqa: BLE001 - any doubt means "take the full path"
         return None
+    if digest != stamp.get("digest"):
+        return None
+    stamp["toolchain_ids"] = ids
+    return stamp
 
 
-def write_stamp(root: Path, digest: str) -> None:
+def write_stamp(config, db_file: Path, plan_key: str, toolchain_ids: dict, files: list[str], summary: dict) -> None:
+    """Record the state after a complete, successful build (see module doc)."""
     from .fsio import atomic_write_text
 
+    stamp = dict(summary, targets=sorted(toolchain_ids), files=files)
+    stamp["digest"] = state_digest(plan_key, toolchain_ids, files, db_file)
     try:
-        atomic_write_text(root / STAMP_FILE, digest + "\n")
+        atomic_write_text(config.root / STAMP_FILE, json.dumps(stamp))
     except OSError:
         pass  # an optimisation only
-
-
-def clear_stamp(root: Path) -> None:
-    try:
-        (root / STAMP_FILE).unlink()
-    except OSError:
-        pass

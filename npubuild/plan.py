@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import os
 import pickle
 from dataclasses import dataclass
-from pathlib import Path
 
 from .config import Config
 from .instances import KernelInstance, canonical_json
 from .spec import Spec, load_specs
+from .specfiles import plan_key, stat_stamp
 
 
 @dataclass
@@ -51,39 +50,6 @@ def graph_record(g, kernel_ids: list[str]) -> dict:
 PLAN_CACHE = ".npubuild.plan.pickle"
 
 
-def _code_stamp() -> list:
-    """(file, size, mtime) of npubuild's own sources: a changed npubuild invalidates cached plans."""
-    root = Path(__file__).resolve().parent
-    out = []
-    for dirpath, _, files in os.walk(root):
-        for f in sorted(files):
-            if f.endswith(".py"):
-                st = os.stat(os.path.join(dirpath, f))
-                out.append((os.path.relpath(os.path.join(dirpath, f), root), st.st_size, st.st_mtime_ns))
-    return sorted(out)
-
-
-def _stat_stamp(paths) -> list:
-    out = []
-    for p in paths:
-        try:
-            st = os.stat(p)
-            out.append((str(p), st.st_size, st.st_mtime_ns))
-        except OSError:
-            out.append((str(p), -1, -1))
-    return out
-
-
-def _cache_key(config: Config) -> str:
-    from .spec import spec_files
-
-    h = hashlib.sha256(repr((config, _code_stamp())).encode())
-    for path in spec_files(config.specs):
-        h.update(str(path).encode() + b"\0")
-        h.update(hashlib.sha256(path.read_bytes()).digest())
-    return h.hexdigest()
-
-
 def build_plan(config: Config) -> Plan:
     """The plan of ``config``'s specs, reused from the last run when nothing it
     depends on changed (spec bytes, npubuild's code, the config, .npy constants).
@@ -92,11 +58,11 @@ def build_plan(config: Config) -> Plan:
     doit's database, not in the (shareable) store.
     """
     cache = config.root / PLAN_CACHE
-    key = _cache_key(config)
+    key = plan_key(config)
     try:
         with open(cache, "rb") as f:
             cached = pickle.load(f)
-        if cached["key"] == key and cached["extra"] == _stat_stamp(p for p, *_ in cached["extra"]):
+        if cached["key"] == key and cached["extra"] == stat_stamp(p for p, *_ in cached["extra"]):
             return cached["plan"]
     except (OSError, pickle.UnpicklingError, EOFError, KeyError, TypeError, AttributeError, ImportError):
         pass
@@ -106,7 +72,7 @@ def build_plan(config: Config) -> Plan:
     try:
         from .fsio import atomic_write_bytes
 
-        atomic_write_bytes(cache, pickle.dumps({"key": key, "extra": _stat_stamp(npy), "plan": plan}, protocol=pickle.HIGHEST_PROTOCOL))
+        atomic_write_bytes(cache, pickle.dumps({"key": key, "extra": stat_stamp(npy), "plan": plan}, protocol=pickle.HIGHEST_PROTOCOL))
     except OSError:
         pass  # an optimisation only
     return plan

@@ -12,6 +12,7 @@ from . import ops
 from .errors import Diagnostic, OpError, SpecError
 from .instances import KernelInstance, make_instance
 from .ops.registry import DTYPES, TARGETS, AttrError, did_you_mean, normalize_attrs, target_problems
+from .specfiles import walk_spec_files
 from .yamlpos import Node, load_file
 
 KERNEL_KEYS = ("op", "dtype", "attrs", "shapes", "targets", "doc")
@@ -472,18 +473,6 @@ def _node(ctx: _Ctx, gwhat: str, name: str, nnode: Node, line: int) -> NodeDecl 
     )
 
 
-def spec_files(spec_dir: Path) -> list[Path]:
-    """Every spec file, in load order."""
-    return _walk_files(spec_dir, "kernels") + _walk_files(spec_dir, "graphs")
-
-
-def _walk_files(root: Path, sub: str) -> list[Path]:
-    d = root / sub
-    if not d.is_dir():
-        return []
-    return sorted(p for p in d.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
-
-
 def load_specs(spec_dir: Path, project_root: Path, default_targets=("ref", "host"), cache_dir: Path | None = None) -> Spec:
     """Load every spec under ``spec_dir``; raise SpecError listing all problems."""
     from .graph import resolve_graph
@@ -494,7 +483,7 @@ def load_specs(spec_dir: Path, project_root: Path, default_targets=("ref", "host
     graph_origin: dict[str, str] = {}
     graph_specs: list[tuple[GraphSpec, _Ctx]] = []
     for kind in ("kernels", "graphs"):
-        for path in _walk_files(spec_dir, kind):
+        for path in walk_spec_files(spec_dir, kind):
             display = _display(path, project_root)
             spec.files.append(display)
             root, parse_problems = load_file(path, display, cache_dir)

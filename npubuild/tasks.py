@@ -65,32 +65,58 @@ class KeyUnchanged(config_changed):
 
 
 class _State:
+    config = None
     plan = None
     error: str | None = None
     pairs: list | None = None
     recipes: dict | None = None
     argv: list | None = None  # doit's arguments when run in-process by `npubuild build`
-    fast = False  # nothing changed since the last complete build (see noop.py)
+    stamp: dict | None = None  # set when nothing changed since the last complete build (noop.py)
+    checked = False
 
 
 def _invocation() -> list | None:
     return _State.argv if _State.argv is not None else noop.doit_argv()
 
 
+def _config():
+    if _State.config is None and _State.error is None:
+        try:
+            _State.config = load_config(Path.cwd())
+        except UserError as e:
+            _State.error = str(e)
+    return _State.config
+
+
+def _fast_stamp() -> dict | None:
+    """The stamp of the last complete build when a plain build finds nothing changed."""
+    if not _State.checked:
+        _State.checked = True
+        config = _config()
+        argv = _invocation()
+        if config is not None and argv is not None and noop.plain_build(argv) and noop.enabled():
+            _State.stamp = noop.fresh_stamp(config, config.root / DEP_FILE)
+    return _State.stamp
+
+
 def _load_plan():
-    if _State.plan is None and _State.error is None:
+    config = _config()
+    if config is not None and _State.plan is None and _State.error is None:
         from .plan import build_plan
 
         try:
-            _State.plan = build_plan(load_config(Path.cwd()))
+            _State.plan = build_plan(config)
         except UserError as e:
             _State.error = str(e)
-            return None
-        argv = _invocation()
-        if argv is not None and noop.plain_build(argv):
-            root = _State.plan.config.root
-            _State.fast = noop.read_stamp(root) == _state_digest(_State.plan)
     return _State.plan
+
+
+def _pairs(plan) -> list:
+    """(kernel id, instance, target, kernel dir as str) for every artifact, computed once."""
+    if _State.pairs is None:
+        art = str(plan.config.artifacts)
+        _State.pairs = [(kid, inst, t, f"{art}/kernels/{kid}/{t.name}") for kid, inst, t in compiled_pairs(plan)]
+    return _State.pairs
 
 
 def _recipes(plan) -> dict:
@@ -120,20 +146,14 @@ def _build_files(plan) -> list[str]:
     return files + _manifest_targets(plan) + _constant_sources(plan)
 
 
-def _state_digest(plan) -> str | None:
+def _record_stamp(plan) -> None:
     recipes = _recipes(plan)
     if any(r is None for r in recipes.values()):
-        return None
+        return
     ids = {t: r[0]["id"] for t, r in recipes.items()}
-    return noop.state_digest(plan.cache_key, ids, _build_files(plan), plan.config.root / DEP_FILE)
-
-
-def _pairs(plan) -> list:
-    """(kernel id, instance, target, kernel dir as str) for every artifact, computed once."""
-    if _State.pairs is None:
-        art = str(plan.config.artifacts)
-        _State.pairs = [(kid, inst, t, f"{art}/kernels/{kid}/{t.name}") for kid, inst, t in compiled_pairs(plan)]
-    return _State.pairs
+    summary = {"kernels": len(plan.instances), "artifacts": len(_pairs(plan)), "notes": _not_emitted_lines(plan),
+               "manifest_targets": _manifest_targets(plan), "manifest_deps": _manifest_deps(plan)}
+    noop.write_stamp(plan.config, plan.config.root / DEP_FILE, plan.cache_key, ids, _build_files(plan), summary)
 
 
 def _not_emitted_lines(plan) -> list[str]:
@@ -148,9 +168,9 @@ def _not_emitted_lines(plan) -> list[str]:
 
 def task_emit():
     """Emit kernel sources (one task per kernel instance and target)."""
-    plan = _load_plan()
+    plan = None if _fast_stamp() else _load_plan()
     yield {"name": None, "doc": "emit kernel sources (one task per kernel instance and target)"}
-    if plan is None or _State.fast:
+    if _fast_stamp() or plan is None:
         return
     versions: dict = {}
     for kid, inst, t, d in _pairs(plan):
@@ -168,9 +188,9 @@ def task_emit():
 
 def task_compile():
     """Compile kernel sources, or take them from the content-addressed store."""
-    plan = _load_plan()
+    plan = None if _fast_stamp() else _load_plan()
     yield {"name": None, "doc": "compile kernel sources, or take them from the content-addressed store"}
-    if plan is None or _State.fast:
+    if _fast_stamp() or plan is None:
         return
     store = str(plan.config.store)
     recipes = _recipes(plan)
@@ -191,21 +211,30 @@ def task_compile():
 
 def task_manifest():
     """Write artifacts/manifest.json (kernels, graphs, files with sha256 and size)."""
+    doc = "write artifacts/manifest.json (kernels, graphs, files with sha256 and size)"
+    stamp = _fast_stamp()
+    if stamp:
+        # up to date without touching doit's saved state for this task
+        # (doit re-runs a task whose set of file_dep changed, so the set is kept)
+        action = (write_manifest, (str(_State.config.root),))
+        return {
+            "actions": [action],
+            "file_dep": stamp["manifest_deps"],
+            "targets": stamp["manifest_targets"],
+            "uptodate": [True],
+            "doc": doc,
+        }
     plan = _load_plan()
     if plan is None or _State.error:
         return {
             "actions": [_fail_with_load_error],
             "task_dep": ["compile"],
-            "doc": "write artifacts/manifest.json",
+            "doc": doc,
             "uptodate": [False],
         }
-    doc = "write artifacts/manifest.json (kernels, graphs, files with sha256 and size)"
-    if _State.fast:
-        return {"actions": None, "targets": _manifest_targets(plan), "uptodate": [True], "doc": doc}
-    records = [f"{d}/{RECORD_NAME}" for _, _, _, d in _pairs(plan)]
     return {
         "actions": [(write_manifest, (str(plan.config.root),))],
-        "file_dep": records + _constant_sources(plan),
+        "file_dep": _manifest_deps(plan),
         "task_dep": ["compile"],
         "targets": _manifest_targets(plan),
         "uptodate": [KeyUnchanged(plan.fingerprint())],
@@ -219,6 +248,10 @@ def _manifest_targets(plan) -> list[str]:
     art = plan.config.artifacts
     consts = [f"{art}/graphs/{name}/{c}.npy" for name, g in sorted(plan.spec.graphs.items()) for c in sorted(g.constants)]
     return [str(art / MANIFEST)] + consts
+
+
+def _manifest_deps(plan) -> list[str]:
+    return [f"{d}/{RECORD_NAME}" for _, _, _, d in _pairs(plan)] + _constant_sources(plan)
 
 
 def _constant_sources(plan) -> list[str]:
@@ -279,28 +312,35 @@ class BuildReporter(ConsoleReporter):
 
     def complete_run(self):
         super().complete_run()
+        stamp = _State.stamp
         plan = _State.plan
-        if plan is None:
+        if stamp is None and plan is None:
             return
         c = self.counts
-        fast = ""
-        if _State.fast:
-            c["uptodate"] = len(_pairs(plan))
-            fast = " (nothing changed since the last build)"
-        if not any(c.values()) and not self.failures and not _State.fast:
-            return  # not a build (e.g. `doit test`)
-        for line in _not_emitted_lines(plan):
+        if stamp:
+            c["uptodate"] = stamp["artifacts"]
+            notes, kernels, fast = stamp["notes"], stamp["kernels"], " (nothing changed since the last build)"
+        else:
+            if not any(c.values()) and not self.failures:
+                return  # not a build (e.g. `doit test`)
+            notes, kernels, fast = _not_emitted_lines(plan), len(plan.instances), ""
+        for line in notes:
             self.outstream.write(line + "\n")
         self.outstream.write(
-            f"npubuild: {len(plan.instances)} kernels; compiled {c['compiled']}, "
-            f"from store {c['store']}, up to date {c['uptodate']}{fast}\n"
+            f"npubuild: {kernels} kernels; compiled {c['compiled']}, from store {c['store']}, up to date {c['uptodate']}{fast}\n"
         )
-        # doit has closed its database by now, so the digest sees its final state
         argv = _invocation()
-        if self.build_ok and not self.failures and not self.runtime_errors and argv is not None and noop.plain_build(argv):
-            digest = _state_digest(plan)
-            if digest:
-                noop.write_stamp(plan.config.root, digest)
+        if not (self.build_ok and not self.failures and not self.runtime_errors and argv is not None and noop.plain_build(argv)):
+            return
+        # doit has closed its database by now, so the digest sees its final state
+        if stamp:
+            from .specfiles import plan_key
+
+            summary = {k: stamp[k] for k in ("kernels", "artifacts", "notes", "manifest_targets", "manifest_deps")}
+            cfg = _State.config
+            noop.write_stamp(cfg, cfg.root / DEP_FILE, plan_key(cfg), stamp["toolchain_ids"], stamp["files"], summary)
+        else:
+            _record_stamp(plan)
 
 
 DOIT_CONFIG = {

@@ -12,11 +12,7 @@ from typing import Any, Callable
 
 from ..errors import OpError, UnsupportedOnTarget
 
-DTYPES = ("f32", "f16", "i8", "i32", "i64", "bool")
-FLOAT_DTYPES = ("f32", "f16")
-NUMERIC_DTYPES = ("f32", "f16", "i8", "i32", "i64")
-TARGETS = ("ref", "host", "xdna", "ane")
-NUMPY_DTYPE = {"f32": "float32", "f16": "float16", "i8": "int8", "i32": "int32", "i64": "int64", "bool": "bool"}
+from ..constants import DTYPES, FLOAT_DTYPES, NUMERIC_DTYPES, NUMPY_DTYPE, TARGETS  # noqa: F401  (re-exported)
 
 
 # JSON spelling of non-finite floats (see instances.json_safe)

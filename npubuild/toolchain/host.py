@@ -24,7 +24,7 @@ from pathlib import Path
 
 from ..errors import UserError
 from ..fsio import atomic_write_text
-from ..instances import canonical_json
+from ..canonical import canonical_json
 from . import mlir_env
 
 # Lowering of func/scf/arith/memref with the bare-pointer calling convention:

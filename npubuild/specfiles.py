@@ -1,0 +1,53 @@
+"""What a plan is made from, cheaply: the spec files, npubuild's own sources,
+and one key over both. Kept free of heavy imports: the nothing-changed check
+of a no-op build runs it before anything else is loaded."""
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+
+def walk_spec_files(spec_dir: Path, kind: str) -> list[Path]:
+    """The .yaml/.yml files under spec_dir/kind (kernels or graphs), sorted."""
+    d = Path(spec_dir) / kind
+    if not d.is_dir():
+        return []
+    return sorted(p for p in d.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
+
+
+def spec_files(spec_dir: Path) -> list[Path]:
+    """Every spec file, in load order."""
+    return walk_spec_files(spec_dir, "kernels") + walk_spec_files(spec_dir, "graphs")
+
+
+def code_stamp() -> list:
+    """(file, size, mtime) of npubuild's own sources: a changed npubuild invalidates cached plans."""
+    root = Path(__file__).resolve().parent
+    out = []
+    for dirpath, _, files in os.walk(root):
+        for f in files:
+            if f.endswith(".py"):
+                st = os.stat(os.path.join(dirpath, f))
+                out.append((os.path.relpath(os.path.join(dirpath, f), root), st.st_size, st.st_mtime_ns))
+    return sorted(out)
+
+
+def stat_stamp(paths) -> list:
+    out = []
+    for p in paths:
+        try:
+            st = os.stat(p)
+            out.append((str(p), st.st_size, st.st_mtime_ns))
+        except OSError:
+            out.append((str(p), -1, -1))
+    return out
+
+
+def plan_key(config) -> str:
+    """Digest of the config, npubuild's sources and every spec file's bytes."""
+    h = hashlib.sha256(repr((config, code_stamp())).encode())
+    for path in spec_files(config.specs):
+        h.update(str(path).encode() + b"\0")
+        h.update(hashlib.sha256(path.read_bytes()).digest())
+    return h.hexdigest()
