@@ -45,27 +45,22 @@ class Project:
         p.write_text(textwrap.dedent(text))
         return p
 
-    def doit(self, *args, env: dict | None = None, check: bool = True) -> BuildResult:
+    def _run(self, module: str, args, env: dict | None, check: bool) -> BuildResult:
         full_env = dict(os.environ)
         full_env.update(env or {})
         r = subprocess.run(
-            [sys.executable, "-m", "doit", *args], cwd=self.root, capture_output=True, text=True, env=full_env, timeout=600
+            [sys.executable, "-m", module, *args], cwd=self.root, capture_output=True, text=True, env=full_env, timeout=600
         )
         res = BuildResult(r.returncode, r.stdout, r.stderr)
         if check:
-            assert r.returncode == 0, f"doit {' '.join(args)} failed ({r.returncode}):\n{r.stdout}\n{r.stderr}"
+            assert r.returncode == 0, f"{module} {' '.join(args)} failed ({r.returncode}):\n{r.stdout}\n{r.stderr}"
         return res
 
-    def npubuild(self, *args, check: bool = True, env: dict | None = None) -> BuildResult:
-        full_env = dict(os.environ)
-        full_env.update(env or {})
-        r = subprocess.run(
-            [sys.executable, "-m", "npubuild.cli", *args], cwd=self.root, capture_output=True, text=True, env=full_env, timeout=600
-        )
-        res = BuildResult(r.returncode, r.stdout, r.stderr)
-        if check:
-            assert r.returncode == 0, f"npubuild {' '.join(args)} failed ({r.returncode}):\n{r.stdout}\n{r.stderr}"
-        return res
+    def doit(self, *args, env: dict | None = None, check: bool = True) -> BuildResult:
+        return self._run("doit", args, env, check)
+
+    def npubuild(self, *args, env: dict | None = None, check: bool = True) -> BuildResult:
+        return self._run("npubuild.cli", args, env, check)
 
 
 def new_project(root: Path, kernels: str | None = None, graphs: str | None = None, targets=("ref", "host")) -> Project:
