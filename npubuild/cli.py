@@ -83,7 +83,7 @@ def run_doit(argv: list[str], root: Path) -> int:
     from . import tasks
 
     tasks.install_signal_handlers()
-    tasks._State.argv = argv
+    tasks._State.reset(argv)
     old = Path.cwd()
     os.chdir(root)
     try:

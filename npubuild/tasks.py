@@ -74,6 +74,13 @@ class _State:
     stamp: dict | None = None  # set when nothing changed since the last complete build (noop.py)
     checked = False
 
+    @classmethod
+    def reset(cls, argv: list | None = None) -> None:
+        """Forget everything loaded (for a second in-process run)."""
+        cls.config = cls.plan = cls.error = cls.pairs = cls.recipes = cls.stamp = None
+        cls.checked = False
+        cls.argv = argv
+
 
 def _invocation() -> list | None:
     return _State.argv if _State.argv is not None else noop.doit_argv()
