@@ -1,9 +1,10 @@
 """The work done by doit tasks: emit a source, compile it (or take it from the
 store), write the manifest.
 
-Actions are module-level functions taking JSON-safe arguments, so they run in
-``doit -n N`` worker processes, and they return only JSON-safe values. A user
-error becomes a TaskFailed with one clear message rather than a traceback.
+Actions are module-level functions with picklable arguments, so they run in
+``doit -n N`` worker processes, and they return only JSON-safe values (doit
+stores them in its database). A user error becomes a TaskFailed with one clear
+message rather than a traceback.
 """
 from __future__ import annotations
 

@@ -90,6 +90,9 @@ def run_doit(argv: list[str], root: Path) -> int:
         return DoitMain(ModuleTaskLoader(tasks), config_filenames=()).run(argv)
     finally:
         os.chdir(old)
+        import gc
+
+        gc.enable()  # npubuild.tasks switches it off while tasks load
 
 
 def cmd_build(args) -> int:
