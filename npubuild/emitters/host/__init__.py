@@ -1,7 +1,8 @@
 """Host emitters: KernelInstance -> standard-dialect MLIR text (func/scf/arith/memref).
 
-Each op-family module exposes ``EMITTERS: dict[op name, (KernelInstance) -> str]``;
-to add a family, write the module and list it in ``_FAMILIES``. ``EMITTER_VERSION``
+Each op-family module in this package that exposes ``EMITTERS: dict[op name,
+(KernelInstance) -> str]`` is registered automatically: to add a family, add
+the module. ``EMITTER_VERSION``
 is the sha256 of this package's source files: it changes whenever emitter code
 changes and belongs in the cache key of the emitted text.
 
@@ -15,13 +16,13 @@ from typing import Callable
 
 from ...errors import UnsupportedOnTarget
 from ...instances import KernelInstance
-from . import elementwise
-
-_FAMILIES = (elementwise,)
+import importlib
+import pkgutil
 
 EMITTERS: dict[str, Callable[[KernelInstance], str]] = {}
-for _mod in _FAMILIES:
-    for _op, _fn in _mod.EMITTERS.items():
+for _info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+    _mod = importlib.import_module(f"{__name__}.{_info.name}")
+    for _op, _fn in getattr(_mod, "EMITTERS", {}).items():
         if _op in EMITTERS:
             raise RuntimeError(f"host emitter for {_op!r} registered twice")
         EMITTERS[_op] = _fn
