@@ -23,6 +23,8 @@ kernels:
   soft:
     op: gelu
     dtype: f32
+    attrs: {approximate: tanh}
+    targets: [ref, xdna]    # no xdna emitter yet: built on ref only
     shapes:
       - [16]
 """
@@ -51,13 +53,14 @@ def _manifest(p):
 def test_full_build_then_noop(project):
     p = project(KERNELS, GRAPHS)
     first = p.doit("build")
-    # relu x2 (+ the graph's relu 8x32 is the same instance), add, mul, gelu (ref only)
+    # relu x2 (+ the graph's relu 8x32 is the same instance), add, mul, gelu (ref + xdna: ref only)
     assert first.summary == {"kernels": 5, "compiled": 4, "store": 0, "uptodate": 0}
-    assert "host: op family 'unary' not yet emitted (gelu)" in first.out
+    assert "xdna: op family 'unary' not yet emitted (gelu); built on ref only" in first.out
     m = _manifest(p)
     assert m["schema"] == 1
-    assert set(m["kernels"]) == {"relu_f32_64", "relu_f32_8x32", "add_f32_8x32_32", "mul_f32_8x32_1", "gelu_f32_16"}
-    assert m["kernels"]["gelu_f32_16"]["unavailable"] == {"host": "not yet emitted"}
+    assert set(m["kernels"]) == {"relu_f32_64", "relu_f32_8x32", "add_f32_8x32_32", "mul_f32_8x32_1", "gelu_f32_16_approximate-tanh"}
+    assert m["kernels"]["gelu_f32_16_approximate-tanh"]["unavailable"] == {"xdna": "not yet emitted"}
+    assert set(m["kernels"]["gelu_f32_16_approximate-tanh"]["targets"]) == {"ref"}
     assert set(m["kernels"]["relu_f32_64"]["targets"]) == {"ref", "host"}
     steps = m["graphs"]["chain"]["steps"]
     assert [s["kernel"] for s in steps] == ["add_f32_8x32_32", "mul_f32_8x32_1", "relu_f32_8x32"]

@@ -24,6 +24,7 @@ graphs:
       y: {op: max, inputs: [c, x]}
     outputs: [y, a]
   with_ref_only:
+    targets: [ref]
     inputs:
       x: {shape: [4, 16], dtype: f32}
     nodes:
@@ -61,7 +62,7 @@ def test_auto_falls_back_to_ref_and_says_why(built):
     g = rt.graph("with_ref_only")
     assert g.backend == "ref"
     assert "softmax_f32_4x16" in g.fallback_reason
-    with pytest.raises(UserError, match="cannot run on host: no host binary for softmax_f32_4x16"):
+    with pytest.raises(UserError, match="cannot run on host: no host binary for .*softmax_f32_4x16"):
         rt.graph("with_ref_only", backend="host")
     x, _ = _inputs()
     y = g.run(x=x)["y"]
