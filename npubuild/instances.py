@@ -74,6 +74,8 @@ def _fmt_value(v) -> str:
     if isinstance(v, bool):
         return "1" if v else "0"
     if isinstance(v, float):
+        if v != v or v in (float("inf"), float("-inf")):
+            return json_safe(v)
         if v == int(v) and abs(v) < 1e15:
             return str(int(v))
         return repr(v)
