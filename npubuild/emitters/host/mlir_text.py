@@ -7,6 +7,10 @@ on dict/set iteration over unordered data or on the environment.
 
 ABI (``use-bare-ptr-memref-call-conv``): ``void kernel(T0 *in0, ..., Tout *out)``,
 contiguous row-major buffers whose static shapes are baked into the text.
+bool buffers are ``memref<...xi8>``, one byte per element holding 0/1 (NumPy's
+layout): MLIR's memref lowering rejects sub-byte element types (``i1``), so
+``load``/``store`` convert (load: ``byte != 0``; store: ``extui``) and bool
+*values* are ``i1`` everywhere else.
 """
 from __future__ import annotations
 
@@ -16,8 +20,10 @@ import struct
 
 from ...instances import KernelInstance
 
-# our dtype -> MLIR element type (bool is one byte in memory holding 0/1, as in NumPy)
+# our dtype -> MLIR scalar type
 MLIR_TYPE = {"f32": "f32", "f16": "f16", "i8": "i8", "i32": "i32", "i64": "i64", "bool": "i1"}
+# our dtype -> memref element type (bool is one byte in memory holding 0/1, as in NumPy)
+MEMREF_ELEMENT = {**MLIR_TYPE, "bool": "i8"}
 # float dtype -> same-width integer type (for sign-bit manipulation)
 FLOAT_BITS_TYPE = {"f32": "i32", "f16": "i16"}
 FLOAT_SIGN_MASK = {"f32": 0x80000000, "f16": 0x8000}
@@ -34,7 +40,7 @@ def mlir_type(dtype: str) -> str:
 
 def memref_type(shape, dtype: str) -> str:
     dims = "".join(f"{d}x" for d in shape)
-    return f"memref<{dims}{MLIR_TYPE[dtype]}>"
+    return f"memref<{dims}{MEMREF_ELEMENT[dtype]}>"
 
 
 def int_min(dtype: str) -> int:
@@ -46,7 +52,12 @@ def float_literal(value: float, dtype: str) -> str:
     value = float(value)
     if math.isfinite(value) and not (value == 0.0 and math.copysign(1.0, value) < 0):
         # repr round-trips through double; MLIR rounds the decimal to the type.
-        return repr(value)
+        # MLIR's float literals need a '.' before any exponent ("1e-05" is refused).
+        text = repr(value)
+        if "." not in text:
+            mant, _, exp = text.partition("e")
+            text = f"{mant}.0" + (f"e{exp}" if exp else "")
+        return text
     if dtype == "f32":
         bits = struct.unpack("<I", struct.pack("<f", value))[0]
         return f"0x{bits:08X}"
@@ -145,9 +156,16 @@ class KernelBuilder:
                 self.line("}")
 
     def load(self, memref: str, shape, dtype: str, idx: list[str]) -> str:
-        return self.op(f"memref.load {memref}[{', '.join(idx)}] : {memref_type(shape, dtype)}")
+        """The element as a value of ``mlir_type(dtype)`` (bool: an i1 from its byte)."""
+        v = self.op(f"memref.load {memref}[{', '.join(idx)}] : {memref_type(shape, dtype)}")
+        if dtype == "bool":
+            v = self.op(f"arith.cmpi ne, {v}, {self.int_const(0, 'i8')} : i8")
+        return v
 
     def store(self, value: str, memref: str, shape, dtype: str, idx: list[str]) -> None:
+        """Store a value of ``mlir_type(dtype)`` (bool: an i1, written as a 0/1 byte)."""
+        if dtype == "bool":
+            value = self.op(f"arith.extui {value} : i1 to i8")
         self.line(f"memref.store {value}, {memref}[{', '.join(idx)}] : {memref_type(shape, dtype)}")
 
     def finish(self) -> str:

@@ -1,0 +1,139 @@
+"""Host emitter for ``cast``, and the attr-value conversions other emitters share.
+
+``cast`` from dtype ``s`` to ``attrs["to"]`` (every pair of
+f32/f16/i8/i32/i64/bool), elementwise:
+
+* float -> float: ``f16 -> f32`` is exact; ``f32 -> f16`` rounds to nearest
+  even, overflows to +-inf, NaN stays NaN (as NumPy);
+* int -> float: rounds to nearest even (``i64 -> f32``, ``i32 -> f32`` for
+  ``|x| > 2**24``); ``int -> f16`` goes through f32, which is exact whenever
+  the f16 result is finite (every such integer is below 65520);
+* int -> int: sign-extends or wraps (keeps the low bits), as NumPy ``astype``;
+* float -> int truncates toward zero (the oracle: ``np.trunc`` then ``astype``).
+  NumPy's result for NaN and for values whose truncation is outside the
+  destination's range is platform-specific (C undefined behaviour; LLVM's
+  ``fptosi`` is poison there). The host kernel **saturates**: NaN -> 0,
+  ``x >= 2**(bits-1)`` (including +inf) -> MAX, ``x < -2**(bits-1)`` (including
+  -inf) -> MIN — the rule of LLVM's ``fptosi.sat``, Rust's ``as`` and Java.
+  Tests compare those inputs against this rule, not against NumPy;
+* anything -> bool is ``x != 0`` (NaN -> True, -0.0 -> False, as NumPy);
+  bool -> anything is 0 or 1.
+
+ABI: a bool buffer is one byte per element holding 0 or 1, exactly NumPy's
+bool layout. The kernel signature declares it ``memref<...xi8>`` (MLIR's
+memref-to-LLVM lowering asserts on ``i1`` elements); ``KernelBuilder.load``
+reads ``byte != 0`` and ``store`` writes ``extui`` of the i1 (see mlir_text).
+
+The helpers ``float_attr_value`` and ``int_attr_value`` convert a float attr
+(clamp bounds, the pad fill value) to a dtype with the same rules, at emit
+time, in pure Python (no NumPy on the build path).
+"""
+from __future__ import annotations
+
+import math
+import struct
+from typing import Callable
+
+from ...instances import KernelInstance
+from .elementwise import emit_elementwise
+from .mlir_text import INT_BITS, KernelBuilder, int_min, is_float, mlir_type
+
+
+# ---- emit-time conversions (Python) --------------------------------------------------------------
+
+
+def float_attr_value(value: float, dtype: str) -> float:
+    """``value`` rounded to the float dtype (nearest even, overflow -> +-inf), as NumPy."""
+    value = float(value)
+    if math.isnan(value) or math.isinf(value):
+        return value
+    fmt = {"f32": "<f", "f16": "<e"}[dtype]
+    try:
+        return struct.unpack(fmt, struct.pack(fmt, value))[0]
+    except OverflowError:
+        return math.copysign(math.inf, value)
+
+
+def int_attr_value(value: float, dtype: str) -> int:
+    """``value`` truncated toward zero into the int dtype, saturating; NaN -> 0 (see ``cast``)."""
+    value = float(value)
+    bits = INT_BITS[dtype]
+    if math.isnan(value):
+        return 0
+    if value >= 2.0 ** (bits - 1):
+        return (1 << (bits - 1)) - 1
+    if value < -(2.0 ** (bits - 1)):
+        return -(1 << (bits - 1))
+    return int(math.trunc(value))
+
+
+def attr_constant(b: KernelBuilder, value: float, dtype: str) -> str:
+    """A hoisted constant of ``dtype`` holding the float attr ``value`` converted as ``cast`` does."""
+    if is_float(dtype):
+        return b.float_const(float_attr_value(value, dtype), dtype)
+    if dtype == "bool":
+        return b.int_const(1 if float(value) != 0.0 or math.isnan(float(value)) else 0, "i1")
+    return b.int_const(int_attr_value(value, dtype), dtype)
+
+
+# ---- MLIR scalar conversion -------------------------------------------------------------------------
+
+
+def _float_to_int(b: KernelBuilder, x: str, src: str, dst: str) -> str:
+    """Truncate toward zero, saturating; NaN -> 0 (fptosi only ever sees in-range values)."""
+    if src == "f16":
+        x = b.op(f"arith.extf {x} : f16 to f32")  # exact
+    bits = INT_BITS[dst]
+    t = mlir_type(dst)
+    hi = b.float_const(2.0 ** (bits - 1), "f32")  # exact power of two
+    lo = b.float_const(-(2.0 ** (bits - 1)), "f32")
+    ge_lo = b.op(f"arith.cmpf oge, {x}, {lo} : f32")
+    lt_hi = b.op(f"arith.cmpf olt, {x}, {hi} : f32")
+    in_range = b.op(f"arith.andi {ge_lo}, {lt_hi} : i1")  # false for NaN
+    safe = b.op(f"arith.select {in_range}, {x}, {b.float_const(0.0, 'f32')} : f32")
+    v = b.op(f"arith.fptosi {safe} : f32 to {t}")
+    too_big = b.op(f"arith.cmpf oge, {x}, {hi} : f32")
+    v = b.op(f"arith.select {too_big}, {b.int_const((1 << (bits - 1)) - 1, dst)}, {v} : {t}")
+    too_small = b.op(f"arith.cmpf olt, {x}, {lo} : f32")
+    return b.op(f"arith.select {too_small}, {b.int_const(int_min(dst), dst)}, {v} : {t}")
+
+
+def convert(b: KernelBuilder, x: str, src: str, dst: str) -> str:
+    """The value ``x`` of dtype ``src`` converted to ``dst`` (the rules in the module docstring)."""
+    if src == dst:
+        return x
+    ts, td = mlir_type(src), mlir_type(dst)
+    if dst == "bool":
+        if is_float(src):
+            return b.op(f"arith.cmpf une, {x}, {b.float_const(0.0, src)} : {ts}")  # NaN -> true
+        return b.op(f"arith.cmpi ne, {x}, {b.int_const(0, src)} : {ts}")
+    if src == "bool":
+        if is_float(dst):
+            return b.op(f"arith.select {x}, {b.float_const(1.0, dst)}, {b.float_const(0.0, dst)} : {td}")
+        return b.op(f"arith.extui {x} : i1 to {td}")
+    if is_float(src) and is_float(dst):
+        if src == "f16":
+            return b.op(f"arith.extf {x} : f16 to f32")
+        return b.op(f"arith.truncf {x} : f32 to f16")
+    if is_float(src):
+        return _float_to_int(b, x, src, dst)
+    if is_float(dst):
+        if dst == "f16":
+            f = b.op(f"arith.sitofp {x} : {ts} to f32")
+            return b.op(f"arith.truncf {f} : f32 to f16")
+        return b.op(f"arith.sitofp {x} : {ts} to {td}")
+    if INT_BITS[dst] > INT_BITS[src]:
+        return b.op(f"arith.extsi {x} : {ts} to {td}")
+    return b.op(f"arith.trunci {x} : {ts} to {td}")
+
+
+def _emit_cast(inst: KernelInstance) -> str:
+    dst = inst.attrs["to"]
+
+    def fn(b: KernelBuilder, v, dt):
+        return convert(b, v[0], dt, dst)
+
+    return emit_elementwise(inst, fn, f"cast to {dst}")
+
+
+EMITTERS: dict[str, Callable[[KernelInstance], str]] = {"cast": _emit_cast}
