@@ -138,13 +138,27 @@ class KernelBuilder:
         self._body.append(" " * self._indent + text)
 
     # -- structure -------------------------------------------------------------------
+    def new_iv(self) -> str:
+        """A fresh induction-variable name."""
+        iv = f"%i{self._n_iv}"
+        self._n_iv += 1
+        return iv
+
+    @contextlib.contextmanager
+    def indented(self):
+        """Lines emitted inside are one block deeper (a region's body)."""
+        self._indent += 2
+        try:
+            yield
+        finally:
+            self._indent -= 2
+
     @contextlib.contextmanager
     def loop_nest(self, shape):
         """``scf.for`` loops over ``shape`` (outermost first); yields the induction vars."""
         ivs = []
         for d in shape:
-            iv = f"%i{self._n_iv}"
-            self._n_iv += 1
+            iv = self.new_iv()
             self.line(f"scf.for {iv} = {self.index(0)} to {self.index(d)} step {self.index(1)} {{")
             self._indent += 2
             ivs.append(iv)

@@ -68,12 +68,11 @@ def scf_for(b: KernelBuilder, lb: str, ub: str, inits=(), types=()):
         iters = ", ".join(f"{a} = {v}" for a, v in zip(args, inits))
         head = f"{lhs} = {head} iter_args({iters}) -> ({', '.join(types)})"
     b.line(head + " {")
-    b._indent += 2
-    yield loop
-    if inits:
-        assert loop.next is not None and len(loop.next) == len(inits), "set loop.next in the loop body"
-        b.line(f"scf.yield {', '.join(loop.next)} : {', '.join(types)}")
-    b._indent -= 2
+    with b.indented():
+        yield loop
+        if inits:
+            assert loop.next is not None and len(loop.next) == len(inits), "set loop.next in the loop body"
+            b.line(f"scf.yield {', '.join(loop.next)} : {', '.join(types)}")
     b.line("}")
 
 

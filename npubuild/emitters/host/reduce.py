@@ -69,12 +69,6 @@ def from_acc(b: KernelBuilder, v: str, dtype: str) -> str:
     return v
 
 
-def _new_iv(b: KernelBuilder) -> str:
-    iv = f"%i{b._n_iv}"
-    b._n_iv += 1
-    return iv
-
-
 def for_acc(
     b: KernelBuilder,
     extents: Sequence[int],
@@ -93,13 +87,12 @@ def for_acc(
     def nest(level: int, ivs: list[str], carried: list[str]) -> list[str]:
         if level == len(extents):
             return list(body(ivs, carried))
-        iv = _new_iv(b)
+        iv = b.new_iv()
         head = f"scf.for {iv} = {b.index(0)} to {b.index(extents[level])} step {b.index(1)}"
         if not carried:
             b.line(head + " {")
-            b._indent += 2
-            nest(level + 1, ivs + [iv], [])
-            b._indent -= 2
+            with b.indented():
+                nest(level + 1, ivs + [iv], [])
             b.line("}")
             return []
         res = b.fresh()
@@ -107,10 +100,9 @@ def for_acc(
         iter_args = ", ".join(f"{a} = {c}" for a, c in zip(args, carried))
         lhs = res if len(carried) == 1 else f"{res}:{len(carried)}"
         b.line(f"{lhs} = {head} iter_args({iter_args}) -> ({', '.join(types)}) {{")
-        b._indent += 2
-        new = nest(level + 1, ivs + [iv], args)
-        b.line(f"scf.yield {', '.join(new)} : {', '.join(types)}")
-        b._indent -= 2
+        with b.indented():
+            new = nest(level + 1, ivs + [iv], args)
+            b.line(f"scf.yield {', '.join(new)} : {', '.join(types)}")
         b.line("}")
         return [res] if len(carried) == 1 else [f"{res}#{k}" for k in range(len(carried))]
 
