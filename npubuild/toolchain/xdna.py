@@ -1,0 +1,413 @@
+"""The XDNA (Ryzen AI NPU) toolchain: locate aiecc, Peano (llvm-aie) and xclbinutil.
+
+Thin on purpose: nothing heavy is imported at module load and the ``aie`` /
+``llvm-aie`` Python packages are only *located* (``importlib.util.find_spec``),
+never imported. Flags, env vars and install commands follow the project's
+research notes on mlir-aie (``/work/shared/research/xdna.md`` §1).
+
+* :func:`find_xdna_tools` -> one entry per tool: ``path`` (or None),
+  ``version`` (or None) and ``missing`` (None, or one line saying why and how
+  to install it).
+* :func:`detect_aiecc_dialect` -> ``"legacy"`` (``--aie-generate-xclbin`` ...)
+  or ``"new"`` (``--get-xclbin`` ...), read from ``aiecc --help``.
+* :func:`detect_mlir_dialect` -> ``"aie.runtime_sequence"`` or
+  ``"aiex.runtime_sequence"`` from the mlir-aie version.
+* :func:`xdna_fingerprint` identifies the tools (versions + sha256 of the
+  binaries), cached on disk like :func:`npubuild.toolchain.host.fingerprint`.
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+from ..canonical import canonical_json
+from ..errors import UserError
+from ..fsio import atomic_write_text
+from .host import _first_lines, _package_version, _sha256_file
+
+XDNA_FINGERPRINT_FILE = "xdna-toolchain.json"
+_FINGERPRINT_SCHEMA = 1
+TOOLS = ("aiecc", "peano", "xclbinutil")
+
+# Install hints (xdna.md §1b "Env vars / install", from mlir-aie utils/env_setup.sh,
+# utils/quick_setup.sh and README.md at MA@1e40030).
+AIECC_HINT = (
+    "install mlir-aie: pip install mlir_aie -f https://github.com/Xilinx/mlir-aie/releases/expanded_assets/latest-wheels-3"
+    " (or set MLIR_AIE_INSTALL_DIR=$(pip show mlir_aie | Location)/mlir_aie)"
+)
+PEANO_HINT = (
+    "install Peano: pip install llvm-aie -f https://github.com/Xilinx/llvm-aie/releases/expanded_assets/nightly"
+    " (or set PEANO_INSTALL_DIR=$(pip show llvm-aie | Location)/llvm-aie)"
+)
+XRT_HINT = (
+    "install XRT (Ubuntu 24.04, kernel >= 6.17): add-apt-repository ppa:amd-team/xrt && apt install libxrt2 "
+    "libxrt-npu2 libxrt-dev libxrt-utils libxrt-utils-npu amdxdna-dkms (or set XILINX_XRT)"
+)
+PYXRT_HINT = (
+    "pyxrt comes with XRT (PPA: /usr/lib/python3*/dist-packages, Python 3.12 only; legacy: $XILINX_XRT/python on "
+    "PYTHONPATH); " + XRT_HINT.split(": ", 1)[1]
+)
+
+# Python package names, located with find_spec only. The mlir-aie wheel is the
+# distribution ``mlir_aie`` whose Python package is ``aie``; the Peano wheel is
+# the distribution ``llvm-aie`` installing the directory ``site-packages/llvm-aie``
+# (xdna.md §1b: PEANO_INSTALL_DIR=$(pip show llvm-aie | Location)/llvm-aie; aiecc's
+# discoverPeanoInstallDir falls back to site-packages/llvm-aie), a namespace "module"
+# named ``llvm-aie`` as far as find_spec is concerned.
+AIE_PACKAGE, AIE_DIST = "aie", "mlir_aie"
+PEANO_PACKAGE, PEANO_DIST = "llvm-aie", "llvm-aie"
+
+# mlir-aie #2708 (merged 2025-11-18, xdna.md §0 timeline and §1c) moved the host
+# sequence op from the aiex dialect to the aie dialect: `aiex.runtime_sequence` ->
+# `aie.runtime_sequence`. mlir-aie wheels carry their build date in the version
+# (a YYYYMMDD group), which is compared against this date. The `--get-*` aiecc CLI
+# (2026-07/08, #3271/#3501) is later still, so a "new"-dialect aiecc implies
+# `aie.runtime_sequence` whatever its version string says.
+AIE_RUNTIME_SEQUENCE_SINCE = 20251118
+
+_HELP_TIMEOUT = 60
+
+
+# ---- helpers ----------------------------------------------------------------------------------
+
+
+def _executable(path: str | os.PathLike) -> str | None:
+    p = os.path.abspath(path)
+    return p if os.path.isfile(p) and os.access(p, os.X_OK) else None
+
+
+def _package_dirs(module: str) -> list[str]:
+    """Directories of a top-level package, found without importing it."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        return []
+    if spec is None:
+        return []
+    dirs = list(spec.submodule_search_locations or [])
+    if not dirs and spec.origin and spec.origin not in ("built-in", "frozen"):
+        dirs = [os.path.dirname(spec.origin)]
+    return [os.path.abspath(d) for d in dirs]
+
+
+def _probe_version(cmds: list[list[str]]) -> str | None:
+    """The version parsed from the first of ``cmds`` that succeeds, else None."""
+    for cmd in cmds:
+        try:
+            lines = _first_lines(cmd, 8)
+        except UserError:
+            continue
+        v = parse_version(lines)
+        if v:
+            return v
+    return None
+
+
+_VERSION_AFTER_WORD = re.compile(r"\bversion\b[:\s]+v?(\d[\w.+~-]*)", re.IGNORECASE)
+_VERSION_ANY = re.compile(r"\bv?(\d+\.\d+[\w.+~-]*)")
+
+
+def parse_version(lines: list[str] | str) -> str | None:
+    """A version number from ``--version`` output.
+
+    Takes the token after the word "version" (``clang version 19.0.0git (...)``,
+    ``XRT Build Version: 2.19.0``, ``Version: 2.19.0``) from the first line that has
+    one, else the first dotted number; None when there is none.
+    """
+    if isinstance(lines, str):
+        lines = lines.splitlines()
+    for ln in lines:
+        m = _VERSION_AFTER_WORD.search(ln)
+        if m:
+            return m.group(1).rstrip(".,;")
+    for ln in lines:
+        m = _VERSION_ANY.search(ln)
+        if m:
+            return m.group(1).rstrip(".,;")
+    return None
+
+
+# ---- finding the tools ------------------------------------------------------------------------
+
+
+def _find_aiecc() -> dict:
+    tried = []
+    candidates: list[tuple[str, str]] = []  # (directory or "", found via)
+    install = os.environ.get("MLIR_AIE_INSTALL_DIR", "").strip()
+    if install:
+        candidates.append((os.path.join(install, "bin"), "MLIR_AIE_INSTALL_DIR"))
+        tried.append(f"$MLIR_AIE_INSTALL_DIR/bin ({install}/bin)")
+    candidates.append(("", "PATH"))
+    tried.append("PATH")
+    pkg_dirs = _package_dirs(AIE_PACKAGE)
+    for pkg in pkg_dirs:
+        # Where a wheel puts bin/aiecc relative to the `aie` package is not in the
+        # research notes; try the parent (install tree <prefix>/{bin,python/aie}), its
+        # parent, and a sibling mlir_aie/bin. Only a directory holding aiecc counts.
+        parent = os.path.dirname(pkg)
+        for d in (os.path.join(parent, "mlir_aie", "bin"), os.path.join(parent, "bin"), os.path.join(os.path.dirname(parent), "bin")):
+            candidates.append((d, f"python package '{AIE_PACKAGE}'"))
+    tried.append(f"python package '{AIE_PACKAGE}'" + ("" if pkg_dirs else " (not installed)"))
+    for d, via in candidates:
+        for name in ("aiecc", "aiecc.py"):
+            path = shutil.which(name) if d == "" else _executable(os.path.join(d, name))
+            if path:
+                return {"path": os.path.abspath(path), "found_via": via, "missing": None}
+    return {
+        "path": None,
+        "found_via": None,
+        "missing": f"not found: aiecc (looked in {', '.join(tried)}); {AIECC_HINT}",
+    }
+
+
+def _find_peano() -> dict:
+    # Peano is deliberately not on PATH (it would shadow the system clang; xdna.md §1b),
+    # so PATH is not searched: $PEANO_INSTALL_DIR, then the llvm-aie wheel.
+    dirs: list[tuple[str, str]] = []
+    env = os.environ.get("PEANO_INSTALL_DIR", "").strip()
+    if env:
+        dirs.append((os.path.abspath(env), "PEANO_INSTALL_DIR"))
+    pkg_dirs = _package_dirs(PEANO_PACKAGE)
+    for d in pkg_dirs:
+        dirs.append((d, f"python package '{PEANO_PACKAGE}'"))
+    incomplete = None
+    for d, via in dirs:
+        bins = {n: _executable(os.path.join(d, "bin", n)) for n in ("clang++", "opt", "llc")}
+        if bins["clang++"] is None:
+            continue
+        lacking = [n for n, p in bins.items() if p is None]
+        entry = {
+            "path": bins["clang++"],
+            "install_dir": d,
+            "opt": bins["opt"],
+            "llc": bins["llc"],
+            "found_via": via,
+            "missing": None,
+        }
+        if not lacking:
+            return entry
+        if incomplete is None:
+            entry["missing"] = f"incomplete: Peano at {d} has no bin/{', bin/'.join(lacking)}; {PEANO_HINT}"
+            incomplete = entry
+    if incomplete is not None:
+        return incomplete
+    tried = (f"$PEANO_INSTALL_DIR/bin ({env}/bin)" if env else "$PEANO_INSTALL_DIR (unset)") + f", python package '{PEANO_PACKAGE}'" + ("" if pkg_dirs else " (not installed)")
+    return {
+        "path": None,
+        "install_dir": None,
+        "opt": None,
+        "llc": None,
+        "found_via": None,
+        "missing": f"not found: Peano clang++ (looked in {tried}); {PEANO_HINT}",
+    }
+
+
+def _find_xclbinutil(aiecc_path: str | None) -> dict:
+    # aiecc itself looks on PATH and next to aiecc (xdna.md §1a "Silent failure"); the
+    # declarative aiecc also honours AIE_XCLBINUTIL; XRT installs put it in $XILINX_XRT/bin.
+    candidates: list[tuple[str | None, str]] = []
+    if os.environ.get("AIE_XCLBINUTIL", "").strip():
+        candidates.append((_executable(os.environ["AIE_XCLBINUTIL"].strip()), "AIE_XCLBINUTIL"))
+    candidates.append((shutil.which("xclbinutil"), "PATH"))
+    if aiecc_path:
+        candidates.append((_executable(os.path.join(os.path.dirname(aiecc_path), "xclbinutil")), "next to aiecc"))
+    xrt = os.environ.get("XILINX_XRT", "").strip()
+    if xrt:
+        candidates.append((_executable(os.path.join(xrt, "bin", "xclbinutil")), "XILINX_XRT"))
+    for path, via in candidates:
+        if path:
+            return {"path": os.path.abspath(path), "found_via": via, "missing": None}
+    tried = "PATH" + (", next to aiecc" if aiecc_path else "") + (f", $XILINX_XRT/bin ({xrt}/bin)" if xrt else "")
+    return {
+        "path": None,
+        "found_via": None,
+        "missing": f"not found: xclbinutil (looked in {tried}; aiecc silently skips the xclbin without it); {XRT_HINT}",
+    }
+
+
+def find_xdna_tools(probe_versions: bool = True) -> dict:
+    """Locate aiecc, Peano and xclbinutil; never raises for a missing tool.
+
+    Returns ``{"aiecc": {...}, "peano": {...}, "xclbinutil": {...}}``; every entry
+    has ``path`` (absolute, or None), ``version`` (parsed from the tool, or None;
+    not probed when ``probe_versions`` is false), ``found_via`` and ``missing``
+    (None, or one line: what was searched and how to install it). ``aiecc`` also
+    has ``package_version`` (the ``mlir_aie`` wheel), ``peano`` has
+    ``install_dir``, ``opt``, ``llc`` and ``package_version`` (``llvm-aie``).
+    """
+    aiecc = _find_aiecc()
+    peano = _find_peano()
+    xclbinutil = _find_xclbinutil(aiecc["path"])
+    aiecc["package_version"] = _package_version(AIE_DIST)
+    peano["package_version"] = _package_version(PEANO_DIST)
+    tools = {"aiecc": aiecc, "peano": peano, "xclbinutil": xclbinutil}
+    for name, t in tools.items():
+        t["version"] = _tool_version(name, t["path"]) if probe_versions and t["path"] else None
+    return tools
+
+
+def _tool_version(name: str, path: str) -> str | None:
+    if name == "aiecc":
+        # aiecc reports its version with --aie-version, not --version (xdna.md §1a,
+        # C++ aiecc at MA@1e40030); --version is the fallback for other builds.
+        return _probe_version([[path, "--aie-version"], [path, "--version"]])
+    return _probe_version([[path, "--version"]])
+
+
+# ---- dialects ---------------------------------------------------------------------------------
+
+
+def detect_aiecc_dialect(aiecc_path: str) -> str | None:
+    """``"new"`` if ``aiecc --help`` lists ``--get-xclbin`` (declarative aiecc,
+    2026-07/08, mlir-aie #3271/#3501), ``"legacy"`` if it lists
+    ``--aie-generate-xclbin`` (2025-03 .. mid-2026 form, #2075), None when it
+    lists neither or cannot run. Some transitional builds list both; the new form
+    wins then (``--no-xchesscc`` is gone from the newest one).
+    """
+    try:
+        r = subprocess.run(
+            [aiecc_path, "--help"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            errors="replace",
+            timeout=_HELP_TIMEOUT,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    text = r.stdout
+    if re.search(r"--get-xclbin\b", text):
+        return "new"
+    if re.search(r"--aie-generate-xclbin\b", text):
+        return "legacy"
+    return None
+
+
+_DATE = re.compile(r"(20\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])")
+
+
+def detect_mlir_dialect(mlir_aie_version: str | None, aiecc_dialect: str | None = None) -> str | None:
+    """The runtime-sequence op the installed mlir-aie parses.
+
+    ``"aie.runtime_sequence"`` from mlir-aie #2708 (2025-11-18) on, before that
+    ``"aiex.runtime_sequence"`` (see :data:`AIE_RUNTIME_SEQUENCE_SINCE`). Decided
+    by the build date (YYYYMMDD) in ``mlir_aie_version``; an aiecc with the
+    ``"new"`` CLI is newer than the change. None when neither tells.
+    """
+    if aiecc_dialect == "new":
+        return "aie.runtime_sequence"
+    if mlir_aie_version:
+        m = _DATE.search(mlir_aie_version)
+        if m:
+            date = int("".join(m.groups()))
+            return "aie.runtime_sequence" if date >= AIE_RUNTIME_SEQUENCE_SINCE else "aiex.runtime_sequence"
+    return None
+
+
+def pyxrt_status() -> dict:
+    """Whether ``pyxrt`` is importable (find_spec only; never imported)."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("pyxrt")
+    except (ImportError, ValueError):
+        spec = None
+    if spec is None:
+        return {"path": None, "missing": f"not importable: pyxrt; {PYXRT_HINT}"}
+    return {"path": spec.origin, "missing": None}
+
+
+# ---- fingerprint ------------------------------------------------------------------------------
+
+
+def _hashed_files(tools: dict) -> dict[str, str]:
+    files = {
+        "aiecc": tools["aiecc"].get("path"),
+        "peano_clang++": tools["peano"].get("path"),
+        "peano_opt": tools["peano"].get("opt"),
+        "peano_llc": tools["peano"].get("llc"),
+        "xclbinutil": tools["xclbinutil"].get("path"),
+    }
+    return {k: v for k, v in files.items() if v}
+
+
+def _stat_key(tools: dict) -> dict:
+    files = {}
+    for name, path in sorted(_hashed_files(tools).items()):
+        try:
+            st = os.stat(path)
+        except OSError as e:
+            raise UserError(f"cannot stat {path}: {e}") from e
+        files[name] = [path, st.st_size, st.st_mtime_ns]
+    return {
+        "schema": _FINGERPRINT_SCHEMA,
+        "files": files,
+        "packages": {AIE_DIST: tools["aiecc"].get("package_version"), PEANO_DIST: tools["peano"].get("package_version")},
+    }
+
+
+def _compute_fingerprint(tools: dict) -> dict:
+    versions = {}
+    for name in TOOLS:
+        t = tools[name]
+        v = t.get("version")
+        if v is None and t.get("path"):
+            v = _tool_version(name, t["path"])
+        versions[name] = v
+    fp = {
+        "paths": _hashed_files(tools),
+        "versions": versions,
+        "packages": {AIE_DIST: tools["aiecc"].get("package_version"), PEANO_DIST: tools["peano"].get("package_version")},
+        "sha256": {name: _sha256_file(path) for name, path in sorted(_hashed_files(tools).items())},
+    }
+    # Content only: versions and binary hashes, not where the tools are installed.
+    identity = {k: v for k, v in fp.items() if k != "paths"}
+    fp["id"] = hashlib.sha256(canonical_json(identity).encode()).hexdigest()
+    return fp
+
+
+_memo: dict[str, dict] = {}
+
+
+def xdna_fingerprint(tools: dict, cache_dir: Path | None) -> dict:
+    """JSON-safe identity of the XDNA tools found (missing ones are simply absent).
+
+    ``{"paths", "versions", "packages", "sha256", "id"}``; ``id`` covers versions
+    and hashes only. Cached in ``cache_dir/xdna-toolchain.json`` keyed by (path,
+    size, mtime_ns) of every hashed binary and the wheel versions, and memoized in
+    this process under the same key; a warm call runs no tool.
+    """
+    key = _stat_key(tools)
+    key_json = canonical_json(key)
+    cache_file = Path(cache_dir) / XDNA_FINGERPRINT_FILE if cache_dir is not None else None
+    fp = _memo.get(key_json)
+    if fp is not None:
+        if cache_file is not None and not cache_file.exists():
+            _write_cache(cache_file, key, fp)
+        return copy.deepcopy(fp)
+    if cache_file is not None:
+        try:
+            with open(cache_file, encoding="utf-8") as f:
+                cached = json.load(f)
+            if isinstance(cached, dict) and cached.get("key") == key and isinstance(cached.get("fingerprint"), dict):
+                _memo[key_json] = cached["fingerprint"]
+                return copy.deepcopy(cached["fingerprint"])
+        except (OSError, ValueError):
+            pass  # missing or corrupt: recompute
+    fp = _compute_fingerprint(tools)
+    if cache_file is not None:
+        _write_cache(cache_file, key, fp)
+    _memo[key_json] = fp
+    return copy.deepcopy(fp)
+
+
+def _write_cache(cache_file: Path, key: dict, fp: dict) -> None:
+    atomic_write_text(cache_file, json.dumps({"key": key, "fingerprint": fp}, indent=1, sort_keys=True) + "\n")
