@@ -26,7 +26,7 @@ from npubuild.instances import make_instance
 from npubuild.ops.registry import NUMPY_DTYPE
 from npubuild.runner.host import HostKernel
 from npubuild.toolchain import host as toolchain
-from npubuild.toolchain import mlir_env
+from npubuild.toolchain import fpcache, mlir_env
 
 FLOATS = ("f32", "f16")
 # shapes for every (op, dtype); the extra ones for f32 and i32 only (compile time)
@@ -420,7 +420,7 @@ def test_missing_packages_give_one_clear_error(monkeypatch):
 def test_fingerprint_is_cached(tmp_path, monkeypatch):
     for v in ("NPUBUILD_LLC", "NPUBUILD_CC", "CC"):
         monkeypatch.delenv(v, raising=False)
-    monkeypatch.setattr(toolchain, "_memo", {})
+    monkeypatch.setattr(fpcache, "_memo", {})
     calls = []
     real_hash = toolchain._sha256_file
     monkeypatch.setattr(toolchain, "_sha256_file", lambda p: calls.append(p) or real_hash(p))
@@ -440,7 +440,7 @@ def test_fingerprint_is_cached(tmp_path, monkeypatch):
 
     monkeypatch.setattr(toolchain, "_sha256_file", boom)
     monkeypatch.setattr(toolchain.subprocess, "run", boom)
-    monkeypatch.setattr(toolchain, "_memo", {})  # force the disk cache path
+    monkeypatch.setattr(fpcache, "_memo", {})  # force the disk cache path
     t = time.perf_counter()
     warm = toolchain.fingerprint(tmp_path)
     elapsed = time.perf_counter() - t
@@ -455,7 +455,7 @@ def test_fingerprint_is_cached(tmp_path, monkeypatch):
 
 
 def test_fingerprint_corrupt_cache_recomputes(tmp_path, monkeypatch):
-    monkeypatch.setattr(toolchain, "_memo", {})
+    monkeypatch.setattr(fpcache, "_memo", {})
     (tmp_path / toolchain.FINGERPRINT_FILE).write_text("{not json")
     fp = toolchain.fingerprint(tmp_path)
     assert len(fp["id"]) == 64

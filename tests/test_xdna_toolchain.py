@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from npubuild import cli
-from npubuild.toolchain import xdna
+from npubuild.toolchain import fpcache, xdna
 
 LEGACY_HELP = """OVERVIEW: aiecc
   --aie-generate-xclbin      Generate xclbin
@@ -230,7 +230,7 @@ def test_fingerprint_cached_and_content_sensitive(fakes, tmp_path, monkeypatch):
     assert n > 0
     # warm: memo, then the disk cache; no tool runs
     assert xdna.xdna_fingerprint(tools, cache) == fp1
-    xdna._memo.clear()
+    fpcache._memo.clear()
     assert xdna.xdna_fingerprint(xdna.find_xdna_tools(probe_versions=False), cache) == fp1
     assert _calls(log) == n
     # same content elsewhere: same id (paths are not part of it)

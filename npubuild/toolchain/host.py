@@ -10,10 +10,8 @@ MLIR from PyPI) -> ``llc`` -> object -> ``cc -shared`` -> kernel.so.
 """
 from __future__ import annotations
 
-import copy
 import ctypes
 import hashlib
-import json
 import os
 import shlex
 import shutil
@@ -26,6 +24,7 @@ from ..errors import UserError
 from ..fsio import atomic_write_text
 from ..canonical import canonical_json
 from . import mlir_env
+from .fpcache import cached_fingerprint
 
 # Lowering of func/scf/arith/memref with the bare-pointer calling convention:
 # ``void kernel(T0 *in0, ..., Tout *out)``.
@@ -171,9 +170,6 @@ def _compute_fingerprint(tools: dict) -> dict:
     return fp
 
 
-_memo: dict[str, dict] = {}
-
-
 def fingerprint(cache_dir: Path | None) -> dict:
     """JSON-safe identity of the host toolchain; ``fp["id"]`` sums it up.
 
@@ -185,31 +181,8 @@ def fingerprint(cache_dir: Path | None) -> dict:
     """
     tools = find_tools()
     key = _stat_key(tools)
-    key_json = canonical_json(key)
     cache_file = Path(cache_dir) / FINGERPRINT_FILE if cache_dir is not None else None
-    fp = _memo.get(key_json)
-    if fp is not None:
-        if cache_file is not None and not cache_file.exists():
-            _write_fingerprint_cache(cache_file, key, fp)
-        return copy.deepcopy(fp)
-    if cache_file is not None:
-        try:
-            with open(cache_file, encoding="utf-8") as f:
-                cached = json.load(f)
-            if isinstance(cached, dict) and cached.get("key") == key and isinstance(cached.get("fingerprint"), dict):
-                _memo[key_json] = cached["fingerprint"]
-                return copy.deepcopy(cached["fingerprint"])
-        except (OSError, ValueError):
-            pass  # missing or corrupt: recompute
-    fp = _compute_fingerprint(tools)
-    if cache_file is not None:
-        _write_fingerprint_cache(cache_file, key, fp)
-    _memo[key_json] = fp
-    return copy.deepcopy(fp)
-
-
-def _write_fingerprint_cache(cache_file: Path, key: dict, fp: dict) -> None:
-    atomic_write_text(cache_file, json.dumps({"key": key, "fingerprint": fp}, indent=1, sort_keys=True) + "\n")
+    return cached_fingerprint(cache_file, key, lambda: _compute_fingerprint(tools))
 
 
 # ---- MLIR -> LLVM IR ------------------------------------------------------------------------

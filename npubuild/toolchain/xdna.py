@@ -17,9 +17,7 @@ research notes on mlir-aie (``/work/shared/research/xdna.md`` §1).
 """
 from __future__ import annotations
 
-import copy
 import hashlib
-import json
 import os
 import re
 import shutil
@@ -28,7 +26,7 @@ from pathlib import Path
 
 from ..canonical import canonical_json
 from ..errors import UserError
-from ..fsio import atomic_write_text
+from .fpcache import cached_fingerprint
 from .host import _first_lines, _package_version, _sha256_file
 
 XDNA_FINGERPRINT_FILE = "xdna-toolchain.json"
@@ -374,9 +372,6 @@ def _compute_fingerprint(tools: dict) -> dict:
     return fp
 
 
-_memo: dict[str, dict] = {}
-
-
 def xdna_fingerprint(tools: dict, cache_dir: Path | None) -> dict:
     """JSON-safe identity of the XDNA tools found (missing ones are simply absent).
 
@@ -386,28 +381,5 @@ def xdna_fingerprint(tools: dict, cache_dir: Path | None) -> dict:
     this process under the same key; a warm call runs no tool.
     """
     key = _stat_key(tools)
-    key_json = canonical_json(key)
     cache_file = Path(cache_dir) / XDNA_FINGERPRINT_FILE if cache_dir is not None else None
-    fp = _memo.get(key_json)
-    if fp is not None:
-        if cache_file is not None and not cache_file.exists():
-            _write_cache(cache_file, key, fp)
-        return copy.deepcopy(fp)
-    if cache_file is not None:
-        try:
-            with open(cache_file, encoding="utf-8") as f:
-                cached = json.load(f)
-            if isinstance(cached, dict) and cached.get("key") == key and isinstance(cached.get("fingerprint"), dict):
-                _memo[key_json] = cached["fingerprint"]
-                return copy.deepcopy(cached["fingerprint"])
-        except (OSError, ValueError):
-            pass  # missing or corrupt: recompute
-    fp = _compute_fingerprint(tools)
-    if cache_file is not None:
-        _write_cache(cache_file, key, fp)
-    _memo[key_json] = fp
-    return copy.deepcopy(fp)
-
-
-def _write_cache(cache_file: Path, key: dict, fp: dict) -> None:
-    atomic_write_text(cache_file, json.dumps({"key": key, "fingerprint": fp}, indent=1, sort_keys=True) + "\n")
+    return cached_fingerprint(cache_file, key, lambda: _compute_fingerprint(tools))

@@ -1,0 +1,47 @@
+"""Toolchain fingerprints cached by the stat of the files they hash.
+
+Hashing a toolchain (libLLVM.so alone is >100 MB) on every build would dominate
+a no-op; a fingerprint is recomputed only when the stat key — (path, size,
+mtime_ns) of every hashed file, plus whatever else the caller puts in it —
+changes. Results are memoized per process and kept in a small JSON file.
+"""
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Callable
+
+from ..canonical import canonical_json
+from ..fsio import atomic_write_text
+
+_memo: dict[str, dict] = {}
+
+
+def cached_fingerprint(cache_file: Path | None, key: dict, compute: Callable[[], dict]) -> dict:
+    """``compute()`` unless a fingerprint for ``key`` is memoized or in ``cache_file``."""
+    key_json = canonical_json(key)
+    memo_key = f"{cache_file.name if cache_file else ''}:{key_json}"
+    fp = _memo.get(memo_key)
+    if fp is not None:
+        if cache_file is not None and not cache_file.exists():
+            _write(cache_file, key, fp)
+        return copy.deepcopy(fp)
+    if cache_file is not None:
+        try:
+            with open(cache_file, encoding="utf-8") as f:
+                cached = json.load(f)
+            if isinstance(cached, dict) and cached.get("key") == key and isinstance(cached.get("fingerprint"), dict):
+                _memo[memo_key] = cached["fingerprint"]
+                return copy.deepcopy(cached["fingerprint"])
+        except (OSError, ValueError):
+            pass  # missing or corrupt: recompute
+    fp = compute()
+    if cache_file is not None:
+        _write(cache_file, key, fp)
+    _memo[memo_key] = fp
+    return copy.deepcopy(fp)
+
+
+def _write(cache_file: Path, key: dict, fp: dict) -> None:
+    atomic_write_text(cache_file, json.dumps({"key": key, "fingerprint": fp}, indent=1, sort_keys=True) + "\n")
