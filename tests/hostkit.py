@@ -21,3 +21,18 @@ def compile_kernels(instances, out_dir: Path) -> dict:
 
     with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 1)) as pool:
         return dict(pool.map(build, unique.values()))
+
+
+STANDARD_DIALECTS = ("func", "scf", "arith", "memref")
+
+
+def assert_standard_dialects(text: str, where: str = "") -> None:
+    """Every op of an emitted body is func/scf/arith/memref: no math dialect, no calls."""
+    for ln in text.splitlines():
+        ln = ln.strip()
+        if not ln or ln.startswith("//"):
+            continue
+        opname = ln.split(" = ", 1)[1].split()[0] if " = " in ln else ln.split()[0]
+        if "." in opname and not opname[0].isdigit():
+            assert opname.split(".")[0] in STANDARD_DIALECTS, (where, ln)
+        assert "func.call" not in ln and "math." not in ln, (where, ln)

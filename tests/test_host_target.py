@@ -28,6 +28,8 @@ from npubuild.runner.host import HostKernel
 from npubuild.toolchain import host as toolchain
 from npubuild.toolchain import fpcache, mlir_env
 
+from .hostkit import assert_standard_dialects
+
 FLOATS = ("f32", "f16")
 # shapes for every (op, dtype); the extra ones for f32 and i32 only (compile time)
 UNARY_SHAPES = [(1,), (3, 4), (2, 3, 4, 5)]
@@ -279,11 +281,7 @@ def test_emitted_text_shape():
     # broadcast input b is indexed by the innermost output index only
     assert "memref.load %in_b[%i1]" in text
     for case in CASES:
-        body = [ln.strip() for ln in emitters.emit(_instance(case)).splitlines() if ln.strip() and not ln.strip().startswith("//")]
-        for ln in body:
-            opname = ln.split("=", 1)[1].split()[0] if " = " in ln else ln.split()[0]
-            if "." in opname:
-                assert opname.split(".")[0] in ("func", "scf", "arith", "memref"), ln
+        assert_standard_dialects(emitters.emit(_instance(case)), _case_id(case))
 
 
 def test_emitter_registry(monkeypatch):

@@ -9,13 +9,27 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 from pathlib import Path
 from typing import Callable
 
 from ..canonical import canonical_json
+from ..errors import UserError
 from ..fsio import atomic_write_text
 
 _memo: dict[str, dict] = {}
+
+
+def stat_files(paths: dict) -> dict:
+    """name -> [path, size, mtime_ns] for each file a fingerprint hashes."""
+    out = {}
+    for name, path in sorted(paths.items()):
+        try:
+            st = os.stat(path)
+        except OSError as e:
+            raise UserError(f"cannot stat {path}: {e}") from e
+        out[name] = [path, st.st_size, st.st_mtime_ns]
+    return out
 
 
 def cached_fingerprint(cache_file: Path | None, key: dict, compute: Callable[[], dict]) -> dict:

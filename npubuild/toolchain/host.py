@@ -24,7 +24,7 @@ from ..errors import UserError
 from ..fsio import atomic_write_text
 from ..canonical import canonical_json
 from . import mlir_env
-from .fpcache import cached_fingerprint
+from .fpcache import cached_fingerprint, stat_files
 
 # Lowering of func/scf/arith/memref with the bare-pointer calling convention:
 # ``void kernel(T0 *in0, ..., Tout *out)``.
@@ -129,17 +129,9 @@ def _package_version(dist: str) -> str | None:
 
 
 def _stat_key(tools: dict) -> dict:
-    files = {}
-    for name in ("llc", "libllvm", "mlir_capi", "cc_path"):
-        path = tools[name]
-        try:
-            st = os.stat(path)
-        except OSError as e:
-            raise UserError(f"cannot stat {path}: {e}") from e
-        files[name] = [path, st.st_size, st.st_mtime_ns]
     return {
         "schema": _FINGERPRINT_SCHEMA,
-        "files": files,
+        "files": stat_files({name: tools[name] for name in ("llc", "libllvm", "mlir_capi", "cc_path")}),
         "cc": tools["cc"],
         "env": {v: os.environ.get(v) for v in _ENV_OVERRIDES},
     }

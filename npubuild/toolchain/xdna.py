@@ -26,7 +26,7 @@ from pathlib import Path
 
 from ..canonical import canonical_json
 from ..errors import UserError
-from .fpcache import cached_fingerprint
+from .fpcache import cached_fingerprint, stat_files
 from .host import _first_lines, _package_version, _sha256_file
 
 XDNA_FINGERPRINT_FILE = "xdna-toolchain.json"
@@ -338,16 +338,9 @@ def _hashed_files(tools: dict) -> dict[str, str]:
 
 
 def _stat_key(tools: dict) -> dict:
-    files = {}
-    for name, path in sorted(_hashed_files(tools).items()):
-        try:
-            st = os.stat(path)
-        except OSError as e:
-            raise UserError(f"cannot stat {path}: {e}") from e
-        files[name] = [path, st.st_size, st.st_mtime_ns]
     return {
         "schema": _FINGERPRINT_SCHEMA,
-        "files": files,
+        "files": stat_files(_hashed_files(tools)),
         "packages": {AIE_DIST: tools["aiecc"].get("package_version"), PEANO_DIST: tools["peano"].get("package_version")},
     }
 
