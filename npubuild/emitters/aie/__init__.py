@@ -1,0 +1,101 @@
+"""xdna emitters: KernelInstance -> AIE-dialect MLIR (``aie.mlir``).
+
+Every catalog op gets a streamed design (:mod:`.design`) whose core calls the
+host emitter's compute body per chunk; ``matmul`` (int8) gets the GEMM
+microkernel overlay (:mod:`.gemm`). :func:`design_for` plans and statically
+checks a design (:mod:`.check`), so a shape the NPU cannot take fails at spec
+time with the reason.
+
+``options`` carries what depends on the installed mlir-aie and the project:
+``device`` (npu1 / npu2), ``runtime_sequence`` (``aie.runtime_sequence`` or
+``aiex.runtime_sequence``) and ``link_with`` (``func`` or ``core``). Without a
+toolchain the newest dialect is emitted. ``EMITTER_VERSION`` covers this
+package and the host emitters (the bodies are theirs).
+"""
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from ...errors import UnsupportedOnTarget
+from ...instances import KernelInstance
+from .devices import DEFAULT_DEVICE, DEVICES
+
+DEFAULT_OPTIONS = {"device": DEFAULT_DEVICE, "runtime_sequence": "aie.runtime_sequence", "link_with": "func"}
+
+
+def _source_hash() -> str:
+    from ..host import EMITTER_VERSION as HOST_VERSION
+
+    h = hashlib.sha256(HOST_VERSION.encode())
+    for p in sorted(Path(__file__).parent.glob("*.py")):
+        h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+EMITTER_VERSION: str = _source_hash()
+
+
+def has_emitter(op_name: str) -> bool:
+    from ..host import has_emitter as host_has
+
+    return op_name == "matmul" or host_has(op_name)
+
+
+def device(options: dict | None):
+    name = (options or {}).get("device", DEFAULT_DEVICE)
+    try:
+        return DEVICES[name]
+    except KeyError:
+        raise UnsupportedOnTarget(f"unknown xdna device '{name}' (known: {', '.join(DEVICES)})") from None
+
+
+def design_for(inst: KernelInstance, options: dict | None = None):
+    """The checked design of ``inst`` (UnsupportedOnTarget when the NPU cannot take it)."""
+    from .check import check_design
+
+    if inst.op == "matmul":
+        from .gemm import overlay_for
+
+        return overlay_for(inst, device(options))
+    from .design import plan_design
+
+    d = plan_design(inst, device(options))
+    check_design(d)
+    return d
+
+
+def check_instance(inst: KernelInstance, options: dict | None = None) -> str | None:
+    """Why ``inst`` cannot be built for xdna, or None."""
+    try:
+        design_for(inst, options)
+    except UnsupportedOnTarget as e:
+        return str(e)
+    return None
+
+
+def emit(inst: KernelInstance, options: dict | None = None) -> str:
+    options = {**DEFAULT_OPTIONS, **(options or {})}
+    d = design_for(inst, options)
+    if inst.op == "matmul":
+        from .gemm import render_overlay
+
+        return render_overlay(d, options)
+    from .text import render
+
+    return render(d, options, _header(inst, d))
+
+
+def _header(inst: KernelInstance, d) -> list[str]:
+    sig = ", ".join(f"{n}: {'x'.join(map(str, t.shape)) or 'scalar'} {t.dtype}" for n, t in zip(inst.input_names, inst.inputs))
+    bufs = "; ".join(
+        f"{3 + k}: {b.name} ({' | '.join(f'{t} {n}' for t, n in b.parts)} x {b.dtype})" for k, b in enumerate(d.buffers)
+    )
+    return [
+        f"npubuild xdna kernel {inst.id}",
+        f"op: {inst.op}, dtype: {inst.dtype}, attrs: {inst.attrs_json}",
+        f"inputs: {sig}; output: {inst.opdef.output}: {'x'.join(map(str, inst.output.shape)) or 'scalar'} {inst.output.dtype}",
+        f"device {d.device.name}, partition {d.partition}: {d.split.kind} split, {d.rows} rows in chunks of {d.chunk_rows}, "
+        f"{d.columns} column(s), {d.cores[0].chunks} chunk(s) per core per run",
+        f"host buffers (XRT group id: name (parts x dtype)): {bufs}",
+    ]

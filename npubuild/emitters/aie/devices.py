@@ -1,0 +1,59 @@
+"""NPU devices and the hardware limits the design emitter and its checker obey.
+
+Geometry from mlir-aie ``docs/Devices.md`` (research notes xdna.md §1c): every
+column has a shim tile (row 0, DMA to host memory), a mem tile (row 1) and four
+compute tiles (rows 2-5). ``npu1`` (Phoenix / Hawk Point, AIE2 cores) exposes 4
+columns, ``npu2`` (Strix / Strix Halo / Krackan, AIE2P cores) 8. A design that
+uses k < all columns is emitted for the ``<dev>_<k>col`` partition so that the
+driver reserves only those columns.
+
+DMA channel counts and memory sizes are the AIE-ML architecture's: a compute
+tile has 64 KiB of data memory and 2 input + 2 output DMA channels, a mem tile
+512 KiB and 6 + 6, a shim tile 2 + 2 and 16 buffer descriptors.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Device:
+    name: str
+    columns: int
+    arch: str  # Peano target: aie2 / aie2p
+    core_memory: int = 64 * 1024
+    mem_tile_memory: int = 512 * 1024
+    core_in_channels: int = 2
+    core_out_channels: int = 2
+    mem_in_channels: int = 6
+    mem_out_channels: int = 6
+    shim_in_channels: int = 2  # host -> array (MM2S)
+    shim_out_channels: int = 2  # array -> host (S2MM)
+    shim_bds: int = 16
+
+    def partition(self, cols: int) -> str:
+        """The aie.device name for a design on the first ``cols`` columns."""
+        return self.name if cols == self.columns else f"{self.name}_{cols}col"
+
+
+DEVICES = {
+    "npu1": Device("npu1", 4, "aie2"),
+    "npu2": Device("npu2", 8, "aie2p"),
+}
+DEFAULT_DEVICE = "npu1"
+
+# aie.core stack size (bytes). mlir-aie's default is 0x400; the stack lives in
+# the core's data memory, so it comes out of the buffer budget.
+DEFAULT_STACK = 0x400
+# Peano needs more stack for mm.cc than the default, and overflowing it gives
+# wrong results without any error (research notes §1b, single_core.py).
+GEMM_STACK = 0xD00
+
+# Shim DMA limits (mlir-aie AIEXDialect.cpp NpuDmaMemcpyNdOp::verify, research
+# notes §1c): sizes and strides are counted in 32-bit words; the two inner
+# wraps are 10-bit, the repeat (outermost) count at most 64, strides at most
+# 1M words; offsets and transfer lengths are multiples of 4 bytes.
+DMA_WRAP_MAX = 1023
+DMA_REPEAT_MAX = 64
+DMA_STRIDE_MAX = 1 << 20
+DMA_GRANULE = 4

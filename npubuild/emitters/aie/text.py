@@ -1,0 +1,173 @@
+"""Render a :class:`~.design.Design` as AIE-dialect MLIR text.
+
+The compute body is the host emitter's function for the chunk instance,
+renamed ``@body`` and placed inside ``aie.device``: the same standard-dialect
+text (func/scf/arith/memref, no libm) that the host target compiles and the
+tests run. Dialect choices that changed across mlir-aie releases come from
+``options`` (see :mod:`npubuild.emitters.aie`): the runtime-sequence op
+(``aie.runtime_sequence`` since mlir-aie #2708, ``aiex.runtime_sequence``
+before) and where ``link_with`` goes (on the ``func.func`` declaration since
+#2922, on ``aie.core`` before).
+"""
+from __future__ import annotations
+
+from ..host import emit as host_emit
+from ..host.mlir_text import MEMREF_ELEMENT, memref_type
+from .design import Design
+
+BODY = "body"
+# IRON's "run forever" loop bound (sys.maxsize): cores are loaded once and then
+# serve every invocation of the kernel; the runtime sequence paces them.
+FOREVER = 9223372036854775807
+
+
+def body_function(host_text: str, name: str = BODY) -> str:
+    """The ``func.func`` of a host kernel module, renamed; comments and the module wrapper dropped."""
+    lines = host_text.splitlines()
+    start = next(i for i, ln in enumerate(lines) if ln.startswith("  func.func @kernel("))
+    end = len(lines) - 1 - next(i for i, ln in enumerate(reversed(lines)) if ln == "}")
+    func = lines[start:end]
+    func[0] = func[0].replace("func.func @kernel(", f"func.func @{name}(", 1)
+    return "\n".join(func)
+
+
+def tile_name(t: tuple[int, int]) -> str:
+    kind = {0: "shim", 1: "mem"}.get(t[1], "core")
+    return f"%{kind}_{t[0]}_{t[1]}"
+
+
+def _flat_memref(elems: int, dtype: str) -> str:
+    return f"memref<{elems}x{MEMREF_ELEMENT[dtype]}>"
+
+
+class _Consts:
+    def __init__(self):
+        self.lines: list[str] = []
+        self.names: dict[int, str] = {}
+
+    def __call__(self, v: int) -> str:
+        if v not in self.names:
+            self.names[v] = f"%c{v}"
+            self.lines.append(f"      %c{v} = arith.constant {v} : index")
+        return self.names[v]
+
+
+def render(design: Design, options: dict, header: list[str]) -> str:
+    d = design
+    fifo = {f.name: f for f in d.fifos}
+    out: list[str] = [f"// {h}" if h else "//" for h in header]
+    out += ["module {", f"  aie.device({d.partition}) {{"]
+    tiles = sorted({t for f in d.fifos for t in (f.producer, f.consumer)}, key=lambda t: (t[1], t[0]))
+    out += [f"    {tile_name(t)} = aie.tile({t[0]}, {t[1]})" for t in tiles]
+    for f in d.fifos:
+        ty = memref_type(f.shape, f.dtype)
+        out.append(
+            f"    aie.objectfifo @{f.name}({tile_name(f.producer)}, {{{tile_name(f.consumer)}}}, {f.depth} : i32) : !aie.objectfifo<{ty}>"
+        )
+    out += [f"    aie.objectfifo.link [@{ln.src}] -> [@{ln.dst}] ([] [])" for ln in d.links]
+    for tile, sym, shape, dtype in d.locals:
+        out.append(f'    %{sym} = aie.buffer({tile_name(tile)}) {{sym_name = "{sym}"}} : {memref_type(shape, dtype)}')
+    body = body_function(host_emit(d.body))
+    out += ["    // compute body: the host target compiles this same function", *("  " + ln for ln in body.splitlines())]
+    for core in d.cores:
+        out += _core(d, core, fifo)
+    out += _sequence(d, options)
+    out += ["  }", "}", ""]
+    return "\n".join(out)
+
+
+def _access(fifo, name: str, port: str, var: str) -> list[str]:
+    ty = memref_type(fifo.shape, fifo.dtype)
+    return [
+        f"{var}_sv = aie.objectfifo.acquire @{name}({port}, 1) : !aie.objectfifosubview<{ty}>",
+        f"{var} = aie.objectfifo.subview.access {var}_sv[0] : !aie.objectfifosubview<{ty}> -> {ty}",
+    ]
+
+
+def _copy_part(c: _Consts, src: str, src_fifo, dst: str, shape, offset: int, dtype: str, tag: str) -> list[str]:
+    """Copy a packed part (flat, at ``offset``) into a local buffer of the body's shape."""
+    lines, ivs = [], []
+    depth = 0
+    for k, n in enumerate(shape):
+        iv = f"%{tag}_i{k}"
+        lines.append("  " * depth + f"scf.for {iv} = {c(0)} to {c(n)} step {c(1)} {{")
+        ivs.append(iv)
+        depth += 1
+    pad = "  " * depth
+    lin = c(offset)
+    stride = 1
+    terms = []
+    for iv, n in reversed(list(zip(ivs, shape))):
+        terms.append((iv, stride))
+        stride *= n
+    for j, (iv, s) in enumerate(terms):
+        if s == 1:
+            v = iv
+        else:
+            v = f"%{tag}_m{j}"
+            lines.append(pad + f"{v} = arith.muli {iv}, {c(s)} : index")
+        nxt = f"%{tag}_a{j}"
+        lines.append(pad + f"{nxt} = arith.addi {lin}, {v} : index")
+        lin = nxt
+    src_ty = memref_type(src_fifo.shape, dtype)
+    lines.append(pad + f"%{tag}_v = memref.load {src}[{lin}] : {src_ty}")
+    lines.append(pad + f"memref.store %{tag}_v, {dst}[{', '.join(ivs)}] : {memref_type(shape, dtype)}")
+    for k in range(len(shape)):
+        depth -= 1
+        lines.append("  " * depth + "}")
+    return lines
+
+
+def _core(d: Design, core, fifo) -> list[str]:
+    c = _Consts()
+    body: list[str] = []
+    var = {}
+    for k, name in enumerate(core.params):
+        var[name] = f"%p{k}"
+        body += _access(fifo[name], name, "Consume", var[name])
+    chunk: list[str] = []
+    for k, name in enumerate(core.streamed_in):
+        var[name] = f"%s{k}"
+        chunk += _access(fifo[name], name, "Consume", var[name])
+    args, copies_once, copies_chunk = [], [], []
+    for k, op in enumerate(core.operands):
+        if op.local is None:
+            args.append(var[op.fifo])
+            continue
+        shape = d.body.inputs[k].shape
+        lines = _copy_part(c, var[op.fifo], fifo[op.fifo], f"%{op.local}", shape, op.offset, fifo[op.fifo].dtype, f"u{k}")
+        (copies_once if op.fifo in core.params else copies_chunk).extend(lines)
+        args.append(f"%{op.local}")
+    chunk += copies_chunk
+    chunk += _access(fifo[core.out], core.out, "Produce", "%o")
+    args.append("%o")
+    types = [memref_type(t.shape, t.dtype) for t in d.body.inputs] + [memref_type(d.body.output.shape, d.body.output.dtype)]
+    chunk.append(f"func.call @{BODY}({', '.join(args)}) : ({', '.join(types)}) -> ()")
+    chunk += [f"aie.objectfifo.release @{n}(Consume, 1)" for n in core.streamed_in]
+    chunk.append(f"aie.objectfifo.release @{core.out}(Produce, 1)")
+    body += copies_once
+    if core.chunks > 1:
+        body += [f"scf.for %chunk = {c(0)} to {c(core.chunks)} step {c(1)} {{", *("  " + ln for ln in chunk), "}"]
+    else:
+        body += chunk
+    body += [f"aie.objectfifo.release @{n}(Consume, 1)" for n in core.params]
+    loop = [f"scf.for %run = {c(0)} to {c(FOREVER)} step {c(1)} {{", *("  " + ln for ln in body), "}"]
+    col, row = core.tile
+    return [f"    %run_{col}_{row} = aie.core({tile_name(core.tile)}) {{", *c.lines, *("      " + ln for ln in loop), "      aie.end", f"    }} {{stack_size = {d.stack} : i32}}"]
+
+
+def _sequence(d: Design, options: dict) -> list[str]:
+    op = options.get("runtime_sequence", "aie.runtime_sequence")
+    args = [f"%{b.name}: {_flat_memref(b.elems, b.dtype)}" for b in d.buffers]
+    lines = [f"    {op}({', '.join(args)}) {{"]
+    for t in d.transfers:
+        b = d.buffers[t.buffer]
+        attrs = f"id = {t.bd_id} : i64, " + ("issue_token = true, " if t.wait else "") + f"metadata = @{t.fifo}"
+        lines.append(
+            f"      aiex.npu.dma_memcpy_nd(%{b.name}[0, 0, 0, {t.offset}][{', '.join(map(str, t.sizes))}]"
+            f"[{', '.join(map(str, t.strides))}]) {{{attrs}}} : {_flat_memref(b.elems, b.dtype)}"
+        )
+    lines += [f"      aiex.npu.dma_wait {{symbol = @{t.fifo}}}" for t in d.transfers if t.wait]
+    lines.append("    }")
+    return lines
+
