@@ -35,15 +35,15 @@ def user_errors_fail(fn):
 
 
 @user_errors_fail
-def emit_source(target: str, instance, out: str) -> dict:
+def emit_source(target: str, instance, out: str, options: dict) -> dict:
     """Write the kernel source; rewrite only when the text changes."""
     from .targets import COMPILED
 
-    text = COMPILED[target].emit(instance)
+    text = COMPILED[target].emit(instance, options)
     return {"changed": write_if_changed(Path(out), text)}
 
 
-def compile_key(target: str, source_sha256: str, toolchain_id: str, flags) -> str:
+def compile_key(target: str, source_sha256: str, toolchain_id: str, flags, linked: dict | None = None) -> str:
     from .canonical import canonical_json
 
     recipe = {
@@ -53,31 +53,37 @@ def compile_key(target: str, source_sha256: str, toolchain_id: str, flags) -> st
         "toolchain": toolchain_id,
         "flags": flags,
     }
+    if linked:
+        recipe["linked"] = linked
     return hashlib.sha256(canonical_json(recipe).encode()).hexdigest()
 
 
 @user_errors_fail
-def compile_kernel(target: str, kernel_id: str, source: str, out_dir: str, store_root: str, toolchain: dict, flags) -> dict:
+def compile_kernel(target: str, kernel_id: str, instance, source: str, out_dir: str, store_root: str, toolchain: dict, flags, options: dict) -> dict:
     """Compile ``source`` unless the store has its key; write the build record."""
     from .store import Store
     from .targets import COMPILED
 
     tgt = COMPILED[target]
     src, out = Path(source), Path(out_dir)
-    binary = tgt.binary_name
-    key = compile_key(target, sha256_file(src), toolchain["id"], flags)
+    binaries = list(tgt.binaries.values())
+    try:
+        linked = tgt.linked_inputs(instance, options, toolchain)
+    except UserError as e:
+        raise UserError(f"kernel {kernel_id}: {e}") from None
+    key = compile_key(target, sha256_file(src), toolchain["id"], flags, linked)
     store = Store(Path(store_root))
     if store.materialize(key, out) is not None:
         outcome = "store"
     else:
         try:
-            tgt.compile(src.read_text(), out, out / "build.log")
+            tgt.compile(src.read_text(), out, out / "build.log", instance, options, Path(store_root), toolchain)
         except UserError as e:
             raise UserError(f"kernel {kernel_id}: {e}") from None
-        store.put(key, {binary: out / binary}, {"kernel": kernel_id, "target": target})
+        store.put(key, {b: out / b for b in binaries}, {"kernel": kernel_id, "target": target})
         outcome = "compiled"
     files = {}
-    for name in (src.name, binary):
+    for name in (src.name, *binaries):
         p = out / name
         files[name] = {"sha256": sha256_file(p), "size": p.stat().st_size}
     record = {"key": key, "toolchain": toolchain, "flags": flags, "files": files}

@@ -6,6 +6,10 @@ Keys (all optional):
   store      = "<artifacts>/.cache"   content-addressed store (env NPUBUILD_STORE)
   targets    = ["ref", "host"]        targets built for every kernel unless a spec says otherwise
   max_open_kernels = 16               runtime LRU limit of open kernels (env NPUBUILD_MAX_OPEN_KERNELS)
+  xdna_device = "npu1"                NPU the xdna designs are for: npu1 (Phoenix / Hawk Point, 4 columns)
+                                      or npu2 (Strix / Strix Halo / Krackan, 8 columns) (env NPUBUILD_XDNA_DEVICE)
+  xdna_strict = false                 true: a missing XDNA toolchain fails the build instead of
+                                      emitting aie.mlir only (env NPUBUILD_XDNA_STRICT=1)
 """
 from __future__ import annotations
 
@@ -17,7 +21,9 @@ from pathlib import Path
 from .errors import UserError
 from .constants import TARGETS
 
-KNOWN_KEYS = ("specs", "artifacts", "store", "targets", "max_open_kernels")
+KNOWN_KEYS = ("specs", "artifacts", "store", "targets", "max_open_kernels", "xdna_device", "xdna_strict")
+XDNA_DEVICES = ("npu1", "npu2")
+_TRUE, _FALSE = ("1", "true", "yes", "on"), ("", "0", "false", "no", "off")
 
 
 @dataclass(frozen=True)
@@ -28,6 +34,8 @@ class Config:
     store: Path
     targets: tuple[str, ...]
     max_open_kernels: int
+    xdna_device: str = "npu1"
+    xdna_strict: bool = False
 
 
 def find_root(start: Path | None = None) -> Path:
@@ -67,4 +75,15 @@ def load_config(root: Path | None = None) -> Config:
         raise UserError("NPUBUILD_MAX_OPEN_KERNELS must be an integer") from None
     if max_open < 1:
         raise UserError("max_open_kernels must be at least 1")
-    return Config(root, specs, artifacts.resolve(), Path(store).resolve(), targets, max_open)
+    device = os.environ.get("NPUBUILD_XDNA_DEVICE") or table.get("xdna_device", "npu1")
+    if device not in XDNA_DEVICES:
+        raise UserError(f"xdna_device must be one of {', '.join(XDNA_DEVICES)} (npu1: Phoenix / Hawk Point; npu2: Strix / Strix Halo / Krackan), got {device!r}")
+    strict = table.get("xdna_strict", False)
+    env_strict = os.environ.get("NPUBUILD_XDNA_STRICT")
+    if env_strict is not None:
+        if env_strict.strip().lower() not in _TRUE + _FALSE:
+            raise UserError(f"NPUBUILD_XDNA_STRICT must be 1 or 0, got {env_strict!r}")
+        strict = env_strict.strip().lower() in _TRUE
+    if not isinstance(strict, bool):
+        raise UserError(f"{pp}: xdna_strict must be true or false")
+    return Config(root, specs, artifacts.resolve(), Path(store).resolve(), targets, max_open, device, strict)

@@ -31,6 +31,8 @@ def build_manifest(plan) -> dict:
     art = plan.config.artifacts
     kernels = {}
     toolchains = {}
+    problems = {t: COMPILED[t].toolchain_problem(plan.config.store) for t in COMPILED}
+    options = {t: COMPILED[t].emit_options(plan.config, plan.config.store) for t in COMPILED}
     for kid, inst in plan.instances.items():
         rec = inst.describe()
         del rec["id"]
@@ -44,16 +46,31 @@ def build_manifest(plan) -> dict:
                 targets[t] = {}
                 continue
             d = kernel_dir(art, kid, t)
-            try:
-                build = json.loads((d / RECORD_NAME).read_text())
-            except (OSError, ValueError) as e:
-                raise UserError(f"kernel {kid}: no build record for target {t} ({e}); run `doit build`") from None
-            files = {}
-            for role, name in (("source", COMPILED[t].source_name), ("binary", COMPILED[t].binary_name)):
-                f = build["files"][name]
-                files[role] = {"path": (d / name).relative_to(art).as_posix(), "sha256": f["sha256"], "size": f["size"]}
-            targets[t] = {"files": files, "key": build["key"], "toolchain": build["toolchain"]["id"]}
-            toolchains[f"{t}:{build['toolchain']['id']}"] = build["toolchain"]
+            tgt = COMPILED[t]
+            problem = problems[t]
+            entry: dict = {}
+            if problem and not (d / RECORD_NAME).is_file():
+                # emitted, not compiled (no toolchain here): the source is still an artifact
+                src = d / tgt.source_name
+                if not src.is_file():
+                    raise UserError(f"kernel {kid}: {src} is missing; run `doit build`")
+                files = {"source": {"path": src.relative_to(art).as_posix(), "sha256": sha256_file(src), "size": src.stat().st_size}}
+                entry = {"files": files, "compiled": False, "not_compiled": problem}
+            else:
+                try:
+                    build = json.loads((d / RECORD_NAME).read_text())
+                except (OSError, ValueError) as e:
+                    raise UserError(f"kernel {kid}: no build record for target {t} ({e}); run `doit build`") from None
+                files = {}
+                for role, name in (("source", tgt.source_name), *tgt.binaries.items()):
+                    f = build["files"][name]
+                    files[role] = {"path": (d / name).relative_to(art).as_posix(), "sha256": f["sha256"], "size": f["size"]}
+                entry = {"files": files, "key": build["key"], "toolchain": build["toolchain"]["id"], "compiled": True}
+                toolchains[f"{t}:{build['toolchain']['id']}"] = build["toolchain"]
+            abi = tgt.abi(inst, options[t])
+            if abi is not None:
+                entry["abi"] = abi
+            targets[t] = entry
         rec["targets"] = targets
         if unavailable:
             rec["unavailable"] = unavailable

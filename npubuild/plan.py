@@ -81,7 +81,7 @@ def build_plan(config: Config) -> Plan:
 def _build_plan(config: Config) -> Plan:
     from .ops.registry import TARGETS
 
-    spec = load_specs(config.specs, config.root, config.targets, cache_dir=config.store / "specs")
+    spec = load_specs(config.specs, config.root, config.targets, cache_dir=config.store / "specs", xdna_device=config.xdna_device)
     by_key: dict[str, KernelInstance] = {}
     wanted: dict[str, set[str]] = {}
 

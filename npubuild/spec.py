@@ -86,9 +86,10 @@ class Spec:
 class _Ctx:
     """Diagnostics collector for one file."""
 
-    def __init__(self, file: str):
+    def __init__(self, file: str, xdna_device: str = "npu1"):
         self.file = file
         self.problems: list[Diagnostic] = []
+        self.xdna_device = xdna_device
 
     def err(self, line: int, msg: str) -> None:
         self.problems.append(Diagnostic(self.file, line, msg))
@@ -198,9 +199,17 @@ def _attrs(ctx: _Ctx, holder: Node, what: str) -> tuple[dict, Node | None]:
 
 def _check_restrictions(ctx: _Ctx, inst: KernelInstance, targets, line: int, what: str) -> None:
     for t in targets:
-        for text in target_problems(inst.opdef, inst.shapes, inst.attrs, inst.dtype, t):
+        problems = target_problems(inst.opdef, inst.shapes, inst.attrs, inst.dtype, t)
+        for text in problems:
             shp = ", ".join("x".join(map(str, s)) for s in inst.shapes)
             ctx.err(line, f"{what}: {inst.op} with input shapes [{shp}] is not supported on {t}: {text}; change the shape/attrs or drop '{t}' from targets")
+        if t == "xdna" and not problems:
+            # the design's static checks (tile memory, DMA limits ...) at spec time
+            from .emitters.aie import check_instance
+
+            text = check_instance(inst, {"device": ctx.xdna_device})
+            if text:
+                ctx.err(line, f"{what}: not supported on xdna: {text}; or drop 'xdna' from targets")
 
 
 def _kernel_family(ctx: _Ctx, name: str, node: Node, line: int, default_targets) -> KernelFamily | None:
@@ -473,7 +482,9 @@ def _node(ctx: _Ctx, gwhat: str, name: str, nnode: Node, line: int) -> NodeDecl 
     )
 
 
-def load_specs(spec_dir: Path, project_root: Path, default_targets=("ref", "host"), cache_dir: Path | None = None) -> Spec:
+def load_specs(
+    spec_dir: Path, project_root: Path, default_targets=("ref", "host"), cache_dir: Path | None = None, xdna_device: str = "npu1"
+) -> Spec:
     """Load every spec under ``spec_dir``; raise SpecError listing all problems."""
     from .graph import resolve_graph
 
@@ -490,7 +501,7 @@ def load_specs(spec_dir: Path, project_root: Path, default_targets=("ref", "host
             problems += parse_problems
             if root is None:
                 continue
-            ctx = _Ctx(display)
+            ctx = _Ctx(display, xdna_device)
             if not root.is_map():
                 ctx.err(root.line, f"a spec file must be a mapping with a '{kind}:' key")
                 problems += ctx.problems
@@ -518,7 +529,7 @@ def load_specs(spec_dir: Path, project_root: Path, default_targets=("ref", "host
                             graph_specs.append((g, ctx))
             problems += ctx.problems
     for g, ctx in graph_specs:
-        gctx = _Ctx(g.file)
+        gctx = _Ctx(g.file, xdna_device)
         resolved = resolve_graph(g, gctx.err)
         for t in g.targets:
             if resolved is None:

@@ -1,9 +1,16 @@
 """Compiled targets: what the build needs to know about each.
 
-A target that produces artifacts (today ``host``; later ``xdna``) is one object
-here naming its file names, its emitter and its toolchain driver; the doit
-tasks, the build actions and the manifest only talk to this interface. Heavy
-modules (the MLIR bindings) are imported only when a method needs them.
+A target that produces artifacts (``host``, ``xdna``) is one object here
+naming its file names, its emitter and its toolchain driver; the doit tasks,
+the build actions and the manifest only talk to this interface. Heavy modules
+(the MLIR bindings) are imported only when a method needs them.
+
+* ``binaries``: manifest role -> file name of the compiled outputs.
+* ``emit_options(config)``: what the emitted text depends on beyond the
+  instance (xdna: the device and the mlir-aie dialect); part of the emit key.
+* ``toolchain_problem(cache_dir)``: None, or one line saying what is missing;
+  a target whose toolchain is missing is emitted but not compiled (unless the
+  project is strict), see :mod:`npubuild.tasks`.
 """
 from __future__ import annotations
 
@@ -13,7 +20,7 @@ from pathlib import Path
 class HostTarget:
     name = "host"
     source_name = "kernel.mlir"
-    binary_name = "kernel.so"
+    binaries = {"binary": "kernel.so"}
 
     def has_emitter(self, op: str) -> bool:
         from .emitters.host import has_emitter
@@ -25,10 +32,16 @@ class HostTarget:
 
         return EMITTER_VERSION
 
-    def emit(self, instance) -> str:
+    def emit_options(self, config, cache_dir: Path | None = None) -> dict:
+        return {}
+
+    def emit(self, instance, options: dict) -> str:
         from .emitters.host import emit
 
         return emit(instance)
+
+    def toolchain_problem(self, cache_dir: Path | None) -> str | None:
+        return None  # the host toolchain is a dependency of the package; missing pieces fail the compile
 
     def fingerprint(self, cache_dir: Path) -> dict:
         from .toolchain.host import fingerprint
@@ -40,13 +53,124 @@ class HostTarget:
 
         return HOST_FLAGS
 
-    def compile(self, source_text: str, out_dir: Path, log_path: Path) -> None:
+    def linked_inputs(self, instance, options: dict, toolchain: dict) -> dict:
+        return {}
+
+    def linked_files(self, instance, options: dict) -> list[str]:
+        return []
+
+    def abi(self, instance, options: dict) -> dict | None:
+        return None
+
+    def compile(self, source_text: str, out_dir: Path, log_path: Path, instance, options: dict, store_root: Path, toolchain: dict) -> None:
         from .toolchain.host import compile_shared_library
 
-        compile_shared_library(source_text, out_dir / self.binary_name, log_path)
+        compile_shared_library(source_text, out_dir / self.binaries["binary"], log_path)
 
 
-COMPILED: dict[str, HostTarget] = {"host": HostTarget()}
+class XdnaTarget:
+    """AMD Ryzen AI NPU: aie.mlir per kernel -> aiecc + Peano -> final.xclbin + insts.bin."""
+
+    name = "xdna"
+    source_name = "aie.mlir"
+    binaries = {"xclbin": "final.xclbin", "insts": "insts.bin"}
+
+    def has_emitter(self, op: str) -> bool:
+        from .emitters.aie import has_emitter
+
+        return has_emitter(op)
+
+    def emitter_version(self) -> str:
+        from .emitters.aie import EMITTER_VERSION
+
+        return EMITTER_VERSION
+
+    def _fingerprint(self, cache_dir: Path | None) -> dict:
+        from .toolchain.xdna import find_xdna_tools, xdna_fingerprint
+
+        return xdna_fingerprint(find_xdna_tools(probe_versions=False), cache_dir)
+
+    def emit_options(self, config, cache_dir: Path | None = None) -> dict:
+        """Device from the project; dialect from the installed mlir-aie (newest when none is installed)."""
+        from .emitters.aie import DEFAULT_OPTIONS
+
+        fp = self._fingerprint(cache_dir)
+        dialect = fp.get("dialect") or {}
+        return {**DEFAULT_OPTIONS, **{k: v for k, v in dialect.items() if v}, "device": config.xdna_device}
+
+    def emit(self, instance, options: dict) -> str:
+        from .emitters.aie import emit
+
+        return emit(instance, options)
+
+    def toolchain_problem(self, cache_dir: Path | None) -> str | None:
+        """One line: which XDNA tools are missing and how to get them (details: `npubuild doctor`)."""
+        from .toolchain.xdna import find_xdna_tools
+
+        tools = find_xdna_tools(probe_versions=False)
+        missing = [name for name in ("aiecc", "peano", "xclbinutil") if tools[name].get("missing")]
+        if not missing:
+            return None
+        how = {
+            "aiecc": "pip install mlir_aie -f https://github.com/Xilinx/mlir-aie/releases/expanded_assets/latest-wheels-3",
+            "peano": "pip install llvm-aie -f https://github.com/Xilinx/llvm-aie/releases/expanded_assets/nightly",
+            "xclbinutil": "XRT from ppa:amd-team/xrt",
+        }
+        label = {"aiecc": "aiecc (mlir-aie)", "peano": "Peano clang++ (llvm-aie)", "xclbinutil": "xclbinutil (XRT)"}
+        return (
+            f"no {', '.join(label[m] for m in missing)}; install: {'; '.join(how[m] for m in missing)} "
+            "(docs/toolchain.md; `npubuild doctor` shows where npubuild looked)"
+        )
+
+    def fingerprint(self, cache_dir: Path) -> dict:
+        return self._fingerprint(cache_dir)
+
+    def flags(self):
+        from .toolchain.aiecc import AIECC_FLAGS
+
+        return AIECC_FLAGS
+
+    def linked_inputs(self, instance, options: dict, toolchain: dict) -> dict:
+        """sha256 of what the design links (the GEMM microkernel source), for the compile key."""
+        if instance.op != "matmul":
+            return {}
+        from .toolchain.microkernel import microkernel_recipe
+
+        return microkernel_recipe(instance, toolchain, options["device"])
+
+    def linked_files(self, instance, options: dict) -> list[str]:
+        """Files outside the artifacts a compile reads (doit's file_dep; the no-op check stats them)."""
+        if instance.op != "matmul":
+            return []
+        from .emitters.aie import device
+        from .toolchain.aiecc import locate_kernel_sources
+        from .toolchain.xdna import find_xdna_tools
+
+        src = locate_kernel_sources(find_xdna_tools(probe_versions=False), device(options).arch)
+        return [src["mm_cc"]] if src.get("mm_cc") else []
+
+    def abi(self, instance, options: dict) -> dict | None:
+        from .emitters.aie import design_for
+
+        return design_for(instance, options).abi()
+
+    def compile(self, source_text: str, out_dir: Path, log_path: Path, instance, options: dict, store_root: Path, toolchain: dict) -> None:
+        from .toolchain.aiecc import compile_design
+        from .toolchain.xdna import find_xdna_tools
+
+        tools = find_xdna_tools(probe_versions=False)
+        objects = []
+        if instance.op == "matmul":
+            from .toolchain.microkernel import build_microkernel
+
+            objects.append(build_microkernel(instance, tools, toolchain, Path(store_root), out_dir, options["device"]))
+        # the fingerprint read `aiecc --help` once; an aiecc whose help lists neither
+        # form is driven with the long-standing legacy flags
+        cli = (toolchain.get("dialect") or {}).get("aiecc_cli") or "legacy"
+        compile_design(source_text, out_dir, log_path, tools=tools, cli_dialect=cli, objects=objects)
+
+
+COMPILED: dict[str, HostTarget | XdnaTarget] = {"host": HostTarget(), "xdna": XdnaTarget()}
 
 
 def builds(target: str, op: str) -> bool:

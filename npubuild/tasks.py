@@ -28,7 +28,7 @@ from .config import load_config
 from .errors import UserError
 from . import noop
 from .manifest import MANIFEST
-from .targets import compiled_pairs, not_built_reason
+from .targets import COMPILED, compiled_pairs, not_built_reason
 
 DEP_FILE = ".npubuild.doit.db"
 
@@ -70,6 +70,7 @@ class _State:
     error: str | None = None
     pairs: list | None = None
     recipes: dict | None = None
+    options: dict | None = None
     argv: list | None = None  # doit's arguments when run in-process by `npubuild build`
     stamp: dict | None = None  # set when nothing changed since the last complete build (noop.py)
     checked = False
@@ -77,7 +78,7 @@ class _State:
     @classmethod
     def reset(cls, argv: list | None = None) -> None:
         """Forget everything loaded (for a second in-process run)."""
-        cls.config = cls.plan = cls.error = cls.pairs = cls.recipes = cls.stamp = None
+        cls.config = cls.plan = cls.error = cls.pairs = cls.recipes = cls.options = cls.stamp = None
         cls.checked = False
         cls.argv = argv
 
@@ -127,29 +128,53 @@ def _pairs(plan) -> list:
 
 
 def _recipes(plan) -> dict:
-    """target -> (toolchain fingerprint, flags, recipe id), or None when the toolchain is unusable."""
+    """target -> (toolchain fingerprint, flags, recipe id, compiles), or None when the build cannot start.
+
+    ``compiles`` is False for a target whose toolchain is missing and that is
+    only emitted (xdna on a machine without mlir-aie, unless xdna_strict).
+    """
     if _State.recipes is None:
         _State.recipes = {}
         for _, _, t, _ in _pairs(plan):
             if t.name in _State.recipes:
                 continue
             try:
+                problem = t.toolchain_problem(plan.config.store)
+                if problem and plan.config.xdna_strict:
+                    raise UserError(f"{problem} (xdna_strict is set: a missing toolchain is an error)")
                 tc = t.fingerprint(plan.config.store)
             except UserError as e:
                 _State.error = f"{t.name} toolchain: {e}"
                 _State.recipes[t.name] = None
                 continue
-            flags = t.flags()
+            flags = t.flags() if not problem else None
             recipe_id = hashlib.sha256(f"{CACHE_VERSION}:{t.name}:{tc['id']}:{flags}".encode()).hexdigest()
-            _State.recipes[t.name] = (tc, flags, recipe_id)
+            _State.recipes[t.name] = (tc, flags, recipe_id, problem is None)
     return _State.recipes
+
+
+def _compiles(plan, t) -> bool:
+    r = _recipes(plan).get(t.name)
+    return bool(r and r[3])
+
+
+def _options(plan) -> dict:
+    """target -> emit options (device, dialect), computed once."""
+    if _State.options is None:
+        _State.options = {}
+        for _, _, t, _ in _pairs(plan):
+            if t.name not in _State.options:
+                _State.options[t.name] = t.emit_options(plan.config, plan.config.store)
+    return _State.options
 
 
 def _build_files(plan) -> list[str]:
     """Every file a build task reads or writes."""
     files = []
-    for _, _, t, d in _pairs(plan):
-        files += [f"{d}/{t.source_name}", f"{d}/{t.binary_name}", f"{d}/{RECORD_NAME}"]
+    for _, inst, t, d in _pairs(plan):
+        files.append(f"{d}/{t.source_name}")
+        if _compiles(plan, t):
+            files += [f"{d}/{b}" for b in t.binaries.values()] + [f"{d}/{RECORD_NAME}"] + t.linked_files(inst, _options(plan)[t.name])
     return files + _manifest_targets(plan) + _constant_sources(plan)
 
 
@@ -158,19 +183,29 @@ def _record_stamp(plan) -> None:
     if any(r is None for r in recipes.values()):
         return
     ids = {t: r[0]["id"] for t, r in recipes.items()}
-    summary = {"kernels": len(plan.instances), "artifacts": len(_pairs(plan)), "notes": _not_emitted_lines(plan),
+    compiled = sum(1 for _, _, t, _ in _pairs(plan) if _compiles(plan, t))
+    summary = {"kernels": len(plan.instances), "artifacts": compiled, "notes": _notes(plan),
                "manifest_targets": _manifest_targets(plan), "manifest_deps": _manifest_deps(plan)}
     noop.write_stamp(plan.config, plan.config.root / DEP_FILE, plan.cache_key, ids, _build_files(plan), summary)
 
 
-def _not_emitted_lines(plan) -> list[str]:
-    """One line per (target, op family) that has no emitter yet."""
+def _notes(plan) -> list[str]:
+    """One line per (target, op family) that has no emitter yet, and one per target emitted but not compiled."""
     missing: dict[tuple[str, str], set[str]] = {}
     for kid, inst in plan.instances.items():
         for t in plan.targets[kid]:
             if not_built_reason(t, inst.op):
                 missing.setdefault((t, inst.opdef.family), set()).add(inst.op)
-    return [f"{t}: op family '{fam}' not yet emitted ({', '.join(sorted(o))}); built on ref only" for (t, fam), o in sorted(missing.items())]
+    lines = [f"{t}: op family '{fam}' not yet emitted ({', '.join(sorted(o))}); built on ref only" for (t, fam), o in sorted(missing.items())]
+    recipes = _recipes(plan)
+    uncompiled: dict[str, int] = {}
+    for _, _, t, _ in _pairs(plan):
+        if recipes.get(t.name) and not recipes[t.name][3]:
+            uncompiled[t.name] = uncompiled.get(t.name, 0) + 1
+    for name, n in sorted(uncompiled.items()):
+        problem = COMPILED[name].toolchain_problem(plan.config.store)
+        lines.append(f"{name}: {n} kernel{'s' if n != 1 else ''} emitted, not compiled: {problem}")
+    return lines
 
 
 def task_emit():
@@ -179,14 +214,17 @@ def task_emit():
     yield {"name": None, "doc": "emit kernel sources (one task per kernel instance and target)"}
     if _fast_stamp() or plan is None:
         return
+    from .canonical import canonical_json
+
     versions: dict = {}
+    options = _options(plan)
     for kid, inst, t, d in _pairs(plan):
         if t.name not in versions:
-            versions[t.name] = t.emitter_version()
+            versions[t.name] = f"{t.emitter_version()}:{canonical_json(options[t.name])}"
         out = f"{d}/{t.source_name}"
         yield {
             "name": f"{kid}@{t.name}",
-            "actions": [(emit_source, (t.name, inst, out))],
+            "actions": [(emit_source, (t.name, inst, out, options[t.name]))],
             "targets": [out],
             "uptodate": [KeyUnchanged(f"{inst.key}:{versions[t.name]}")],
             "clean": True,
@@ -201,16 +239,17 @@ def task_compile():
         return
     store = str(plan.config.store)
     recipes = _recipes(plan)
+    options = _options(plan)
     for kid, inst, t, d in _pairs(plan):
-        if recipes[t.name] is None:
+        if recipes[t.name] is None or not recipes[t.name][3]:
             continue
-        tc, flags, recipe_id = recipes[t.name]
+        tc, flags, recipe_id, _ = recipes[t.name]
         src = f"{d}/{t.source_name}"
         yield {
             "name": f"{kid}@{t.name}",
-            "actions": [(compile_kernel, (t.name, kid, src, d, store, tc, flags))],
-            "file_dep": [src],
-            "targets": [f"{d}/{t.binary_name}", f"{d}/{RECORD_NAME}"],
+            "actions": [(compile_kernel, (t.name, kid, inst, src, d, store, tc, flags, options[t.name]))],
+            "file_dep": [src, *t.linked_files(inst, options[t.name])],
+            "targets": [*(f"{d}/{b}" for b in t.binaries.values()), f"{d}/{RECORD_NAME}"],
             "uptodate": [KeyUnchanged(recipe_id)],
             "clean": True,
         }
@@ -244,7 +283,7 @@ def task_manifest():
         "file_dep": _manifest_deps(plan),
         "task_dep": ["compile"],
         "targets": _manifest_targets(plan),
-        "uptodate": [KeyUnchanged(plan.fingerprint())],
+        "uptodate": [KeyUnchanged(f"{plan.fingerprint()}:{sorted((n, r[0]['id'], r[3]) for n, r in _recipes(plan).items() if r)}:{_options(plan)}")],
         "clean": True,
         "doc": doc,
     }
@@ -258,7 +297,7 @@ def _manifest_targets(plan) -> list[str]:
 
 
 def _manifest_deps(plan) -> list[str]:
-    return [f"{d}/{RECORD_NAME}" for _, _, _, d in _pairs(plan)] + _constant_sources(plan)
+    return [f"{d}/{RECORD_NAME if _compiles(plan, t) else t.source_name}" for _, _, t, d in _pairs(plan)] + _constant_sources(plan)
 
 
 def _constant_sources(plan) -> list[str]:
@@ -330,7 +369,7 @@ class BuildReporter(ConsoleReporter):
         else:
             if not any(c.values()) and not self.failures:
                 return  # not a build (e.g. `doit test`)
-            notes, kernels, fast = _not_emitted_lines(plan), len(plan.instances), ""
+            notes, kernels, fast = _notes(plan), len(plan.instances), ""
         for line in notes:
             self.outstream.write(line + "\n")
         self.outstream.write(

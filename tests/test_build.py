@@ -24,7 +24,7 @@ kernels:
     op: gelu
     dtype: f32
     attrs: {approximate: tanh}
-    targets: [ref, xdna]    # no xdna emitter yet: built on ref only
+    targets: [ref, xdna, ane]    # xdna: emitted, not compiled here; ane: no emitter yet
     shapes:
       - [16]
 """
@@ -53,14 +53,19 @@ def _manifest(p):
 def test_full_build_then_noop(project):
     p = project(KERNELS, GRAPHS)
     first = p.doit("build")
-    # relu x2 (+ the graph's relu 8x32 is the same instance), add, mul, gelu (ref + xdna: ref only)
+    # relu x2 (+ the graph's relu 8x32 is the same instance), add, mul on host; gelu: aie.mlir only
     assert first.summary == {"kernels": 5, "compiled": 4, "store": 0, "uptodate": 0}
-    assert "xdna: op family 'unary' not yet emitted (gelu); built on ref only" in first.out
+    assert "ane: op family 'unary' not yet emitted (gelu); built on ref only" in first.out
+    notes = [ln for ln in first.out.splitlines() if ln.startswith("xdna: ")]
+    assert len(notes) == 1 and notes[0].startswith("xdna: 1 kernel emitted, not compiled: no aiecc (mlir-aie)"), notes
     m = _manifest(p)
     assert m["schema"] == 1
     assert set(m["kernels"]) == {"relu_f32_64", "relu_f32_8x32", "add_f32_8x32_32", "mul_f32_8x32_1", "gelu_f32_16_approximate-tanh"}
-    assert m["kernels"]["gelu_f32_16_approximate-tanh"]["unavailable"] == {"xdna": "not yet emitted"}
-    assert set(m["kernels"]["gelu_f32_16_approximate-tanh"]["targets"]) == {"ref"}
+    gelu = m["kernels"]["gelu_f32_16_approximate-tanh"]
+    assert gelu["unavailable"] == {"ane": "not yet emitted"}
+    assert set(gelu["targets"]) == {"ref", "xdna"}
+    assert gelu["targets"]["xdna"]["compiled"] is False and set(gelu["targets"]["xdna"]["files"]) == {"source"}
+    assert (p.artifacts / gelu["targets"]["xdna"]["files"]["source"]["path"]).read_text().count("aie.core(") == 1
     assert set(m["kernels"]["relu_f32_64"]["targets"]) == {"ref", "host"}
     steps = m["graphs"]["chain"]["steps"]
     assert [s["kernel"] for s in steps] == ["add_f32_8x32_32", "mul_f32_8x32_1", "relu_f32_8x32"]

@@ -30,7 +30,7 @@ from .fpcache import cached_fingerprint, stat_files
 from .host import _first_lines, _package_version, _sha256_file
 
 XDNA_FINGERPRINT_FILE = "xdna-toolchain.json"
-_FINGERPRINT_SCHEMA = 1
+_FINGERPRINT_SCHEMA = 2
 TOOLS = ("aiecc", "peano", "xclbinutil")
 
 # Install hints (xdna.md §1b "Env vars / install", from mlir-aie utils/env_setup.sh,
@@ -310,6 +310,30 @@ def detect_mlir_dialect(mlir_aie_version: str | None, aiecc_dialect: str | None 
     return None
 
 
+# mlir-aie #2922 (2026-03-12, research notes §1c): link_with moved from aie.core to
+# the func.func declaration; older wheels only understand the core attribute, the
+# newest still accept it with a deprecation warning.
+FUNC_LINK_WITH_SINCE = 20260312
+
+
+def _dialect(tools: dict, versions: dict) -> dict:
+    """What the installed mlir-aie expects; empty when aiecc is not installed."""
+    path = tools["aiecc"].get("path")
+    if not path:
+        return {}
+    cli = detect_aiecc_dialect(path)
+    version = tools["aiecc"].get("package_version") or versions.get("aiecc")
+    seq = detect_mlir_dialect(version, cli)
+    m = _DATE.search(version or "")
+    if cli == "new" or (m and int("".join(m.groups())) >= FUNC_LINK_WITH_SINCE):
+        link = "func"
+    elif m:
+        link = "core"
+    else:
+        link = None
+    return {"aiecc_cli": cli, "runtime_sequence": seq, "link_with": link}
+
+
 def pyxrt_status() -> dict:
     """Whether ``pyxrt`` is importable (find_spec only; never imported)."""
     import importlib.util
@@ -358,9 +382,12 @@ def _compute_fingerprint(tools: dict) -> dict:
         "versions": versions,
         "packages": {AIE_DIST: tools["aiecc"].get("package_version"), PEANO_DIST: tools["peano"].get("package_version")},
         "sha256": {name: _sha256_file(path) for name, path in sorted(_hashed_files(tools).items())},
+        "dialect": _dialect(tools, versions),
+        "missing": [tools[n]["missing"] for n in TOOLS if tools[n].get("missing")],
     }
-    # Content only: versions and binary hashes, not where the tools are installed.
-    identity = {k: v for k, v in fp.items() if k != "paths"}
+    # Content only: versions and binary hashes, not where the tools are installed
+    # (the dialect follows from the binaries; "missing" names directories searched).
+    identity = {k: v for k, v in fp.items() if k not in ("paths", "missing")}
     fp["id"] = hashlib.sha256(canonical_json(identity).encode()).hexdigest()
     return fp
 

@@ -1,0 +1,606 @@
+"""The int8 GEMM microkernel overlay: ``matmul`` (dtype i8) on the NPU.
+
+One dispatch of the overlay computes, in int32,
+
+    C[d, cols*d] = A[d, kt*d] @ B[kt*d, cols*d]        (d = 64)
+
+on ``cols`` columns with one core each (row 2). Core ``c`` owns the d x d block
+column ``c`` of C: it zeroes it (``zero_i32``), then for each of the ``kt``
+K-blocks acquires one d x d block of A and one of B and accumulates their
+product into it (``matmul_i8_i32``, mlir-aie's vectorised ``mm.cc`` compiled by
+Peano with ``-Di8_i32_ONLY -DDIM_M=d -DDIM_K=d -DDIM_N=d``), then hands C back.
+The host blocks any M x K x N over the overlay (:func:`gemm_blocks`,
+:func:`blocked_gemm`): zero padding at the edges, K-blocks summed in int32.
+
+``kt = clamp(ceil(K / d), 1, 8)`` and ``cols = clamp(ceil(N / d), 1, 4)`` (and at
+most the device's columns), as in the reference design: small problems get a
+small overlay, large ones the 8 x 4 blocking.
+
+Data movement (all host transfers are linear; the host lays data out with
+:func:`tile_a` / :func:`tile_b` and reads C back with :func:`untile_c`):
+
+* A is **broadcast**: one shim(0, 0) -> mem(0, 1) FIFO, linked to one mem-tile
+  FIFO whose consumers are all cores. A is read from host memory once per
+  dispatch and held once in the mem tile (per-column copies would read it
+  ``cols`` times); every core still gets its own L1 copy.
+* B goes per column: shim(c, 0) -> mem(c, 1) -> core(c, 2), the column's kt
+  blocks back to back.
+* C goes per column: core(c, 2) -> mem(c, 1) -> shim(c, 0), awaited by the
+  runtime sequence.
+
+Each core thus has two input streams (A, B) and one output (C), within its
+two + two DMA channels. The vectorised kernel wants its operands pre-tiled:
+each d x d block of A in r x s sub-tiles, of B in s x t, C comes out in r x t,
+every sub-tile row-major and the sub-tiles themselves in row-major order
+(``mm.cc``; (r, s, t) = (4, 8, 8) on aie2, (8, 8, 8) on aie2p, see
+:func:`mmul_shape`). The host does that tiling, so the DMAs stay linear.
+
+Peano needs more than the default stack for ``mm.cc`` and overflowing it gives
+wrong results silently, so every core gets ``stack_size = GEMM_STACK``.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from math import prod
+
+from ...errors import UnsupportedOnTarget
+from ...instances import KernelInstance
+from ...ops.lazy_numpy import np
+from ...ops.registry import fmt_shape
+from ..host.mlir_text import memref_type
+from .check import FIX, MAX_HOST_BUFFERS
+from .design import ELEMENT_BYTES, HostBuffer, Link, Transfer
+from .devices import DMA_GRANULE, DMA_REPEAT_MAX, DMA_STRIDE_MAX, DMA_WRAP_MAX, GEMM_STACK, Device
+from .text import FOREVER, _access, _Consts, _sequence, tile_name
+
+D = 64  # the microkernel's DIM_M = DIM_K = DIM_N
+KT_MAX = 8  # K-blocks per dispatch
+COLS_MAX = 4  # N-blocks (columns) per dispatch
+MATMUL_FN = "matmul_i8_i32"
+ZERO_FN = "zero_i32"
+# aie::mmul shapes (r, s, t) of mm.cc's int8 x int8 -> int32 kernel per architecture.
+MMUL_SHAPES = {"aie2": (4, 8, 8), "aie2p": (8, 8, 8)}
+LAYOUT_MODULE = __name__
+
+
+def mmul_shape(arch: str) -> tuple[int, int, int]:
+    """(r, s, t) of the int8 ``aie::mmul`` the microkernel uses on ``arch`` (aie2 / aie2p)."""
+    try:
+        return MMUL_SHAPES[arch]
+    except KeyError:
+        raise UnsupportedOnTarget(f"no int8 GEMM microkernel for AIE architecture '{arch}' (known: {', '.join(MMUL_SHAPES)})") from None
+
+
+def _cdiv(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+# ---- the overlay ----------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Stream:
+    """One object FIFO; the broadcast A has several consumers."""
+
+    name: str
+    producer: tuple[int, int]
+    consumers: tuple[tuple[int, int], ...]
+    depth: int
+    shape: tuple[int, ...]
+    dtype: str
+
+    @property
+    def elems(self) -> int:
+        return prod(self.shape)
+
+    @property
+    def bytes(self) -> int:
+        return self.elems * ELEMENT_BYTES[self.dtype]
+
+
+@dataclass(frozen=True)
+class Overlay:
+    """The GEMM overlay for one matmul instance: geometry, streams, transfers and ABI."""
+
+    kernel: str
+    device: Device
+    d: int
+    kt: int
+    cols: int
+    m: int  # the full problem (a's leading dims flattened into M)
+    k: int
+    n: int
+    a_shape: tuple[int, ...] = ()
+    b_shape: tuple[int, ...] = ()
+    stack: int = GEMM_STACK
+
+    # -- geometry --
+    @property
+    def partition(self) -> str:
+        return self.device.partition(self.cols)
+
+    @property
+    def columns(self) -> int:
+        return self.cols
+
+    @property
+    def arch(self) -> str:
+        return self.device.arch
+
+    @property
+    def mmul(self) -> tuple[int, int, int]:
+        return mmul_shape(self.arch)
+
+    @property
+    def tile(self) -> tuple[int, int, int]:
+        """(M, K, N) of one dispatch."""
+        return self.d, self.kt * self.d, self.cols * self.d
+
+    @property
+    def blocks(self) -> tuple[int, int, int]:
+        """Dispatch grid (M-blocks, K-blocks, N-blocks) of the full problem."""
+        tm, tk, tn = self.tile
+        return _cdiv(self.m, tm), _cdiv(self.k, tk), _cdiv(self.n, tn)
+
+    # -- the microkernel --
+    @property
+    def microkernel(self) -> str:
+        """Object file basename; aiecc copies linked objects by basename, so it names the whole configuration."""
+        return f"mm_{self.arch}_i8_i32_{self.d}x{self.d}x{self.d}.o"
+
+    @property
+    def defines(self) -> list[str]:
+        """Peano ``clang++`` flags selecting the kernel in ``aie_kernels/<arch>/mm.cc``."""
+        return ["-Di8_i32_ONLY", f"-DDIM_M={self.d}", f"-DDIM_K={self.d}", f"-DDIM_N={self.d}"]
+
+    @property
+    def define_names(self) -> list[str]:
+        """:attr:`defines` without ``-D`` (the form ``toolchain.aiecc.compile_object`` takes)."""
+        return [f[2:] for f in self.defines]
+
+    @property
+    def microkernel_source(self) -> str:
+        """``mm.cc`` relative to the mlir-aie include directory."""
+        return f"aie_kernels/{self.arch}/mm.cc"
+
+    # -- host buffers, FIFOs, links, DMA transfers --
+    @property
+    def buffers(self) -> list[HostBuffer]:
+        """Runtime-sequence arguments (XRT group ids 3, 4, 5): the A tile, the B tiles, the C tile."""
+        tm, tk, tn = self.tile
+        return [
+            HostBuffer("a_tile", "i8", (("a_tile", tm * tk),), True),
+            HostBuffer("b_tiles", "i8", (("b_tiles", tk * tn),), True),
+            HostBuffer("c_tile", "i32", (("c_tile", tm * tn),), True, True),
+        ]
+
+    def _depth(self) -> int:
+        return 2 if self.kt > 1 else 1
+
+    @property
+    def streams(self) -> list[Stream]:
+        d, dep = self.d, self._depth()
+        blk = (d, d)
+        cores = tuple((c, 2) for c in range(self.cols))
+        s = [
+            Stream("a_shim", (0, 0), ((0, 1),), dep, blk, "i8"),
+            Stream("a", (0, 1), cores, dep, blk, "i8"),
+        ]
+        for c in range(self.cols):
+            s.append(Stream(f"b_c{c}_shim", (c, 0), ((c, 1),), dep, blk, "i8"))
+            s.append(Stream(f"b_c{c}", (c, 1), ((c, 2),), dep, blk, "i8"))
+        for c in range(self.cols):
+            s.append(Stream(f"c_c{c}", (c, 2), ((c, 1),), 1, blk, "i32"))
+            s.append(Stream(f"c_c{c}_shim", (c, 1), ((c, 0),), 1, blk, "i32"))
+        return s
+
+    @property
+    def links(self) -> list[Link]:
+        links = [Link("a_shim", "a")]
+        links += [Link(f"b_c{c}_shim", f"b_c{c}") for c in range(self.cols)]
+        links += [Link(f"c_c{c}", f"c_c{c}_shim") for c in range(self.cols)]
+        return links
+
+    @property
+    def transfers(self) -> list[Transfer]:
+        dd = self.d * self.d
+        kb = self.kt * dd
+        t = [Transfer(0, "a_shim", 0, 0, (1, 1, 1, kb), (0, 0, 0, 1), 0, False)]
+        t += [Transfer(1, f"b_c{c}_shim", c, c * kb, (1, 1, 1, kb), (0, 0, 0, 1), 1, False) for c in range(self.cols)]
+        t += [Transfer(2, f"c_c{c}_shim", c, c * dd, (1, 1, 1, dd), (0, 0, 0, 1), 2, True) for c in range(self.cols)]
+        return t
+
+    def core_streams(self, col: int) -> tuple[str, str, str]:
+        """(A FIFO, B FIFO, C FIFO) of the core in column ``col``."""
+        return "a", f"b_c{col}", f"c_c{col}"
+
+    # -- what the runtime needs --
+    def abi(self) -> dict:
+        """The dispatch contract, JSON-safe: geometry, host buffers in argument order and their layouts, blocking."""
+        tm, tk, tn = self.tile
+        r, s, t = self.mmul
+        mb, kb, nb = self.blocks
+        return {
+            "kind": "gemm_overlay",
+            "device": self.device.name,
+            "partition": self.partition,
+            "arch": self.arch,
+            "columns": self.cols,
+            "d": self.d,
+            "kt": self.kt,
+            "cols": self.cols,
+            "mmul": [r, s, t],
+            "tile": {"m": tm, "k": tk, "n": tn},
+            "microkernel": {
+                "object": self.microkernel,
+                "source": self.microkernel_source,
+                "defines": self.defines,
+                "symbols": [MATMUL_FN, ZERO_FN],
+                "stack_size": self.stack,
+            },
+            "layouts": LAYOUT_MODULE,
+            "buffers": [
+                {**self.buffers[0].describe(), "shape": [tm, tk], "layout": "tile_a",
+                 "order": f"{self.kt} K-blocks of {self.d}x{self.d}, each in {r}x{s} sub-tiles"},
+                {**self.buffers[1].describe(), "shape": [tk, tn], "layout": "tile_b",
+                 "order": f"per column, its {self.kt} K-blocks of {self.d}x{self.d}, each in {s}x{t} sub-tiles"},
+                {**self.buffers[2].describe(), "shape": [tm, tn], "layout": "untile_c", "output": True,
+                 "order": f"per column one {self.d}x{self.d} block in {r}x{t} sub-tiles"},
+            ],
+            "blocking": {
+                "m": self.m,
+                "k": self.k,
+                "n": self.n,
+                "m_blocks": mb,
+                "k_blocks": kb,
+                "n_blocks": nb,
+                "dispatches": mb * kb * nb,
+                "padding": "zero",
+                "accumulate": "int32 sum of the K-blocks on the host",
+                "helpers": ["gemm_blocks", "blocked_gemm"],
+            },
+            "quantisation": "a per row, b per column, symmetric int8 (npubuild.ops.quant); output acc * sx[m] * sw[n]",
+        }
+
+
+def overlay_for(inst: KernelInstance, device: Device) -> Overlay:
+    """The checked overlay for an i8 ``matmul`` (UnsupportedOnTarget otherwise, or when the NPU cannot take it)."""
+    if inst.op != "matmul":
+        raise UnsupportedOnTarget(f"{inst.id}: the GEMM overlay implements matmul, not {inst.op}")
+    if inst.dtype != "i8":
+        raise UnsupportedOnTarget(
+            f"{inst.id}: matmul with dtype {inst.dtype} is not supported on xdna; the NPU GEMM computes in int8 "
+            f"(use dtype i8: a quantised per row, b per column, int32 accumulation)"
+        )
+    a, b = inst.inputs[0].shape, inst.inputs[1].shape
+    m, k, n = prod(a[:-1]), a[-1], b[1]
+    kt = min(max(_cdiv(k, D), 1), KT_MAX)
+    cols = min(max(_cdiv(n, D), 1), COLS_MAX, device.columns)
+    ov = Overlay(inst.id, device, D, kt, cols, m, k, n, tuple(a), tuple(b))
+    check_overlay(ov)
+    return ov
+
+
+# ---- static checks --------------------------------------------------------------------------------------------------
+
+
+def check_overlay(ov: Overlay) -> None:
+    problems = overlay_problems(ov)
+    if problems:
+        raise UnsupportedOnTarget(f"{ov.kernel}: the {ov.partition} GEMM overlay is not valid: " + "; ".join(problems) + f" ({FIX})")
+
+
+def overlay_problems(ov: Overlay) -> list[str]:
+    """What aiecc or the hardware would reject (the rules of :mod:`.check`, for a broadcast design)."""
+    p: list[str] = []
+    dev = ov.device
+    streams = {s.name: s for s in ov.streams}
+    buffers = ov.buffers
+    if len(buffers) > MAX_HOST_BUFFERS:
+        p.append(f"{len(buffers)} host buffers, XRT passes at most {MAX_HOST_BUFFERS}")
+    if ov.cols > dev.columns:
+        p.append(f"uses {ov.cols} columns, {dev.name} has {dev.columns}")
+    r, s, t = ov.mmul
+    # mm.cc's static_asserts (aie2 expands the mmul 4x2, aie2p 2x2 or 2x4): conservative common bound
+    if ov.d % (4 * r) or ov.d % s or ov.d % (4 * t):
+        p.append(f"a {ov.d}x{ov.d}x{ov.d} microkernel does not tile into {r}x{s}x{t} mmul blocks")
+
+    # every FIFO has a producer and a consumer: the shim side by a transfer, the rest by links and cores
+    core_in = {name for c in range(ov.cols) for name in ov.core_streams(c)[:2]}
+    c_out = {ov.core_streams(c)[2] for c in range(ov.cols)}
+    consumed = core_in | {ln.src for ln in ov.links} | {t.fifo for t in ov.transfers if t.wait}
+    produced = c_out | {ln.dst for ln in ov.links} | {t.fifo for t in ov.transfers if not t.wait}
+    for name in streams:
+        if name not in consumed:
+            p.append(f"object FIFO @{name} has no consumer")
+        if name not in produced:
+            p.append(f"object FIFO @{name} has no producer")
+    for name in sorted((consumed | produced) - set(streams)):
+        p.append(f"@{name} is used but not declared")
+
+    # DMA channels: a broadcast takes one output channel at its producer and one input at each consumer
+    ins, outs = Counter(), Counter()
+    for f in streams.values():
+        outs[f.producer] += 1
+        for tile in f.consumers:
+            ins[tile] += 1
+    for tile in sorted(set(ins) | set(outs)):
+        cap_in, cap_out, kind = {
+            0: (dev.shim_out_channels, dev.shim_in_channels, "shim"),
+            1: (dev.mem_in_channels, dev.mem_out_channels, "mem"),
+        }.get(tile[1], (dev.core_in_channels, dev.core_out_channels, "core"))
+        if ins[tile] > cap_in:
+            p.append(f"{kind} tile {tile} receives {ins[tile]} streams, it has {cap_in} input DMA channels")
+        if outs[tile] > cap_out:
+            p.append(f"{kind} tile {tile} sends {outs[tile]} streams, it has {cap_out} output DMA channels")
+
+    # memory: buffers live in every non-shim tile a FIFO touches; a link shares its mem-tile buffer
+    linked_dst = {ln.dst for ln in ov.links}
+    use = Counter()
+    for f in streams.values():
+        for tile in (f.producer, *f.consumers):
+            if tile[1] == 0 or (tile[1] == 1 and f.name in linked_dst):
+                continue
+            use[tile] += f.depth * f.bytes
+    for c in range(ov.cols):
+        use[(c, 2)] += ov.stack
+    for tile, nbytes in sorted(use.items()):
+        cap = dev.mem_tile_memory if tile[1] == 1 else dev.core_memory
+        if nbytes > cap:
+            kind = "mem tile" if tile[1] == 1 else "core"
+            p.append(f"{kind} {tile} needs {nbytes} bytes of buffers and stack, it has {cap}")
+
+    # DMA transfers
+    seen_bd = set()
+    moved = Counter()
+    for t in ov.transfers:
+        b = buffers[t.buffer]
+        p += _transfer_problems(t, b, dev)
+        if (t.column, t.bd_id) in seen_bd:
+            p.append(f"transfer of {b.name} to @{t.fifo}: buffer descriptor {t.bd_id} of column {t.column} is used twice")
+        seen_bd.add((t.column, t.bd_id))
+        moved[t.fifo] += prod(t.sizes)
+
+    # what the DMAs move per run equals what the cores take and give (else the NPU hangs)
+    expect = Counter()
+    src_of = {ln.dst: ln.src for ln in ov.links}
+    dst_of = {ln.src: ln.dst for ln in ov.links}
+    expect[src_of["a"]] += ov.kt * streams["a"].elems  # broadcast: the shim sends each block once
+    for c in range(ov.cols):
+        _, fb, fc = ov.core_streams(c)
+        expect[src_of[fb]] += ov.kt * streams[fb].elems
+        expect[dst_of[fc]] += streams[fc].elems
+    for name in sorted(set(expect) | set(moved)):
+        if expect[name] != moved[name]:
+            p.append(
+                f"@{name}: the runtime sequence moves {moved[name]} elements per run, "
+                f"the cores use {expect[name]} (the NPU would hang)"
+            )
+    waited = {t.fifo for t in ov.transfers if t.wait}
+    for c in range(ov.cols):
+        out = dst_of[ov.core_streams(c)[2]]
+        if out not in waited:
+            p.append(f"output @{out} is never awaited")
+    return p
+
+
+def _transfer_problems(t: Transfer, b: HostBuffer, dev: Device) -> list[str]:
+    p = []
+    eb = ELEMENT_BYTES[b.dtype]
+    where = f"transfer of {b.name} to @{t.fifo}"
+    if (t.offset * eb) % DMA_GRANULE:
+        p.append(f"{where}: offset {t.offset * eb} bytes is not 4-byte aligned")
+    if (t.sizes[3] * eb) % DMA_GRANULE:
+        p.append(f"{where}: inner size {t.sizes[3] * eb} bytes is not a multiple of 4")
+    for k in range(3):
+        if (t.strides[k] * eb) % DMA_GRANULE:
+            p.append(f"{where}: stride {t.strides[k] * eb} bytes is not a multiple of 4")
+    words = [t.sizes[3] * eb // DMA_GRANULE, t.sizes[2], t.sizes[1], t.sizes[0]]  # hardware order d0..d3
+    linear = t.sizes[:3] == (1, 1, 1) and t.strides[3] == 1
+    if not linear:
+        for k in (0, 1):
+            if words[k] > DMA_WRAP_MAX:
+                p.append(f"{where}: dimension {k} wraps {words[k]} words, the shim DMA allows {DMA_WRAP_MAX}")
+    if words[3] > DMA_REPEAT_MAX:
+        p.append(f"{where}: repeat count {words[3]} exceeds {DMA_REPEAT_MAX}")
+    stride_words = [t.strides[3] * eb // DMA_GRANULE, t.strides[2] * eb // DMA_GRANULE, t.strides[1] * eb // DMA_GRANULE]
+    for k, sw in enumerate(stride_words):
+        if sw > DMA_STRIDE_MAX:
+            p.append(f"{where}: stride {k} of {sw} words exceeds {DMA_STRIDE_MAX}")
+    last = t.offset + sum((n - 1) * s for n, s in zip(t.sizes, t.strides))
+    if t.offset < 0 or last >= b.elems:
+        p.append(f"{where}: reads elements up to {last}, the buffer has {b.elems}")
+    if not 0 <= t.bd_id < dev.shim_bds:
+        p.append(f"{where}: buffer descriptor id {t.bd_id} is outside 0..{dev.shim_bds - 1}")
+    return p
+
+
+# ---- MLIR text ------------------------------------------------------------------------------------------------------
+
+
+def render_overlay(overlay: Overlay, options: dict) -> str:
+    """The overlay as AIE-dialect MLIR; ``options`` as for :func:`npubuild.emitters.aie.emit`."""
+    ov = overlay
+    link_with = options.get("link_with", "func")
+    if link_with not in ("func", "core"):
+        raise UnsupportedOnTarget(f"{ov.kernel}: unknown link_with placement '{link_with}' (expected func or core)")
+    d = ov.d
+    a_ty, c_ty = memref_type((d, d), "i8"), memref_type((d, d), "i32")
+    out = [f"// {h}" if h else "//" for h in _header(ov)]
+    out += ["module {", f"  aie.device({ov.partition}) {{"]
+    tiles = sorted({t for f in ov.streams for t in (f.producer, *f.consumers)}, key=lambda t: (t[1], t[0]))
+    out += [f"    {tile_name(t)} = aie.tile({t[0]}, {t[1]})" for t in tiles]
+    attrs = f' attributes {{link_with = "{ov.microkernel}"}}' if link_with == "func" else ""
+    out += [
+        f"    func.func private @{ZERO_FN}({c_ty}){attrs}",
+        f"    func.func private @{MATMUL_FN}({a_ty}, {a_ty}, {c_ty}){attrs}",
+    ]
+    for f in ov.streams:
+        ty = memref_type(f.shape, f.dtype)
+        cons = ", ".join(tile_name(t) for t in f.consumers)
+        out.append(f"    aie.objectfifo @{f.name}({tile_name(f.producer)}, {{{cons}}}, {f.depth} : i32) : !aie.objectfifo<{ty}>")
+    out += [f"    aie.objectfifo.link [@{ln.src}] -> [@{ln.dst}] ([] [])" for ln in ov.links]
+    for c in range(ov.cols):
+        out += _core(ov, c, link_with)
+    out += _sequence(ov, options)
+    out += ["  }", "}", ""]
+    return "\n".join(out)
+
+
+def _core(ov: Overlay, col: int, link_with: str) -> list[str]:
+    streams = {s.name: s for s in ov.streams}
+    fa, fb, fc = ov.core_streams(col)
+    a_ty, c_ty = memref_type(streams[fa].shape, "i8"), memref_type(streams[fc].shape, "i32")
+    k = _Consts()
+    step = [
+        *_access(streams[fa], fa, "Consume", "%a"),
+        *_access(streams[fb], fb, "Consume", "%b"),
+        f"func.call @{MATMUL_FN}(%a, %b, %acc) : ({a_ty}, {a_ty}, {c_ty}) -> ()",
+        f"aie.objectfifo.release @{fa}(Consume, 1)",
+        f"aie.objectfifo.release @{fb}(Consume, 1)",
+    ]
+    body = [*_access(streams[fc], fc, "Produce", "%acc"), f"func.call @{ZERO_FN}(%acc) : ({c_ty}) -> ()"]
+    if ov.kt > 1:
+        body += [f"scf.for %kb = {k(0)} to {k(ov.kt)} step {k(1)} {{", *("  " + ln for ln in step), "}"]
+    else:
+        body += step
+    body.append(f"aie.objectfifo.release @{fc}(Produce, 1)")
+    loop = [f"scf.for %run = {k(0)} to {k(FOREVER)} step {k(1)} {{", *("  " + ln for ln in body), "}"]
+    attrs = f'link_with = "{ov.microkernel}", ' if link_with == "core" else ""
+    tile = (col, 2)
+    return [
+        f"    %run_{col}_2 = aie.core({tile_name(tile)}) {{",
+        *k.lines,
+        *("      " + ln for ln in loop),
+        "      aie.end",
+        f"    }} {{{attrs}stack_size = {ov.stack} : i32}}",
+    ]
+
+
+def _header(ov: Overlay) -> list[str]:
+    tm, tk, tn = ov.tile
+    mb, kb, nb = ov.blocks
+    r, s, t = ov.mmul
+    bufs = "; ".join(
+        f"{3 + i}: {b.name} ({'x'.join(map(str, shape))} {b.dtype}, {layout})"
+        for i, (b, shape, layout) in enumerate(zip(ov.buffers, [(tm, tk), (tk, tn), (tm, tn)], ["tile_a", "tile_b", "untile_c"]))
+    )
+    return [
+        f"npubuild xdna kernel {ov.kernel}",
+        "op: matmul, dtype: i8 (int8 GEMM microkernel overlay, int32 accumulation)",
+        f"problem: a {fmt_shape(ov.a_shape)} (M={ov.m}, K={ov.k}), b {fmt_shape(ov.b_shape)} (N={ov.n}); "
+        f"host-blocked into {mb} x {kb} x {nb} dispatches (M, K, N blocks, zero padded, K-blocks summed in int32)",
+        f"device {ov.device.name}, partition {ov.partition}: one dispatch computes C[{tm}, {tn}] = A[{tm}, {tk}] . B[{tk}, {tn}] "
+        f"on {ov.cols} core(s) (row 2), {ov.kt} K-block(s) of {ov.d} per core",
+        f"microkernel {ov.microkernel}: {ov.microkernel_source} {' '.join(ov.defines)} ({ov.arch}, mmul {r}x{s}x{t}), "
+        f"stack {ov.stack} bytes",
+        "streams: A broadcast shim(0,0) -> mem(0,1) -> every core; B and C per column through its mem tile",
+        f"host buffers (XRT group id: name (shape dtype, layout in {LAYOUT_MODULE})): {bufs}",
+    ]
+
+
+# ---- host-side layouts (the runtime's contract) ---------------------------------------------------------------------
+
+
+def _check2d(x, shape: tuple[int, int], what: str):
+    x = np.asarray(x)
+    if x.shape != shape:
+        raise ValueError(f"{what} must have shape {shape}, got {x.shape}")
+    return x
+
+
+def _check_div(d: int, parts: tuple[int, ...]) -> None:
+    if d <= 0 or any(p <= 0 or d % p for p in parts):
+        raise ValueError(f"block size {d} is not a positive multiple of the mmul sub-tile sizes {parts}")
+
+
+def tile_a(a_blk, d: int, kt: int, r: int, s: int):
+    """int8 A block [d, kt*d] -> the A stream (flat, d*kt*d): the kt K-blocks of
+    d x d in order, each as (d/r) x (d/s) sub-tiles of r x s, sub-tiles row-major
+    and each sub-tile row-major."""
+    _check_div(d, (r, s))
+    a = _check2d(a_blk, (d, kt * d), "a_blk")
+    return np.ascontiguousarray(a.reshape(d // r, r, kt, d // s, s).transpose(2, 0, 3, 1, 4)).reshape(-1)
+
+
+def tile_b(b_blk, d: int, kt: int, cols: int, s: int, t: int):
+    """int8 B block [kt*d, cols*d] -> the B stream (flat): for each column c, its
+    kt K-blocks B[kb*d:(kb+1)*d, c*d:(c+1)*d] in order, each as (d/s) x (d/t)
+    sub-tiles of s x t, sub-tiles row-major and each sub-tile row-major. Column
+    c's part starts at element c*kt*d*d."""
+    _check_div(d, (s, t))
+    b = _check2d(b_blk, (kt * d, cols * d), "b_blk")
+    return np.ascontiguousarray(b.reshape(kt, d // s, s, cols, d // t, t).transpose(3, 0, 1, 4, 2, 5)).reshape(-1)
+
+
+def untile_c(c_stream, d: int, cols: int, r: int, t: int):
+    """int32 C stream (flat, cols*d*d) -> C [d, cols*d]: column c's d x d block
+    starts at element c*d*d, as (d/r) x (d/t) sub-tiles of r x t, sub-tiles
+    row-major and each sub-tile row-major."""
+    _check_div(d, (r, t))
+    c = np.asarray(c_stream)
+    if c.size != cols * d * d:
+        raise ValueError(f"c_stream must have {cols * d * d} elements, got {c.size}")
+    return np.ascontiguousarray(c.reshape(cols, d // r, d // t, r, t).transpose(1, 3, 0, 2, 4)).reshape(d, cols * d)
+
+
+# ---- host blocking --------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GemmBlock:
+    """One dispatch of the host blocking: block indices, origin and valid (unpadded) extent."""
+
+    mb: int
+    kb: int
+    nb: int
+    m0: int
+    k0: int
+    n0: int
+    m_len: int
+    k_len: int
+    n_len: int
+
+
+def gemm_blocks(m: int, k: int, n: int, d: int, kt: int, cols: int) -> list[GemmBlock]:
+    """The dispatches covering M x K x N with [d, kt*d] x [kt*d, cols*d] tiles,
+    M-block outermost, then K-block, then N-block (an A tile serves all N-blocks)."""
+    tm, tk, tn = d, kt * d, cols * d
+    return [
+        GemmBlock(i, j, l, i * tm, j * tk, l * tn, min(tm, m - i * tm), min(tk, k - j * tk), min(tn, n - l * tn))
+        for i in range(_cdiv(m, tm))
+        for j in range(_cdiv(k, tk))
+        for l in range(_cdiv(n, tn))
+    ]
+
+
+def blocked_gemm(qa, qb, *, d: int, kt: int, cols: int, mmul: tuple[int, int, int], dispatch):
+    """int32 [M, N] = qa [M, K] (int8) @ qb [K, N] (int8) through the overlay.
+
+    ``dispatch(a_stream, b_stream) -> c_stream`` runs one overlay dispatch
+    (buffers in :func:`tile_a` / :func:`tile_b` order, result in
+    :func:`untile_c` order). Edges are zero padded; the K-blocks are summed in
+    int32 (wrapping like the NPU's accumulator). The B tiles are made once per
+    (K-block, N-block).
+    """
+    r, s, t = mmul
+    qa, qb = np.asarray(qa, dtype="int8"), np.asarray(qb, dtype="int8")
+    if qa.ndim != 2 or qb.ndim != 2 or qa.shape[1] != qb.shape[0]:
+        raise ValueError(f"blocked_gemm needs qa [M, K] and qb [K, N], got {qa.shape} and {qb.shape}")
+    m, k = qa.shape
+    n = qb.shape[1]
+    tm, tk, tn = d, kt * d, cols * d
+    nm, nk, nn = _cdiv(m, tm), _cdiv(k, tk), _cdiv(n, tn)
+    ap = np.zeros((nm * tm, nk * tk), dtype="int8")
+    ap[:m, :k] = qa
+    bp = np.zeros((nk * tk, nn * tn), dtype="int8")
+    bp[:k, :n] = qb
+    b_tiles = {(j, l): tile_b(bp[j * tk:(j + 1) * tk, l * tn:(l + 1) * tn], d, kt, cols, s, t) for j in range(nk) for l in range(nn)}
+    acc = np.zeros((nm * tm, nn * tn), dtype="int32")
+    for blk in gemm_blocks(m, k, n, d, kt, cols):
+        if blk.nb == 0:
+            a_stream = tile_a(ap[blk.m0:blk.m0 + tm, blk.k0:blk.k0 + tk], d, kt, r, s)
+        c = untile_c(np.asarray(dispatch(a_stream, b_tiles[blk.kb, blk.nb])), d, cols, r, t).astype("int32", copy=False)
+        acc[blk.m0:blk.m0 + tm, blk.n0:blk.n0 + tn] += c
+    return acc[:m, :n]

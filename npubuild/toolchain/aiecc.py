@@ -1,0 +1,576 @@
+"""Drive the XDNA toolchain: aiecc (design -> ``final.xclbin`` + ``insts.bin``)
+and Peano ``clang++`` (AIE microkernel -> object).
+
+Thin like :mod:`npubuild.toolchain.xdna`: no heavy imports, and every command
+line is a pure function of its arguments (:func:`aiecc_argv`,
+:func:`peano_argv`). The compile functions follow
+:func:`npubuild.toolchain.host.compile_shared_library`: each compile works in
+its own temporary directory inside the output directory (named with
+:data:`npubuild.fsio.TMP_PREFIX`, so a stale one left by a crash can be swept),
+the full log (commands, environment overrides, output, exit status) is written
+atomically whatever happens, outputs appear with fsync + ``os.replace``, and a
+failure raises :class:`UserError` with the last :data:`LOG_TAIL_LINES` lines of
+the log while the previous outputs stay as they were.
+
+Flags, env vars and silent failures follow the project's research notes on
+mlir-aie (``/work/shared/research/xdna.md`` §1a, §1b); see docs/toolchain.md.
+"""
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import tempfile
+from pathlib import Path
+
+from ..errors import UserError
+from ..fsio import TMP_PREFIX, atomic_write_text, sha256_file
+from . import xdna
+from .host import LOG_TAIL_LINES
+
+# Peano target per architecture (xdna.md §1b): aie2 = npu1 (Phoenix / Hawk Point),
+# aie2p = npu2 (Strix / Strix Halo / Krackan).
+ARCHES = {"aie2": "npu1", "aie2p": "npu2"}
+
+DIALECTS = ("legacy", "new")
+
+# File names inside a compile's temporary directory (and, for the outputs, in
+# out_dir). aiecc's own defaults ({device}_{seq}.bin, {device}.xclbin, and
+# insts_{0}.bin / aie.xclbin in the declarative driver) are never relied on.
+DESIGN_NAME = "aie.mlir"
+XCLBIN_NAME = "final.xclbin"
+INSTS_NAME = "insts.bin"
+PRJ_NAME = "prj"
+_RESERVED = frozenset({DESIGN_NAME, XCLBIN_NAME, INSTS_NAME, PRJ_NAME})
+
+# The flag sets a compile uses, recorded in every xdna compile key and build
+# record (aiecc's own argv also depends on the detected CLI dialect, which is
+# part of the toolchain fingerprint).
+AIECC_FLAGS = {
+    "aiecc": "explicit --xclbin-name/--npu-insts-name, per-compile --tmpdir, Peano backend",
+    "peano": ["-O2", "-std=c++20", "-DNDEBUG"],
+}
+
+TIMEOUT_ENV = "NPUBUILD_AIECC_TIMEOUT"
+DEFAULT_TIMEOUT = 1800.0
+INCLUDE_ENV = "NPUBUILD_AIE_INCLUDE"
+
+# PEANOWRAP2_FLAGS / PEANOWRAP2P_FLAGS of mlir-aie programming_examples/makefile-common
+# at MA@1e40030 (xdna.md §1b), without the -I, which the caller passes.
+PEANO_WARNING_FLAGS = (
+    "-Wno-parentheses",
+    "-Wno-attributes",
+    "-Wno-macro-redefined",
+    "-Wno-empty-body",
+    "-Wno-missing-template-arg-list-after-template-kw",
+)
+
+
+# ---- command lines ----------------------------------------------------------------------------
+
+
+def aiecc_argv(
+    aiecc: str,
+    cli_dialect: str,
+    mlir: str,
+    *,
+    tmpdir: str,
+    xclbin: str,
+    insts: str,
+    peano_dir: str | None,
+) -> list[str]:
+    """The aiecc command line producing ``xclbin`` and ``insts`` from ``mlir``.
+
+    ``cli_dialect`` is what :func:`npubuild.toolchain.xdna.detect_aiecc_dialect`
+    returns. Output names are always explicit. Values are attached with ``=``
+    (accepted by both argparse and LLVM's cl parser). The input comes last: the
+    Python aiecc.py takes everything after its positional file as host-compiler
+    arguments (``host_args``, argparse.REMAINDER, ``cl_arguments.py``).
+    """
+    peano = [f"--peano={peano_dir}"] if peano_dir else []
+    if cli_dialect == "legacy":
+        # 2025-03 .. mid-2026, Python aiecc.py and the C++ aiecc (xdna.md §1a; mlir-aie
+        # #2075; IRON's compile_mlir_module at MA@1e40030 passes the same options).
+        # --xchesscc/--xbridge default to on in the C++ driver (cl::init(true)), so the
+        # --no-* forms are required for Peano; --no-compile-host is accepted by all.
+        return [
+            aiecc,
+            "--no-compile-host",
+            "--no-xchesscc",
+            "--no-xbridge",
+            *peano,
+            "--aie-generate-xclbin",
+            f"--xclbin-name={xclbin}",
+            "--aie-generate-npu-insts",
+            f"--npu-insts-name={insts}",
+            f"--tmpdir={tmpdir}",
+            mlir,
+        ]
+    if cli_dialect == "new":
+        # Declarative aiecc with --get-<artifact> selectors (mlir-aie #3271/#3501).
+        # Options checked in Xilinx/mlir-aie tools/aiecc/CommandLineOptions.h @
+        # 08c791150ea62803920cd79f4c0360e7512dc59a (the newest stored version, code
+        # index): "peano" (Peano install dir), "tmpdir" (default <input>.prj in cwd),
+        # "xclbin-name" (default aie.xclbin), "npu-insts-name" (default insts_{0}.bin)
+        # and the --get-xclbin / --get-npu-insts selectors exist; there is no
+        # --no-compile-host (host compile only with --get-host) and no
+        # --no-xchesscc/--no-xbridge (Peano is the default, Chess is opt-in with
+        # --xchesscc/--xbridge), and unknown options are rejected, so neither is passed.
+        # Output names are resolved against --output-dir (default ".", i.e. the cwd).
+        return [
+            aiecc,
+            *peano,
+            "--get-xclbin",
+            f"--xclbin-name={xclbin}",
+            "--get-npu-insts",
+            f"--npu-insts-name={insts}",
+            f"--tmpdir={tmpdir}",
+            mlir,
+        ]
+    raise UserError(f"unknown aiecc CLI dialect {cli_dialect!r} (expected one of {', '.join(DIALECTS)})")
+
+
+def _check_arch(arch: str) -> None:
+    if arch not in ARCHES:
+        raise UserError(
+            f"unknown AIE architecture {arch!r}: expected "
+            + " or ".join(f"{a} ({d})" for a, d in ARCHES.items())
+        )
+
+
+def peano_argv(
+    clangxx: str, arch: str, src: str, out: str, include_dirs: list[str], defines: list[str]
+) -> list[str]:
+    """Peano ``clang++`` compiling one microkernel source to an object.
+
+    PEANOWRAP2(P)_FLAGS of mlir-aie ``programming_examples/makefile-common``
+    (xdna.md §1b): ``-O2 -std=c++20 --target=<arch>-none-unknown-elf``, the
+    warning flags, ``-DNDEBUG``, then ``-I<dir>`` per include dir (the first one
+    normally ``<mlir_aie>/include``) and ``-D<define>`` per define
+    (``NAME`` or ``NAME=VALUE``), then ``-c src -o out``.
+    """
+    _check_arch(arch)
+    for d in defines:
+        if not d or d.startswith("-"):
+            raise UserError(f"bad define {d!r}: expected NAME or NAME=VALUE")
+    return [
+        clangxx,
+        "-O2",
+        "-std=c++20",
+        f"--target={arch}-none-unknown-elf",
+        *PEANO_WARNING_FLAGS,
+        "-DNDEBUG",
+        *(f"-I{d}" for d in include_dirs),
+        *(f"-D{d}" for d in defines),
+        "-c",
+        src,
+        "-o",
+        out,
+    ]
+
+
+# ---- running ----------------------------------------------------------------------------------
+
+
+class _CompileFailed(Exception):
+    pass
+
+
+def _timeout() -> float:
+    raw = os.environ.get(TIMEOUT_ENV, "").strip()
+    if not raw:
+        return DEFAULT_TIMEOUT
+    try:
+        t = float(raw)
+    except ValueError:
+        t = -1.0
+    if not t > 0:
+        raise UserError(f"{TIMEOUT_ENV}={raw!r}: expected a positive number of seconds")
+    return t
+
+
+def _kill(p: subprocess.Popen) -> None:
+    """Kill ``p``'s process group (it leads its own session), else ``p`` alone."""
+    try:
+        os.killpg(p.pid, signal.SIGKILL)
+    except OSError:
+        try:
+            p.kill()
+        except OSError:
+            pass
+
+
+def _run(cmd: list[str], cwd: Path, env: dict[str, str], timeout: float, log: list[str]) -> None:
+    """Run ``cmd``; its output and exit status go to ``log``; non-zero exit,
+    failure to start or a timeout raise :class:`_CompileFailed`.
+
+    The command runs in its own session so that a timeout kills aiecc together
+    with the tools it started (clang, opt, llc, xclbinutil, ...).
+    """
+    log.append(f"$ cd {shlex.quote(str(cwd))} && {shlex.join(cmd)}")
+    try:
+        p = subprocess.Popen(
+            cmd,
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            errors="replace",
+            start_new_session=True,
+        )
+    except OSError as e:
+        log.append(f"error: cannot run {cmd[0]}: {e}")
+        raise _CompileFailed from None
+    try:
+        out, _ = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _kill(p)
+        out, _ = p.communicate()
+        if out:
+            log.append(out.rstrip("\n"))
+        log.append(f"error: {Path(cmd[0]).name} timed out after {timeout:g} s (killed; set {TIMEOUT_ENV} to change)")
+        raise _CompileFailed from None
+    except BaseException:  # e.g. KeyboardInterrupt: do not leave aiecc running
+        _kill(p)
+        p.wait()
+        raise
+    if out:
+        log.append(out.rstrip("\n"))
+    log.append(f"[exit {p.returncode}]")
+    if p.returncode != 0:
+        raise _CompileFailed
+
+
+def _check_output(path: Path, tool: str, log: list[str], word_aligned: bool = False, why_missing: str = "") -> None:
+    if not path.is_file():
+        log.append(f"error: {tool} exited 0 but did not write {path.name}{why_missing}")
+        raise _CompileFailed
+    size = path.stat().st_size
+    if size == 0:
+        log.append(f"error: {tool} exited 0 but wrote an empty {path.name}")
+        raise _CompileFailed
+    if word_aligned and size % 4:
+        log.append(f"error: {path.name} has {size} bytes, not a whole number of 32-bit instruction words")
+        raise _CompileFailed
+
+
+def _fsync(path: Path) -> None:
+    with open(path, "rb+") as f:
+        os.fsync(f.fileno())
+
+
+def _fsync_dir(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _write_log(log: list[str], log_path: Path, ok: bool) -> None:
+    if not ok:
+        log.append("# FAILED")
+    atomic_write_text(log_path, "\n".join(log) + "\n")
+
+
+def _failure(log: list[str], log_path: Path, what: str) -> UserError:
+    tail = "\n".join("\n".join(log).splitlines()[-LOG_TAIL_LINES:])
+    return UserError(f"{what} failed (full log: {log_path}):\n{tail}")
+
+
+def _preflight_error(log: list[str], log_path: Path, msg: str) -> UserError:
+    """A problem found before anything ran: logged; returned as a one-line error to raise."""
+    log.append(f"error: {msg}")
+    _write_log(log, log_path, ok=False)
+    return UserError(msg)
+
+
+def _tool_problem(tools: dict, names: tuple[str, ...]) -> str | None:
+    labels = {"aiecc": "aiecc", "peano": "Peano", "xclbinutil": "xclbinutil"}
+    for name in names:
+        t = tools.get(name) or {}
+        if not t.get("path") or t.get("missing"):
+            reason = t.get("missing") or f"not found: {labels[name]}"
+            return f"cannot compile for xdna: {reason} (see `npubuild doctor`)"
+    return None
+
+
+def _objects_by_basename(objects) -> dict[str, Path]:
+    """Linked objects keyed by basename; aiecc copies them into its work dir by
+    basename (xdna.md §1a, aiecc.cpp ~l.2451), so two different files with one
+    basename would silently link the wrong code."""
+    by_name: dict[str, Path] = {}
+    digests: dict[str, str] = {}
+    for obj in objects:
+        obj = Path(obj)
+        name = obj.name
+        if not obj.is_file():
+            raise UserError(f"linked object {obj} does not exist")
+        if name in _RESERVED or name.startswith("."):
+            raise UserError(f"linked object {obj}: the name {name!r} is reserved in the compile directory; rename it")
+        digest = sha256_file(obj)
+        if name in by_name:
+            if digests[name] != digest:
+                raise UserError(
+                    f"linked objects {by_name[name]} and {obj} share the basename {name!r} but differ; "
+                    "aiecc resolves link_with by basename, so give them distinct names"
+                )
+            continue
+        by_name[name] = obj
+        digests[name] = digest
+    return by_name
+
+
+# ---- xdna design compile ----------------------------------------------------------------------
+
+
+def compile_design(
+    mlir_text: str,
+    out_dir: Path,
+    log_path: Path,
+    *,
+    tools: dict,
+    cli_dialect: str,
+    objects: list[Path] = (),
+) -> None:
+    """Compile the AIE design ``mlir_text`` to ``out_dir/final.xclbin`` and
+    ``out_dir/insts.bin`` with aiecc (Peano backend).
+
+    ``tools`` is :func:`npubuild.toolchain.xdna.find_xdna_tools`'s result and
+    ``cli_dialect`` the aiecc CLI dialect (``"legacy"`` or ``"new"``). Each
+    file in ``objects`` is copied into the compile directory under its basename,
+    which is how the design's ``link_with`` names it.
+
+    aiecc runs in a fresh ``out_dir/.npb-tmp-xdna-*`` directory (its ``--tmpdir``
+    is the ``prj`` subdirectory there) with ``PEANO_INSTALL_DIR`` set and
+    xclbinutil's directory first on ``PATH``. An exit 0 that leaves either
+    output missing or empty, or an ``insts.bin`` that is not whole 32-bit
+    words, is a failure (aiecc skips the xclbin without an error when it
+    cannot find xclbinutil), as are a non-zero exit and a run longer than
+    ``$NPUBUILD_AIECC_TIMEOUT`` seconds (default 1800). The full log goes to
+    ``log_path`` in every case; on failure the previous outputs are untouched
+    and :class:`UserError` carries the log's tail.
+    """
+    out_dir, log_path = Path(out_dir), Path(log_path)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    log: list[str] = [f"# npubuild xdna compile -> {out_dir}"]
+    problem = _tool_problem(tools, ("aiecc", "peano", "xclbinutil"))
+    if problem is None and cli_dialect not in DIALECTS:
+        problem = (
+            f"cannot compile for xdna: aiecc at {tools['aiecc']['path']} has an unknown CLI dialect "
+            f"({cli_dialect!r}; its --help lists neither --aie-generate-xclbin nor --get-xclbin)"
+        )
+    if problem is None:
+        try:
+            timeout = _timeout()
+            linked = _objects_by_basename(objects)
+        except UserError as e:
+            problem = str(e)
+    if problem is not None:
+        raise _preflight_error(log, log_path, problem)
+
+    peano_dir = tools["peano"].get("install_dir") or str(Path(tools["peano"]["path"]).parent.parent)
+    xclbinutil_dir = str(Path(tools["xclbinutil"]["path"]).parent)
+    overrides = {
+        "PEANO_INSTALL_DIR": peano_dir,
+        # Honoured by the declarative aiecc (CommandLineOptions.h @08c79115: an
+        # unusable one fails loudly); older drivers ignore it and search PATH.
+        "AIE_XCLBINUTIL": tools["xclbinutil"]["path"],
+        "PATH": os.pathsep.join([xclbinutil_dir, *(d for d in os.environ.get("PATH", "").split(os.pathsep) if d)]),
+    }
+    env = dict(os.environ, **overrides)
+    log.append(f"# aiecc CLI dialect: {cli_dialect}")
+    log.append(f"# env PEANO_INSTALL_DIR={shlex.quote(peano_dir)}")
+    log.append(f"# env AIE_XCLBINUTIL={shlex.quote(overrides['AIE_XCLBINUTIL'])}")
+    log.append(f"# env PATH={shlex.quote(xclbinutil_dir)}:$PATH")
+
+    tmp = Path(tempfile.mkdtemp(prefix=f"{TMP_PREFIX}xdna-", dir=out_dir))
+    ok = False
+    try:
+        try:
+            (tmp / DESIGN_NAME).write_text(mlir_text, encoding="utf-8")
+            for name, src in sorted(linked.items()):
+                shutil.copyfile(src, tmp / name)
+                log.append(f"# linked object {name} <- {src}")
+            cmd = aiecc_argv(
+                tools["aiecc"]["path"],
+                cli_dialect,
+                DESIGN_NAME,
+                tmpdir=str(tmp / PRJ_NAME),
+                xclbin=XCLBIN_NAME,
+                insts=INSTS_NAME,
+                peano_dir=peano_dir,
+            )
+            _run(cmd, tmp, env, timeout, log)
+            _check_output(
+                tmp / XCLBIN_NAME,
+                "aiecc",
+                log,
+                why_missing=" (aiecc skips the xclbin without an error when it cannot run xclbinutil)",
+            )
+            _check_output(tmp / INSTS_NAME, "aiecc", log, word_aligned=True)
+            for name in (XCLBIN_NAME, INSTS_NAME):
+                _fsync(tmp / name)
+            for name in (XCLBIN_NAME, INSTS_NAME):
+                os.replace(tmp / name, out_dir / name)
+            _fsync_dir(out_dir)
+            ok = True
+            log.append("# ok")
+        except _CompileFailed:
+            pass
+        except OSError as e:  # writing the compile directory
+            log.append(f"error: {e}")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+        _write_log(log, log_path, ok)
+    if not ok:
+        raise _failure(log, log_path, f"xdna compile of {out_dir}")
+
+
+# ---- Peano microkernel compile ----------------------------------------------------------------
+
+
+def compile_object(
+    src: Path,
+    out: Path,
+    log_path: Path,
+    *,
+    tools: dict,
+    arch: str,
+    include_dirs,
+    defines,
+) -> None:
+    """Compile the microkernel ``src`` to the object ``out`` with Peano
+    ``clang++`` (:func:`peano_argv`) for ``arch`` (``aie2`` = npu1, ``aie2p``
+    = npu2).
+
+    The source is passed by absolute path, so its relative includes (mm.cc's
+    ``"../aie_kernel_utils.h"`` and ``"zero.cc"``) resolve next to it. Same
+    rules as :func:`compile_design`: a temporary directory beside ``out``, the
+    full log in ``log_path``, ``out`` replaced atomically only on success, a
+    missing or empty object after exit 0 is a failure, the same timeout.
+    """
+    src, out, log_path = Path(src).absolute(), Path(out), Path(log_path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    log: list[str] = [f"# npubuild Peano compile {src} -> {out}"]
+    peano = tools.get("peano") or {}
+    problem = None
+    try:
+        _check_arch(arch)
+        if not peano.get("path"):
+            raise UserError(f"cannot compile {src.name}: {peano.get('missing') or 'not found: Peano clang++'}")
+        if not src.is_file():
+            raise UserError(f"cannot compile {src}: no such file")
+        timeout = _timeout()
+        tmp_out_name = out.name
+        # Absolute include dirs: clang runs in the temporary directory.
+        incs = [os.path.abspath(d) for d in include_dirs]
+        cmd = peano_argv(peano["path"], arch, str(src), tmp_out_name, incs, list(defines))
+    except UserError as e:
+        problem = str(e)
+    if problem is not None:
+        raise _preflight_error(log, log_path, problem)
+
+    tmp = Path(tempfile.mkdtemp(prefix=f"{TMP_PREFIX}peano-", dir=out.parent))
+    tmp_out = tmp / tmp_out_name  # cmd writes it: cwd is tmp
+    ok = False
+    try:
+        try:
+            _run(cmd, tmp, dict(os.environ), timeout, log)
+            _check_output(tmp_out, Path(peano["path"]).name, log)
+            _fsync(tmp_out)
+            os.replace(tmp_out, out)
+            _fsync_dir(out.parent)
+            ok = True
+            log.append("# ok")
+        except _CompileFailed:
+            pass
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+        _write_log(log, log_path, ok)
+    if not ok:
+        raise _failure(log, log_path, f"Peano compile of {src.name}")
+
+
+# ---- kernel sources ---------------------------------------------------------------------------
+
+
+def _kernel_tree(include: str, arch: str) -> str | None:
+    """mm.cc for ``arch`` if ``include`` holds ``aie_api/`` and the kernels, else None.
+
+    Since mlir-aie #2596 (2025-10-07) the ``aie_kernels/`` tree is installed as
+    ``<mlir_aie>/include/aie_kernels``; older installs have ``<mlir_aie>/aie_kernels``,
+    beside ``include``.
+    """
+    if not os.path.isdir(os.path.join(include, "aie_api")):
+        return None
+    for kernels in (os.path.join(include, "aie_kernels"), os.path.join(os.path.dirname(include), "aie_kernels")):
+        mm = os.path.join(kernels, arch, "mm.cc")
+        if os.path.isfile(mm):
+            return mm
+    return None
+
+
+def locate_kernel_sources(tools: dict, arch: str) -> dict:
+    """Where mlir-aie's ``aie_api`` headers and ``aie_kernels/<arch>/mm.cc`` are.
+
+    Returns ``{"mm_cc": path or None, "include": dir or None, "missing": None or
+    one line saying how to fix it}``. ``include`` is the directory to pass as
+    ``-I`` (it holds ``aie_api/``). ``$NPUBUILD_AIE_INCLUDE`` overrides the search;
+    otherwise tried in order: ``$MLIR_AIE_INSTALL_DIR/include``, the ``include``
+    of the prefix aiecc is installed in (``<prefix>/bin/aiecc``), and beside the
+    ``aie`` Python package (``<pkg>/../include``, ``<pkg>/../../include``).
+    """
+    _check_arch(arch)
+    want = f"aie_api/ and aie_kernels/{arch}/mm.cc"
+    override = os.environ.get(INCLUDE_ENV, "").strip()
+    if override:
+        inc = os.path.abspath(override)
+        mm = _kernel_tree(inc, arch)
+        if mm:
+            return {"mm_cc": mm, "include": inc, "missing": None}
+        return {
+            "mm_cc": None,
+            "include": None,
+            "missing": f"${INCLUDE_ENV}={override} does not hold {want} (nor ../aie_kernels/{arch}/mm.cc); "
+            f"point it at <mlir_aie>/include or unset it",
+        }
+    candidates: list[tuple[str, str]] = []
+    install = os.environ.get("MLIR_AIE_INSTALL_DIR", "").strip()
+    if install:
+        candidates.append((os.path.join(install, "include"), "$MLIR_AIE_INSTALL_DIR/include"))
+    aiecc_path = ((tools or {}).get("aiecc") or {}).get("path")
+    if aiecc_path:
+        for p in dict.fromkeys((aiecc_path, os.path.realpath(aiecc_path))):
+            candidates.append((os.path.join(os.path.dirname(os.path.dirname(p)), "include"), "next to aiecc"))
+    for pkg in xdna._package_dirs(xdna.AIE_PACKAGE):
+        parent = os.path.dirname(pkg)
+        candidates.append((os.path.join(parent, "include"), f"python package '{xdna.AIE_PACKAGE}'"))
+        candidates.append((os.path.join(os.path.dirname(parent), "include"), f"python package '{xdna.AIE_PACKAGE}'"))
+    seen: set[str] = set()
+    tried: list[str] = []
+    for inc, via in candidates:
+        inc = os.path.abspath(inc)
+        if inc in seen:
+            continue
+        seen.add(inc)
+        tried.append(inc)
+        mm = _kernel_tree(inc, arch)
+        if mm:
+            return {"mm_cc": mm, "include": inc, "missing": None}
+    where = ", ".join(tried) if tried else "nowhere: MLIR_AIE_INSTALL_DIR unset, no aiecc, no 'aie' package"
+    return {
+        "mm_cc": None,
+        "include": None,
+        "missing": f"not found: {want} (looked in {where}); set {INCLUDE_ENV}=<mlir_aie>/include or "
+        f"MLIR_AIE_INSTALL_DIR, or {xdna.AIECC_HINT.split(' (', 1)[0]}",
+    }

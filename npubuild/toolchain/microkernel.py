@@ -1,0 +1,72 @@
+"""The int8 GEMM microkernel object (mlir-aie's ``aie_kernels/<arch>/mm.cc``
+compiled with Peano ``clang++``), built once per configuration and cached in
+the content-addressed store like every compile.
+
+Its key covers the source file's bytes, the defines (DIM_M/K/N, dtype), the
+target arch and the toolchain fingerprint; the object is named per
+configuration (aiecc copies linked objects by basename, so two configurations
+must never share a name).
+"""
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from ..canonical import canonical_json
+from ..errors import UserError
+from ..fsio import sha256_file
+
+LINK_DIR = "link"  # under the kernel's xdna directory
+
+
+def _overlay(instance, device_name: str):
+    from ..emitters.aie import device
+    from ..emitters.aie.gemm import overlay_for
+
+    return overlay_for(instance, device({"device": device_name}))
+
+
+def _sources(tools: dict, arch: str) -> dict:
+    from .aiecc import locate_kernel_sources
+
+    src = locate_kernel_sources(tools, arch)
+    if src.get("missing"):
+        raise UserError(f"GEMM microkernel: {src['missing']}")
+    return src
+
+
+def microkernel_recipe(instance, toolchain: dict, device_name: str) -> dict:
+    """What the linked microkernel is made from (for the kernel's compile key)."""
+    from .xdna import find_xdna_tools
+
+    ov = _overlay(instance, device_name)
+    src = _sources(find_xdna_tools(probe_versions=False), ov.arch)
+    return {
+        "microkernel": ov.microkernel,
+        "source_sha256": sha256_file(Path(src["mm_cc"])),
+        "defines": list(ov.defines),
+        "arch": ov.arch,
+        "toolchain": toolchain.get("id"),
+    }
+
+
+def build_microkernel(instance, tools: dict, toolchain: dict, store_root: Path, out_dir: Path, device_name: str) -> Path:
+    """The microkernel object for ``instance``'s overlay in ``out_dir/link/`` (from the store when cached)."""
+    from ..store import Store
+    from .aiecc import compile_object
+
+    ov = _overlay(instance, device_name)
+    src = _sources(tools, ov.arch)
+    recipe = microkernel_recipe(instance, toolchain, ov.device.name)
+    key = hashlib.sha256(canonical_json({"microkernel": recipe}).encode()).hexdigest()
+    link = Path(out_dir) / LINK_DIR
+    obj = link / ov.microkernel
+    store = Store(store_root)
+    if store.materialize(key, link) is None:
+        link.mkdir(parents=True, exist_ok=True)
+        compile_object(
+            Path(src["mm_cc"]), obj, link / f"{ov.microkernel}.log",
+            tools=tools, arch=ov.arch, include_dirs=[src["include"]], defines=list(ov.define_names),
+        )
+        store.put(key, {ov.microkernel: obj}, {"microkernel": ov.microkernel})
+    return obj

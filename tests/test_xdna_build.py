@@ -1,0 +1,150 @@
+"""The xdna target inside `doit build`.
+
+Without a toolchain (this machine, CI) every aie.mlir is emitted, one line says
+what is missing, the manifest marks the kernels as not compiled, and
+xdna_strict turns that into an error. With the aiecc / Peano / xclbinutil test
+doubles of test_xdna_driver.py (they compile nothing: this checks the build's
+plumbing, not the NPU toolchain) compile tasks run, outputs land in the
+manifest, the store is used, the GEMM microkernel object is linked, and a
+toolchain change recompiles.
+"""
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from .test_xdna_driver import _FAKE_CLANG_COMPILE, fake_aiecc_compiler
+from .test_xdna_toolchain import clean_env, fake_clang, fake_xclbinutil  # noqa: F401  (clean_env is a fixture)
+
+KERNELS = """\
+kernels:
+  act:
+    op: relu
+    targets: [ref, host, xdna]
+    shapes:
+      - [32, 1024]
+  norm:
+    op: layer_norm
+    targets: [ref, xdna]
+    shapes:
+      - {x: [64, 256], gamma: [256], beta: [256]}
+  gemm:
+    op: matmul
+    dtype: i8
+    targets: [ref, xdna]
+    shapes:
+      - {a: [64, 200], b: [200, 300]}
+"""
+
+
+def _manifest(p):
+    return json.loads((p.artifacts / "manifest.json").read_text())
+
+
+def _env_without_tools(clean_env):
+    env = dict(os.environ)
+    for v in ("MLIR_AIE_INSTALL_DIR", "PEANO_INSTALL_DIR", "XILINX_XRT", "AIE_XCLBINUTIL", "NPUBUILD_AIE_INCLUDE"):
+        env.pop(v, None)
+    return env
+
+
+def test_without_toolchain_emits_every_design_and_says_so_once(project, clean_env):
+    p = project(KERNELS)
+    r = p.doit("build", env=_env_without_tools(clean_env))
+    lines = [ln for ln in r.out.splitlines() if ln.startswith("xdna:")]
+    assert len(lines) == 1 and lines[0].startswith("xdna: 3 kernels emitted, not compiled: no aiecc (mlir-aie)"), lines
+    assert "pip install mlir_aie" in lines[0]
+    m = _manifest(p)
+    for kid, k in m["kernels"].items():
+        x = k["targets"]["xdna"]
+        assert x["compiled"] is False and set(x["files"]) == {"source"}, kid
+        assert "no aiecc" in x["not_compiled"]
+        assert (p.artifacts / x["files"]["source"]["path"]).read_text().startswith(f"// npubuild xdna kernel {kid}")
+    norm = m["kernels"]["layer_norm_f32_64x256_256_256"]["targets"]["xdna"]["abi"]
+    assert [b["name"] for b in norm["buffers"]] == ["x", "gamma_beta", "y"]  # gamma‖beta packed
+    assert p.npubuild("verify").rc == 0
+    again = p.doit("build", env=_env_without_tools(clean_env))
+    assert again.executed("emit:") == [] and "(nothing changed since the last build)" in again.out
+
+
+def test_strict_makes_a_missing_toolchain_an_error(project, clean_env):
+    p = project(KERNELS)
+    env = {**_env_without_tools(clean_env), "NPUBUILD_XDNA_STRICT": "1"}
+    r = p.doit("build", env=env, check=False)
+    assert r.rc != 0
+    assert "xdna toolchain: no aiecc (mlir-aie)" in r.out + r.err and "xdna_strict" in r.out + r.err
+
+
+def test_a_shape_that_does_not_fit_fails_at_spec_time(project):
+    p = project("kernels:\n  big:\n    op: softmax\n    targets: [ref, xdna]\n    shapes:\n      - [4, 20000]\n")
+    r = p.doit("build", check=False)
+    assert r.rc != 0
+    assert "specs/kernels/k.yaml:6: kernel family 'big': not supported on xdna: softmax_f32_4x20000: one row needs" in r.out + r.err
+    assert "an AIE core has 65536" in r.out + r.err
+
+
+@pytest.fixture
+def fake_toolchain(tmp_path, clean_env):
+    prefix = tmp_path / "mlir_aie"
+    fake_aiecc_compiler(prefix / "bin", "legacy")
+    peano = tmp_path / "llvm-aie"
+    fake_clang(peano, extra=_FAKE_CLANG_COMPILE)
+    fake_xclbinutil(tmp_path / "xrt" / "bin")
+    inc = tmp_path / "include"
+    for arch in ("aie2", "aie2p"):
+        (inc / "aie_kernels" / arch).mkdir(parents=True)
+        (inc / "aie_kernels" / arch / "mm.cc").write_text("// mm\n")
+    (inc / "aie_api").mkdir()
+    env = _env_without_tools(clean_env)
+    env.update(
+        MLIR_AIE_INSTALL_DIR=str(prefix), PEANO_INSTALL_DIR=str(peano), XILINX_XRT=str(tmp_path / "xrt"),
+        NPUBUILD_AIE_INCLUDE=str(inc), FAKE_AIECC_RECORD=str(tmp_path / "aiecc.jsonl"),
+    )
+    return {"env": env, "record": tmp_path / "aiecc.jsonl", "mm": inc / "aie_kernels" / "aie2" / "mm.cc"}
+
+
+def test_with_a_toolchain_compiles_links_and_caches(project, fake_toolchain):
+    p = project(KERNELS)
+    env = fake_toolchain["env"]
+    r = p.doit("build", env=env)
+    assert r.summary["compiled"] == 4  # relu on host + 3 xdna designs
+    assert not [ln for ln in r.out.splitlines() if ln.startswith("xdna:")]
+    m = _manifest(p)
+    gemm = m["kernels"]["matmul_i8_64x200_200x300"]["targets"]["xdna"]
+    assert gemm["compiled"] is True and set(gemm["files"]) == {"source", "xclbin", "insts"}
+    records = [json.loads(ln) for ln in fake_toolchain["record"].read_text().splitlines()]
+    calls = [c for c in records if c["argv"][-1:] == ["aie.mlir"]]
+    probes = [c["argv"] for c in records if c not in calls]
+    assert probes == [["--aie-version"], ["--version"], ["--help"]]  # once: the fingerprint is cached
+    assert len(calls) == 3
+    linked = [c for c in calls if "mm_aie2_i8_i32_64x64x64.o" in c["files"]]
+    assert len(linked) == 1  # the overlay got its microkernel object, copied by basename
+    assert {c["cwd"] for c in calls}.__len__() == 3  # one temp dir per compile
+    assert p.npubuild("verify").rc == 0
+
+    # a new mm.cc changes only the GEMM's key
+    fake_toolchain["mm"].write_text("// mm v2\n")
+    r2 = p.doit("build", env=env)
+    assert r2.summary["compiled"] == 1, r2.out
+
+    # the same designs on another machine with a cold doit database: all from the store
+    (p.root / ".npubuild.doit.db").unlink()
+    (p.root / ".npubuild.noop-stamp").unlink(missing_ok=True)
+    for k in m["kernels"].values():
+        for f in k["targets"].get("xdna", {}).get("files", {}).values():
+            if not f["path"].endswith("aie.mlir"):
+                (p.artifacts / f["path"]).unlink()
+    r3 = p.doit("build", env=env)
+    assert r3.summary["compiled"] == 0 and r3.summary["store"] == 4, r3.out
+
+
+def test_failed_aiecc_fails_the_build_with_the_log_tail(project, fake_toolchain):
+    p = project("kernels:\n  act:\n    op: relu\n    targets: [ref, xdna]\n    shapes:\n      - [1024]\n")
+    r = p.doit("build", env={**fake_toolchain["env"], "FAKE_AIECC_MODE": "fail"}, check=False)
+    assert r.rc != 0
+    out = r.out + r.err
+    assert "kernel relu_f32_1024: xdna compile" in out and "FAKE-ERR-40" in out
+    log = p.artifacts / "kernels" / "relu_f32_1024" / "xdna" / "build.log"
+    assert "FAKE-ERR-01" in log.read_text()
