@@ -21,11 +21,34 @@ def _ops_catalog() -> list[dict]:
         d["targets"] = {
             "ref": {"status": "supported"},
             "host": {"status": "emitted" if builds("host", name) else "not yet emitted"},
-            "xdna": {"status": "not yet emitted", "restrictions": d["restrictions"].get("xdna", [])},
+            "xdna": {
+                "status": "emitted" if builds("xdna", name) else "not yet emitted",
+                "design": _xdna_design_kind(name),
+                "restrictions": d["restrictions"].get("xdna", [])
+                + ["every design must fit the NPU: checked per instance at spec time (core memory, DMA limits)"],
+            },
         }
         del d["restrictions"]
         out.append(d)
     return out
+
+
+def _xdna_design_kind(name: str) -> str:
+    """How the xdna design streams this op (see docs/kernels.md)."""
+    from .emitters.aie import split
+
+    if name == "matmul":
+        return "int8 GEMM microkernel overlay (mm.cc, d=64, kt<=8, cols<=4); the runtime blocks any MxKxN"
+    from .ops import REGISTRY
+
+    op = REGISTRY[name]
+    if op.family in split.FLAT_FAMILIES or name in split.FLAT_OPS:
+        return "flat: elementwise chunks streamed over up to all columns"
+    if name in split.LAST_AXIS_OPS or op.family in split.LAST_AXIS_FAMILIES:
+        return "last axis: rows streamed, the last axis whole per row"
+    if name in split.OUTER_OPS or op.family == "quant":
+        return "outer: rows before the op's axis streamed (per-tensor quantisation: flat)"
+    return "whole: one chunk holding the full tensors (must fit a core's 64 KiB)"
 
 
 def cmd_ops(args) -> int:
@@ -43,14 +66,15 @@ def cmd_ops(args) -> int:
         return 0
     fam_w = max(len(o["family"]) for o in catalog)
     name_w = max(len(o["name"]) for o in catalog)
-    print(f"{'op':<{name_w}}  {'family':<{fam_w}}  {'host':<5}  inputs -> attrs")
+    print(f"{'op':<{name_w}}  {'family':<{fam_w}}  {'host':<5}  {'xdna':<5}  inputs -> attrs")
     for o in catalog:
         attrs = ", ".join(
             a["name"] + ("" if a.get("required") else f"={json.dumps(a['default'])}") for a in o["attrs"]
         )
         ins = ", ".join(o["inputs"]) + ("..." if o["variadic"] else "")
         host = "yes" if o["targets"]["host"]["status"] == "emitted" else "-"
-        print(f"{o['name']:<{name_w}}  {o['family']:<{fam_w}}  {host:<5}  ({ins}) {attrs}")
+        xdna = "yes" if o["targets"]["xdna"]["status"] == "emitted" else "-"
+        print(f"{o['name']:<{name_w}}  {o['family']:<{fam_w}}  {host:<5}  {xdna:<5}  ({ins}) {attrs}")
     print(f"\n{len(catalog)} ops; `npubuild ops OP` shows one in full, `npubuild ops --json` all.")
     return 0
 

@@ -148,3 +148,13 @@ def test_failed_aiecc_fails_the_build_with_the_log_tail(project, fake_toolchain)
     assert "kernel relu_f32_1024: xdna compile" in out and "FAKE-ERR-40" in out
     log = p.artifacts / "kernels" / "relu_f32_1024" / "xdna" / "build.log"
     assert "FAKE-ERR-01" in log.read_text()
+
+
+def test_ops_json_shows_host_and_xdna_for_every_op(project):
+    p = project("kernels:\n  a:\n    op: relu\n    shapes:\n      - [4]\n")
+    doc = json.loads(p.npubuild("ops", "--json").out)
+    assert len(doc["ops"]) == 76
+    for o in doc["ops"]:
+        assert o["targets"]["host"]["status"] == "emitted", o["name"]
+        assert o["targets"]["xdna"]["status"] == "emitted", o["name"]
+        assert o["targets"]["xdna"]["design"], o["name"]
