@@ -1,0 +1,92 @@
+// npubuild xdna kernel add_f32_4096_4096
+// op: add, dtype: f32, attrs: {}
+// inputs: a: 4096 f32, b: 4096 f32; output: y: 4096 f32
+// device npu1, partition npu1_2col: flat split, 4096 rows in chunks of 2048, 2 column(s), 1 chunk(s) per core per run
+// host buffers (XRT group id: name (parts x dtype)): 3: a (a 4096 x f32); 4: b (b 4096 x f32); 5: y (y 4096 x f32)
+module {
+  aie.device(npu1_2col) {
+    %shim_0_0 = aie.tile(0, 0)
+    %shim_1_0 = aie.tile(1, 0)
+    %mem_0_1 = aie.tile(0, 1)
+    %mem_1_1 = aie.tile(1, 1)
+    %core_0_2 = aie.tile(0, 2)
+    %core_1_2 = aie.tile(1, 2)
+    aie.objectfifo @a_c0_shim(%shim_0_0, {%mem_0_1}, 1 : i32) : !aie.objectfifo<memref<2048xf32>>
+    aie.objectfifo @a_c0(%mem_0_1, {%core_0_2}, 2 : i32) : !aie.objectfifo<memref<2048xf32>>
+    aie.objectfifo @b_c0_shim(%shim_0_0, {%mem_0_1}, 1 : i32) : !aie.objectfifo<memref<2048xf32>>
+    aie.objectfifo @b_c0(%mem_0_1, {%core_0_2}, 2 : i32) : !aie.objectfifo<memref<2048xf32>>
+    aie.objectfifo @y_c0(%core_0_2, {%mem_0_1}, 2 : i32) : !aie.objectfifo<memref<2048xf32>>
+    aie.objectfifo @y_c0_shim(%mem_0_1, {%shim_0_0}, 1 : i32) : !aie.objectfifo<memref<2048xf32>>
+    aie.objectfifo @a_c1_shim(%shim_1_0, {%mem_1_1}, 1 : i32) : !aie.objectfifo<memref<2048xf32>>
+    aie.objectfifo @a_c1(%mem_1_1, {%core_1_2}, 2 : i32) : !aie.objectfifo<memref<2048xf32>>
+    aie.objectfifo @b_c1_shim(%shim_1_0, {%mem_1_1}, 1 : i32) : !aie.objectfifo<memref<2048xf32>>
+    aie.objectfifo @b_c1(%mem_1_1, {%core_1_2}, 2 : i32) : !aie.objectfifo<memref<2048xf32>>
+    aie.objectfifo @y_c1(%core_1_2, {%mem_1_1}, 2 : i32) : !aie.objectfifo<memref<2048xf32>>
+    aie.objectfifo @y_c1_shim(%mem_1_1, {%shim_1_0}, 1 : i32) : !aie.objectfifo<memref<2048xf32>>
+    aie.objectfifo.link [@a_c0_shim] -> [@a_c0] ([] [])
+    aie.objectfifo.link [@b_c0_shim] -> [@b_c0] ([] [])
+    aie.objectfifo.link [@y_c0] -> [@y_c0_shim] ([] [])
+    aie.objectfifo.link [@a_c1_shim] -> [@a_c1] ([] [])
+    aie.objectfifo.link [@b_c1_shim] -> [@b_c1] ([] [])
+    aie.objectfifo.link [@y_c1] -> [@y_c1_shim] ([] [])
+    // compute body: the host target compiles this same function
+    func.func @body(%in_a: memref<2048xf32>, %in_b: memref<2048xf32>, %out_y: memref<2048xf32>) {
+      %c0 = arith.constant 0 : index
+      %c2048 = arith.constant 2048 : index
+      %c1 = arith.constant 1 : index
+      scf.for %i0 = %c0 to %c2048 step %c1 {
+        %v0 = memref.load %in_a[%i0] : memref<2048xf32>
+        %v1 = memref.load %in_b[%i0] : memref<2048xf32>
+        %v2 = arith.addf %v0, %v1 : f32
+        memref.store %v2, %out_y[%i0] : memref<2048xf32>
+      }
+      return
+    }
+    %run_0_2 = aie.core(%core_0_2) {
+      %c0 = arith.constant 0 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %s0_sv = aie.objectfifo.acquire @a_c0(Consume, 1) : !aie.objectfifosubview<memref<2048xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<2048xf32>> -> memref<2048xf32>
+        %s1_sv = aie.objectfifo.acquire @b_c0(Consume, 1) : !aie.objectfifosubview<memref<2048xf32>>
+        %s1 = aie.objectfifo.subview.access %s1_sv[0] : !aie.objectfifosubview<memref<2048xf32>> -> memref<2048xf32>
+        %o_sv = aie.objectfifo.acquire @y_c0(Produce, 1) : !aie.objectfifosubview<memref<2048xf32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<2048xf32>> -> memref<2048xf32>
+        func.call @body(%s0, %s1, %o) : (memref<2048xf32>, memref<2048xf32>, memref<2048xf32>) -> ()
+        aie.objectfifo.release @a_c0(Consume, 1)
+        aie.objectfifo.release @b_c0(Consume, 1)
+        aie.objectfifo.release @y_c0(Produce, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
+    %run_1_2 = aie.core(%core_1_2) {
+      %c0 = arith.constant 0 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %s0_sv = aie.objectfifo.acquire @a_c1(Consume, 1) : !aie.objectfifosubview<memref<2048xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<2048xf32>> -> memref<2048xf32>
+        %s1_sv = aie.objectfifo.acquire @b_c1(Consume, 1) : !aie.objectfifosubview<memref<2048xf32>>
+        %s1 = aie.objectfifo.subview.access %s1_sv[0] : !aie.objectfifosubview<memref<2048xf32>> -> memref<2048xf32>
+        %o_sv = aie.objectfifo.acquire @y_c1(Produce, 1) : !aie.objectfifosubview<memref<2048xf32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<2048xf32>> -> memref<2048xf32>
+        func.call @body(%s0, %s1, %o) : (memref<2048xf32>, memref<2048xf32>, memref<2048xf32>) -> ()
+        aie.objectfifo.release @a_c1(Consume, 1)
+        aie.objectfifo.release @b_c1(Consume, 1)
+        aie.objectfifo.release @y_c1(Produce, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
+    aie.runtime_sequence(%a: memref<4096xf32>, %b: memref<4096xf32>, %y: memref<4096xf32>) {
+      aiex.npu.dma_memcpy_nd(%a[0, 0, 0, 0][1, 1, 1, 2048][0, 0, 0, 1]) {id = 0 : i64, metadata = @a_c0_shim} : memref<4096xf32>
+      aiex.npu.dma_memcpy_nd(%b[0, 0, 0, 0][1, 1, 1, 2048][0, 0, 0, 1]) {id = 1 : i64, metadata = @b_c0_shim} : memref<4096xf32>
+      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 0][1, 1, 1, 2048][0, 0, 0, 1]) {id = 2 : i64, issue_token = true, metadata = @y_c0_shim} : memref<4096xf32>
+      aiex.npu.dma_memcpy_nd(%a[0, 0, 0, 2048][1, 1, 1, 2048][0, 0, 0, 1]) {id = 0 : i64, metadata = @a_c1_shim} : memref<4096xf32>
+      aiex.npu.dma_memcpy_nd(%b[0, 0, 0, 2048][1, 1, 1, 2048][0, 0, 0, 1]) {id = 1 : i64, metadata = @b_c1_shim} : memref<4096xf32>
+      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 2048][1, 1, 1, 2048][0, 0, 0, 1]) {id = 2 : i64, issue_token = true, metadata = @y_c1_shim} : memref<4096xf32>
+      aiex.npu.dma_wait {symbol = @y_c0_shim}
+      aiex.npu.dma_wait {symbol = @y_c1_shim}
+    }
+  }
+}

@@ -1,0 +1,338 @@
+// npubuild xdna kernel layer_norm_f32_32x256_256_256
+// op: layer_norm, dtype: f32, attrs: {"eps":1e-05}
+// inputs: x: 32x256 f32, gamma: 256 f32, beta: 256 f32; output: y: 32x256 f32
+// device npu2, partition npu2_4col: last_axis split, 32 rows in chunks of 8, 4 column(s), 1 chunk(s) per core per run
+// host buffers (XRT group id: name (parts x dtype)): 3: x (x 8192 x f32); 4: gamma_beta (gamma 256 | beta 256 x f32); 5: y (y 8192 x f32)
+module {
+  aie.device(npu2_4col) {
+    %shim_0_0 = aie.tile(0, 0)
+    %shim_1_0 = aie.tile(1, 0)
+    %shim_2_0 = aie.tile(2, 0)
+    %shim_3_0 = aie.tile(3, 0)
+    %mem_0_1 = aie.tile(0, 1)
+    %mem_1_1 = aie.tile(1, 1)
+    %mem_2_1 = aie.tile(2, 1)
+    %mem_3_1 = aie.tile(3, 1)
+    %core_0_2 = aie.tile(0, 2)
+    %core_1_2 = aie.tile(1, 2)
+    %core_2_2 = aie.tile(2, 2)
+    %core_3_2 = aie.tile(3, 2)
+    aie.objectfifo @x_c0_shim(%shim_0_0, {%mem_0_1}, 1 : i32) : !aie.objectfifo<memref<8x256xf32>>
+    aie.objectfifo @x_c0(%mem_0_1, {%core_0_2}, 2 : i32) : !aie.objectfifo<memref<8x256xf32>>
+    aie.objectfifo @gamma_beta_c0(%shim_0_0, {%core_0_2}, 1 : i32) : !aie.objectfifo<memref<512xf32>>
+    aie.objectfifo @y_c0(%core_0_2, {%mem_0_1}, 2 : i32) : !aie.objectfifo<memref<8x256xf32>>
+    aie.objectfifo @y_c0_shim(%mem_0_1, {%shim_0_0}, 1 : i32) : !aie.objectfifo<memref<8x256xf32>>
+    aie.objectfifo @x_c1_shim(%shim_1_0, {%mem_1_1}, 1 : i32) : !aie.objectfifo<memref<8x256xf32>>
+    aie.objectfifo @x_c1(%mem_1_1, {%core_1_2}, 2 : i32) : !aie.objectfifo<memref<8x256xf32>>
+    aie.objectfifo @gamma_beta_c1(%shim_1_0, {%core_1_2}, 1 : i32) : !aie.objectfifo<memref<512xf32>>
+    aie.objectfifo @y_c1(%core_1_2, {%mem_1_1}, 2 : i32) : !aie.objectfifo<memref<8x256xf32>>
+    aie.objectfifo @y_c1_shim(%mem_1_1, {%shim_1_0}, 1 : i32) : !aie.objectfifo<memref<8x256xf32>>
+    aie.objectfifo @x_c2_shim(%shim_2_0, {%mem_2_1}, 1 : i32) : !aie.objectfifo<memref<8x256xf32>>
+    aie.objectfifo @x_c2(%mem_2_1, {%core_2_2}, 2 : i32) : !aie.objectfifo<memref<8x256xf32>>
+    aie.objectfifo @gamma_beta_c2(%shim_2_0, {%core_2_2}, 1 : i32) : !aie.objectfifo<memref<512xf32>>
+    aie.objectfifo @y_c2(%core_2_2, {%mem_2_1}, 2 : i32) : !aie.objectfifo<memref<8x256xf32>>
+    aie.objectfifo @y_c2_shim(%mem_2_1, {%shim_2_0}, 1 : i32) : !aie.objectfifo<memref<8x256xf32>>
+    aie.objectfifo @x_c3_shim(%shim_3_0, {%mem_3_1}, 1 : i32) : !aie.objectfifo<memref<8x256xf32>>
+    aie.objectfifo @x_c3(%mem_3_1, {%core_3_2}, 2 : i32) : !aie.objectfifo<memref<8x256xf32>>
+    aie.objectfifo @gamma_beta_c3(%shim_3_0, {%core_3_2}, 1 : i32) : !aie.objectfifo<memref<512xf32>>
+    aie.objectfifo @y_c3(%core_3_2, {%mem_3_1}, 2 : i32) : !aie.objectfifo<memref<8x256xf32>>
+    aie.objectfifo @y_c3_shim(%mem_3_1, {%shim_3_0}, 1 : i32) : !aie.objectfifo<memref<8x256xf32>>
+    aie.objectfifo.link [@x_c0_shim] -> [@x_c0] ([] [])
+    aie.objectfifo.link [@y_c0] -> [@y_c0_shim] ([] [])
+    aie.objectfifo.link [@x_c1_shim] -> [@x_c1] ([] [])
+    aie.objectfifo.link [@y_c1] -> [@y_c1_shim] ([] [])
+    aie.objectfifo.link [@x_c2_shim] -> [@x_c2] ([] [])
+    aie.objectfifo.link [@y_c2] -> [@y_c2_shim] ([] [])
+    aie.objectfifo.link [@x_c3_shim] -> [@x_c3] ([] [])
+    aie.objectfifo.link [@y_c3] -> [@y_c3_shim] ([] [])
+    %gamma_c0_local = aie.buffer(%core_0_2) {sym_name = "gamma_c0_local"} : memref<256xf32>
+    %beta_c0_local = aie.buffer(%core_0_2) {sym_name = "beta_c0_local"} : memref<256xf32>
+    %gamma_c1_local = aie.buffer(%core_1_2) {sym_name = "gamma_c1_local"} : memref<256xf32>
+    %beta_c1_local = aie.buffer(%core_1_2) {sym_name = "beta_c1_local"} : memref<256xf32>
+    %gamma_c2_local = aie.buffer(%core_2_2) {sym_name = "gamma_c2_local"} : memref<256xf32>
+    %beta_c2_local = aie.buffer(%core_2_2) {sym_name = "beta_c2_local"} : memref<256xf32>
+    %gamma_c3_local = aie.buffer(%core_3_2) {sym_name = "gamma_c3_local"} : memref<256xf32>
+    %beta_c3_local = aie.buffer(%core_3_2) {sym_name = "beta_c3_local"} : memref<256xf32>
+    // compute body: the host target compiles this same function
+    func.func @body(%in_x: memref<8x256xf32>, %in_gamma: memref<256xf32>, %in_beta: memref<256xf32>, %out_y: memref<8x256xf32>) {
+      %c0 = arith.constant 0 : index
+      %c8 = arith.constant 8 : index
+      %c1 = arith.constant 1 : index
+      %cst3_f32 = arith.constant 256.0 : f32
+      %cst4_f32 = arith.constant 0.0 : f32
+      %c256 = arith.constant 256 : index
+      %cst6_f32 = arith.constant 1.0e-05 : f32
+      %cst7_f32 = arith.constant 1.0 : f32
+      %cst8_f32 = arith.constant 1.1754943508222875e-38 : f32
+      %cst9_f32 = arith.constant 16777216.0 : f32
+      %cm12_i32 = arith.constant -12 : i32
+      %c0_i32 = arith.constant 0 : i32
+      %c23_i32 = arith.constant 23 : i32
+      %c127_i32 = arith.constant 127 : i32
+      %c1_i32 = arith.constant 1 : i32
+      %c8388607_i32 = arith.constant 8388607 : i32
+      %c1597463007_i32 = arith.constant 1597463007 : i32
+      %cst17_f32 = arith.constant 0.5 : f32
+      %cst18_f32 = arith.constant 1.5 : f32
+      %cst19_f32 = arith.constant 4097.0 : f32
+      %cst20_f32 = arith.constant 1.1920928955078125e-07 : f32
+      %cst21_f32 = arith.constant 0x7F800000 : f32
+      %cst22_f32 = arith.constant 0x7FC00000 : f32
+      scf.for %i0 = %c0 to %c8 step %c1 {
+        %v0 = scf.for %i1 = %c0 to %c256 step %c1 iter_args(%v1 = %cst4_f32) -> (f32) {
+          %v2 = memref.load %in_x[%i0, %i1] : memref<8x256xf32>
+          %v3 = arith.addf %v1, %v2 : f32
+          scf.yield %v3 : f32
+        }
+        %v4 = arith.divf %v0, %cst3_f32 : f32
+        %v5 = scf.for %i2 = %c0 to %c256 step %c1 iter_args(%v6 = %cst4_f32) -> (f32) {
+          %v7 = memref.load %in_x[%i0, %i2] : memref<8x256xf32>
+          %v8 = arith.subf %v7, %v4 : f32
+          %v9 = arith.mulf %v8, %v8 : f32
+          %v10 = arith.addf %v6, %v9 : f32
+          scf.yield %v10 : f32
+        }
+        %v11 = arith.divf %v5, %cst3_f32 : f32
+        %v12 = arith.addf %v11, %cst6_f32 : f32
+        %v13 = arith.cmpf olt, %v12, %cst8_f32 : f32
+        %v14 = arith.mulf %v12, %cst9_f32 : f32
+        %v15 = arith.select %v13, %v14, %v12 : f32
+        %v16 = arith.select %v13, %cm12_i32, %c0_i32 : i32
+        %v17 = arith.bitcast %v15 : f32 to i32
+        %v18 = arith.shrui %v17, %c23_i32 : i32
+        %v19 = arith.subi %v18, %c127_i32 : i32
+        %v20 = arith.shrsi %v19, %c1_i32 : i32
+        %v21 = arith.shli %v20, %c1_i32 : i32
+        %v22 = arith.subi %v19, %v21 : i32
+        %v23 = arith.addi %v22, %c127_i32 : i32
+        %v24 = arith.andi %v17, %c8388607_i32 : i32
+        %v25 = arith.shli %v23, %c23_i32 : i32
+        %v26 = arith.ori %v24, %v25 : i32
+        %v27 = arith.bitcast %v26 : i32 to f32
+        %v28 = arith.shrui %v26, %c1_i32 : i32
+        %v29 = arith.subi %c1597463007_i32, %v28 : i32
+        %v30 = arith.bitcast %v29 : i32 to f32
+        %v31 = arith.mulf %v27, %cst17_f32 : f32
+        %v32 = arith.mulf %v30, %v30 : f32
+        %v33 = arith.mulf %v31, %v32 : f32
+        %v34 = arith.subf %cst18_f32, %v33 : f32
+        %v35 = arith.mulf %v30, %v34 : f32
+        %v36 = arith.mulf %v35, %v35 : f32
+        %v37 = arith.mulf %v31, %v36 : f32
+        %v38 = arith.subf %cst18_f32, %v37 : f32
+        %v39 = arith.mulf %v35, %v38 : f32
+        %v40 = arith.mulf %v39, %v39 : f32
+        %v41 = arith.mulf %v31, %v40 : f32
+        %v42 = arith.subf %cst18_f32, %v41 : f32
+        %v43 = arith.mulf %v39, %v42 : f32
+        %v44 = arith.mulf %v27, %v43 : f32
+        %v45 = arith.mulf %v44, %v44 : f32
+        %v46 = arith.mulf %v44, %cst19_f32 : f32
+        %v47 = arith.subf %v46, %v44 : f32
+        %v48 = arith.subf %v46, %v47 : f32
+        %v49 = arith.subf %v44, %v48 : f32
+        %v50 = arith.mulf %v44, %cst19_f32 : f32
+        %v51 = arith.subf %v50, %v44 : f32
+        %v52 = arith.subf %v50, %v51 : f32
+        %v53 = arith.subf %v44, %v52 : f32
+        %v54 = arith.mulf %v48, %v52 : f32
+        %v55 = arith.subf %v54, %v45 : f32
+        %v56 = arith.mulf %v48, %v53 : f32
+        %v57 = arith.addf %v55, %v56 : f32
+        %v58 = arith.mulf %v49, %v52 : f32
+        %v59 = arith.addf %v57, %v58 : f32
+        %v60 = arith.mulf %v49, %v53 : f32
+        %v61 = arith.addf %v59, %v60 : f32
+        %v62 = arith.subf %v27, %v45 : f32
+        %v63 = arith.subf %v62, %v61 : f32
+        %v64 = arith.mulf %v43, %cst17_f32 : f32
+        %v65 = arith.mulf %v63, %v64 : f32
+        %v66 = arith.addf %v44, %v65 : f32
+        %v67 = arith.mulf %v66, %v66 : f32
+        %v68 = arith.mulf %v66, %cst19_f32 : f32
+        %v69 = arith.subf %v68, %v66 : f32
+        %v70 = arith.subf %v68, %v69 : f32
+        %v71 = arith.subf %v66, %v70 : f32
+        %v72 = arith.mulf %v66, %cst19_f32 : f32
+        %v73 = arith.subf %v72, %v66 : f32
+        %v74 = arith.subf %v72, %v73 : f32
+        %v75 = arith.subf %v66, %v74 : f32
+        %v76 = arith.mulf %v70, %v74 : f32
+        %v77 = arith.subf %v76, %v67 : f32
+        %v78 = arith.mulf %v70, %v75 : f32
+        %v79 = arith.addf %v77, %v78 : f32
+        %v80 = arith.mulf %v71, %v74 : f32
+        %v81 = arith.addf %v79, %v80 : f32
+        %v82 = arith.mulf %v71, %v75 : f32
+        %v83 = arith.addf %v81, %v82 : f32
+        %v84 = arith.subf %v27, %v67 : f32
+        %v85 = arith.subf %v84, %v83 : f32
+        %v86 = arith.mulf %v66, %cst20_f32 : f32
+        %v87 = arith.cmpf ogt, %v85, %v86 : f32
+        %v88 = arith.addf %v66, %cst20_f32 : f32
+        %v89 = arith.negf %v86 : f32
+        %v90 = arith.cmpf ole, %v85, %v89 : f32
+        %v91 = arith.subf %v66, %cst20_f32 : f32
+        %v92 = arith.select %v90, %v91, %v66 : f32
+        %v93 = arith.select %v87, %v88, %v92 : f32
+        %v94 = arith.addi %v20, %v16 : i32
+        %v95 = arith.addi %v94, %c127_i32 : i32
+        %v96 = arith.shli %v95, %c23_i32 : i32
+        %v97 = arith.bitcast %v96 : i32 to f32
+        %v98 = arith.mulf %v93, %v97 : f32
+        %v99 = arith.cmpf oeq, %v12, %cst21_f32 : f32
+        %v100 = arith.select %v99, %cst21_f32, %v98 : f32
+        %v101 = arith.cmpf oeq, %v12, %cst4_f32 : f32
+        %v102 = arith.select %v101, %v12, %v100 : f32
+        %v103 = arith.cmpf ult, %v12, %cst4_f32 : f32
+        %v104 = arith.select %v103, %cst22_f32, %v102 : f32
+        %v105 = arith.divf %cst7_f32, %v104 : f32
+        scf.for %i3 = %c0 to %c256 step %c1 {
+          %v106 = memref.load %in_x[%i0, %i3] : memref<8x256xf32>
+          %v107 = arith.subf %v106, %v4 : f32
+          %v108 = memref.load %in_gamma[%i3] : memref<256xf32>
+          %v109 = arith.mulf %v107, %v105 : f32
+          %v110 = arith.mulf %v109, %v108 : f32
+          %v111 = memref.load %in_beta[%i3] : memref<256xf32>
+          %v112 = arith.addf %v110, %v111 : f32
+          memref.store %v112, %out_y[%i0, %i3] : memref<8x256xf32>
+        }
+      }
+      return
+    }
+    %run_0_2 = aie.core(%core_0_2) {
+      %c0 = arith.constant 0 : index
+      %c256 = arith.constant 256 : index
+      %c1 = arith.constant 1 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %p0_sv = aie.objectfifo.acquire @gamma_beta_c0(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
+        %p0 = aie.objectfifo.subview.access %p0_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
+        scf.for %u1_i0 = %c0 to %c256 step %c1 {
+          %u1_a0 = arith.addi %c0, %u1_i0 : index
+          %u1_v = memref.load %p0[%u1_a0] : memref<512xf32>
+          memref.store %u1_v, %gamma_c0_local[%u1_i0] : memref<256xf32>
+        }
+        scf.for %u2_i0 = %c0 to %c256 step %c1 {
+          %u2_a0 = arith.addi %c256, %u2_i0 : index
+          %u2_v = memref.load %p0[%u2_a0] : memref<512xf32>
+          memref.store %u2_v, %beta_c0_local[%u2_i0] : memref<256xf32>
+        }
+        %s0_sv = aie.objectfifo.acquire @x_c0(Consume, 1) : !aie.objectfifosubview<memref<8x256xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<8x256xf32>> -> memref<8x256xf32>
+        %o_sv = aie.objectfifo.acquire @y_c0(Produce, 1) : !aie.objectfifosubview<memref<8x256xf32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<8x256xf32>> -> memref<8x256xf32>
+        func.call @body(%s0, %gamma_c0_local, %beta_c0_local, %o) : (memref<8x256xf32>, memref<256xf32>, memref<256xf32>, memref<8x256xf32>) -> ()
+        aie.objectfifo.release @x_c0(Consume, 1)
+        aie.objectfifo.release @y_c0(Produce, 1)
+        aie.objectfifo.release @gamma_beta_c0(Consume, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
+    %run_1_2 = aie.core(%core_1_2) {
+      %c0 = arith.constant 0 : index
+      %c256 = arith.constant 256 : index
+      %c1 = arith.constant 1 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %p0_sv = aie.objectfifo.acquire @gamma_beta_c1(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
+        %p0 = aie.objectfifo.subview.access %p0_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
+        scf.for %u1_i0 = %c0 to %c256 step %c1 {
+          %u1_a0 = arith.addi %c0, %u1_i0 : index
+          %u1_v = memref.load %p0[%u1_a0] : memref<512xf32>
+          memref.store %u1_v, %gamma_c1_local[%u1_i0] : memref<256xf32>
+        }
+        scf.for %u2_i0 = %c0 to %c256 step %c1 {
+          %u2_a0 = arith.addi %c256, %u2_i0 : index
+          %u2_v = memref.load %p0[%u2_a0] : memref<512xf32>
+          memref.store %u2_v, %beta_c1_local[%u2_i0] : memref<256xf32>
+        }
+        %s0_sv = aie.objectfifo.acquire @x_c1(Consume, 1) : !aie.objectfifosubview<memref<8x256xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<8x256xf32>> -> memref<8x256xf32>
+        %o_sv = aie.objectfifo.acquire @y_c1(Produce, 1) : !aie.objectfifosubview<memref<8x256xf32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<8x256xf32>> -> memref<8x256xf32>
+        func.call @body(%s0, %gamma_c1_local, %beta_c1_local, %o) : (memref<8x256xf32>, memref<256xf32>, memref<256xf32>, memref<8x256xf32>) -> ()
+        aie.objectfifo.release @x_c1(Consume, 1)
+        aie.objectfifo.release @y_c1(Produce, 1)
+        aie.objectfifo.release @gamma_beta_c1(Consume, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
+    %run_2_2 = aie.core(%core_2_2) {
+      %c0 = arith.constant 0 : index
+      %c256 = arith.constant 256 : index
+      %c1 = arith.constant 1 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %p0_sv = aie.objectfifo.acquire @gamma_beta_c2(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
+        %p0 = aie.objectfifo.subview.access %p0_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
+        scf.for %u1_i0 = %c0 to %c256 step %c1 {
+          %u1_a0 = arith.addi %c0, %u1_i0 : index
+          %u1_v = memref.load %p0[%u1_a0] : memref<512xf32>
+          memref.store %u1_v, %gamma_c2_local[%u1_i0] : memref<256xf32>
+        }
+        scf.for %u2_i0 = %c0 to %c256 step %c1 {
+          %u2_a0 = arith.addi %c256, %u2_i0 : index
+          %u2_v = memref.load %p0[%u2_a0] : memref<512xf32>
+          memref.store %u2_v, %beta_c2_local[%u2_i0] : memref<256xf32>
+        }
+        %s0_sv = aie.objectfifo.acquire @x_c2(Consume, 1) : !aie.objectfifosubview<memref<8x256xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<8x256xf32>> -> memref<8x256xf32>
+        %o_sv = aie.objectfifo.acquire @y_c2(Produce, 1) : !aie.objectfifosubview<memref<8x256xf32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<8x256xf32>> -> memref<8x256xf32>
+        func.call @body(%s0, %gamma_c2_local, %beta_c2_local, %o) : (memref<8x256xf32>, memref<256xf32>, memref<256xf32>, memref<8x256xf32>) -> ()
+        aie.objectfifo.release @x_c2(Consume, 1)
+        aie.objectfifo.release @y_c2(Produce, 1)
+        aie.objectfifo.release @gamma_beta_c2(Consume, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
+    %run_3_2 = aie.core(%core_3_2) {
+      %c0 = arith.constant 0 : index
+      %c256 = arith.constant 256 : index
+      %c1 = arith.constant 1 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %p0_sv = aie.objectfifo.acquire @gamma_beta_c3(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
+        %p0 = aie.objectfifo.subview.access %p0_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
+        scf.for %u1_i0 = %c0 to %c256 step %c1 {
+          %u1_a0 = arith.addi %c0, %u1_i0 : index
+          %u1_v = memref.load %p0[%u1_a0] : memref<512xf32>
+          memref.store %u1_v, %gamma_c3_local[%u1_i0] : memref<256xf32>
+        }
+        scf.for %u2_i0 = %c0 to %c256 step %c1 {
+          %u2_a0 = arith.addi %c256, %u2_i0 : index
+          %u2_v = memref.load %p0[%u2_a0] : memref<512xf32>
+          memref.store %u2_v, %beta_c3_local[%u2_i0] : memref<256xf32>
+        }
+        %s0_sv = aie.objectfifo.acquire @x_c3(Consume, 1) : !aie.objectfifosubview<memref<8x256xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<8x256xf32>> -> memref<8x256xf32>
+        %o_sv = aie.objectfifo.acquire @y_c3(Produce, 1) : !aie.objectfifosubview<memref<8x256xf32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<8x256xf32>> -> memref<8x256xf32>
+        func.call @body(%s0, %gamma_c3_local, %beta_c3_local, %o) : (memref<8x256xf32>, memref<256xf32>, memref<256xf32>, memref<8x256xf32>) -> ()
+        aie.objectfifo.release @x_c3(Consume, 1)
+        aie.objectfifo.release @y_c3(Produce, 1)
+        aie.objectfifo.release @gamma_beta_c3(Consume, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
+    aie.runtime_sequence(%x: memref<8192xf32>, %gamma_beta: memref<512xf32>, %y: memref<8192xf32>) {
+      aiex.npu.dma_memcpy_nd(%x[0, 0, 0, 0][1, 1, 1, 2048][0, 0, 0, 1]) {id = 0 : i64, metadata = @x_c0_shim} : memref<8192xf32>
+      aiex.npu.dma_memcpy_nd(%gamma_beta[0, 0, 0, 0][1, 1, 1, 512][0, 0, 0, 1]) {id = 1 : i64, metadata = @gamma_beta_c0} : memref<512xf32>
+      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 0][1, 1, 1, 2048][0, 0, 0, 1]) {id = 2 : i64, issue_token = true, metadata = @y_c0_shim} : memref<8192xf32>
+      aiex.npu.dma_memcpy_nd(%x[0, 0, 0, 2048][1, 1, 1, 2048][0, 0, 0, 1]) {id = 0 : i64, metadata = @x_c1_shim} : memref<8192xf32>
+      aiex.npu.dma_memcpy_nd(%gamma_beta[0, 0, 0, 0][1, 1, 1, 512][0, 0, 0, 1]) {id = 1 : i64, metadata = @gamma_beta_c1} : memref<512xf32>
+      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 2048][1, 1, 1, 2048][0, 0, 0, 1]) {id = 2 : i64, issue_token = true, metadata = @y_c1_shim} : memref<8192xf32>
+      aiex.npu.dma_memcpy_nd(%x[0, 0, 0, 4096][1, 1, 1, 2048][0, 0, 0, 1]) {id = 0 : i64, metadata = @x_c2_shim} : memref<8192xf32>
+      aiex.npu.dma_memcpy_nd(%gamma_beta[0, 0, 0, 0][1, 1, 1, 512][0, 0, 0, 1]) {id = 1 : i64, metadata = @gamma_beta_c2} : memref<512xf32>
+      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 4096][1, 1, 1, 2048][0, 0, 0, 1]) {id = 2 : i64, issue_token = true, metadata = @y_c2_shim} : memref<8192xf32>
+      aiex.npu.dma_memcpy_nd(%x[0, 0, 0, 6144][1, 1, 1, 2048][0, 0, 0, 1]) {id = 0 : i64, metadata = @x_c3_shim} : memref<8192xf32>
+      aiex.npu.dma_memcpy_nd(%gamma_beta[0, 0, 0, 0][1, 1, 1, 512][0, 0, 0, 1]) {id = 1 : i64, metadata = @gamma_beta_c3} : memref<512xf32>
+      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 6144][1, 1, 1, 2048][0, 0, 0, 1]) {id = 2 : i64, issue_token = true, metadata = @y_c3_shim} : memref<8192xf32>
+      aiex.npu.dma_wait {symbol = @y_c0_shim}
+      aiex.npu.dma_wait {symbol = @y_c1_shim}
+      aiex.npu.dma_wait {symbol = @y_c2_shim}
+      aiex.npu.dma_wait {symbol = @y_c3_shim}
+    }
+  }
+}

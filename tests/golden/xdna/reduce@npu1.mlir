@@ -1,0 +1,136 @@
+// npubuild xdna kernel reduce_max_f32_64x128
+// op: reduce_max, dtype: f32, attrs: {"axes":[-1],"keepdims":false}
+// inputs: x: 64x128 f32; output: y: 64 f32
+// device npu1, partition npu1: last_axis split, 64 rows in chunks of 16, 4 column(s), 1 chunk(s) per core per run
+// host buffers (XRT group id: name (parts x dtype)): 3: x (x 8192 x f32); 4: y (y 64 x f32)
+module {
+  aie.device(npu1) {
+    %shim_0_0 = aie.tile(0, 0)
+    %shim_1_0 = aie.tile(1, 0)
+    %shim_2_0 = aie.tile(2, 0)
+    %shim_3_0 = aie.tile(3, 0)
+    %mem_0_1 = aie.tile(0, 1)
+    %mem_1_1 = aie.tile(1, 1)
+    %mem_2_1 = aie.tile(2, 1)
+    %mem_3_1 = aie.tile(3, 1)
+    %core_0_2 = aie.tile(0, 2)
+    %core_1_2 = aie.tile(1, 2)
+    %core_2_2 = aie.tile(2, 2)
+    %core_3_2 = aie.tile(3, 2)
+    aie.objectfifo @x_c0_shim(%shim_0_0, {%mem_0_1}, 1 : i32) : !aie.objectfifo<memref<16x128xf32>>
+    aie.objectfifo @x_c0(%mem_0_1, {%core_0_2}, 2 : i32) : !aie.objectfifo<memref<16x128xf32>>
+    aie.objectfifo @y_c0(%core_0_2, {%mem_0_1}, 2 : i32) : !aie.objectfifo<memref<16xf32>>
+    aie.objectfifo @y_c0_shim(%mem_0_1, {%shim_0_0}, 1 : i32) : !aie.objectfifo<memref<16xf32>>
+    aie.objectfifo @x_c1_shim(%shim_1_0, {%mem_1_1}, 1 : i32) : !aie.objectfifo<memref<16x128xf32>>
+    aie.objectfifo @x_c1(%mem_1_1, {%core_1_2}, 2 : i32) : !aie.objectfifo<memref<16x128xf32>>
+    aie.objectfifo @y_c1(%core_1_2, {%mem_1_1}, 2 : i32) : !aie.objectfifo<memref<16xf32>>
+    aie.objectfifo @y_c1_shim(%mem_1_1, {%shim_1_0}, 1 : i32) : !aie.objectfifo<memref<16xf32>>
+    aie.objectfifo @x_c2_shim(%shim_2_0, {%mem_2_1}, 1 : i32) : !aie.objectfifo<memref<16x128xf32>>
+    aie.objectfifo @x_c2(%mem_2_1, {%core_2_2}, 2 : i32) : !aie.objectfifo<memref<16x128xf32>>
+    aie.objectfifo @y_c2(%core_2_2, {%mem_2_1}, 2 : i32) : !aie.objectfifo<memref<16xf32>>
+    aie.objectfifo @y_c2_shim(%mem_2_1, {%shim_2_0}, 1 : i32) : !aie.objectfifo<memref<16xf32>>
+    aie.objectfifo @x_c3_shim(%shim_3_0, {%mem_3_1}, 1 : i32) : !aie.objectfifo<memref<16x128xf32>>
+    aie.objectfifo @x_c3(%mem_3_1, {%core_3_2}, 2 : i32) : !aie.objectfifo<memref<16x128xf32>>
+    aie.objectfifo @y_c3(%core_3_2, {%mem_3_1}, 2 : i32) : !aie.objectfifo<memref<16xf32>>
+    aie.objectfifo @y_c3_shim(%mem_3_1, {%shim_3_0}, 1 : i32) : !aie.objectfifo<memref<16xf32>>
+    aie.objectfifo.link [@x_c0_shim] -> [@x_c0] ([] [])
+    aie.objectfifo.link [@y_c0] -> [@y_c0_shim] ([] [])
+    aie.objectfifo.link [@x_c1_shim] -> [@x_c1] ([] [])
+    aie.objectfifo.link [@y_c1] -> [@y_c1_shim] ([] [])
+    aie.objectfifo.link [@x_c2_shim] -> [@x_c2] ([] [])
+    aie.objectfifo.link [@y_c2] -> [@y_c2_shim] ([] [])
+    aie.objectfifo.link [@x_c3_shim] -> [@x_c3] ([] [])
+    aie.objectfifo.link [@y_c3] -> [@y_c3_shim] ([] [])
+    // compute body: the host target compiles this same function
+    func.func @body(%in_x: memref<16x128xf32>, %out_y: memref<16xf32>) {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c1 = arith.constant 1 : index
+      %cst3_f32 = arith.constant 0xFF800000 : f32
+      %c128 = arith.constant 128 : index
+      scf.for %i0 = %c0 to %c16 step %c1 {
+        %v0 = scf.for %i1 = %c0 to %c128 step %c1 iter_args(%v1 = %cst3_f32) -> (f32) {
+          %v2 = memref.load %in_x[%i0, %i1] : memref<16x128xf32>
+          %v3 = arith.maximumf %v1, %v2 : f32
+          scf.yield %v3 : f32
+        }
+        memref.store %v0, %out_y[%i0] : memref<16xf32>
+      }
+      return
+    }
+    %run_0_2 = aie.core(%core_0_2) {
+      %c0 = arith.constant 0 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %s0_sv = aie.objectfifo.acquire @x_c0(Consume, 1) : !aie.objectfifosubview<memref<16x128xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<16x128xf32>> -> memref<16x128xf32>
+        %o_sv = aie.objectfifo.acquire @y_c0(Produce, 1) : !aie.objectfifosubview<memref<16xf32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<16xf32>> -> memref<16xf32>
+        func.call @body(%s0, %o) : (memref<16x128xf32>, memref<16xf32>) -> ()
+        aie.objectfifo.release @x_c0(Consume, 1)
+        aie.objectfifo.release @y_c0(Produce, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
+    %run_1_2 = aie.core(%core_1_2) {
+      %c0 = arith.constant 0 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %s0_sv = aie.objectfifo.acquire @x_c1(Consume, 1) : !aie.objectfifosubview<memref<16x128xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<16x128xf32>> -> memref<16x128xf32>
+        %o_sv = aie.objectfifo.acquire @y_c1(Produce, 1) : !aie.objectfifosubview<memref<16xf32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<16xf32>> -> memref<16xf32>
+        func.call @body(%s0, %o) : (memref<16x128xf32>, memref<16xf32>) -> ()
+        aie.objectfifo.release @x_c1(Consume, 1)
+        aie.objectfifo.release @y_c1(Produce, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
+    %run_2_2 = aie.core(%core_2_2) {
+      %c0 = arith.constant 0 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %s0_sv = aie.objectfifo.acquire @x_c2(Consume, 1) : !aie.objectfifosubview<memref<16x128xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<16x128xf32>> -> memref<16x128xf32>
+        %o_sv = aie.objectfifo.acquire @y_c2(Produce, 1) : !aie.objectfifosubview<memref<16xf32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<16xf32>> -> memref<16xf32>
+        func.call @body(%s0, %o) : (memref<16x128xf32>, memref<16xf32>) -> ()
+        aie.objectfifo.release @x_c2(Consume, 1)
+        aie.objectfifo.release @y_c2(Produce, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
+    %run_3_2 = aie.core(%core_3_2) {
+      %c0 = arith.constant 0 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %s0_sv = aie.objectfifo.acquire @x_c3(Consume, 1) : !aie.objectfifosubview<memref<16x128xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<16x128xf32>> -> memref<16x128xf32>
+        %o_sv = aie.objectfifo.acquire @y_c3(Produce, 1) : !aie.objectfifosubview<memref<16xf32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<16xf32>> -> memref<16xf32>
+        func.call @body(%s0, %o) : (memref<16x128xf32>, memref<16xf32>) -> ()
+        aie.objectfifo.release @x_c3(Consume, 1)
+        aie.objectfifo.release @y_c3(Produce, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
+    aie.runtime_sequence(%x: memref<8192xf32>, %y: memref<64xf32>) {
+      aiex.npu.dma_memcpy_nd(%x[0, 0, 0, 0][1, 1, 1, 2048][0, 0, 0, 1]) {id = 0 : i64, metadata = @x_c0_shim} : memref<8192xf32>
+      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 0][1, 1, 1, 16][0, 0, 0, 1]) {id = 1 : i64, issue_token = true, metadata = @y_c0_shim} : memref<64xf32>
+      aiex.npu.dma_memcpy_nd(%x[0, 0, 0, 2048][1, 1, 1, 2048][0, 0, 0, 1]) {id = 0 : i64, metadata = @x_c1_shim} : memref<8192xf32>
+      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 16][1, 1, 1, 16][0, 0, 0, 1]) {id = 1 : i64, issue_token = true, metadata = @y_c1_shim} : memref<64xf32>
+      aiex.npu.dma_memcpy_nd(%x[0, 0, 0, 4096][1, 1, 1, 2048][0, 0, 0, 1]) {id = 0 : i64, metadata = @x_c2_shim} : memref<8192xf32>
+      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 32][1, 1, 1, 16][0, 0, 0, 1]) {id = 1 : i64, issue_token = true, metadata = @y_c2_shim} : memref<64xf32>
+      aiex.npu.dma_memcpy_nd(%x[0, 0, 0, 6144][1, 1, 1, 2048][0, 0, 0, 1]) {id = 0 : i64, metadata = @x_c3_shim} : memref<8192xf32>
+      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 48][1, 1, 1, 16][0, 0, 0, 1]) {id = 1 : i64, issue_token = true, metadata = @y_c3_shim} : memref<64xf32>
+      aiex.npu.dma_wait {symbol = @y_c0_shim}
+      aiex.npu.dma_wait {symbol = @y_c1_shim}
+      aiex.npu.dma_wait {symbol = @y_c2_shim}
+      aiex.npu.dma_wait {symbol = @y_c3_shim}
+    }
+  }
+}

@@ -1,0 +1,329 @@
+// npubuild xdna kernel gelu_f32_8x1024_approximate-tanh
+// op: gelu, dtype: f32, attrs: {"approximate":"tanh"}
+// inputs: x: 8x1024 f32; output: y: 8x1024 f32
+// device npu1, partition npu1: flat split, 8192 rows in chunks of 2048, 4 column(s), 1 chunk(s) per core per run
+// host buffers (XRT group id: name (parts x dtype)): 3: x (x 8192 x f32); 4: y (y 8192 x f32)
+module {
+  aie.device(npu1) {
+    %shim_0_0 = aie.tile(0, 0)
+    %shim_1_0 = aie.tile(1, 0)
+    %shim_2_0 = aie.tile(2, 0)
+    %shim_3_0 = aie.tile(3, 0)
+    %mem_0_1 = aie.tile(0, 1)
+    %mem_1_1 = aie.tile(1, 1)
+    %mem_2_1 = aie.tile(2, 1)
+    %mem_3_1 = aie.tile(3, 1)
+    %core_0_2 = aie.tile(0, 2)
+    %core_1_2 = aie.tile(1, 2)
+    %core_2_2 = aie.tile(2, 2)
+    %core_3_2 = aie.tile(3, 2)
+    aie.objectfifo @x_c0_shim(%shim_0_0, {%mem_0_1}, 1 : i32) : !aie.objectfifo<memref<2048xf32>>
+    aie.objectfifo @x_c0(%mem_0_1, {%core_0_2}, 2 : i32) : !aie.objectfifo<memref<2048xf32>>
+    aie.objectfifo @y_c0(%core_0_2, {%mem_0_1}, 2 : i32) : !aie.objectfifo<memref<2048xf32>>
+    aie.objectfifo @y_c0_shim(%mem_0_1, {%shim_0_0}, 1 : i32) : !aie.objectfifo<memref<2048xf32>>
+    aie.objectfifo @x_c1_shim(%shim_1_0, {%mem_1_1}, 1 : i32) : !aie.objectfifo<memref<2048xf32>>
+    aie.objectfifo @x_c1(%mem_1_1, {%core_1_2}, 2 : i32) : !aie.objectfifo<memref<2048xf32>>
+    aie.objectfifo @y_c1(%core_1_2, {%mem_1_1}, 2 : i32) : !aie.objectfifo<memref<2048xf32>>
+    aie.objectfifo @y_c1_shim(%mem_1_1, {%shim_1_0}, 1 : i32) : !aie.objectfifo<memref<2048xf32>>
+    aie.objectfifo @x_c2_shim(%shim_2_0, {%mem_2_1}, 1 : i32) : !aie.objectfifo<memref<2048xf32>>
+    aie.objectfifo @x_c2(%mem_2_1, {%core_2_2}, 2 : i32) : !aie.objectfifo<memref<2048xf32>>
+    aie.objectfifo @y_c2(%core_2_2, {%mem_2_1}, 2 : i32) : !aie.objectfifo<memref<2048xf32>>
+    aie.objectfifo @y_c2_shim(%mem_2_1, {%shim_2_0}, 1 : i32) : !aie.objectfifo<memref<2048xf32>>
+    aie.objectfifo @x_c3_shim(%shim_3_0, {%mem_3_1}, 1 : i32) : !aie.objectfifo<memref<2048xf32>>
+    aie.objectfifo @x_c3(%mem_3_1, {%core_3_2}, 2 : i32) : !aie.objectfifo<memref<2048xf32>>
+    aie.objectfifo @y_c3(%core_3_2, {%mem_3_1}, 2 : i32) : !aie.objectfifo<memref<2048xf32>>
+    aie.objectfifo @y_c3_shim(%mem_3_1, {%shim_3_0}, 1 : i32) : !aie.objectfifo<memref<2048xf32>>
+    aie.objectfifo.link [@x_c0_shim] -> [@x_c0] ([] [])
+    aie.objectfifo.link [@y_c0] -> [@y_c0_shim] ([] [])
+    aie.objectfifo.link [@x_c1_shim] -> [@x_c1] ([] [])
+    aie.objectfifo.link [@y_c1] -> [@y_c1_shim] ([] [])
+    aie.objectfifo.link [@x_c2_shim] -> [@x_c2] ([] [])
+    aie.objectfifo.link [@y_c2] -> [@y_c2_shim] ([] [])
+    aie.objectfifo.link [@x_c3_shim] -> [@x_c3] ([] [])
+    aie.objectfifo.link [@y_c3] -> [@y_c3_shim] ([] [])
+    // compute body: the host target compiles this same function
+    func.func @body(%in_x: memref<2048xf32>, %out_y: memref<2048xf32>) {
+      %c0 = arith.constant 0 : index
+      %c2048 = arith.constant 2048 : index
+      %c1 = arith.constant 1 : index
+      %cst3_f32 = arith.constant -12.0 : f32
+      %cst4_f32 = arith.constant 12.0 : f32
+      %cst5_f32 = arith.constant 4097.0 : f32
+      %cst6_f32 = arith.constant 0.044714998453855515 : f32
+      %cst7_f32 = arith.constant 1.5461444347053543e-09 : f32
+      %cst8_f32 = arith.constant 1.5957691669464111 : f32
+      %cst9_f32 = arith.constant -4.534068054340423e-08 : f32
+      %c2147483647_i32 = arith.constant 2147483647 : i32
+      %cst11_f32 = arith.constant -110.0 : f32
+      %cst12_f32 = arith.constant 89.0 : f32
+      %cst13_f32 = arith.constant 1.4426950216293335 : f32
+      %cst14_f32 = arith.constant 12582912.0 : f32
+      %cst15_f32 = arith.constant 0.693359375 : f32
+      %cst16_f32 = arith.constant -0.00021219444170128554 : f32
+      %cst17_f32 = arith.constant 0.00019875691214110702 : f32
+      %cst18_f32 = arith.constant 0.001398199936375022 : f32
+      %cst19_f32 = arith.constant 0.008333452045917511 : f32
+      %cst20_f32 = arith.constant 0.04166579619050026 : f32
+      %cst21_f32 = arith.constant 0.1666666567325592 : f32
+      %cst22_f32 = arith.constant 0.5 : f32
+      %cst23_f32 = arith.constant 1.0 : f32
+      %cm2147483648_i32 = arith.constant -2147483648 : i32
+      %c1_i32 = arith.constant 1 : i32
+      %c127_i32 = arith.constant 127 : i32
+      %c23_i32 = arith.constant 23 : i32
+      %cst28_f32 = arith.constant 0.0 : f32
+      %cst29_f32 = arith.constant 0x7F800000 : f32
+      scf.for %i0 = %c0 to %c2048 step %c1 {
+        %v0 = memref.load %in_x[%i0] : memref<2048xf32>
+        %v1 = arith.cmpf ogt, %v0, %cst3_f32 : f32
+        %v2 = arith.select %v1, %v0, %cst3_f32 : f32
+        %v3 = arith.cmpf olt, %v2, %cst4_f32 : f32
+        %v4 = arith.select %v3, %v2, %cst4_f32 : f32
+        %v5 = arith.mulf %v4, %v4 : f32
+        %v6 = arith.mulf %v4, %cst5_f32 : f32
+        %v7 = arith.subf %v6, %v4 : f32
+        %v8 = arith.subf %v6, %v7 : f32
+        %v9 = arith.subf %v4, %v8 : f32
+        %v10 = arith.mulf %v4, %cst5_f32 : f32
+        %v11 = arith.subf %v10, %v4 : f32
+        %v12 = arith.subf %v10, %v11 : f32
+        %v13 = arith.subf %v4, %v12 : f32
+        %v14 = arith.mulf %v8, %v12 : f32
+        %v15 = arith.subf %v14, %v5 : f32
+        %v16 = arith.mulf %v8, %v13 : f32
+        %v17 = arith.addf %v15, %v16 : f32
+        %v18 = arith.mulf %v9, %v12 : f32
+        %v19 = arith.addf %v17, %v18 : f32
+        %v20 = arith.mulf %v9, %v13 : f32
+        %v21 = arith.addf %v19, %v20 : f32
+        %v22 = arith.mulf %v4, %v5 : f32
+        %v23 = arith.mulf %v4, %cst5_f32 : f32
+        %v24 = arith.subf %v23, %v4 : f32
+        %v25 = arith.subf %v23, %v24 : f32
+        %v26 = arith.subf %v4, %v25 : f32
+        %v27 = arith.mulf %v5, %cst5_f32 : f32
+        %v28 = arith.subf %v27, %v5 : f32
+        %v29 = arith.subf %v27, %v28 : f32
+        %v30 = arith.subf %v5, %v29 : f32
+        %v31 = arith.mulf %v25, %v29 : f32
+        %v32 = arith.subf %v31, %v22 : f32
+        %v33 = arith.mulf %v25, %v30 : f32
+        %v34 = arith.addf %v32, %v33 : f32
+        %v35 = arith.mulf %v26, %v29 : f32
+        %v36 = arith.addf %v34, %v35 : f32
+        %v37 = arith.mulf %v26, %v30 : f32
+        %v38 = arith.addf %v36, %v37 : f32
+        %v39 = arith.mulf %v4, %v21 : f32
+        %v40 = arith.addf %v38, %v39 : f32
+        %v41 = arith.mulf %cst6_f32, %v22 : f32
+        %v42 = arith.mulf %cst6_f32, %cst5_f32 : f32
+        %v43 = arith.subf %v42, %cst6_f32 : f32
+        %v44 = arith.subf %v42, %v43 : f32
+        %v45 = arith.subf %cst6_f32, %v44 : f32
+        %v46 = arith.mulf %v22, %cst5_f32 : f32
+        %v47 = arith.subf %v46, %v22 : f32
+        %v48 = arith.subf %v46, %v47 : f32
+        %v49 = arith.subf %v22, %v48 : f32
+        %v50 = arith.mulf %v44, %v48 : f32
+        %v51 = arith.subf %v50, %v41 : f32
+        %v52 = arith.mulf %v44, %v49 : f32
+        %v53 = arith.addf %v51, %v52 : f32
+        %v54 = arith.mulf %v45, %v48 : f32
+        %v55 = arith.addf %v53, %v54 : f32
+        %v56 = arith.mulf %v45, %v49 : f32
+        %v57 = arith.addf %v55, %v56 : f32
+        %v58 = arith.mulf %cst6_f32, %v40 : f32
+        %v59 = arith.mulf %cst7_f32, %v22 : f32
+        %v60 = arith.addf %v58, %v59 : f32
+        %v61 = arith.addf %v57, %v60 : f32
+        %v62 = arith.addf %v4, %v41 : f32
+        %v63 = arith.subf %v62, %v4 : f32
+        %v64 = arith.subf %v62, %v63 : f32
+        %v65 = arith.subf %v4, %v64 : f32
+        %v66 = arith.subf %v41, %v63 : f32
+        %v67 = arith.addf %v65, %v66 : f32
+        %v68 = arith.addf %v67, %v61 : f32
+        %v69 = arith.mulf %cst8_f32, %v62 : f32
+        %v70 = arith.mulf %cst8_f32, %cst5_f32 : f32
+        %v71 = arith.subf %v70, %cst8_f32 : f32
+        %v72 = arith.subf %v70, %v71 : f32
+        %v73 = arith.subf %cst8_f32, %v72 : f32
+        %v74 = arith.mulf %v62, %cst5_f32 : f32
+        %v75 = arith.subf %v74, %v62 : f32
+        %v76 = arith.subf %v74, %v75 : f32
+        %v77 = arith.subf %v62, %v76 : f32
+        %v78 = arith.mulf %v72, %v76 : f32
+        %v79 = arith.subf %v78, %v69 : f32
+        %v80 = arith.mulf %v72, %v77 : f32
+        %v81 = arith.addf %v79, %v80 : f32
+        %v82 = arith.mulf %v73, %v76 : f32
+        %v83 = arith.addf %v81, %v82 : f32
+        %v84 = arith.mulf %v73, %v77 : f32
+        %v85 = arith.addf %v83, %v84 : f32
+        %v86 = arith.mulf %cst8_f32, %v68 : f32
+        %v87 = arith.mulf %cst9_f32, %v62 : f32
+        %v88 = arith.addf %v86, %v87 : f32
+        %v89 = arith.addf %v85, %v88 : f32
+        %v90 = arith.addf %v69, %v89 : f32
+        %v91 = arith.subf %v90, %v69 : f32
+        %v92 = arith.subf %v90, %v91 : f32
+        %v93 = arith.subf %v69, %v92 : f32
+        %v94 = arith.subf %v89, %v91 : f32
+        %v95 = arith.addf %v93, %v94 : f32
+        %v96 = arith.bitcast %v90 : f32 to i32
+        %v97 = arith.andi %v96, %c2147483647_i32 : i32
+        %v98 = arith.bitcast %v97 : i32 to f32
+        %v99 = arith.negf %v98 : f32
+        %v100 = arith.cmpf ogt, %v99, %cst11_f32 : f32
+        %v101 = arith.select %v100, %v99, %cst11_f32 : f32
+        %v102 = arith.cmpf olt, %v101, %cst12_f32 : f32
+        %v103 = arith.select %v102, %v101, %cst12_f32 : f32
+        %v104 = arith.mulf %v103, %cst13_f32 : f32
+        %v105 = arith.addf %v104, %cst14_f32 : f32
+        %v106 = arith.subf %v105, %cst14_f32 : f32
+        %v107 = arith.mulf %v106, %cst15_f32 : f32
+        %v108 = arith.subf %v103, %v107 : f32
+        %v109 = arith.mulf %v106, %cst16_f32 : f32
+        %v110 = arith.subf %v108, %v109 : f32
+        %v111 = arith.mulf %v110, %v110 : f32
+        %v112 = arith.mulf %cst17_f32, %v110 : f32
+        %v113 = arith.addf %v112, %cst18_f32 : f32
+        %v114 = arith.mulf %v113, %v110 : f32
+        %v115 = arith.addf %v114, %cst19_f32 : f32
+        %v116 = arith.mulf %v115, %v110 : f32
+        %v117 = arith.addf %v116, %cst20_f32 : f32
+        %v118 = arith.mulf %v117, %v110 : f32
+        %v119 = arith.addf %v118, %cst21_f32 : f32
+        %v120 = arith.mulf %v119, %v110 : f32
+        %v121 = arith.addf %v120, %cst22_f32 : f32
+        %v122 = arith.mulf %v121, %v111 : f32
+        %v123 = arith.addf %v122, %v110 : f32
+        %v124 = arith.addf %v123, %cst23_f32 : f32
+        %v125 = arith.fptosi %v106 : f32 to i32
+        %v126 = arith.bitcast %v90 : f32 to i32
+        %v127 = arith.andi %v126, %cm2147483648_i32 : i32
+        %v128 = arith.bitcast %v95 : f32 to i32
+        %v129 = arith.xori %v128, %v127 : i32
+        %v130 = arith.bitcast %v129 : i32 to f32
+        %v131 = arith.negf %v130 : f32
+        %v132 = arith.addf %cst23_f32, %v131 : f32
+        %v133 = arith.mulf %v124, %v132 : f32
+        %v134 = arith.shrsi %v125, %c1_i32 : i32
+        %v135 = arith.subi %v125, %v134 : i32
+        %v136 = arith.addi %v134, %c127_i32 : i32
+        %v137 = arith.shli %v136, %c23_i32 : i32
+        %v138 = arith.bitcast %v137 : i32 to f32
+        %v139 = arith.mulf %v133, %v138 : f32
+        %v140 = arith.addi %v135, %c127_i32 : i32
+        %v141 = arith.shli %v140, %c23_i32 : i32
+        %v142 = arith.bitcast %v141 : i32 to f32
+        %v143 = arith.mulf %v139, %v142 : f32
+        %v144 = arith.cmpf oge, %v0, %cst28_f32 : f32
+        %v145 = arith.mulf %v4, %v133 : f32
+        %v146 = arith.shrsi %v125, %c1_i32 : i32
+        %v147 = arith.subi %v125, %v146 : i32
+        %v148 = arith.addi %v146, %c127_i32 : i32
+        %v149 = arith.shli %v148, %c23_i32 : i32
+        %v150 = arith.bitcast %v149 : i32 to f32
+        %v151 = arith.mulf %v145, %v150 : f32
+        %v152 = arith.addi %v147, %c127_i32 : i32
+        %v153 = arith.shli %v152, %c23_i32 : i32
+        %v154 = arith.bitcast %v153 : i32 to f32
+        %v155 = arith.mulf %v151, %v154 : f32
+        %v156 = arith.select %v144, %v0, %v155 : f32
+        %v157 = arith.addf %cst23_f32, %v143 : f32
+        %v158 = arith.subf %cst23_f32, %v157 : f32
+        %v159 = arith.addf %v158, %v143 : f32
+        %v160 = arith.divf %v156, %v157 : f32
+        %v161 = arith.mulf %v160, %v159 : f32
+        %v162 = arith.divf %v161, %v157 : f32
+        %v163 = arith.subf %v160, %v162 : f32
+        %v164 = arith.bitcast %v160 : f32 to i32
+        %v165 = arith.andi %v164, %c2147483647_i32 : i32
+        %v166 = arith.bitcast %v165 : i32 to f32
+        %v167 = arith.cmpf ogt, %v166, %cst28_f32 : f32
+        %v168 = arith.cmpf olt, %v166, %cst29_f32 : f32
+        %v169 = arith.andi %v167, %v168 : i1
+        %v170 = arith.select %v169, %v163, %v160 : f32
+        %v171 = arith.cmpf uno, %v0, %v0 : f32
+        %v172 = arith.select %v171, %v0, %v170 : f32
+        memref.store %v172, %out_y[%i0] : memref<2048xf32>
+      }
+      return
+    }
+    %run_0_2 = aie.core(%core_0_2) {
+      %c0 = arith.constant 0 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %s0_sv = aie.objectfifo.acquire @x_c0(Consume, 1) : !aie.objectfifosubview<memref<2048xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<2048xf32>> -> memref<2048xf32>
+        %o_sv = aie.objectfifo.acquire @y_c0(Produce, 1) : !aie.objectfifosubview<memref<2048xf32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<2048xf32>> -> memref<2048xf32>
+        func.call @body(%s0, %o) : (memref<2048xf32>, memref<2048xf32>) -> ()
+        aie.objectfifo.release @x_c0(Consume, 1)
+        aie.objectfifo.release @y_c0(Produce, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
+    %run_1_2 = aie.core(%core_1_2) {
+      %c0 = arith.constant 0 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %s0_sv = aie.objectfifo.acquire @x_c1(Consume, 1) : !aie.objectfifosubview<memref<2048xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<2048xf32>> -> memref<2048xf32>
+        %o_sv = aie.objectfifo.acquire @y_c1(Produce, 1) : !aie.objectfifosubview<memref<2048xf32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<2048xf32>> -> memref<2048xf32>
+        func.call @body(%s0, %o) : (memref<2048xf32>, memref<2048xf32>) -> ()
+        aie.objectfifo.release @x_c1(Consume, 1)
+        aie.objectfifo.release @y_c1(Produce, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
+    %run_2_2 = aie.core(%core_2_2) {
+      %c0 = arith.constant 0 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %s0_sv = aie.objectfifo.acquire @x_c2(Consume, 1) : !aie.objectfifosubview<memref<2048xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<2048xf32>> -> memref<2048xf32>
+        %o_sv = aie.objectfifo.acquire @y_c2(Produce, 1) : !aie.objectfifosubview<memref<2048xf32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<2048xf32>> -> memref<2048xf32>
+        func.call @body(%s0, %o) : (memref<2048xf32>, memref<2048xf32>) -> ()
+        aie.objectfifo.release @x_c2(Consume, 1)
+        aie.objectfifo.release @y_c2(Produce, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
+    %run_3_2 = aie.core(%core_3_2) {
+      %c0 = arith.constant 0 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %s0_sv = aie.objectfifo.acquire @x_c3(Consume, 1) : !aie.objectfifosubview<memref<2048xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<2048xf32>> -> memref<2048xf32>
+        %o_sv = aie.objectfifo.acquire @y_c3(Produce, 1) : !aie.objectfifosubview<memref<2048xf32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<2048xf32>> -> memref<2048xf32>
+        func.call @body(%s0, %o) : (memref<2048xf32>, memref<2048xf32>) -> ()
+        aie.objectfifo.release @x_c3(Consume, 1)
+        aie.objectfifo.release @y_c3(Produce, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
+    aie.runtime_sequence(%x: memref<8192xf32>, %y: memref<8192xf32>) {
+      aiex.npu.dma_memcpy_nd(%x[0, 0, 0, 0][1, 1, 1, 2048][0, 0, 0, 1]) {id = 0 : i64, metadata = @x_c0_shim} : memref<8192xf32>
+      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 0][1, 1, 1, 2048][0, 0, 0, 1]) {id = 1 : i64, issue_token = true, metadata = @y_c0_shim} : memref<8192xf32>
+      aiex.npu.dma_memcpy_nd(%x[0, 0, 0, 2048][1, 1, 1, 2048][0, 0, 0, 1]) {id = 0 : i64, metadata = @x_c1_shim} : memref<8192xf32>
+      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 2048][1, 1, 1, 2048][0, 0, 0, 1]) {id = 1 : i64, issue_token = true, metadata = @y_c1_shim} : memref<8192xf32>
+      aiex.npu.dma_memcpy_nd(%x[0, 0, 0, 4096][1, 1, 1, 2048][0, 0, 0, 1]) {id = 0 : i64, metadata = @x_c2_shim} : memref<8192xf32>
+      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 4096][1, 1, 1, 2048][0, 0, 0, 1]) {id = 1 : i64, issue_token = true, metadata = @y_c2_shim} : memref<8192xf32>
+      aiex.npu.dma_memcpy_nd(%x[0, 0, 0, 6144][1, 1, 1, 2048][0, 0, 0, 1]) {id = 0 : i64, metadata = @x_c3_shim} : memref<8192xf32>
+      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 6144][1, 1, 1, 2048][0, 0, 0, 1]) {id = 1 : i64, issue_token = true, metadata = @y_c3_shim} : memref<8192xf32>
+      aiex.npu.dma_wait {symbol = @y_c0_shim}
+      aiex.npu.dma_wait {symbol = @y_c1_shim}
+      aiex.npu.dma_wait {symbol = @y_c2_shim}
+      aiex.npu.dma_wait {symbol = @y_c3_shim}
+    }
+  }
+}
