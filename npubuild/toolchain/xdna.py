@@ -244,8 +244,10 @@ def find_xdna_tools(probe_versions: bool = True) -> dict:
     aiecc = _find_aiecc()
     peano = _find_peano()
     xclbinutil = _find_xclbinutil(aiecc["path"])
-    aiecc["package_version"] = _package_version(AIE_DIST)
-    peano["package_version"] = _package_version(PEANO_DIST)
+    # importlib.metadata costs ~30 ms on first use (every no-op build pays it):
+    # look a wheel's version up only when its package is there at all
+    aiecc["package_version"] = _package_version(AIE_DIST) if _package_dirs(AIE_PACKAGE) else None
+    peano["package_version"] = _package_version(PEANO_DIST) if _package_dirs(PEANO_PACKAGE) else None
     tools = {"aiecc": aiecc, "peano": peano, "xclbinutil": xclbinutil}
     for name, t in tools.items():
         t["version"] = _tool_version(name, t["path"]) if probe_versions and t["path"] else None
