@@ -120,8 +120,12 @@ def run_doit(argv: list[str], root: Path) -> int:
 
 
 def cmd_build(args) -> int:
+    import os
+
     from .config import find_root
 
+    if args.xdna_strict:
+        os.environ["NPUBUILD_XDNA_STRICT"] = "1"
     return run_doit([*args.doit_args, "build"], find_root())
 
 
@@ -280,6 +284,12 @@ def make_parser() -> argparse.ArgumentParser:
         "build",
         help="build every kernel and write the manifest (runs doit)",
         description="Build every kernel and write the manifest. Other options are passed to doit, e.g. `npubuild build -n 2`.",
+    )
+    b.add_argument(
+        "--xdna-strict",
+        action="store_true",
+        help="fail when the XDNA toolchain (aiecc, Peano, xclbinutil) is missing instead of emitting aie.mlir only "
+        "(same as xdna_strict = true in [tool.npubuild] or NPUBUILD_XDNA_STRICT=1)",
     )
     b.set_defaults(fn=cmd_build)
 

@@ -75,6 +75,9 @@ def test_strict_makes_a_missing_toolchain_an_error(project, clean_env):
     r = p.doit("build", env=env, check=False)
     assert r.rc != 0
     assert "xdna toolchain: no aiecc (mlir-aie)" in r.out + r.err and "xdna_strict" in r.out + r.err
+    flag = p.npubuild("build", "--xdna-strict", env=_env_without_tools(clean_env), check=False)
+    assert flag.rc != 0 and "xdna toolchain: no aiecc (mlir-aie)" in flag.out + flag.err
+    assert p.doit("build", env=_env_without_tools(clean_env)).rc == 0  # not strict: emitted only
 
 
 def test_a_shape_that_does_not_fit_fails_at_spec_time(project):
