@@ -30,6 +30,7 @@ class ResolvedGraph:
     outputs: list[str]
     tensors: dict[str, TensorSig]
     targets: tuple[str, ...]
+    device: str | None = None  # xdna device set by the spec (None: the project's xdna_device)
 
 
 def _listing(names, limit: int = 12) -> str:
@@ -144,4 +145,5 @@ def resolve_graph(g, err: Callable[[int, str], None]) -> ResolvedGraph | None:
         outputs=list(g.outputs),
         tensors=tensors,
         targets=g.targets,
+        device=g.device,
     )

@@ -67,7 +67,7 @@ def build_manifest(plan) -> dict:
                     files[role] = {"path": (d / name).relative_to(art).as_posix(), "sha256": f["sha256"], "size": f["size"]}
                 entry = {"files": files, "key": build["key"], "toolchain": build["toolchain"]["id"], "compiled": True}
                 toolchains[f"{t}:{build['toolchain']['id']}"] = build["toolchain"]
-            abi = tgt.abi(inst, options[t])
+            abi = tgt.abi(inst, {**options[t], "device": plan.device(kid)} if t == "xdna" else options[t])
             if abi is not None:
                 entry["abi"] = abi
             targets[t] = entry

@@ -8,6 +8,7 @@ import pickle
 from dataclasses import dataclass
 
 from .config import Config
+from .errors import UserError
 from .instances import KernelInstance, canonical_json
 from .spec import Spec, load_specs
 from .specfiles import plan_key, stat_stamp
@@ -21,11 +22,15 @@ class Plan:
     targets: dict[str, tuple[str, ...]]  # id -> targets, in TARGETS order
     graph_kernels: dict[str, list[str]]  # graph -> kernel id per step
     cache_key: str = ""  # digest of everything the plan was made from (see build_plan)
+    devices: dict[str, str] = dataclasses.field(default_factory=dict)  # id -> xdna device, for xdna kernels
+
+    def device(self, kernel_id: str) -> str:
+        return self.devices.get(kernel_id, self.config.xdna_device)
 
     def fingerprint(self) -> str:
         """Hash of everything the manifest records about the plan (not the build outputs)."""
         doc = {
-            "kernels": {i: [inst.key, list(self.targets[i])] for i, inst in sorted(self.instances.items())},
+            "kernels": {i: [inst.key, list(self.targets[i]), self.devices.get(i)] for i, inst in sorted(self.instances.items())},
             "graphs": {name: graph_record(g, self.graph_kernels[name]) for name, g in sorted(self.spec.graphs.items())},
         }
         return hashlib.sha256(canonical_json(doc).encode()).hexdigest()
@@ -84,17 +89,26 @@ def _build_plan(config: Config) -> Plan:
     spec = load_specs(config.specs, config.root, config.targets, cache_dir=config.store / "specs", xdna_device=config.xdna_device)
     by_key: dict[str, KernelInstance] = {}
     wanted: dict[str, set[str]] = {}
+    device_of: dict[str, tuple[str, str]] = {}  # key -> (xdna device, who wants it)
 
-    def add(inst: KernelInstance, targets) -> None:
+    def add(inst: KernelInstance, targets, device: str | None, who: str) -> None:
         by_key.setdefault(inst.key, inst)
         wanted.setdefault(inst.key, set()).update(targets)
+        if "xdna" in targets:
+            dev = device or config.xdna_device
+            prev = device_of.setdefault(inst.key, (dev, who))
+            if prev[0] != dev:
+                raise UserError(
+                    f"kernel {inst.id} is wanted on xdna for {prev[0]} by {prev[1]} and for {dev} by {who}; "
+                    "a kernel has one xdna design: use the same device for both"
+                )
 
     for fam in spec.families.values():
         for inst in fam.instances:
-            add(inst, fam.targets)
+            add(inst, fam.targets, fam.device, f"kernel family '{fam.name}' ({fam.file}:{fam.line})")
     for g in spec.graphs.values():
         for step in g.steps:
-            add(step.instance, g.targets)
+            add(step.instance, g.targets, g.device, f"graph '{g.name}' ({g.file}:{g.line})")
     # Readable ids can collide for different content (e.g. float attrs that print
     # alike); such instances get a key suffix so every id names one instance.
     ids: dict[str, list[str]] = {}
@@ -111,4 +125,5 @@ def _build_plan(config: Config) -> Plan:
             key_to_id[key] = inst.id
     targets = {key_to_id[k]: tuple(t for t in TARGETS if t in ts) for k, ts in wanted.items()}
     graph_kernels = {name: [key_to_id[s.instance.key] for s in g.steps] for name, g in spec.graphs.items()}
-    return Plan(config, spec, dict(sorted(final.items())), targets, graph_kernels)
+    devices = {key_to_id[k]: d for k, (d, _) in device_of.items()}
+    return Plan(config, spec, dict(sorted(final.items())), targets, graph_kernels, devices=devices)

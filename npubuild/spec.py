@@ -15,8 +15,9 @@ from .ops.registry import DTYPES, TARGETS, AttrError, did_you_mean, normalize_at
 from .specfiles import walk_spec_files
 from .yamlpos import Node, load_file
 
-KERNEL_KEYS = ("op", "dtype", "attrs", "shapes", "targets", "doc")
-GRAPH_KEYS = ("inputs", "params", "constants", "nodes", "outputs", "targets", "doc")
+KERNEL_KEYS = ("op", "dtype", "attrs", "shapes", "targets", "device", "doc")
+GRAPH_KEYS = ("inputs", "params", "constants", "nodes", "outputs", "targets", "device", "doc")
+XDNA_DEVICES = ("npu1", "npu2")
 NODE_KEYS = ("op", "inputs", "attrs", "dtype")
 TENSOR_KEYS = ("shape", "dtype")
 CONSTANT_KEYS = ("shape", "dtype", "value", "file")
@@ -31,6 +32,7 @@ class KernelFamily:
     dtype: str
     targets: tuple[str, ...]
     instances: list[KernelInstance]
+    device: str | None = None  # xdna device (None: the project's xdna_device)
 
 
 @dataclass
@@ -74,6 +76,7 @@ class GraphSpec:
     # declared tensors/nodes that were rejected (already reported): readers of
     # them are skipped rather than reported as reading an unknown tensor
     invalid: set[str] = field(default_factory=set)
+    device: str | None = None  # xdna device (None: the project's xdna_device)
 
 
 @dataclass
@@ -153,6 +156,21 @@ def _targets(ctx: _Ctx, node: Node | None, default: tuple[str, ...]) -> tuple[st
     return tuple(out)
 
 
+def _device(ctx: _Ctx, holder: Node, targets, what: str) -> str | None:
+    """The optional ``device:`` of a kernel family or graph (the NPU its xdna designs are for)."""
+    node = holder.value.get("device")
+    if node is None:
+        return None
+    if not isinstance(node.value, str) or node.value not in XDNA_DEVICES:
+        hint = did_you_mean(str(node.value), XDNA_DEVICES) if isinstance(node.value, str) else ""
+        ctx.err(node.line, f"device of {what} must be npu1 (Phoenix / Hawk Point) or npu2 (Strix / Strix Halo / Krackan), got {node.value!r}{hint}")
+        return None
+    if "xdna" not in targets:
+        ctx.err(node.line, f"device of {what} applies to the xdna target, which is not in its targets; add xdna to targets or remove device")
+        return None
+    return node.value
+
+
 def _op(ctx: _Ctx, holder: Node, what: str, line: int, typos: set[str]):
     node = holder.value.get("op")
     if node is None:
@@ -197,7 +215,7 @@ def _attrs(ctx: _Ctx, holder: Node, what: str) -> tuple[dict, Node | None]:
     return node.plain(), node
 
 
-def _check_restrictions(ctx: _Ctx, inst: KernelInstance, targets, line: int, what: str) -> None:
+def _check_restrictions(ctx: _Ctx, inst: KernelInstance, targets, line: int, what: str, device: str | None = None) -> None:
     for t in targets:
         problems = target_problems(inst.opdef, inst.shapes, inst.attrs, inst.dtype, t)
         for text in problems:
@@ -207,7 +225,7 @@ def _check_restrictions(ctx: _Ctx, inst: KernelInstance, targets, line: int, wha
             # the design's static checks (tile memory, DMA limits ...) at spec time
             from .emitters.aie import check_instance
 
-            text = check_instance(inst, {"device": ctx.xdna_device})
+            text = check_instance(inst, {"device": device or ctx.xdna_device})
             if text:
                 ctx.err(line, f"{what}: not supported on xdna: {text}; or drop 'xdna' from targets")
 
@@ -221,6 +239,7 @@ def _kernel_family(ctx: _Ctx, name: str, node: Node, line: int, default_targets)
     op = _op(ctx, node, what, line, typos)
     dtype = _dtype(ctx, node.value.get("dtype"), "f32", what)
     targets = _targets(ctx, node.value.get("targets"), default_targets)
+    device = _device(ctx, node, targets, what)
     raw_attrs, attrs_node = _attrs(ctx, node, what)
     shapes_node = node.value.get("shapes")
     if shapes_node is None:
@@ -256,9 +275,9 @@ def _kernel_family(ctx: _Ctx, name: str, node: Node, line: int, default_targets)
         except OpError as e:
             ctx.err(entry.line, f"{what}: {e}")
             continue
-        _check_restrictions(ctx, inst, targets, entry.line, what)
+        _check_restrictions(ctx, inst, targets, entry.line, what, device)
         instances.append(inst)
-    return KernelFamily(name, ctx.file, line, op.name, dtype, targets, instances)
+    return KernelFamily(name, ctx.file, line, op.name, dtype, targets, instances, device)
 
 
 def _entry_shapes(ctx: _Ctx, op, entry: Node, what: str):
@@ -412,6 +431,7 @@ def _graph(ctx: _Ctx, name: str, node: Node, line: int, default_targets, base_di
         return None
     typos = ctx.check_keys(node, GRAPH_KEYS, what)
     targets = _targets(ctx, node.value.get("targets"), default_targets)
+    device = _device(ctx, node, targets, what)
     rejected: set[str] = set()
     inputs = _tensor_decls(ctx, node.value.get("inputs"), "inputs", False, base_dir, rejected)
     params = _tensor_decls(ctx, node.value.get("params"), "params", False, base_dir, rejected)
@@ -450,7 +470,7 @@ def _graph(ctx: _Ctx, name: str, node: Node, line: int, default_targets, base_di
         output_lines.append(o.line)
     if "inputs" not in node.value or typos & {"params", "constants"}:
         return None  # a missing/misspelt section: every read of its tensors would be "unknown"
-    return GraphSpec(name, ctx.file, line, inputs, params, constants, nodes, outputs, output_lines, targets, rejected)
+    return GraphSpec(name, ctx.file, line, inputs, params, constants, nodes, outputs, output_lines, targets, rejected, device)
 
 
 def _node(ctx: _Ctx, gwhat: str, name: str, nnode: Node, line: int) -> NodeDecl | None:
@@ -535,7 +555,7 @@ def load_specs(
             if resolved is None:
                 break
             for step in resolved.steps:
-                _check_restrictions(gctx, step.instance, [t], g.nodes[step.node].line, f"node '{step.node}' of graph '{g.name}'")
+                _check_restrictions(gctx, step.instance, [t], g.nodes[step.node].line, f"node '{step.node}' of graph '{g.name}'", g.device)
         problems += gctx.problems
         if resolved is not None:
             spec.graphs[g.name] = resolved

@@ -168,13 +168,23 @@ def _options(plan) -> dict:
     return _State.options
 
 
+def _pair_options(plan, kid: str, t) -> dict:
+    """Emit options of one kernel on one target (xdna: the kernel's device)."""
+    opts = _options(plan)[t.name]
+    if t.name == "xdna":
+        dev = plan.device(kid)
+        if opts.get("device") != dev:
+            opts = {**opts, "device": dev}
+    return opts
+
+
 def _build_files(plan) -> list[str]:
     """Every file a build task reads or writes."""
     files = []
-    for _, inst, t, d in _pairs(plan):
+    for kid, inst, t, d in _pairs(plan):
         files.append(f"{d}/{t.source_name}")
         if _compiles(plan, t):
-            files += [f"{d}/{b}" for b in t.binaries.values()] + [f"{d}/{RECORD_NAME}"] + t.linked_files(inst, _options(plan)[t.name])
+            files += [f"{d}/{b}" for b in t.binaries.values()] + [f"{d}/{RECORD_NAME}"] + t.linked_files(inst, _pair_options(plan, kid, t))
     return files + _manifest_targets(plan) + _constant_sources(plan)
 
 
@@ -217,16 +227,17 @@ def task_emit():
     from .canonical import canonical_json
 
     versions: dict = {}
-    options = _options(plan)
     for kid, inst, t, d in _pairs(plan):
-        if t.name not in versions:
-            versions[t.name] = f"{t.emitter_version()}:{canonical_json(options[t.name])}"
+        opts = _pair_options(plan, kid, t)
+        vk = (t.name, opts.get("device"))
+        if vk not in versions:
+            versions[vk] = f"{t.emitter_version()}:{canonical_json(opts)}"
         out = f"{d}/{t.source_name}"
         yield {
             "name": f"{kid}@{t.name}",
-            "actions": [(emit_source, (t.name, inst, out, options[t.name]))],
+            "actions": [(emit_source, (t.name, inst, out, opts))],
             "targets": [out],
-            "uptodate": [KeyUnchanged(f"{inst.key}:{versions[t.name]}")],
+            "uptodate": [KeyUnchanged(f"{inst.key}:{versions[vk]}")],
             "clean": True,
         }
 
@@ -239,16 +250,16 @@ def task_compile():
         return
     store = str(plan.config.store)
     recipes = _recipes(plan)
-    options = _options(plan)
     for kid, inst, t, d in _pairs(plan):
         if recipes[t.name] is None or not recipes[t.name][3]:
             continue
         tc, flags, recipe_id, _ = recipes[t.name]
         src = f"{d}/{t.source_name}"
+        opts = _pair_options(plan, kid, t)
         yield {
             "name": f"{kid}@{t.name}",
-            "actions": [(compile_kernel, (t.name, kid, inst, src, d, store, tc, flags, options[t.name]))],
-            "file_dep": [src, *t.linked_files(inst, options[t.name])],
+            "actions": [(compile_kernel, (t.name, kid, inst, src, d, store, tc, flags, opts))],
+            "file_dep": [src, *t.linked_files(inst, opts)],
             "targets": [*(f"{d}/{b}" for b in t.binaries.values()), f"{d}/{RECORD_NAME}"],
             "uptodate": [KeyUnchanged(recipe_id)],
             "clean": True,

@@ -161,3 +161,42 @@ def test_ops_json_shows_host_and_xdna_for_every_op(project):
         assert o["targets"]["host"]["status"] == "emitted", o["name"]
         assert o["targets"]["xdna"]["status"] == "emitted", o["name"]
         assert o["targets"]["xdna"]["design"], o["name"]
+
+
+def test_device_per_family_and_graph(project):
+    kernels = (
+        "kernels:\n"
+        "  strix:\n    op: relu\n    targets: [ref, xdna]\n    device: npu2\n    shapes:\n      - [32, 1024]\n"
+        "  phoenix:\n    op: neg\n    targets: [ref, xdna]\n    shapes:\n      - [32, 1024]\n"
+    )
+    graphs = (
+        "graphs:\n  g:\n    inputs: {x: {shape: [8, 256]}}\n    targets: [ref, xdna]\n    device: npu2\n"
+        "    nodes:\n      y: {op: exp, inputs: [x]}\n    outputs: [y]\n"
+    )
+    p = project(kernels, graphs)
+    p.doit("build")
+    m = _manifest(p)
+    devices = {kid: k["targets"]["xdna"]["abi"]["partition"] for kid, k in m["kernels"].items()}
+    assert devices == {"relu_f32_32x1024": "npu2", "neg_f32_32x1024": "npu1", "exp_f32_8x256": "npu2_1col"}
+    text = (p.artifacts / m["kernels"]["relu_f32_32x1024"]["targets"]["xdna"]["files"]["source"]["path"]).read_text()
+    assert "aie.device(npu2)" in text and text.count("aie.core(") == 8
+
+
+@pytest.mark.parametrize(
+    "body,message",
+    [
+        ("  a:\n    op: relu\n    targets: [ref, xdna]\n    device: npu3\n    shapes:\n      - [4]\n",
+         "specs/kernels/k.yaml:5: device of kernel family 'a' must be npu1 (Phoenix / Hawk Point) or npu2 (Strix / Strix Halo / Krackan), got 'npu3' (did you mean 'npu2'?)"),
+        ("  a:\n    op: relu\n    device: npu2\n    shapes:\n      - [4]\n",
+         "specs/kernels/k.yaml:4: device of kernel family 'a' applies to the xdna target, which is not in its targets; add xdna to targets or remove device"),
+        ("  a:\n    op: relu\n    targets: [ref, xdna]\n    device: npu2\n    shapes:\n      - [4]\n"
+         "  b:\n    op: relu\n    targets: [ref, xdna]\n    shapes:\n      - [4]\n",
+         "kernel relu_f32_4 is wanted on xdna for npu2 by kernel family 'a' (specs/kernels/k.yaml:2) and for npu1 by kernel family 'b' (specs/kernels/k.yaml:8); a kernel has one xdna design: use the same device for both"),
+    ],
+    ids=["unknown", "without-xdna", "conflict"],
+)
+def test_device_errors(project, body, message):
+    p = project("kernels:\n" + body)
+    r = p.doit("build", check=False)
+    assert r.rc != 0
+    assert message in r.out + r.err, r.out + r.err
