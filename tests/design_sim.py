@@ -92,7 +92,6 @@ def run_design(design, inputs: dict, body) -> np.ndarray:
             assert data.size == idx.size, (t.fifo, data.size, idx.size)
             host[t.buffer][idx] = data
     assert not out_streams and all(not q for q in queues.values()), "the design left data in flight"
-    out = d.buffers[-1]
     return host[-1]
 
 

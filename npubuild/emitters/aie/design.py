@@ -29,13 +29,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ...constants import DTYPE_BYTES as ELEMENT_BYTES
 from ...errors import UnsupportedOnTarget
 from ...instances import KernelInstance
 from ...ops.registry import fmt_shape, numel
 from .devices import DEFAULT_STACK, DMA_GRANULE, DMA_WRAP_MAX, Device
 from .split import Split, chunk_instance, split_for
 
-ELEMENT_BYTES = {"f32": 4, "i32": 4, "f16": 2, "i8": 1, "bool": 1, "i64": 8}
 CHUNK_BYTES_MAX = 8 * 1024
 
 

@@ -49,10 +49,10 @@ from ...instances import KernelInstance
 from ...ops.lazy_numpy import np
 from ...ops.registry import fmt_shape
 from ..host.mlir_text import memref_type
-from .check import FIX, MAX_HOST_BUFFERS
+from .check import FifoUse, Layout, layout_problems, raise_problems
 from .design import ELEMENT_BYTES, HostBuffer, Link, Transfer
-from .devices import DMA_GRANULE, DMA_REPEAT_MAX, DMA_STRIDE_MAX, DMA_WRAP_MAX, GEMM_STACK, Device
-from .text import FOREVER, _access, _Consts, _sequence, tile_name
+from .devices import GEMM_STACK, Device
+from .text import FOREVER, IndexConsts, access_lines, sequence_lines, tile_name
 
 D = 64  # the microkernel's DIM_M = DIM_K = DIM_N
 KT_MAX = 8  # K-blocks per dispatch
@@ -286,137 +286,44 @@ def overlay_for(inst: KernelInstance, device: Device) -> Overlay:
 
 
 def check_overlay(ov: Overlay) -> None:
-    problems = overlay_problems(ov)
-    if problems:
-        raise UnsupportedOnTarget(f"{ov.kernel}: the {ov.partition} GEMM overlay is not valid: " + "; ".join(problems) + f" ({FIX})")
+    raise_problems(ov.kernel, f"{ov.partition} GEMM overlay", overlay_problems(ov))
 
 
 def overlay_problems(ov: Overlay) -> list[str]:
-    """What aiecc or the hardware would reject (the rules of :mod:`.check`, for a broadcast design)."""
+    """What aiecc or the hardware would reject: mm.cc's tiling plus the rules of :mod:`.check`."""
     p: list[str] = []
-    dev = ov.device
-    streams = {s.name: s for s in ov.streams}
-    buffers = ov.buffers
-    if len(buffers) > MAX_HOST_BUFFERS:
-        p.append(f"{len(buffers)} host buffers, XRT passes at most {MAX_HOST_BUFFERS}")
-    if ov.cols > dev.columns:
-        p.append(f"uses {ov.cols} columns, {dev.name} has {dev.columns}")
     r, s, t = ov.mmul
     # mm.cc's static_asserts (aie2 expands the mmul 4x2, aie2p 2x2 or 2x4): conservative common bound
     if ov.d % (4 * r) or ov.d % s or ov.d % (4 * t):
         p.append(f"a {ov.d}x{ov.d}x{ov.d} microkernel does not tile into {r}x{s}x{t} mmul blocks")
-
-    # every FIFO has a producer and a consumer: the shim side by a transfer, the rest by links and cores
-    core_in = {name for c in range(ov.cols) for name in ov.core_streams(c)[:2]}
-    c_out = {ov.core_streams(c)[2] for c in range(ov.cols)}
-    consumed = core_in | {ln.src for ln in ov.links} | {t.fifo for t in ov.transfers if t.wait}
-    produced = c_out | {ln.dst for ln in ov.links} | {t.fifo for t in ov.transfers if not t.wait}
-    for name in streams:
-        if name not in consumed:
-            p.append(f"object FIFO @{name} has no consumer")
-        if name not in produced:
-            p.append(f"object FIFO @{name} has no producer")
-    for name in sorted((consumed | produced) - set(streams)):
-        p.append(f"@{name} is used but not declared")
-
-    # DMA channels: a broadcast takes one output channel at its producer and one input at each consumer
-    ins, outs = Counter(), Counter()
-    for f in streams.values():
-        outs[f.producer] += 1
-        for tile in f.consumers:
-            ins[tile] += 1
-    for tile in sorted(set(ins) | set(outs)):
-        cap_in, cap_out, kind = {
-            0: (dev.shim_out_channels, dev.shim_in_channels, "shim"),
-            1: (dev.mem_in_channels, dev.mem_out_channels, "mem"),
-        }.get(tile[1], (dev.core_in_channels, dev.core_out_channels, "core"))
-        if ins[tile] > cap_in:
-            p.append(f"{kind} tile {tile} receives {ins[tile]} streams, it has {cap_in} input DMA channels")
-        if outs[tile] > cap_out:
-            p.append(f"{kind} tile {tile} sends {outs[tile]} streams, it has {cap_out} output DMA channels")
-
-    # memory: buffers live in every non-shim tile a FIFO touches; a link shares its mem-tile buffer
-    linked_dst = {ln.dst for ln in ov.links}
-    use = Counter()
-    for f in streams.values():
-        for tile in (f.producer, *f.consumers):
-            if tile[1] == 0 or (tile[1] == 1 and f.name in linked_dst):
-                continue
-            use[tile] += f.depth * f.bytes
-    for c in range(ov.cols):
-        use[(c, 2)] += ov.stack
-    for tile, nbytes in sorted(use.items()):
-        cap = dev.mem_tile_memory if tile[1] == 1 else dev.core_memory
-        if nbytes > cap:
-            kind = "mem tile" if tile[1] == 1 else "core"
-            p.append(f"{kind} {tile} needs {nbytes} bytes of buffers and stack, it has {cap}")
-
-    # DMA transfers
-    seen_bd = set()
-    moved = Counter()
-    for t in ov.transfers:
-        b = buffers[t.buffer]
-        p += _transfer_problems(t, b, dev)
-        if (t.column, t.bd_id) in seen_bd:
-            p.append(f"transfer of {b.name} to @{t.fifo}: buffer descriptor {t.bd_id} of column {t.column} is used twice")
-        seen_bd.add((t.column, t.bd_id))
-        moved[t.fifo] += prod(t.sizes)
-
-    # what the DMAs move per run equals what the cores take and give (else the NPU hangs)
-    expect = Counter()
+    streams = {st.name: st for st in ov.streams}
     src_of = {ln.dst: ln.src for ln in ov.links}
     dst_of = {ln.src: ln.dst for ln in ov.links}
+    expect = Counter()
     expect[src_of["a"]] += ov.kt * streams["a"].elems  # broadcast: the shim sends each block once
+    acquires = {"a"}
     for c in range(ov.cols):
         _, fb, fc = ov.core_streams(c)
         expect[src_of[fb]] += ov.kt * streams[fb].elems
         expect[dst_of[fc]] += streams[fc].elems
-    for name in sorted(set(expect) | set(moved)):
-        if expect[name] != moved[name]:
-            p.append(
-                f"@{name}: the runtime sequence moves {moved[name]} elements per run, "
-                f"the cores use {expect[name]} (the NPU would hang)"
-            )
-    waited = {t.fifo for t in ov.transfers if t.wait}
-    for c in range(ov.cols):
-        out = dst_of[ov.core_streams(c)[2]]
-        if out not in waited:
-            p.append(f"output @{out} is never awaited")
-    return p
+        acquires |= {fb, fc}
+    lay = Layout(
+        device=ov.device,
+        columns=ov.cols,
+        buffers=ov.buffers,
+        fifos=[FifoUse(st.name, st.producer, st.consumers, st.depth, st.bytes) for st in ov.streams],
+        links=ov.links,
+        transfers=ov.transfers,
+        cores=[(c, 2) for c in range(ov.cols)],
+        stack=ov.stack,
+        core_acquires=acquires,
+        expect=expect,
+        outputs=[dst_of[ov.core_streams(c)[2]] for c in range(ov.cols)],
+    )
+    return p + layout_problems(lay)
 
 
-def _transfer_problems(t: Transfer, b: HostBuffer, dev: Device) -> list[str]:
-    p = []
-    eb = ELEMENT_BYTES[b.dtype]
-    where = f"transfer of {b.name} to @{t.fifo}"
-    if (t.offset * eb) % DMA_GRANULE:
-        p.append(f"{where}: offset {t.offset * eb} bytes is not 4-byte aligned")
-    if (t.sizes[3] * eb) % DMA_GRANULE:
-        p.append(f"{where}: inner size {t.sizes[3] * eb} bytes is not a multiple of 4")
-    for k in range(3):
-        if (t.strides[k] * eb) % DMA_GRANULE:
-            p.append(f"{where}: stride {t.strides[k] * eb} bytes is not a multiple of 4")
-    words = [t.sizes[3] * eb // DMA_GRANULE, t.sizes[2], t.sizes[1], t.sizes[0]]  # hardware order d0..d3
-    linear = t.sizes[:3] == (1, 1, 1) and t.strides[3] == 1
-    if not linear:
-        for k in (0, 1):
-            if words[k] > DMA_WRAP_MAX:
-                p.append(f"{where}: dimension {k} wraps {words[k]} words, the shim DMA allows {DMA_WRAP_MAX}")
-    if words[3] > DMA_REPEAT_MAX:
-        p.append(f"{where}: repeat count {words[3]} exceeds {DMA_REPEAT_MAX}")
-    stride_words = [t.strides[3] * eb // DMA_GRANULE, t.strides[2] * eb // DMA_GRANULE, t.strides[1] * eb // DMA_GRANULE]
-    for k, sw in enumerate(stride_words):
-        if sw > DMA_STRIDE_MAX:
-            p.append(f"{where}: stride {k} of {sw} words exceeds {DMA_STRIDE_MAX}")
-    last = t.offset + sum((n - 1) * s for n, s in zip(t.sizes, t.strides))
-    if t.offset < 0 or last >= b.elems:
-        p.append(f"{where}: reads elements up to {last}, the buffer has {b.elems}")
-    if not 0 <= t.bd_id < dev.shim_bds:
-        p.append(f"{where}: buffer descriptor id {t.bd_id} is outside 0..{dev.shim_bds - 1}")
-    return p
-
-
-# ---- MLIR text ------------------------------------------------------------------------------------------------------
+# ---- rendering ------------------------------------------------------------------------------------------------------
 
 
 def render_overlay(overlay: Overlay, options: dict) -> str:
@@ -443,7 +350,7 @@ def render_overlay(overlay: Overlay, options: dict) -> str:
     out += [f"    aie.objectfifo.link [@{ln.src}] -> [@{ln.dst}] ([] [])" for ln in ov.links]
     for c in range(ov.cols):
         out += _core(ov, c, link_with)
-    out += _sequence(ov, options)
+    out += sequence_lines(ov, options)
     out += ["  }", "}", ""]
     return "\n".join(out)
 
@@ -452,15 +359,15 @@ def _core(ov: Overlay, col: int, link_with: str) -> list[str]:
     streams = {s.name: s for s in ov.streams}
     fa, fb, fc = ov.core_streams(col)
     a_ty, c_ty = memref_type(streams[fa].shape, "i8"), memref_type(streams[fc].shape, "i32")
-    k = _Consts()
+    k = IndexConsts()
     step = [
-        *_access(streams[fa], fa, "Consume", "%a"),
-        *_access(streams[fb], fb, "Consume", "%b"),
+        *access_lines(streams[fa], fa, "Consume", "%a"),
+        *access_lines(streams[fb], fb, "Consume", "%b"),
         f"func.call @{MATMUL_FN}(%a, %b, %acc) : ({a_ty}, {a_ty}, {c_ty}) -> ()",
         f"aie.objectfifo.release @{fa}(Consume, 1)",
         f"aie.objectfifo.release @{fb}(Consume, 1)",
     ]
-    body = [*_access(streams[fc], fc, "Produce", "%acc"), f"func.call @{ZERO_FN}(%acc) : ({c_ty}) -> ()"]
+    body = [*access_lines(streams[fc], fc, "Produce", "%acc"), f"func.call @{ZERO_FN}(%acc) : ({c_ty}) -> ()"]
     if ov.kt > 1:
         body += [f"scf.for %kb = {k(0)} to {k(ov.kt)} step {k(1)} {{", *("  " + ln for ln in step), "}"]
     else:

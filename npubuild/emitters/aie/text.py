@@ -40,7 +40,9 @@ def _flat_memref(elems: int, dtype: str) -> str:
     return f"memref<{elems}x{MEMREF_ELEMENT[dtype]}>"
 
 
-class _Consts:
+class IndexConsts:
+    """Hoisted ``arith.constant ... : index`` lines of one core, one per value."""
+
     def __init__(self):
         self.lines: list[str] = []
         self.names: dict[int, str] = {}
@@ -71,12 +73,12 @@ def render(design: Design, options: dict, header: list[str]) -> str:
     out += ["    // compute body: the host target compiles this same function", *("  " + ln for ln in body.splitlines())]
     for core in d.cores:
         out += _core(d, core, fifo)
-    out += _sequence(d, options)
+    out += sequence_lines(d, options)
     out += ["  }", "}", ""]
     return "\n".join(out)
 
 
-def _access(fifo, name: str, port: str, var: str) -> list[str]:
+def access_lines(fifo, name: str, port: str, var: str) -> list[str]:
     ty = memref_type(fifo.shape, fifo.dtype)
     return [
         f"{var}_sv = aie.objectfifo.acquire @{name}({port}, 1) : !aie.objectfifosubview<{ty}>",
@@ -84,7 +86,7 @@ def _access(fifo, name: str, port: str, var: str) -> list[str]:
     ]
 
 
-def _copy_part(c: _Consts, src: str, src_fifo, dst: str, shape, offset: int, dtype: str, tag: str) -> list[str]:
+def _copy_part(c: IndexConsts, src: str, src_fifo, dst: str, shape, offset: int, dtype: str, tag: str) -> list[str]:
     """Copy a packed part (flat, at ``offset``) into a local buffer of the body's shape."""
     lines, ivs = [], []
     depth = 0
@@ -119,16 +121,16 @@ def _copy_part(c: _Consts, src: str, src_fifo, dst: str, shape, offset: int, dty
 
 
 def _core(d: Design, core, fifo) -> list[str]:
-    c = _Consts()
+    c = IndexConsts()
     body: list[str] = []
     var = {}
     for k, name in enumerate(core.params):
         var[name] = f"%p{k}"
-        body += _access(fifo[name], name, "Consume", var[name])
+        body += access_lines(fifo[name], name, "Consume", var[name])
     chunk: list[str] = []
     for k, name in enumerate(core.streamed_in):
         var[name] = f"%s{k}"
-        chunk += _access(fifo[name], name, "Consume", var[name])
+        chunk += access_lines(fifo[name], name, "Consume", var[name])
     args, copies_once, copies_chunk = [], [], []
     for k, op in enumerate(core.operands):
         if op.local is None:
@@ -139,7 +141,7 @@ def _core(d: Design, core, fifo) -> list[str]:
         (copies_once if op.fifo in core.params else copies_chunk).extend(lines)
         args.append(f"%{op.local}")
     chunk += copies_chunk
-    chunk += _access(fifo[core.out], core.out, "Produce", "%o")
+    chunk += access_lines(fifo[core.out], core.out, "Produce", "%o")
     args.append("%o")
     types = [memref_type(t.shape, t.dtype) for t in d.body.inputs] + [memref_type(d.body.output.shape, d.body.output.dtype)]
     chunk.append(f"func.call @{BODY}({', '.join(args)}) : ({', '.join(types)}) -> ()")
@@ -156,7 +158,7 @@ def _core(d: Design, core, fifo) -> list[str]:
     return [f"    %run_{col}_{row} = aie.core({tile_name(core.tile)}) {{", *c.lines, *("      " + ln for ln in loop), "      aie.end", f"    }} {{stack_size = {d.stack} : i32}}"]
 
 
-def _sequence(d: Design, options: dict) -> list[str]:
+def sequence_lines(d: Design, options: dict) -> list[str]:
     op = options.get("runtime_sequence", "aie.runtime_sequence")
     args = [f"%{b.name}: {_flat_memref(b.elems, b.dtype)}" for b in d.buffers]
     lines = [f"    {op}({', '.join(args)}) {{"]
