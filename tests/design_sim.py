@@ -62,7 +62,13 @@ def run_design(design, inputs: dict, body) -> np.ndarray:
         if b.output:
             host.append(np.zeros(b.elems, dtype=dt))
         else:
-            host.append(np.concatenate([np.asarray(inputs[t], dtype=dt).ravel() for t, _ in b.parts]))
+            # each part in its slot, the padding zero-filled (the runtime's packing contract)
+            parts = []
+            for i, (t, n) in enumerate(b.parts):
+                slot = np.zeros(b.slot(i), dtype=dt)
+                slot[:n] = np.asarray(inputs[t], dtype=dt).ravel()
+                parts.append(slot)
+            host.append(np.concatenate(parts))
     queues: dict[str, deque] = defaultdict(deque)
     for t in d.transfers:
         if t.wait:
@@ -92,7 +98,7 @@ def run_design(design, inputs: dict, body) -> np.ndarray:
             assert data.size == idx.size, (t.fifo, data.size, idx.size)
             host[t.buffer][idx] = data
     assert not out_streams and all(not q for q in queues.values()), "the design left data in flight"
-    return host[-1]
+    return host[-1][: d.buffers[-1].parts[0][1]]
 
 
 def dma_lines(aie_text: str) -> list[str]:

@@ -24,12 +24,11 @@ BIG = (32, 1024)  # 32768 elements: 16 chunks of 2048 over 4 columns (npu1) / 8 
 
 SPECIAL = {
     "softmax": [("f32", [(64, 256)], {})],
-    "rms_norm": [("f32", [(64, 256), (256,)], {})],
     "layer_norm": [("f32", [(4, 16, 96), (96,), (96,)], {})],  # gamma‖beta packed
     "group_norm": [("f32", [(1, 8, 8, 8), (8,), (8,)], {"num_groups": 2})],
     "rope": [("f32", [(16, 128), (16, 16), (16, 16)], {"head_dim": 32})],  # cos‖sin streamed together
     "attention": [("f32", [(16, 64), (16, 64), (16, 64)], {"num_heads": 2, "head_dim": 32, "mask": "causal"})],
-    "where": [("f32", [BIG, BIG, BIG], {})],  # a‖b streamed together
+    "where": [("f32", [BIG, BIG, BIG], {}), ("i32", [(4099,)] * 3, {})],  # a‖b streamed together; padded
     "fma": [("f32", [(4096,)] * 3, {})],
     "clamp": [("f32", [BIG], {"min": -0.5, "max": 0.5})],
     "cast": [("f32", [BIG], {"to": "i32"}), ("i32", [(1000,)], {"to": "f32"})],
@@ -51,7 +50,9 @@ SPECIAL = {
     "reduce_sum": [("f32", [(64, 256)], {"keepdims": True})],
     "argmax": [("f32", [(64, 256)], {})],
     "cumsum": [("f32", [(64, 256)], {"exclusive": True})],
-    "relu": [("f32", [(1024,)], {}), ("f32", BIG and [BIG], {})],
+    "relu": [("f32", [(1024,)], {}), ("f32", [BIG], {}), ("f32", [(4099,)], {})],  # 4099: padded to 3 chunks
+    "exp": [("f32", [(13, 1000)], {})],
+    "rms_norm": [("f32", [(64, 256), (256,)], {}), ("f32", [(67, 128), (128,)], {})],  # 67 rows: padded
 }
 
 
@@ -158,3 +159,11 @@ def test_dialect_options_change_the_sequence_op():
     assert "    aie.runtime_sequence(%x: memref<1024xf32>, %y: memref<1024xf32>) {" in aie.emit(inst)
     old = aie.emit(inst, {"runtime_sequence": "aiex.runtime_sequence"})
     assert "    aiex.runtime_sequence(%x: memref<1024xf32>, %y: memref<1024xf32>) {" in old
+
+
+def test_prime_sizes_are_padded_to_whole_chunks():
+    d = aie.design_for(make_instance("relu", "f32", [(4099,)], {}), {"device": "npu1"})
+    assert (d.chunk_rows, d.padded_rows, d.columns) == (2048, 6144, 3)
+    assert d.abi()["buffers"][0]["parts"] == [{"tensor": "x", "elements": 4099, "slot": 6144}]
+    exact = aie.design_for(make_instance("relu", "f32", [(1000,)], {}), {"device": "npu1"})
+    assert (exact.chunk_rows, exact.padded_rows) == (1000, 1000)  # a good divisor: no padding

@@ -27,6 +27,7 @@ over as many columns as divide the chunk count.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from ...constants import DTYPE_BYTES as ELEMENT_BYTES
@@ -41,20 +42,34 @@ CHUNK_BYTES_MAX = 8 * 1024
 
 @dataclass(frozen=True)
 class HostBuffer:
-    """One runtime-sequence argument: one or more tensors packed back to back."""
+    """One runtime-sequence argument: one or more tensors packed back to back.
+
+    Streamed tensors whose row count does not divide into good chunks are
+    padded to whole chunks: each part then occupies ``slots[i]`` elements
+    (>= its own), the runtime zero-fills the tail of an input part and ignores
+    the tail of the output.
+    """
 
     name: str
     dtype: str
     parts: tuple[tuple[str, int], ...]  # (tensor name, elements), in order
     streamed: bool
     output: bool = False
+    slots: tuple[int, ...] = ()  # elements reserved per part (default: exactly the part)
+
+    def slot(self, i: int) -> int:
+        return self.slots[i] if self.slots else self.parts[i][1]
 
     @property
     def elems(self) -> int:
-        return sum(n for _, n in self.parts)
+        return sum(self.slot(i) for i in range(len(self.parts)))
 
     def describe(self) -> dict:
-        return {"name": self.name, "dtype": self.dtype, "parts": [{"tensor": t, "elements": n} for t, n in self.parts]}
+        return {
+            "name": self.name,
+            "dtype": self.dtype,
+            "parts": [{"tensor": t, "elements": n, "slot": self.slot(i)} for i, (t, n) in enumerate(self.parts)],
+        }
 
 
 @dataclass(frozen=True)
@@ -131,6 +146,7 @@ class Design:
     locals: list[tuple[tuple[int, int], str, tuple[int, ...], str]] = field(default_factory=list)  # (tile, symbol, shape, dtype)
     transfers: list[Transfer] = field(default_factory=list)
     stack: int = DEFAULT_STACK
+    padded_rows: int = 0  # rows including the zero padding up to whole chunks
 
     @property
     def partition(self) -> str:
@@ -142,6 +158,8 @@ class Design:
             "device": self.device.name,
             "partition": self.partition,
             "columns": self.columns,
+            "rows": self.rows,
+            "padded_rows": self.padded_rows,
             "chunk_rows": self.chunk_rows,
             "buffers": [b.describe() for b in self.buffers],
         }
@@ -215,24 +233,43 @@ def _granular(split: Split, buffers: list[HostBuffer], r: int, inst: KernelInsta
     return True
 
 
-def choose_chunk(inst: KernelInstance, split: Split, buffers: list[HostBuffer], device: Device, stack: int) -> tuple[int, int]:
-    """(rows per chunk, FIFO depth), or UnsupportedOnTarget saying what does not fit."""
+def choose_chunk(inst: KernelInstance, split: Split, buffers: list[HostBuffer], device: Device, stack: int) -> tuple[int, int, int]:
+    """(rows per chunk, FIFO depth, rows after padding), or UnsupportedOnTarget saying what does not fit.
+
+    The best chunk that divides the rows is taken unless padding the rows to
+    whole chunks of a size at least twice as large is possible (a prime row
+    count would otherwise stream one row at a time).
+    """
     budget = device.core_memory
     widest = max(
         (split.out_row_elems(inst) if b.output else sum(n // split.rows for _, n in b.parts)) * ELEMENT_BYTES[b.dtype]
         for b in buffers
         if b.streamed
     )
-    for r in _divisors_desc(split.rows):
-        if r > 1 and r * widest > CHUNK_BYTES_MAX:
-            continue
-        if not _granular(split, buffers, r, inst):
-            continue
-        depth = 2 if split.rows // r > 1 else 1
+
+    def fits(r: int, chunks: int):
+        if (r > 1 and r * widest > CHUNK_BYTES_MAX) or not _granular(split, buffers, r, inst):
+            return None
+        depth = 2 if chunks > 1 else 1
         if core_bytes(inst, split, buffers, r, depth, stack) <= budget:
-            return r, depth
+            return depth
         if depth == 2 and core_bytes(inst, split, buffers, r, 1, stack) <= budget:
-            return r, 1
+            return 1
+        return None
+
+    rows = split.rows
+    exact = next(((r, dep) for r in _divisors_desc(rows) if (dep := fits(r, rows // r))), None)
+    if split.kind != "whole":
+        top = min(rows, max(1, CHUNK_BYTES_MAX // widest))
+        for r in range(top, (exact[0] if exact else 0), -1):
+            chunks = -(-rows // r)
+            if r < 2 * (exact[0] if exact else 0):
+                break
+            dep = fits(r, chunks)
+            if dep:
+                return r, dep, chunks * r
+    if exact:
+        return exact[0], exact[1], rows
     need = core_bytes(inst, split, buffers, 1, 1, stack)
     what = "the whole kernel" if split.kind == "whole" else "one row"
     if need > budget:
@@ -262,12 +299,17 @@ def plan_design(inst: KernelInstance, device: Device) -> Design:
     split = split_for(inst)
     buffers = _buffers(inst, split)
     stack = DEFAULT_STACK
-    r, depth = choose_chunk(inst, split, buffers, device, stack)
-    n_chunks = split.rows // r
+    r, depth, padded = choose_chunk(inst, split, buffers, device, stack)
+    if padded != split.rows:
+        buffers = [
+            b if not b.streamed else dataclasses.replace(b, slots=tuple(padded * (n // split.rows) for _, n in b.parts))
+            for b in buffers
+        ]
+    n_chunks = padded // r
     cols = _columns(n_chunks, device)
     per_col = n_chunks // cols
     body = chunk_instance(inst, split, r)
-    d = Design(inst.id, device, cols, split.rows, r, split, body, buffers, stack=stack)
+    d = Design(inst.id, device, cols, split.rows, r, split, body, buffers, stack=stack, padded_rows=padded)
     position = {name: k for k, name in enumerate(inst.input_names)}
     for c in range(cols):
         shim, mem, core = (c, 0), (c, 1), (c, 2)
@@ -301,7 +343,7 @@ def plan_design(inst: KernelInstance, device: Device) -> Design:
                     d.transfers.append(Transfer(bi, f"{fifo}_shim", c, c * per_col * obj, (1, 1, 1, per_col * obj), (0, 0, 0, 1), bd, False))
                 else:
                     # chunk k of column c = [part 0 rows | part 1 rows | ...], each part a separate tensor in the buffer
-                    plen = b.parts[0][1]
+                    plen = b.slot(0)
                     d.transfers.append(
                         Transfer(bi, f"{fifo}_shim", c, c * per_col * part, (1, per_col, len(b.parts), part), (0, part, plen, 1), bd, False)
                     )
