@@ -12,8 +12,6 @@ import pytest
 from npubuild.emitters.aie import check_instance, emit
 from npubuild.emitters.aie.devices import DEVICES, GEMM_STACK, Device
 from npubuild.emitters.aie.gemm import (
-    blocked_gemm,
-    gemm_blocks,
     mmul_shape,
     overlay_for,
     render_overlay,
@@ -24,6 +22,7 @@ from npubuild.emitters.aie.gemm import (
 from npubuild.errors import UnsupportedOnTarget
 from npubuild.instances import make_instance
 from npubuild.ops.quant import int8_matmul, int8_matmul_accumulate, quantize_per_col, quantize_per_row
+from npubuild.runner.gemm import BlockedGemm, OverlayDispatch
 
 NPU1, NPU2 = DEVICES["npu1"], DEVICES["npu2"]
 OPTS = {"runtime_sequence": "aie.runtime_sequence", "link_with": "func"}
@@ -275,19 +274,6 @@ def test_layout_shape_errors():
         tile_a(np.zeros((12, 12), np.int8), 12, 1, 8, 8)
 
 
-@pytest.mark.parametrize("m, k, n", [(1, 1, 1), (65, 130, 70), (3, 600, 300), (64, 512, 256)])
-def test_gemm_blocks_cover_the_problem_once(m, k, n):
-    d, kt, cols = 64, 2, 3
-    blocks = gemm_blocks(m, k, n, d, kt, cols)
-    seen = np.zeros((m, k, n), dtype=np.int32)
-    for blk in blocks:
-        assert 0 < blk.m_len <= d and 0 < blk.k_len <= kt * d and 0 < blk.n_len <= cols * d
-        seen[blk.m0 : blk.m0 + blk.m_len, blk.k0 : blk.k0 + blk.k_len, blk.n0 : blk.n0 + blk.n_len] += 1
-    assert (seen == 1).all()
-    order = [(b.mb, b.kb, b.nb) for b in blocks]
-    assert order == sorted(order)
-
-
 # ---- NumPy emulation of the NPU ------------------------------------------------------------------------------------
 
 
@@ -326,6 +312,13 @@ def emulated_npu(ov):
         return host[2]
 
     return run
+
+
+def blocked_gemm(qa, qb, *, d, kt, cols, mmul, dispatch):
+    """The runtime's blocked GEMM (npubuild.runner.gemm) driving the emulated overlay."""
+    g = BlockedGemm(qa.shape[1], qb.shape[1], OverlayDispatch(dispatch, d, kt, cols, mmul), d, kt, cols)
+    g.set_weight_codes(qb, np.ones(qb.shape[1], np.float32))
+    return g.accumulate(qa)
 
 
 def _quantised(m, k, n, seed):

@@ -94,6 +94,31 @@ class HostKernel:
             fn(*[a.ctypes.data for a in inputs], result.ctypes.data)
         return result
 
+    def function(self, name: str, specs: list[tuple[tuple[int, ...], str]]):
+        """Another exported function of the library, ``void name(T0 *, ...)`` over
+        arrays of the given (shape, NumPy dtype); the returned callable checks them."""
+        import ctypes
+
+        want = [(tuple(s), np.dtype(t)) for s, t in specs]
+
+        def call(*arrays):
+            if len(arrays) != len(want):
+                raise UserError(f"kernel {self.id}: {name} takes {len(want)} arrays, got {len(arrays)}")
+            for i, (arr, (shape, dt)) in enumerate(zip(arrays, want)):
+                if arr.shape != shape or arr.dtype != dt or not arr.flags.c_contiguous:
+                    raise UserError(f"kernel {self.id}: {name} argument {i} must be a contiguous {dt} array of shape {list(shape)}")
+            with self._lock:
+                self._open()
+                try:
+                    fn = getattr(self._lib, name)
+                except AttributeError:
+                    raise UserError(f"kernel {self.id}: {self.so_path} has no symbol '{name}'; rebuild with `doit build`") from None
+                fn.restype = None
+                fn.argtypes = [ctypes.c_void_p] * len(want)
+                fn(*[a.ctypes.data for a in arrays])
+
+        return call
+
     def close(self) -> None:
         """Unload the library (no-op if not loaded)."""
         with self._lock:

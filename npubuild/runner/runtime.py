@@ -68,18 +68,39 @@ class Runtime:
     def _open_kernel(self, kernel_id: str, backend: str):
         rec = self.kernel_record(kernel_id)
         desc = dict(rec, id=kernel_id)
+        if desc.get("op") == "matmul" and desc.get("dtype") == "i8":
+            return self._open_gemm(kernel_id, desc, backend)
         if backend == "ref":
             from .ref import RefKernel
 
             return RefKernel(desc)
         if backend == "host":
-            from .host import HostKernel
-
-            files = rec.get("targets", {}).get("host", {}).get("files", {})
-            if "binary" not in files:
-                raise UserError(f"kernel '{kernel_id}' has no host binary ({rec.get('unavailable', {}).get('host', 'not built for host')})")
-            return HostKernel(safe_path(self.path, files["binary"]["path"]), desc)
+            return self._open_kernel_file(kernel_id, desc)
         raise UserError(f"unknown backend '{backend}'")
+
+    def _open_gemm(self, kernel_id: str, desc: dict, backend: str):
+        """int8 matmul: the blocked GEMM of npubuild.runner.gemm over the backend's tile product."""
+        from .gemm import GemmKernel, RefDispatch, TileDispatch
+
+        if backend == "ref":
+            return GemmKernel(desc, lambda g: RefDispatch(g.kk))
+        if backend == "host":
+            host = self._open_kernel_file(kernel_id, desc)
+
+            def tile(g):
+                fn = host.function("gemm_tile", [((g.d, g.kk), "int8"), ((g.kk, g.nn), "int8"), ((g.d, g.nn), "int32")])
+                return TileDispatch(fn, g.d)
+
+            return GemmKernel(desc, tile, closer=host)
+        raise UserError(f"unknown backend '{backend}'")
+
+    def _open_kernel_file(self, kernel_id: str, desc: dict):
+        from .host import HostKernel
+
+        files = desc.get("targets", {}).get("host", {}).get("files", {})
+        if "binary" not in files:
+            raise UserError(f"kernel '{kernel_id}' has no host binary ({desc.get('unavailable', {}).get('host', 'not built for host')})")
+        return HostKernel(safe_path(self.path, files["binary"]["path"]), desc)
 
     def has_target(self, kernel_id: str, target: str) -> bool:
         return target in self.kernel_record(kernel_id).get("targets", {})
@@ -144,6 +165,15 @@ def _check_names(kind: str, given, declared, graph: str) -> None:
 
 
 class GraphRunner:
+    """One graph on one backend.
+
+    ``set_params`` copies the params and hands each to the kernels that take it
+    as a parameter (an int8 matmul quantises and tiles its weight there, once);
+    ``run`` threads tensors by name. ``last_stats`` describes the last run:
+    kernel calls, GEMM tile products, and the bytes that crossed between host
+    and device (0 on ``ref`` and ``host``, which have no device).
+    """
+
     def __init__(self, rt: Runtime, name: str, record: dict, backend: str, fallback_reason: str | None):
         self.rt = rt
         self.name = name
@@ -152,6 +182,8 @@ class GraphRunner:
         self.fallback_reason = fallback_reason
         self._params: dict | None = None if record["params"] else {}
         self._constants = None
+        self._generation = 0
+        self.last_stats: dict | None = None
 
     def _load_constants(self) -> dict:
         if self._constants is None:
@@ -163,8 +195,24 @@ class GraphRunner:
         return self._constants
 
     def set_params(self, **arrays) -> None:
+        import numpy as np
+
         _check_names("params", arrays, self.record["params"], self.name)
-        self._params = {n: _check_array("param", n, a, self.record["params"][n], self.name) for n, a in arrays.items()}
+        checked = {n: _check_array("param", n, a, self.record["params"][n], self.name) for n, a in arrays.items()}
+        # copies: a caller changing its array later must not change what was bound
+        self._params = {n: np.array(a, copy=True) for n, a in checked.items()}
+        self._generation += 1
+        for step in self.record["steps"]:
+            if any(i in self._params for i in step["inputs"]):
+                self._bind(self.rt.kernels.get(step["kernel"], self.backend), step)
+
+    def _bind(self, kern, step) -> None:
+        bind = getattr(kern, "bind_param", None)
+        if bind is None or getattr(kern, "bound_generation", None) == self._generation:
+            return
+        for i, name in enumerate(step["inputs"]):
+            if name in self._params:
+                bind(i, self._params[name], self._generation)
 
     def run(self, **arrays) -> dict:
         if self._params is None:
@@ -173,9 +221,18 @@ class GraphRunner:
         env = {n: _check_array("input", n, a, self.record["inputs"][n], self.name) for n, a in arrays.items()}
         env.update(self._params)
         env.update(self._load_constants())
+        stats = {"backend": self.backend, "kernel_calls": 0, "gemm_tiles": 0, "host_to_device_bytes": 0, "device_to_host_bytes": 0}
         for step in self.record["steps"]:
             kern = self.rt.kernels.get(step["kernel"], self.backend)
+            if any(i in self._params for i in step["inputs"]):
+                self._bind(kern, step)  # reopened after an eviction: bind again
+            gemm = getattr(kern, "gemm", None)
+            before = gemm.dispatches if gemm is not None else 0
             env[step["outputs"][0]] = kern(*[env[i] for i in step["inputs"]])
+            stats["kernel_calls"] += 1
+            if gemm is not None:
+                stats["gemm_tiles"] += gemm.dispatches - before
+        self.last_stats = stats
         return {o: env[o] for o in self.record["outputs"]}
 
 

@@ -9,8 +9,9 @@ column ``c`` of C: it zeroes it (``zero_i32``), then for each of the ``kt``
 K-blocks acquires one d x d block of A and one of B and accumulates their
 product into it (``matmul_i8_i32``, mlir-aie's vectorised ``mm.cc`` compiled by
 Peano with ``-Di8_i32_ONLY -DDIM_M=d -DDIM_K=d -DDIM_N=d``), then hands C back.
-The host blocks any M x K x N over the overlay (:func:`gemm_blocks`,
-:func:`blocked_gemm`): zero padding at the edges, K-blocks summed in int32.
+The runtime blocks any M x K x N over the overlay
+(:class:`npubuild.runner.gemm.BlockedGemm` with an ``OverlayDispatch``): zero
+padding at the edges, K-blocks summed in int32.
 
 ``kt = clamp(ceil(K / d), 1, 8)`` and ``cols = clamp(ceil(N / d), 1, 4)`` (and at
 most the device's columns), as in the reference design: small problems get a
@@ -258,10 +259,16 @@ class Overlay:
                 "dispatches": mb * kb * nb,
                 "padding": "zero",
                 "accumulate": "int32 sum of the K-blocks on the host",
-                "helpers": ["gemm_blocks", "blocked_gemm"],
+                "runtime": "npubuild.runner.gemm.BlockedGemm + OverlayDispatch",
             },
             "quantisation": "a per row, b per column, symmetric int8 (npubuild.ops.quant); output acc * sx[m] * sw[n]",
         }
+
+
+def overlay_geometry(k: int, n: int, columns: int = COLS_MAX) -> tuple[int, int, int]:
+    """(d, kt, cols) of the overlay for a K x N weight: as many K-blocks (<= 8) and
+    columns (<= 4, <= the device's) as the problem fills, as the reference design."""
+    return D, min(max(_cdiv(k, D), 1), KT_MAX), min(max(_cdiv(n, D), 1), COLS_MAX, columns)
 
 
 def overlay_for(inst: KernelInstance, device: Device) -> Overlay:
@@ -275,8 +282,7 @@ def overlay_for(inst: KernelInstance, device: Device) -> Overlay:
         )
     a, b = inst.inputs[0].shape, inst.inputs[1].shape
     m, k, n = prod(a[:-1]), a[-1], b[1]
-    kt = min(max(_cdiv(k, D), 1), KT_MAX)
-    cols = min(max(_cdiv(n, D), 1), COLS_MAX, device.columns)
+    _, kt, cols = overlay_geometry(k, n, device.columns)
     ov = Overlay(inst.id, device, D, kt, cols, m, k, n, tuple(a), tuple(b))
     check_overlay(ov)
     return ov
@@ -450,64 +456,3 @@ def untile_c(c_stream, d: int, cols: int, r: int, t: int):
     if c.size != cols * d * d:
         raise ValueError(f"c_stream must have {cols * d * d} elements, got {c.size}")
     return np.ascontiguousarray(c.reshape(cols, d // r, d // t, r, t).transpose(1, 3, 0, 2, 4)).reshape(d, cols * d)
-
-
-# ---- host blocking --------------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class GemmBlock:
-    """One dispatch of the host blocking: block indices, origin and valid (unpadded) extent."""
-
-    mb: int
-    kb: int
-    nb: int
-    m0: int
-    k0: int
-    n0: int
-    m_len: int
-    k_len: int
-    n_len: int
-
-
-def gemm_blocks(m: int, k: int, n: int, d: int, kt: int, cols: int) -> list[GemmBlock]:
-    """The dispatches covering M x K x N with [d, kt*d] x [kt*d, cols*d] tiles,
-    M-block outermost, then K-block, then N-block (an A tile serves all N-blocks)."""
-    tm, tk, tn = d, kt * d, cols * d
-    return [
-        GemmBlock(i, j, l, i * tm, j * tk, l * tn, min(tm, m - i * tm), min(tk, k - j * tk), min(tn, n - l * tn))
-        for i in range(_cdiv(m, tm))
-        for j in range(_cdiv(k, tk))
-        for l in range(_cdiv(n, tn))
-    ]
-
-
-def blocked_gemm(qa, qb, *, d: int, kt: int, cols: int, mmul: tuple[int, int, int], dispatch):
-    """int32 [M, N] = qa [M, K] (int8) @ qb [K, N] (int8) through the overlay.
-
-    ``dispatch(a_stream, b_stream) -> c_stream`` runs one overlay dispatch
-    (buffers in :func:`tile_a` / :func:`tile_b` order, result in
-    :func:`untile_c` order). Edges are zero padded; the K-blocks are summed in
-    int32 (wrapping like the NPU's accumulator). The B tiles are made once per
-    (K-block, N-block).
-    """
-    r, s, t = mmul
-    qa, qb = np.asarray(qa, dtype="int8"), np.asarray(qb, dtype="int8")
-    if qa.ndim != 2 or qb.ndim != 2 or qa.shape[1] != qb.shape[0]:
-        raise ValueError(f"blocked_gemm needs qa [M, K] and qb [K, N], got {qa.shape} and {qb.shape}")
-    m, k = qa.shape
-    n = qb.shape[1]
-    tm, tk, tn = d, kt * d, cols * d
-    nm, nk, nn = _cdiv(m, tm), _cdiv(k, tk), _cdiv(n, tn)
-    ap = np.zeros((nm * tm, nk * tk), dtype="int8")
-    ap[:m, :k] = qa
-    bp = np.zeros((nk * tk, nn * tn), dtype="int8")
-    bp[:k, :n] = qb
-    b_tiles = {(j, l): tile_b(bp[j * tk:(j + 1) * tk, l * tn:(l + 1) * tn], d, kt, cols, s, t) for j in range(nk) for l in range(nn)}
-    acc = np.zeros((nm * tm, nn * tn), dtype="int32")
-    for blk in gemm_blocks(m, k, n, d, kt, cols):
-        if blk.nb == 0:
-            a_stream = tile_a(ap[blk.m0:blk.m0 + tm, blk.k0:blk.k0 + tk], d, kt, r, s)
-        c = untile_c(np.asarray(dispatch(a_stream, b_tiles[blk.kb, blk.nb])), d, cols, r, t).astype("int32", copy=False)
-        acc[blk.m0:blk.m0 + tm, blk.n0:blk.n0 + tn] += c
-    return acc[:m, :n]

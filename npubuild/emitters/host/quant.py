@@ -221,8 +221,55 @@ def _emit_matmul_i8(inst: KernelInstance) -> str:
     return b.finish()
 
 
+def gemm_tile_function(d: int, kk: int, nn: int) -> str:
+    """``gemm_tile(a, b, c)``: int32 c [d, nn] = int8 a [d, kk] @ int8 b [kk, nn].
+
+    The host's tile of the blocked int8 GEMM (npubuild.runner.gemm), the same
+    tile the NPU overlay computes per dispatch. Loops i, k, j so the innermost
+    loop walks b and c rows contiguously.
+    """
+    ta, tb, tc = f"memref<{d}x{kk}xi8>", f"memref<{kk}x{nn}xi8>", f"memref<{d}x{nn}xi32>"
+    return "\n".join([
+        f"  func.func @gemm_tile(%a: {ta}, %b: {tb}, %c: {tc}) {{",
+        "    %c0 = arith.constant 0 : index",
+        "    %c1 = arith.constant 1 : index",
+        f"    %cd = arith.constant {d} : index",
+        f"    %ckk = arith.constant {kk} : index",
+        f"    %cnn = arith.constant {nn} : index",
+        "    %zero = arith.constant 0 : i32",
+        "    scf.for %i = %c0 to %cd step %c1 {",
+        "      scf.for %j0 = %c0 to %cnn step %c1 {",
+        f"        memref.store %zero, %c[%i, %j0] : {tc}",
+        "      }",
+        "      scf.for %k = %c0 to %ckk step %c1 {",
+        f"        %av = memref.load %a[%i, %k] : {ta}",
+        "        %ai = arith.extsi %av : i8 to i32",
+        "        scf.for %j = %c0 to %cnn step %c1 {",
+        f"          %bv = memref.load %b[%k, %j] : {tb}",
+        "          %bi = arith.extsi %bv : i8 to i32",
+        "          %p = arith.muli %ai, %bi : i32",
+        f"          %cv = memref.load %c[%i, %j] : {tc}",
+        "          %s = arith.addi %cv, %p : i32",
+        f"          memref.store %s, %c[%i, %j] : {tc}",
+        "        }",
+        "      }",
+        "    }",
+        "    return",
+        "  }",
+        "",
+    ])
+
+
 def emit_matmul(inst: KernelInstance) -> str:
-    return _emit_matmul_i8(inst) if inst.dtype == "i8" else _emit_matmul_f32(inst)
+    if inst.dtype != "i8":
+        return _emit_matmul_f32(inst)
+    from ..aie.gemm import overlay_geometry
+
+    # the module also exports the blocked GEMM's tile for the overlay geometry
+    d, kt, cols = overlay_geometry(inst.inputs[0].shape[-1], inst.inputs[1].shape[1])
+    text = _emit_matmul_i8(inst)
+    end = text.rindex("}")
+    return text[:end] + gemm_tile_function(d, kt * d, cols * d) + text[end:]
 
 
 EMITTERS: dict[str, Callable[[KernelInstance], str]] = {

@@ -1,0 +1,218 @@
+"""Blocked int8 GEMM: one algorithm for every backend.
+
+The activation is quantised per row and the weight per column (the catalog's
+``quantize_per_row`` / ``quantize_per_col``, the reference design's rule);
+the weight is cut once (:meth:`BlockedGemm.set_weight`) into
+(K-block, N-block) tiles of the overlay geometry (``d = 64``, ``kt <= 8``
+K-blocks, ``cols <= 4`` columns: :func:`npubuild.emitters.aie.gemm.overlay_geometry`),
+each handed to the backend's :class:`Dispatch` to keep in its own form
+(``xrt``: the NPU stream layout in a device buffer). A run quantises the
+activation, zero-pads the edges, and for every K-block adds the dispatch's
+int32 product into the accumulator, then dequantises with ``sx[m] * sw[n]``.
+Because the products are int8 x int8 summed in int32, every backend gives the
+same accumulator bit for bit; ``last_accumulator`` keeps it for tests.
+
+A weight that is not a graph parameter (an intermediate, as in backward
+graphs) is quantised and tiled on every run.
+
+Dispatches:
+
+* :class:`RefDispatch` multiplies in float32 with BLAS. That is exact: a
+  K-block has at most ``kt * d = 512`` terms of magnitude at most 128 * 128,
+  so every partial sum is an integer below 2**23 and float32 represents each
+  one exactly, whatever order BLAS adds them in (tests/test_gemm.py checks the
+  bound at its limit and shows where float32 stops being exact).
+* ``host``: :class:`TileDispatch` calls the host-compiled int8 tile kernel
+  (``gemm_tile`` in the matmul kernel's library) per d-row tile.
+* ``xrt``: one NPU dispatch per tile (:mod:`npubuild.runner.xrt`).
+"""
+from __future__ import annotations
+
+from typing import Protocol
+
+from ..ops.lazy_numpy import np
+
+# float32 is exact for int8 dot products while |sum| <= 2**24: K <= 2**24 / 128**2 = 1024 terms
+F32_EXACT_TERMS = 1024
+
+
+class Dispatch(Protocol):
+    def prepare_b(self, b_blk) -> object:
+        """Keep one int8 [kk, nn] weight tile in the form ``run`` wants."""
+
+    def run(self, a_rows, b) -> object:
+        """int32 [rows, nn] = int8 a_rows [rows, kk] @ the prepared tile (rows a multiple of d)."""
+
+
+class RefDispatch:
+    """Exact integer arithmetic at BLAS speed (float32, exact for kk <= 1024)."""
+
+    def __init__(self, kk: int):
+        if kk > F32_EXACT_TERMS:
+            raise ValueError(f"a K-block of {kk} terms is not exact in float32 (at most {F32_EXACT_TERMS})")
+
+    def prepare_b(self, b_blk):
+        return np.asarray(b_blk, dtype=np.float32)
+
+    def run(self, a_rows, b):
+        return np.matmul(a_rows.astype(np.float32), b).astype(np.int32)
+
+
+class TileDispatch:
+    """Calls ``tile(a [d, kk] int8, b [kk, nn] int8, c [d, nn] int32)`` once per d rows."""
+
+    def __init__(self, tile, d: int):
+        self.tile = tile
+        self.d = d
+
+    def prepare_b(self, b_blk):
+        return np.ascontiguousarray(b_blk, dtype=np.int8)
+
+    def run(self, a_rows, b):
+        rows, d = a_rows.shape[0], self.d
+        out = np.empty((rows, b.shape[1]), dtype=np.int32)
+        for r0 in range(0, rows, d):
+            self.tile(np.ascontiguousarray(a_rows[r0 : r0 + d]), b, out[r0 : r0 + d])
+        return out
+
+
+class OverlayDispatch:
+    """The NPU overlay's contract: ``call(a_stream, b_stream) -> c_stream`` in the
+    stream layouts of :mod:`npubuild.emitters.aie.gemm` (one dispatch per d rows)."""
+
+    def __init__(self, call, d: int, kt: int, cols: int, mmul: tuple[int, int, int]):
+        self.call, self.d, self.kt, self.cols, self.mmul = call, d, kt, cols, mmul
+
+    def prepare_b(self, b_blk):
+        from ..emitters.aie.gemm import tile_b
+
+        _, s, t = self.mmul
+        return tile_b(b_blk, self.d, self.kt, self.cols, s, t)
+
+    def run(self, a_rows, b_stream):
+        from ..emitters.aie.gemm import tile_a, untile_c
+
+        r, s, t = self.mmul
+        d = self.d
+        out = np.empty((a_rows.shape[0], self.cols * d), dtype=np.int32)
+        for r0 in range(0, a_rows.shape[0], d):
+            c = self.call(tile_a(a_rows[r0 : r0 + d], d, self.kt, r, s), b_stream)
+            out[r0 : r0 + d] = untile_c(c, d, self.cols, r, t)
+        return out
+
+
+def _cdiv(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+class BlockedGemm:
+    """y [..., M, N] (f32) = the reference int8 GEMM of a [..., M, K] and b [K, N], blocked for the overlay."""
+
+    def __init__(self, k: int, n: int, dispatch: Dispatch, d: int, kt: int, cols: int):
+        self.k, self.n = k, n
+        self.d, self.kk, self.nn = d, kt * d, cols * d
+        self.nkb, self.nnb = _cdiv(k, self.kk), _cdiv(n, self.nn)
+        self.dispatch = dispatch
+        self._tiles: dict | None = None
+        self._sw = None
+        self.last_accumulator = None
+        self.dispatches = 0  # tile products computed (for stats)
+
+    @property
+    def has_weight(self) -> bool:
+        return self._tiles is not None
+
+    def set_weight(self, w) -> None:
+        """Quantise ``w`` [K, N] per column and keep its tiles (once per parameter value)."""
+        from ..ops.quant import quantize_per_col
+
+        w = np.asarray(w, dtype=np.float32)
+        if w.shape != (self.k, self.n):
+            raise ValueError(f"weight must be [{self.k}, {self.n}], got {list(w.shape)}")
+        self.set_weight_codes(*quantize_per_col(w))
+
+    def set_weight_codes(self, qw, sw) -> None:
+        """Keep the tiles of already quantised int8 codes ``qw`` [K, N] with column scales ``sw``."""
+        self._sw = sw
+        padded = np.zeros((self.nkb * self.kk, self.nnb * self.nn), dtype=np.int8)
+        padded[: self.k, : self.n] = qw
+        kk, nn = self.kk, self.nn
+        self._tiles = {
+            (kb, nb): self.dispatch.prepare_b(padded[kb * kk : (kb + 1) * kk, nb * nn : (nb + 1) * nn])
+            for kb in range(self.nkb)
+            for nb in range(self.nnb)
+        }
+
+    def accumulate(self, qa):
+        """int32 [M, N] = int8 qa [M, K] @ the weight's codes, K-blocks summed in int32."""
+        m = qa.shape[0]
+        rows = _cdiv(max(m, 1), self.d) * self.d
+        ap = np.zeros((rows, self.nkb * self.kk), dtype=np.int8)
+        ap[:m, : self.k] = qa
+        acc = np.zeros((rows, self.nnb * self.nn), dtype=np.int32)
+        kk, nn = self.kk, self.nn
+        for kb in range(self.nkb):
+            slab = ap[:, kb * kk : (kb + 1) * kk]
+            for nb in range(self.nnb):
+                acc[:, nb * nn : (nb + 1) * nn] += self.dispatch.run(slab, self._tiles[kb, nb])
+                self.dispatches += rows // self.d
+        return acc[:m, : self.n]
+
+    def __call__(self, a, w=None):
+        """The matmul; ``w`` given: a dynamic weight, quantised and tiled for this call."""
+        from ..ops.quant import quantize_per_row
+
+        if w is not None:
+            self.set_weight(w)
+        if self._tiles is None:
+            raise ValueError("the weight is not set")
+        a = np.asarray(a, dtype=np.float32)
+        lead = a.shape[:-1]
+        qa, sx = quantize_per_row(a.reshape(-1, self.k))
+        acc = self.accumulate(qa)
+        self.last_accumulator = acc
+        y = (acc.astype(np.float32) * sx[:, None]) * self._sw[None, :]
+        return y.reshape(*lead, self.n)
+
+
+class GemmKernel:
+    """An int8 ``matmul`` kernel on a backend: :class:`BlockedGemm` over that backend's dispatch.
+
+    The weight (input 1) given to :meth:`bind_param` is quantised and tiled
+    once; a call with any other weight array (an intermediate of the graph: the
+    reference design's dynamic weight) quantises and tiles it for that call.
+    """
+
+    def __init__(self, desc: dict, make_dispatch, closer=None):
+        from ..emitters.aie.gemm import overlay_geometry
+
+        a, b = desc["inputs"][0]["shape"], desc["inputs"][1]["shape"]
+        self.id = desc["id"]
+        self.out_shape = tuple(desc["outputs"][0]["shape"])
+        k, n = a[-1], b[1]
+        d, kt, cols = overlay_geometry(k, n)
+        self.gemm = BlockedGemm(k, n, None, d, kt, cols)
+        self.gemm.dispatch = make_dispatch(self.gemm)
+        self._bound = None
+        self._closer = closer
+        self.bound_generation = None
+
+    def bind_param(self, index: int, array, generation=None) -> None:
+        if index == 1:
+            self.gemm.set_weight(array)
+            self._bound = array
+            self.bound_generation = generation
+
+    def __call__(self, a, w):
+        if w is not self._bound:
+            self.gemm.set_weight(w)
+            self._bound = None
+        return self.gemm(a).reshape(self.out_shape)
+
+    @property
+    def last_accumulator(self):
+        return self.gemm.last_accumulator
+
+    def close(self) -> None:
+        if self._closer is not None:
+            self._closer.close()
