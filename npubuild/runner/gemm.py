@@ -40,12 +40,24 @@ class Dispatch(Protocol):
     def prepare_b(self, b_blk) -> object:
         """Keep one int8 [kk, nn] weight tile in the form ``run`` wants."""
 
-    def run(self, a_rows, b) -> object:
-        """int32 [rows, nn] = int8 a_rows [rows, kk] @ the prepared tile (rows a multiple of d)."""
+    def prepare_a(self, a_rows) -> object:
+        """One int8 [rows, kk] activation slab (rows a multiple of d), once for all its N-blocks."""
+
+    def run(self, a, b) -> object:
+        """int32 [rows, nn] = the prepared activation slab @ the prepared weight tile."""
 
 
 class RefDispatch:
-    """Exact integer arithmetic at BLAS speed (float32, exact for kk <= 1024)."""
+    """Exact integer arithmetic at BLAS speed (float32, exact for kk <= 1024).
+
+    It takes every N-block, and as many K-blocks as stay exact (1024 terms),
+    in one product: the integer sums are the same however they are grouped,
+    and BLAS is faster on the larger one."""
+
+    n_blocks_per_call = None  # all
+    k_terms_per_call = F32_EXACT_TERMS
+    codes_dtype = "float32"  # the activation's codes as float32 integers: no conversion before BLAS
+    row_multiple = 1  # no d-row tiles
 
     def __init__(self, kk: int):
         if kk > F32_EXACT_TERMS:
@@ -54,8 +66,11 @@ class RefDispatch:
     def prepare_b(self, b_blk):
         return np.asarray(b_blk, dtype=np.float32)
 
-    def run(self, a_rows, b):
-        return np.matmul(a_rows.astype(np.float32), b).astype(np.int32)
+    def prepare_a(self, a_rows):
+        return a_rows if a_rows.dtype == np.float32 else a_rows.astype(np.float32)
+
+    def run(self, a, b):
+        return np.matmul(a, b).astype(np.int32)
 
 
 class TileDispatch:
@@ -67,6 +82,9 @@ class TileDispatch:
 
     def prepare_b(self, b_blk):
         return np.ascontiguousarray(b_blk, dtype=np.int8)
+
+    def prepare_a(self, a_rows):
+        return a_rows
 
     def run(self, a_rows, b):
         rows, d = a_rows.shape[0], self.d
@@ -88,6 +106,9 @@ class OverlayDispatch:
 
         _, s, t = self.mmul
         return tile_b(b_blk, self.d, self.kt, self.cols, s, t)
+
+    def prepare_a(self, a_rows):
+        return a_rows
 
     def run(self, a_rows, b_stream):
         from ..emitters.aie.gemm import tile_a, untile_c
@@ -134,28 +155,53 @@ class BlockedGemm:
     def set_weight_codes(self, qw, sw) -> None:
         """Keep the tiles of already quantised int8 codes ``qw`` [K, N] with column scales ``sw``."""
         self._sw = sw
-        padded = np.zeros((self.nkb * self.kk, self.nnb * self.nn), dtype=np.int8)
+        deep, wide = self._deep, self._wide
+        padded = np.zeros((self._k_padded, self.nnb * self.nn), dtype=np.int8)
         padded[: self.k, : self.n] = qw
-        kk, nn = self.kk, self.nn
         self._tiles = {
-            (kb, nb): self.dispatch.prepare_b(padded[kb * kk : (kb + 1) * kk, nb * nn : (nb + 1) * nn])
-            for kb in range(self.nkb)
-            for nb in range(self.nnb)
+            (kb, nb): self.dispatch.prepare_b(padded[kb * deep : (kb + 1) * deep, nb * wide : (nb + 1) * wide])
+            for kb in range(self._k_padded // deep)
+            for nb in range(self.nnb * self.nn // wide)
         }
 
+    @property
+    def _k_padded(self) -> int:
+        return _cdiv(self.nkb * self.kk, self._deep) * self._deep
+
+    @property
+    def _deep(self) -> int:
+        """Rows of K per dispatch call: one K-block, or as many as the dispatch sums exactly at once."""
+        terms = getattr(self.dispatch, "k_terms_per_call", self.kk)
+        return max(1, min(terms // self.kk, self.nkb)) * self.kk
+
+    @property
+    def _wide(self) -> int:
+        """Columns per dispatch call: one N-block, or as many as the dispatch takes at once."""
+        per_call = getattr(self.dispatch, "n_blocks_per_call", 1) or self.nnb
+        return min(per_call, self.nnb) * self.nn
+
     def accumulate(self, qa):
-        """int32 [M, N] = int8 qa [M, K] @ the weight's codes, K-blocks summed in int32."""
+        """int32 [M, N] = int8 codes qa [M, K] (or the same codes as float32) @ the weight's codes,
+        K-blocks summed in int32."""
         m = qa.shape[0]
-        rows = _cdiv(max(m, 1), self.d) * self.d
-        ap = np.zeros((rows, self.nkb * self.kk), dtype=np.int8)
-        ap[:m, : self.k] = qa
-        acc = np.zeros((rows, self.nnb * self.nn), dtype=np.int32)
-        kk, nn = self.kk, self.nn
-        for kb in range(self.nkb):
-            slab = ap[:, kb * kk : (kb + 1) * kk]
-            for nb in range(self.nnb):
-                acc[:, nb * nn : (nb + 1) * nn] += self.dispatch.run(slab, self._tiles[kb, nb])
-                self.dispatches += rows // self.d
+        unit = getattr(self.dispatch, "row_multiple", self.d)
+        rows = _cdiv(max(m, 1), unit) * unit
+        deep, wide = self._deep, self._wide
+        if qa.shape == (rows, self._k_padded) and qa.flags.c_contiguous:
+            ap = qa  # nothing to pad
+        else:
+            ap = np.zeros((rows, self._k_padded), dtype=qa.dtype)
+            ap[:m, : self.k] = qa
+        acc = np.empty((rows, self.nnb * self.nn), dtype=np.int32)
+        for kb in range(ap.shape[1] // deep):
+            slab = self.dispatch.prepare_a(ap[:, kb * deep : (kb + 1) * deep])
+            for nb in range(self.nnb * self.nn // wide):
+                part = self.dispatch.run(slab, self._tiles[kb, nb])
+                if kb == 0:
+                    acc[:, nb * wide : (nb + 1) * wide] = part
+                else:
+                    acc[:, nb * wide : (nb + 1) * wide] += part
+        self.dispatches += _cdiv(m, self.d) * self.nkb * self.nnb  # overlay tiles, however they were grouped
         return acc[:m, : self.n]
 
     def __call__(self, a, w=None):
@@ -168,10 +214,12 @@ class BlockedGemm:
             raise ValueError("the weight is not set")
         a = np.asarray(a, dtype=np.float32)
         lead = a.shape[:-1]
-        qa, sx = quantize_per_row(a.reshape(-1, self.k))
+        qa, sx = quantize_per_row(a.reshape(-1, self.k), getattr(self.dispatch, "codes_dtype", "int8"))
         acc = self.accumulate(qa)
         self.last_accumulator = acc
-        y = (acc.astype(np.float32) * sx[:, None]) * self._sw[None, :]
+        y = acc.astype(np.float32)
+        y *= sx[:, None]  # (acc * sx[m]) * sw[n], rounded in that order as the reference GEMM
+        y *= self._sw[None, :]
         return y.reshape(*lead, self.n)
 
 
