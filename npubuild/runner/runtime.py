@@ -7,6 +7,7 @@
 """
 from __future__ import annotations
 
+import itertools
 from collections import OrderedDict
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from ..errors import UserError, VerifyError
 from ..manifest import read_manifest, safe_path, verify
 from ..ops.registry import NUMPY_DTYPE
 
-BACKENDS = ("ref", "host", "auto")
+BACKENDS = ("ref", "host", "xrt", "auto")
 
 
 class KernelCache:
@@ -53,10 +54,51 @@ class KernelCache:
 
 
 class Runtime:
-    def __init__(self, path: Path, manifest: dict, max_open: int):
+    def __init__(self, path: Path, manifest: dict, max_open: int, xrt_contexts: int | None = None):
         self.path = path
         self.manifest = manifest
         self.kernels = KernelCache(self._open_kernel, max_open)
+        self.xrt_contexts = xrt_contexts
+        self._xrt = None  # (pyxrt, device, ContextPool, Traffic) once the xrt backend is used
+
+    # -- the NPU --------------------------------------------------------------------------
+    def xrt_status(self) -> tuple[bool, str | None]:
+        """(usable, why not): pyxrt imports and a Ryzen AI NPU answers."""
+        from . import xrt
+
+        if self._xrt is not None:
+            return True, None
+        info = xrt.probe()
+        return (info["missing"] is None), info["missing"]
+
+    def xrt_session(self):
+        if self._xrt is None:
+            from . import xrt
+
+            pyxrt = xrt.import_pyxrt()
+            if pyxrt is None:
+                raise UserError(xrt.PYXRT_MISSING)
+            info = xrt.probe(pyxrt)
+            if info["missing"]:
+                raise UserError(f"the xrt backend cannot run: {info['missing']}")
+            device = pyxrt.device(0)
+            traffic = xrt.Traffic()
+
+            def open_hw(kernel_id: str):
+                files = self._xdna_files(kernel_id)
+                return xrt.HwKernel(pyxrt, device, files["xclbin"], files["insts"], traffic)
+
+            pool = xrt.ContextPool(xrt.context_limit(info["family"], self.xrt_contexts), open_hw)
+            self._xrt = (pyxrt, device, pool, traffic, info)
+        return self._xrt
+
+    def _xdna_files(self, kernel_id: str) -> dict:
+        t = self.kernel_record(kernel_id).get("targets", {}).get("xdna", {})
+        files = t.get("files", {})
+        if not t.get("compiled") or "xclbin" not in files or "insts" not in files:
+            why = t.get("not_compiled") or "not built for xdna"
+            raise UserError(f"kernel '{kernel_id}' has no xdna binary ({why})")
+        return {role: safe_path(self.path, files[role]["path"]) for role in ("xclbin", "insts")}
 
     # -- kernels ---------------------------------------------------------------------------
     def kernel_record(self, kernel_id: str) -> dict:
@@ -68,6 +110,14 @@ class Runtime:
     def _open_kernel(self, kernel_id: str, backend: str):
         rec = self.kernel_record(kernel_id)
         desc = dict(rec, id=kernel_id)
+        if backend == "xrt":
+            from . import xrt
+
+            _, _, pool, _, _ = self.xrt_session()
+            self._xdna_files(kernel_id)
+            if desc.get("op") == "matmul":
+                return xrt.XrtGemmKernel(kernel_id, desc, pool)
+            return xrt.XrtKernel(kernel_id, desc, self._xdna_files(kernel_id), pool)
         if desc.get("op") == "matmul" and desc.get("dtype") == "i8":
             return self._open_gemm(kernel_id, desc, backend)
         if backend == "ref":
@@ -103,7 +153,8 @@ class Runtime:
         return HostKernel(safe_path(self.path, files["binary"]["path"]), desc)
 
     def has_target(self, kernel_id: str, target: str) -> bool:
-        return target in self.kernel_record(kernel_id).get("targets", {})
+        t = self.kernel_record(kernel_id).get("targets", {})
+        return target in t and t[target].get("compiled", True)
 
     # -- graphs ----------------------------------------------------------------------------
     def graph_names(self) -> list[str]:
@@ -120,20 +171,35 @@ class Runtime:
             raise UserError(f"unknown backend '{backend}'; choose one of {', '.join(BACKENDS)}")
         g = graphs[name]
         kernel_ids = [s["kernel"] for s in g["steps"]]
-        lacking = sorted({k for k in kernel_ids if not self.has_target(k, "host")})
+
+        def lacking(target: str) -> list[str]:
+            return sorted({k for k in kernel_ids if not self.has_target(k, target)})
+
         reason = None
         if backend == "auto":
-            if lacking:
-                backend = "ref"
-                reason = f"host binaries missing for {', '.join(lacking)}"
+            reasons = []
+            ok, why = self.xrt_status()
+            if ok and not lacking("xdna"):
+                backend = "xrt"
             else:
-                backend = "host"
-        elif backend == "host" and lacking:
-            raise UserError(f"graph '{name}' cannot run on host: no host binary for {', '.join(lacking)} (use --backend ref or auto)")
+                reasons.append(f"xrt: {why}" if not ok else f"xrt: no xdna binary for {', '.join(lacking('xdna'))}")
+                if not lacking("host"):
+                    backend = "host"
+                else:
+                    backend = "ref"
+                    reasons.append(f"host: binaries missing for {', '.join(lacking('host'))}")
+                reason = "; ".join(reasons)
+        elif backend in ("host", "xrt") and lacking("host" if backend == "host" else "xdna"):
+            target = "host" if backend == "host" else "xdna"
+            raise UserError(
+                f"graph '{name}' cannot run on {backend}: no {target} binary for {', '.join(lacking(target))} (use --backend ref or auto)"
+            )
         return GraphRunner(self, name, g, backend, reason)
 
     def close(self) -> None:
         self.kernels.close()
+        if self._xrt is not None:
+            self._xrt[2].close()
 
 
 def _check_array(kind: str, name: str, arr, sig: dict, graph: str):
@@ -162,6 +228,9 @@ def _check_names(kind: str, given, declared, graph: str) -> None:
     if extra:
         listing = ", ".join(sorted(declared)) or "none"
         raise UserError(f"graph '{graph}': unknown {kind}: {', '.join(extra)} (declared: {listing})")
+
+
+_GENERATIONS = itertools.count(1)
 
 
 class GraphRunner:
@@ -201,7 +270,8 @@ class GraphRunner:
         checked = {n: _check_array("param", n, a, self.record["params"][n], self.name) for n, a in arrays.items()}
         # copies: a caller changing its array later must not change what was bound
         self._params = {n: np.array(a, copy=True) for n, a in checked.items()}
-        self._generation += 1
+        # unique across runners: a kernel shared by two graphs must know whose params it holds
+        self._generation = next(_GENERATIONS)
         for step in self.record["steps"]:
             if any(i in self._params for i in step["inputs"]):
                 self._bind(self.rt.kernels.get(step["kernel"], self.backend), step)
@@ -222,21 +292,44 @@ class GraphRunner:
         env.update(self._params)
         env.update(self._load_constants())
         stats = {"backend": self.backend, "kernel_calls": 0, "gemm_tiles": 0, "host_to_device_bytes": 0, "device_to_host_bytes": 0}
-        for step in self.record["steps"]:
+        traffic = self.rt.xrt_session()[3] if self.backend == "xrt" else None
+        start = (traffic.to_device, traffic.from_device) if traffic else (0, 0)
+        for k, step in enumerate(self.record["steps"]):
             kern = self.rt.kernels.get(step["kernel"], self.backend)
             if any(i in self._params for i in step["inputs"]):
                 self._bind(kern, step)  # reopened after an eviction: bind again
             gemm = getattr(kern, "gemm", None)
             before = gemm.dispatches if gemm is not None else 0
-            env[step["outputs"][0]] = kern(*[env[i] for i in step["inputs"]])
+            args = [env[i] for i in step["inputs"]]
+            if traffic is not None and hasattr(kern, "output_buffer"):
+                env[step["outputs"][0]] = kern(*args, out_bo=self._step_buffer(k, kern))
+            else:
+                env[step["outputs"][0]] = kern(*args)
             stats["kernel_calls"] += 1
             if gemm is not None:
                 stats["gemm_tiles"] += gemm.dispatches - before
+        outputs = {o: env[o] for o in self.record["outputs"]}
+        if traffic is not None:
+            from .xrt import to_host
+
+            outputs = {o: to_host(v) for o, v in outputs.items()}
+            stats["host_to_device_bytes"] = traffic.to_device - start[0]
+            stats["device_to_host_bytes"] = traffic.from_device - start[1]
         self.last_stats = stats
-        return {o: env[o] for o in self.record["outputs"]}
+        return outputs
+
+    def _step_buffer(self, k: int, kern):
+        """The device buffer step ``k`` writes its output to (kept across runs, renewed with the context)."""
+        if not hasattr(self, "_step_bos"):
+            self._step_bos = {}
+        hw = kern._hw()
+        held = self._step_bos.get(k)
+        if held is None or held[0] is not hw:
+            held = self._step_bos[k] = (hw, kern.output_buffer())
+        return held[1]
 
 
-def load(path="artifacts", verify_files: bool = True, max_open: int | None = None) -> Runtime:
+def load(path="artifacts", verify_files: bool = True, max_open: int | None = None, xrt_contexts: int | None = None) -> Runtime:
     """Open a built artifact directory; by default re-hash every file first."""
     path = Path(path)
     manifest = read_manifest(path)
@@ -251,4 +344,4 @@ def load(path="artifacts", verify_files: bool = True, max_open: int | None = Non
             max_open = load_config().max_open_kernels
         except UserError:
             max_open = 16
-    return Runtime(path, manifest, max_open)
+    return Runtime(path, manifest, max_open, xrt_contexts)

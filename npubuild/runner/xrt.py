@@ -1,0 +1,417 @@
+"""The ``xrt`` backend: xdna kernels on a Ryzen AI NPU through pyxrt.
+
+Thin on purpose, written against the pyxrt calls the research notes document
+(xdna.md §1d, §2, §3); pyxrt is imported only when this backend is used.
+
+* :class:`ContextPool` keeps at most N hardware contexts open (default by
+  device family: 6 on npu1, 16 on npu2, the driver's limits; the environment's
+  ``XRT_CONTEXT_CACHE_SIZE`` or the project's ``xrt_contexts`` overrides it),
+  evicts the least recently used, and when the driver refuses a context anyway
+  (another process holds some: the limit is system-wide) evicts and retries.
+* :class:`XrtKernel` runs one streamed design: inputs are packed into the
+  kernel's host buffers as its manifest ``abi`` says (packed parts, zero-filled
+  slots), ``kernel(3, insts, n_words, *bos)``, wait, check the state, and the
+  output stays in a device buffer (:class:`DeviceTensor`) until someone needs
+  it on the host. A consumer whose input buffer has the producer's layout gets
+  the same buffer object: intermediates of a chain never cross to the host.
+* The int8 matmul runs the shared blocked GEMM (:mod:`.gemm`) with one overlay
+  dispatch per tile; the weight's tiles are uploaded once per parameter value.
+* Every byte that crosses host <-> device is counted (:class:`Traffic`).
+"""
+from __future__ import annotations
+
+import os
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from ..errors import UserError
+from ..ops.lazy_numpy import np
+from ..ops.registry import NUMPY_DTYPE
+
+OPCODE = 3  # the NPU's "run the instruction stream" opcode (every mlir-aie host example)
+INSTR_GROUP = 1  # kernel argument of the instruction buffer
+FIRST_DATA_GROUP = 3  # runtime-sequence arguments follow, in order
+KERNEL_NAME = "MLIR_AIE"  # aiecc's default xclbin kernel name
+# device name substrings -> family (mlir-aie hostruntime's table, research notes §2)
+FAMILIES = {"npu1": ("npu1", "Phoenix", "Hawk"), "npu2": ("npu4", "npu5", "npu6", "Strix", "Krackan")}
+# driver limits per device (xdna-driver npu1_regs.c / npu4_family.h; mlir-aie's pool uses 6 and 16)
+DEFAULT_CONTEXTS = {"npu1": 6, "npu2": 16}
+CONTEXT_ENV = "XRT_CONTEXT_CACHE_SIZE"
+# what pyxrt raises when the driver has no context left (-ENOENT, research notes §3)
+EXHAUSTED = "No such file or directory"
+PYXRT_MISSING = (
+    "pyxrt is not importable (XRT's Python binding: /usr/lib/python3*/dist-packages with the amd-team/xrt PPA, "
+    "Python 3.12 only; or $XILINX_XRT/python on PYTHONPATH); see docs/toolchain.md"
+)
+
+
+def import_pyxrt():
+    """The pyxrt module, or None."""
+    try:
+        import pyxrt  # noqa: PLC0415  (optional, heavy, only here)
+    except ImportError:
+        return None
+    return pyxrt
+
+
+def family_of(name: str) -> str | None:
+    for fam, marks in FAMILIES.items():
+        if any(m in name for m in marks):
+            return fam
+    return None
+
+
+def context_limit(family: str | None, configured: int | None = None) -> int:
+    """Contexts the pool keeps: XRT_CONTEXT_CACHE_SIZE, else the project's setting, else the device's limit."""
+    env = os.environ.get(CONTEXT_ENV, "").strip()
+    if env:
+        try:
+            n = int(env)
+        except ValueError:
+            raise UserError(f"{CONTEXT_ENV} must be a positive integer, got {env!r}") from None
+    else:
+        n = configured or DEFAULT_CONTEXTS.get(family or "", DEFAULT_CONTEXTS["npu1"])
+    if n < 1:
+        raise UserError(f"the hardware-context limit must be at least 1, got {n}")
+    return n
+
+
+def probe(pyxrt=None) -> dict:
+    """What the runtime can see: pyxrt, the device, its family, the XRT version, the context limit."""
+    pyxrt = pyxrt or import_pyxrt()
+    if pyxrt is None:
+        return {"pyxrt": False, "device": None, "family": None, "xrt_version": None, "missing": PYXRT_MISSING}
+    try:
+        dev = pyxrt.device(0)
+        name = str(dev.get_info(pyxrt.xrt_info_device.name))
+    except Exception as e:  # noqa: BLE001 - any failure here means "no usable device"
+        return {"pyxrt": True, "device": None, "family": None, "xrt_version": None,
+                "missing": f"no NPU answers on device 0 ({e}); is the amdxdna driver loaded and the user in group 'render'?"}
+    fam = family_of(name)
+    return {
+        "pyxrt": True,
+        "device": name,
+        "family": fam,
+        "xrt_version": _xrt_version(pyxrt, dev),
+        "context_limit": context_limit(fam),
+        "missing": None if fam else f"device '{name}' is not a known Ryzen AI NPU (npu1: Phoenix/Hawk Point, npu2: Strix/Krackan)",
+    }
+
+
+def _xrt_version(pyxrt, dev) -> str | None:
+    import json
+
+    try:
+        host = json.loads(dev.get_info(pyxrt.xrt_info_device.host))
+    except Exception:  # noqa: BLE001 - the host report is optional
+        return None
+    version = host.get("version") or host.get("xrt", {}).get("version") if isinstance(host, dict) else None
+    return str(version) if version else None
+
+
+@dataclass
+class Traffic:
+    """Bytes across host <-> device, counted by the backend."""
+
+    to_device: int = 0
+    from_device: int = 0
+    dispatches: int = 0
+
+
+class HwKernel:
+    """One registered xclbin: its hardware context, kernel and instruction buffer."""
+
+    def __init__(self, pyxrt, device, xclbin_path, insts_path, traffic: Traffic):
+        self.x = pyxrt
+        self.device = device
+        self.traffic = traffic
+        xclbin = pyxrt.xclbin(str(xclbin_path))
+        device.register_xclbin(xclbin)
+        self.context = pyxrt.hw_context(device, xclbin.get_uuid())
+        self.kernel = pyxrt.kernel(self.context, KERNEL_NAME)
+        insts = np.fromfile(str(insts_path), dtype=np.uint32)
+        if insts.size == 0:
+            raise UserError(f"{insts_path} is empty; rebuild with `doit build`")
+        self.n_words = int(insts.size)  # pyxrt takes the count of 32-bit words (research notes §1d)
+        self.insts = pyxrt.bo(device, insts.nbytes, pyxrt.bo.cacheable, self.kernel.group_id(INSTR_GROUP))
+        self.insts.write(insts.view(np.uint8), 0)
+        self.insts.sync(pyxrt.xclBOSyncDirection.XCL_BO_SYNC_BO_TO_DEVICE)
+        traffic.to_device += insts.nbytes
+
+    def buffer(self, nbytes: int, arg: int):
+        return self.x.bo(self.device, max(int(nbytes), 4), self.x.bo.host_only, self.kernel.group_id(FIRST_DATA_GROUP + arg))
+
+    def write(self, bo, data) -> None:
+        raw = np.ascontiguousarray(data).view(np.uint8).reshape(-1)
+        bo.write(raw, 0)
+        bo.sync(self.x.xclBOSyncDirection.XCL_BO_SYNC_BO_TO_DEVICE)
+        self.traffic.to_device += raw.nbytes
+
+    def read(self, bo, nbytes: int, dtype: str):
+        bo.sync(self.x.xclBOSyncDirection.XCL_BO_SYNC_BO_FROM_DEVICE)
+        self.traffic.from_device += nbytes
+        return np.frombuffer(bytes(bo.read(nbytes, 0)), dtype=np.dtype(NUMPY_DTYPE[dtype])).copy()
+
+    def close(self) -> None:
+        """Release the hardware context (its kernel holds it): buffers may outlive it, the context may not."""
+        self.kernel = self.context = self.insts = None
+
+    def run(self, bos, what: str) -> None:
+        if self.kernel is None:
+            raise UserError(f"{what}: its hardware context was closed")
+        run = self.kernel(OPCODE, self.insts, self.n_words, *bos)
+        state = run.wait()
+        self.traffic.dispatches += 1
+        if state != self.x.ert_cmd_state.ERT_CMD_STATE_COMPLETED:
+            raise UserError(f"{what}: the NPU run ended in state {state} (not COMPLETED)")
+
+
+class ContextPool:
+    """At most ``limit`` open hardware contexts, least recently used evicted; retry on exhaustion."""
+
+    def __init__(self, limit: int, opener):
+        self.limit = limit
+        self._opener = opener
+        self._open: OrderedDict = OrderedDict()
+        self.opened: list[str] = []  # keys in the order they were opened (tests, stats)
+        self.evicted: list[str] = []
+
+    def get(self, key: str):
+        if key in self._open:
+            self._open.move_to_end(key)
+            return self._open[key]
+        while len(self._open) >= self.limit:
+            self._evict()
+        while True:
+            try:
+                hw = self._opener(key)
+                break
+            except RuntimeError as e:
+                if EXHAUSTED not in str(e):
+                    raise
+                if not self._open:
+                    raise UserError(
+                        f"kernel {key}: the NPU has no hardware context left ({e}); other processes hold them "
+                        f"(the limit is per device); close them or lower {CONTEXT_ENV}"
+                    ) from None
+                self._evict()  # the driver's limit is lower than ours right now: make room and retry
+        self._open[key] = hw
+        self.opened.append(key)
+        return hw
+
+    def _evict(self) -> None:
+        key, hw = self._open.popitem(last=False)
+        self.evicted.append(key)
+        close = getattr(hw, "close", None)
+        if close:
+            close()
+
+    def keys(self) -> list[str]:
+        return list(self._open)
+
+    def close(self) -> None:
+        while self._open:
+            self._evict()
+
+
+@dataclass
+class DeviceTensor:
+    """A kernel output left in its device buffer, in the producer's layout."""
+
+    bo: object
+    hw: HwKernel
+    dtype: str
+    shape: tuple[int, ...]
+    slot: int  # elements the buffer holds (>= the tensor's)
+
+    def numpy(self):
+        n = 1
+        for s in self.shape:
+            n *= s
+        size = np.dtype(NUMPY_DTYPE[self.dtype]).itemsize
+        return self.hw.read(self.bo, n * size, self.dtype)[:n].reshape(self.shape)
+
+
+def to_host(value):
+    return value.numpy() if isinstance(value, DeviceTensor) else value
+
+
+class XrtKernel:
+    """One streamed xdna design on the NPU (see the manifest's ``abi``)."""
+
+    def __init__(self, kernel_id: str, desc: dict, files: dict, pool: ContextPool):
+        self.id = kernel_id
+        self.desc = desc
+        self.files = files  # {"xclbin": path, "insts": path}
+        self.pool = pool
+        abi = desc["targets"]["xdna"].get("abi") or {}
+        self.buffers = abi.get("buffers") or []
+        if not self.buffers:
+            raise UserError(f"kernel {kernel_id}: the manifest has no xdna abi; rebuild with this npubuild")
+        self.inputs = [(t["name"], tuple(t["shape"]), t["dtype"]) for t in desc["inputs"]]
+        out = desc["outputs"][0]
+        self.output = (out["name"], tuple(out["shape"]), out["dtype"])
+        self._bos: dict = {}  # (hw id, buffer index) -> staging buffer object
+        self._params: dict = {}  # input name -> the bound parameter array
+        self._resident: dict = {}  # buffer index -> (hw, bo) holding bound parameters
+        self.bound_generation = None
+
+    def bind_param(self, index: int, array, generation=None) -> None:
+        """A graph parameter: its host buffer is written once and stays on the device."""
+        self._params[self.inputs[index][0]] = array
+        self._resident.clear()
+        self.bound_generation = generation
+        self._upload_params(self._hw())
+
+    def _upload_params(self, hw) -> None:
+        """Write every host buffer made only of bound parameters (once per value and context)."""
+        for i, b in enumerate(self.buffers[:-1]):
+            names = [p["tensor"] for p in b["parts"]]
+            if all(n in self._params for n in names) and (i not in self._resident or self._resident[i][0] is not hw):
+                bo = hw.buffer(sum(p["slot"] for p in b["parts"]) * np.dtype(NUMPY_DTYPE[b["dtype"]]).itemsize, i)
+                hw.write(bo, self._pack(b, self._params))
+                self._resident[i] = (hw, bo)
+
+    def _hw(self) -> HwKernel:
+        return self.pool.get(self.id)
+
+    def _staging(self, hw, index: int):
+        key = (id(hw), index)
+        bo = self._bos.get(key)
+        if bo is None:
+            b = self.buffers[index]
+            nbytes = sum(p["slot"] for p in b["parts"]) * np.dtype(NUMPY_DTYPE[b["dtype"]]).itemsize
+            self._bos = {k: v for k, v in self._bos.items() if k[0] == id(hw)}  # a reopened context: new buffers
+            bo = self._bos[key] = hw.buffer(nbytes, index)
+        return bo
+
+    def __call__(self, *values, out_bo=None):
+        hw = self._hw()
+        by_name = {n: v for (n, _, _), v in zip(self.inputs, values)}
+        bos = []
+        for i, b in enumerate(self.buffers[:-1]):
+            parts = b["parts"]
+            if len(parts) == 1 and isinstance(by_name[parts[0]["tensor"]], DeviceTensor):
+                v = by_name[parts[0]["tensor"]]
+                if v.dtype == b["dtype"] and v.slot == parts[0]["slot"] and _same_device(v.hw, hw):
+                    bos.append(v.bo)  # resident: the producer's buffer, no host round trip
+                    continue
+            if all(self._params.get(p["tensor"]) is by_name[p["tensor"]] for p in parts):
+                if i not in self._resident or self._resident[i][0] is not hw:
+                    self._upload_params(hw)  # the context was evicted and reopened
+                bos.append(self._resident[i][1])
+                continue
+            bo = self._staging(hw, i)
+            hw.write(bo, self._pack(b, by_name))
+            bos.append(bo)
+        ob = self.buffers[-1]
+        slot = ob["parts"][0]["slot"]
+        if out_bo is None:
+            out_bo = self._staging(hw, len(self.buffers) - 1)
+        hw.run([*bos, out_bo], f"kernel {self.id}")
+        _, shape, dtype = self.output
+        return DeviceTensor(out_bo, hw, dtype, shape, slot)
+
+    def output_buffer(self):
+        """A fresh device buffer for this kernel's output (a graph step keeps its own)."""
+        hw = self._hw()
+        ob = self.buffers[-1]
+        nbytes = ob["parts"][0]["slot"] * np.dtype(NUMPY_DTYPE[ob["dtype"]]).itemsize
+        return hw.buffer(nbytes, len(self.buffers) - 1)
+
+    def _pack(self, b: dict, by_name: dict):
+        """The host buffer: each part's tensor in its slot, the slot's tail zero."""
+        dt = np.dtype(NUMPY_DTYPE[b["dtype"]])
+        out = np.zeros(sum(p["slot"] for p in b["parts"]), dtype=dt)
+        off = 0
+        for p in b["parts"]:
+            arr = np.asarray(to_host(by_name[p["tensor"]]), dtype=dt).reshape(-1)
+            out[off : off + arr.size] = arr
+            off += p["slot"]
+        return out
+
+    def close(self) -> None:
+        self._bos.clear()
+
+
+def _same_device(a, b) -> bool:
+    return a is not None and b is not None and a.device is b.device
+
+
+class XrtGemmDispatch:
+    """The overlay's stream contract on the NPU: B tiles uploaded once, one dispatch per d rows."""
+
+    def __init__(self, kernel: "XrtGemmKernel", d: int, kt: int, cols: int, mmul):
+        from .gemm import OverlayDispatch
+
+        self.k = kernel
+        self.stream = OverlayDispatch(self._call, d, kt, cols, mmul)
+        self._bufs = None
+
+    def _buffers(self, hw):
+        if self._bufs is None or self._bufs[0] is not hw:
+            a = hw.buffer(self.k.sizes[0], 0)
+            c = hw.buffer(self.k.sizes[2] * 4, 2)
+            self._bufs = (hw, a, c)
+        return self._bufs
+
+    def prepare_b(self, b_blk):
+        hw = self.k.hw()
+        stream = self.stream.prepare_b(b_blk)
+        bo = hw.buffer(stream.nbytes, 1)
+        hw.write(bo, stream)  # resident for as long as the weight
+        return (hw, bo)
+
+    def prepare_a(self, a_rows):
+        return a_rows
+
+    def run(self, a_rows, b):
+        return self.stream.run(a_rows, b)
+
+    def _call(self, a_stream, b):
+        hw_b, b_bo = b
+        hw = self.k.hw()
+        if hw is not hw_b:
+            raise UserError(f"kernel {self.k.id}: its hardware context was evicted; set the params again")
+        _, a_bo, c_bo = self._buffers(hw)
+        hw.write(a_bo, a_stream)
+        hw.run([a_bo, b_bo, c_bo], f"kernel {self.k.id}")
+        return hw.read(c_bo, self.k.sizes[2] * 4, "i32")
+
+
+class XrtGemmKernel:
+    """The int8 matmul on the NPU overlay: :class:`npubuild.runner.gemm.GemmKernel` with NPU dispatches."""
+
+    def __init__(self, kernel_id: str, desc: dict, pool: ContextPool):
+        from .gemm import GemmKernel
+
+        self.id = kernel_id
+        self.pool = pool
+        abi = desc["targets"]["xdna"]["abi"]
+        self.sizes = [int(np.prod(b["shape"])) for b in abi["buffers"]]
+        mmul = tuple(abi["mmul"])
+        self.inner = GemmKernel(desc, lambda g: XrtGemmDispatch(self, g.d, g.kk // g.d, g.nn // g.d, mmul))
+        self.gemm = self.inner.gemm
+        self.bound_generation = None
+        self._bound_hw = None
+
+    def hw(self) -> HwKernel:
+        return self.pool.get(self.id)
+
+    def bind_param(self, index: int, array, generation=None) -> None:
+        self.inner.bind_param(index, array, generation)
+        self.bound_generation = generation
+        self._bound_hw = self.hw()
+
+    def __call__(self, a, w):
+        if self._bound_hw is not None and self.hw() is not self._bound_hw:
+            # the context was evicted and reopened: its buffers (the weight's tiles) went with it
+            self.bind_param(1, w, self.bound_generation)
+        return self.inner(to_host(a), to_host(w))
+
+    @property
+    def last_accumulator(self):
+        return self.inner.last_accumulator
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,223 @@
+"""The xrt backend with fake_pyxrt (tests/fake_pyxrt.py) standing in for XRT and
+the NPU; the artifacts come from a build with the aiecc/Peano test doubles.
+What is tested is the backend's own logic: packing per the manifest's ABI,
+device-resident intermediates and the bytes that cross, params uploaded once,
+the hardware-context pool (eviction order, retry when the driver refuses,
+reopening from the artifacts), backend choice, and the GEMM overlay's tiles.
+The fake runs each kernel with NumPy (the op oracle or the overlay
+emulation); none of this is the NPU working."""
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import pytest
+
+import npubuild
+from npubuild.errors import UserError
+from npubuild.ops import REGISTRY
+from npubuild.ops.registry import NUMPY_DTYPE, normalize_attrs
+
+from . import fake_pyxrt
+from .test_xdna_build import fake_toolchain  # noqa: F401  (fixture)
+from .test_xdna_gemm import emulated_npu
+from .test_xdna_toolchain import clean_env  # noqa: F401  (fixture)
+
+SHAPE = [32, 1024]
+GRAPHS = f"""\
+graphs:
+  chain:
+    inputs: {{x: {{shape: {SHAPE}}}}}
+    params: {{b: {{shape: {SHAPE}}}}}
+    targets: [ref, host, xdna]
+    nodes:
+      r: {{op: relu, inputs: [x]}}
+      n: {{op: neg, inputs: [r]}}
+      a: {{op: add, inputs: [n, b]}}
+      e: {{op: sigmoid, inputs: [a]}}
+      y: {{op: abs, inputs: [e]}}
+    outputs: [y]
+  mlp:
+    inputs: {{x: {{shape: [8, 256]}}}}
+    params: {{w1: {{shape: [256, 512]}}, gamma: {{shape: [512]}}}}
+    targets: [ref, host, xdna]
+    nodes:
+      h: {{op: matmul, inputs: [x, w1], dtype: i8}}
+      a: {{op: gelu, inputs: [h], attrs: {{approximate: tanh}}}}
+      y: {{op: rms_norm, inputs: [a, gamma], attrs: {{eps: 1.0e-6}}}}
+    outputs: [y]
+"""
+
+
+@pytest.fixture
+def built(project, fake_toolchain):  # noqa: F811
+    p = project(None, GRAPHS)
+    p.doit("build", env=fake_toolchain["env"])
+    return p
+
+
+@pytest.fixture
+def npu(monkeypatch):
+    fake_pyxrt.reset()
+    monkeypatch.setitem(sys.modules, "pyxrt", fake_pyxrt)
+    monkeypatch.delenv("XRT_CONTEXT_CACHE_SIZE", raising=False)
+    return fake_pyxrt.STATE
+
+
+def _program(rt, kernel_id):
+    """What the fake NPU runs for a kernel: unpack per the ABI, the op's oracle, pack the output."""
+    rec = rt.manifest["kernels"][kernel_id]
+    abi = rec["targets"]["xdna"]["abi"]
+    if rec["op"] == "matmul":
+        from npubuild.emitters.aie import design_for
+        from npubuild.instances import make_instance
+
+        inst = make_instance("matmul", "i8", [t["shape"] for t in rec["inputs"]], {})
+        npu_run = emulated_npu(design_for(inst, {"device": abi["device"]}))
+
+        def gemm(bufs):
+            a = np.frombuffer(bufs[0], np.int8)
+            b = np.frombuffer(bufs[1], np.int8)
+            c = npu_run(a, b)
+            bufs[2][:] = np.asarray(c, np.int32).tobytes()
+
+        return gemm
+    op = REGISTRY[rec["op"]]
+    attrs = normalize_attrs(op, rec["attrs"])
+    shapes = {t["name"]: (t["shape"], t["dtype"]) for t in rec["inputs"]}
+
+    def run(bufs):
+        values = {}
+        for buf, b in zip(bufs, abi["buffers"][:-1]):
+            flat = np.frombuffer(buf, NUMPY_DTYPE[b["dtype"]])
+            off = 0
+            for part in b["parts"]:
+                shape, _ = shapes[part["tensor"]]
+                values[part["tensor"]] = flat[off : off + part["elements"]].reshape(shape)
+                off += part["slot"]
+        y = np.asarray(op.evaluate([values[t["name"]] for t in rec["inputs"]], attrs, rec["dtype"]))
+        out = np.frombuffer(bufs[-1], NUMPY_DTYPE[rec["outputs"][0]["dtype"]]).copy()
+        out[: y.size] = y.astype(out.dtype).reshape(-1)
+        bufs[-1][:] = out.tobytes()
+
+    return run
+
+
+def _load(built, npu, **kw):
+    rt = npubuild.load(built.artifacts, **kw)
+    for kid, rec in rt.manifest["kernels"].items():
+        npu.programs[str(rt._xdna_files(kid)["xclbin"])] = _program(rt, kid)
+    return rt
+
+
+def _inputs(rec, seed=0):
+    rng = np.random.default_rng(seed)
+    return {n: rng.standard_normal(s["shape"]).astype(np.float32) for n, s in rec.items()}
+
+
+def test_chain_intermediates_stay_on_the_device(built, npu):
+    rt = _load(built, npu)
+    g = rt.graph("chain", backend="auto")
+    assert g.backend == "xrt"
+    rec = rt.manifest["graphs"]["chain"]
+    params = _inputs(rec["params"], 1)
+    g.set_params(**params)
+    x = _inputs(rec["inputs"], 2)
+    first = g.run(**x)
+    second = g.run(**x)
+    ref = rt.graph("chain", backend="ref")
+    ref.set_params(**params)
+    np.testing.assert_allclose(second["y"], ref.run(**x)["y"], rtol=1e-6, atol=1e-6)
+    np.testing.assert_array_equal(first["y"], second["y"])
+    nbytes = 32 * 1024 * 4
+    # per run: x goes in once, y comes out once; r, n, a, e never cross; b was uploaded by set_params
+    assert second and g.last_stats["host_to_device_bytes"] == nbytes
+    assert g.last_stats["device_to_host_bytes"] == nbytes
+    assert g.last_stats["kernel_calls"] == 5
+    for backend in ("ref", "host"):
+        h = rt.graph("chain", backend=backend)
+        h.set_params(**params)
+        h.run(**x)
+        assert h.last_stats["host_to_device_bytes"] == h.last_stats["device_to_host_bytes"] == 0
+
+
+def test_mlp_on_the_overlay_matches_ref_accumulators(built, npu):
+    rt = _load(built, npu)
+    rec = rt.manifest["graphs"]["mlp"]
+    params, x = _inputs(rec["params"], 3), _inputs(rec["inputs"], 4)
+    (mm,) = [s["kernel"] for s in rec["steps"] if s["kernel"].startswith("matmul")]
+    acc, out = {}, {}
+    for backend in ("ref", "host", "xrt"):
+        g = rt.graph("mlp", backend=backend)
+        g.set_params(**params)
+        out[backend] = g.run(**x)["y"]
+        acc[backend] = rt.kernels.get(mm, backend).last_accumulator.copy()
+    np.testing.assert_array_equal(acc["xrt"], acc["ref"])
+    np.testing.assert_array_equal(acc["host"], acc["ref"])
+    np.testing.assert_allclose(out["xrt"], out["ref"], rtol=1e-5, atol=1e-5)
+    # the weight's tiles went over at set_params: a second run sends only activation tiles
+    g = rt.graph("mlp", backend="xrt")
+    g.set_params(**params)
+    g.run(**x)
+    sent = g.last_stats["host_to_device_bytes"]
+    g.run(**x)
+    assert g.last_stats["host_to_device_bytes"] == sent
+    a_tiles = g.last_stats["gemm_tiles"] * 64 * 256  # one int8 A tile [64, kt*64] per dispatch (kt = 4)
+    # + gelu's input h (the matmul dequantises on the host); gelu's output stays for rms_norm, gamma was uploaded once
+    assert sent == a_tiles + 8 * 512 * 4
+
+
+def test_pool_evicts_least_recently_used_and_reopens(built, npu):
+    rt = _load(built, npu, xrt_contexts=2)
+    g = rt.graph("chain", backend="xrt")
+    rec = rt.manifest["graphs"]["chain"]
+    g.set_params(**_inputs(rec["params"], 1))
+    x = _inputs(rec["inputs"], 2)
+    want = g.run(**x)["y"]
+    pool = rt.xrt_session()[2]
+    kernels = [s["kernel"] for s in rec["steps"]]
+    add = kernels[2]
+    assert pool.keys() == kernels[-2:]  # at most two contexts; the last two used
+    assert npu.alive == 2  # evicted contexts were really released
+    assert pool.opened == [add, *kernels]  # add first: set_params uploaded its parameter b
+    assert pool.evicted == [add, kernels[0], kernels[1], add]  # least recently used first
+    np.testing.assert_array_equal(g.run(**x)["y"], want)  # reopened from the artifacts, same answer
+    assert pool.opened[6:] == kernels and npu.alive == 2
+
+
+def test_driver_refusal_evicts_and_retries(built, npu, monkeypatch):
+    npu.driver_limit = 2  # other processes hold contexts: the driver refuses before our limit
+    rt = _load(built, npu)
+    g = rt.graph("chain", backend="xrt")
+    rec = rt.manifest["graphs"]["chain"]
+    g.set_params(**_inputs(rec["params"], 1))
+    g.run(**_inputs(rec["inputs"], 2))
+    pool = rt.xrt_session()[2]
+    assert len(pool.keys()) == 2 and pool.limit == 6 and pool.evicted
+
+
+def test_no_context_at_all_is_one_clear_error(built, npu):
+    npu.driver_limit = 0
+    rt = _load(built, npu)
+    g = rt.graph("chain", backend="xrt")
+    with pytest.raises(UserError, match="no hardware context left"):
+        g.set_params(**_inputs(rt.manifest["graphs"]["chain"]["params"], 1))
+
+
+def test_context_limit_by_family_and_env(built, npu, monkeypatch):
+    npu.name = "RyzenAI-npu4"
+    rt = _load(built, npu)
+    assert rt.xrt_session()[2].limit == 16
+    monkeypatch.setenv("XRT_CONTEXT_CACHE_SIZE", "3")
+    rt2 = _load(built, npu)
+    assert rt2.xrt_session()[2].limit == 3
+
+
+def test_auto_falls_back_and_says_why(built, monkeypatch):
+    monkeypatch.setitem(sys.modules, "pyxrt", None)  # import fails
+    rt = npubuild.load(built.artifacts)
+    g = rt.graph("chain", backend="auto")
+    assert g.backend == "host" and "pyxrt is not importable" in g.fallback_reason
+    with pytest.raises(UserError, match="pyxrt is not importable"):
+        rt.graph("chain", backend="xrt").set_params(**_inputs(rt.manifest["graphs"]["chain"]["params"], 1))
+
