@@ -223,6 +223,10 @@ def _doctor_report() -> dict:
     if all(t["path"] for t in found.values()):
         report["xdna_fingerprint"] = xdna.xdna_fingerprint(found, cache_dir)["id"]
     report["pyxrt"] = xdna.pyxrt_status()
+    if report["pyxrt"]["path"]:
+        from .runner import xrt
+
+        report["npu"] = xrt.probe()  # imports pyxrt and asks device 0
     return report
 
 
@@ -257,6 +261,15 @@ def _doctor_lines(r: dict) -> list[str]:
         lines.append(line)
     p = r["pyxrt"]
     lines.append(f"{'pyxrt:':<13} " + (f"importable ({p['path']})" if p["path"] else p["missing"]))
+    npu = r.get("npu")
+    if npu is not None:
+        if npu["device"] is None:
+            lines.append(f"{'NPU:':<13} {npu['missing']}")
+        else:
+            bits = [f"family {npu['family'] or 'unknown'}", f"XRT {npu['xrt_version'] or 'version unknown'}"]
+            if npu.get("context_limit"):
+                bits.append(f"hardware contexts kept open: {npu['context_limit']}")
+            lines.append(f"{'NPU:':<13} {npu['device']} ({', '.join(bits)})" + (f"; {npu['missing']}" if npu["missing"] else ""))
     return lines
 
 
@@ -307,7 +320,12 @@ def make_parser() -> argparse.ArgumentParser:
     r.add_argument("-i", "--inputs", help="inputs as .npz (one array per graph input)")
     r.add_argument("-p", "--params", help="params as .npz")
     r.add_argument("-o", "--output", help="write outputs to this .npz (default: print them)")
-    r.add_argument("--backend", default="auto", choices=["auto", "ref", "host"])
+    r.add_argument(
+        "--backend",
+        default="auto",
+        choices=["auto", "ref", "host", "xrt"],
+        help="auto: xrt when pyxrt imports, an NPU answers and every kernel has an xdna binary, else host, else ref",
+    )
     r.add_argument("--artifacts", help="artifact directory (default: from the project config)")
     r.set_defaults(fn=cmd_run)
 

@@ -10,6 +10,8 @@ Keys (all optional):
                                       or npu2 (Strix / Strix Halo / Krackan, 8 columns) (env NPUBUILD_XDNA_DEVICE)
   xdna_strict = false                 true: a missing XDNA toolchain fails the build instead of
                                       emitting aie.mlir only (env NPUBUILD_XDNA_STRICT=1)
+  xrt_contexts = <by device>          NPU hardware contexts the xrt backend keeps open (npu1: 6,
+                                      npu2: 16; env XRT_CONTEXT_CACHE_SIZE wins)
 """
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ from pathlib import Path
 from .errors import UserError
 from .constants import TARGETS
 
-KNOWN_KEYS = ("specs", "artifacts", "store", "targets", "max_open_kernels", "xdna_device", "xdna_strict")
+KNOWN_KEYS = ("specs", "artifacts", "store", "targets", "max_open_kernels", "xdna_device", "xdna_strict", "xrt_contexts")
 XDNA_DEVICES = ("npu1", "npu2")
 _TRUE, _FALSE = ("1", "true", "yes", "on"), ("", "0", "false", "no", "off")
 
@@ -36,6 +38,7 @@ class Config:
     max_open_kernels: int
     xdna_device: str = "npu1"
     xdna_strict: bool = False
+    xrt_contexts: int | None = None
 
 
 def find_root(start: Path | None = None) -> Path:
@@ -86,4 +89,7 @@ def load_config(root: Path | None = None) -> Config:
         strict = env_strict.strip().lower() in _TRUE
     if not isinstance(strict, bool):
         raise UserError(f"{pp}: xdna_strict must be true or false")
-    return Config(root, specs, artifacts.resolve(), Path(store).resolve(), targets, max_open, device, strict)
+    contexts = table.get("xrt_contexts")
+    if contexts is not None and (not isinstance(contexts, int) or isinstance(contexts, bool) or contexts < 1):
+        raise UserError(f"{pp}: xrt_contexts must be a positive integer, got {contexts!r}")
+    return Config(root, specs, artifacts.resolve(), Path(store).resolve(), targets, max_open, device, strict, contexts)

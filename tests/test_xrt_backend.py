@@ -46,6 +46,13 @@ graphs:
       a: {{op: gelu, inputs: [h], attrs: {{approximate: tanh}}}}
       y: {{op: rms_norm, inputs: [a, gamma], attrs: {{eps: 1.0e-6}}}}
     outputs: [y]
+  backward:                      # a weight gradient: the matmul's weight is data, not a param
+    inputs: {{x: {{shape: [64, 32]}}, dy: {{shape: [64, 48]}}}}
+    targets: [ref, host, xdna]
+    nodes:
+      xt: {{op: transpose, inputs: [x], attrs: {{perm: [1, 0]}}}}
+      gw: {{op: matmul, inputs: [xt, dy], dtype: i8}}
+    outputs: [gw]
 """
 
 
@@ -221,3 +228,43 @@ def test_auto_falls_back_and_says_why(built, monkeypatch):
     with pytest.raises(UserError, match="pyxrt is not importable"):
         rt.graph("chain", backend="xrt").set_params(**_inputs(rt.manifest["graphs"]["chain"]["params"], 1))
 
+
+
+def test_weight_as_data_is_quantised_per_run_on_every_backend(built, npu):
+    """The reference design's rule: a matmul weight that is not a param (here dy) is dynamic."""
+    rt = _load(built, npu)
+    rec = rt.manifest["graphs"]["backward"]
+    (mm,) = [s["kernel"] for s in rec["steps"] if s["kernel"].startswith("matmul")]
+    runs = [_inputs(rec["inputs"], seed) for seed in (5, 6)]
+    results = {}
+    for backend in ("ref", "host", "xrt"):
+        g = rt.graph("backward", backend=backend)
+        g.set_params()
+        results[backend] = []
+        for x in runs:
+            y = g.run(**x)["gw"]
+            results[backend].append((y, rt.kernels.get(mm, backend).last_accumulator.copy()))
+    for backend in ("host", "xrt"):
+        for (y, acc), (y_ref, acc_ref) in zip(results[backend], results["ref"]):
+            np.testing.assert_array_equal(acc, acc_ref)
+            np.testing.assert_array_equal(y, y_ref)
+    assert not np.array_equal(results["ref"][0][1], results["ref"][1][1])  # the second run used the new dy
+
+
+def test_doctor_reports_the_npu(npu):
+    from npubuild.cli import _doctor_lines
+    from npubuild.runner import xrt
+
+    info = xrt.probe(fake_pyxrt)
+    assert info == {"pyxrt": True, "device": "RyzenAI-npu1", "family": "npu1", "xrt_version": "2.19.0", "context_limit": 6, "missing": None}
+    npu.name = "RyzenAI-npu5"
+    assert xrt.probe(fake_pyxrt)["family"] == "npu2" and xrt.probe(fake_pyxrt)["context_limit"] == 16
+    npu.fail_device = True
+    assert "no NPU answers on device 0" in xrt.probe(fake_pyxrt)["missing"]
+    report = {
+        "host": {"ok": False, "error": "x"},
+        "xdna": {n: {"path": None, "missing": f"no {n}"} for n in ("aiecc", "peano", "xclbinutil")},
+        "pyxrt": {"path": "/x/pyxrt.so", "missing": None},
+        "npu": info,
+    }
+    assert _doctor_lines(report)[-1] == "NPU:          RyzenAI-npu1 (family npu1, XRT 2.19.0, hardware contexts kept open: 6)"

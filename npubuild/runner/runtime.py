@@ -337,11 +337,13 @@ def load(path="artifacts", verify_files: bool = True, max_open: int | None = Non
         problems = verify(path)
         if problems:
             raise VerifyError(f"{path} does not match its manifest:\n  " + "\n  ".join(problems))
-    if max_open is None:
+    if max_open is None or xrt_contexts is None:
         from ..config import load_config
 
         try:
-            max_open = load_config().max_open_kernels
+            cfg = load_config()
+            max_open = max_open if max_open is not None else cfg.max_open_kernels
+            xrt_contexts = xrt_contexts if xrt_contexts is not None else cfg.xrt_contexts
         except UserError:
-            max_open = 16
+            max_open = max_open if max_open is not None else 16
     return Runtime(path, manifest, max_open, xrt_contexts)
