@@ -5,6 +5,7 @@ The task creators live in npubuild.tasks; this file only exposes them.
 from npubuild.tasks import (  # noqa: F401
     DOIT_CONFIG,
     install_signal_handlers,
+    task_ane,
     task_build,
     task_compile,
     task_emit,

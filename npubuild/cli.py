@@ -323,8 +323,9 @@ def make_parser() -> argparse.ArgumentParser:
     r.add_argument(
         "--backend",
         default="auto",
-        choices=["auto", "ref", "host", "xrt"],
-        help="auto: xrt when pyxrt imports, an NPU answers and every kernel has an xdna binary, else host, else ref",
+        choices=["auto", "ref", "host", "xrt", "ane"],
+        help="auto: xrt when pyxrt imports, an NPU answers and every kernel has an xdna binary, else host, else ref; "
+        "graphs from .mil files run on ane (the fp16 host emulation)",
     )
     r.add_argument("--artifacts", help="artifact directory (default: from the project config)")
     r.set_defaults(fn=cmd_run)

@@ -12,6 +12,7 @@ Keys (all optional):
                                       emitting aie.mlir only (env NPUBUILD_XDNA_STRICT=1)
   xrt_contexts = <by device>          NPU hardware contexts the xrt backend keeps open (npu1: 6,
                                       npu2: 16; env XRT_CONTEXT_CACHE_SIZE wins)
+  ane_resident_programs = <no limit>  ANE programs the ane backend keeps loaded (env NPUBUILD_ANE_RESIDENT)
 """
 from __future__ import annotations
 
@@ -23,7 +24,9 @@ from pathlib import Path
 from .errors import UserError
 from .constants import TARGETS
 
-KNOWN_KEYS = ("specs", "artifacts", "store", "targets", "max_open_kernels", "xdna_device", "xdna_strict", "xrt_contexts")
+KNOWN_KEYS = (
+    "specs", "artifacts", "store", "targets", "max_open_kernels", "xdna_device", "xdna_strict", "xrt_contexts", "ane_resident_programs",
+)
 XDNA_DEVICES = ("npu1", "npu2")
 _TRUE, _FALSE = ("1", "true", "yes", "on"), ("", "0", "false", "no", "off")
 
@@ -39,6 +42,7 @@ class Config:
     xdna_device: str = "npu1"
     xdna_strict: bool = False
     xrt_contexts: int | None = None
+    ane_resident_programs: int | None = None
 
 
 def find_root(start: Path | None = None) -> Path:
@@ -92,4 +96,12 @@ def load_config(root: Path | None = None) -> Config:
     contexts = table.get("xrt_contexts")
     if contexts is not None and (not isinstance(contexts, int) or isinstance(contexts, bool) or contexts < 1):
         raise UserError(f"{pp}: xrt_contexts must be a positive integer, got {contexts!r}")
-    return Config(root, specs, artifacts.resolve(), Path(store).resolve(), targets, max_open, device, strict, contexts)
+    resident = os.environ.get("NPUBUILD_ANE_RESIDENT") or table.get("ane_resident_programs")
+    if resident is not None:
+        try:
+            resident = int(resident)
+        except (TypeError, ValueError):
+            resident = 0
+        if resident < 1:
+            raise UserError("ane_resident_programs (NPUBUILD_ANE_RESIDENT) must be a positive integer")
+    return Config(root, specs, artifacts.resolve(), Path(store).resolve(), targets, max_open, device, strict, contexts, resident)

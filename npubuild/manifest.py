@@ -76,6 +76,10 @@ def build_manifest(plan) -> dict:
             rec["unavailable"] = unavailable
         kernels[kid] = rec
     graphs = {}
+    from .ane.build import manifest_record
+
+    for name in sorted(plan.ane_graphs):
+        graphs[name] = manifest_record(art / "ane" / name, art)
     for name, g in sorted(plan.spec.graphs.items()):
         rec = graph_record(g, plan.graph_kernels[name])
         rec["constants"] = write_constants(art, g, art / "graphs" / name)
@@ -87,14 +91,14 @@ def build_manifest(plan) -> dict:
         "graphs": graphs,
         "toolchains": dict(sorted(toolchains.items())),
     }
-    _prune(art, set(kernels), set(graphs))
+    _prune(art, set(kernels), set(graphs) - set(plan.ane_graphs), set(plan.ane_graphs))
     atomic_write_text(art / MANIFEST, json.dumps(manifest, indent=1, sort_keys=True, allow_nan=False) + "\n")
     return manifest
 
 
-def _prune(art: Path, kernel_ids: set[str], graph_names: set[str]) -> None:
+def _prune(art: Path, kernel_ids: set[str], graph_names: set[str], ane_names: set[str] = frozenset()) -> None:
     """Remove outputs of kernels/graphs that are no longer in the specs."""
-    for sub, keep in (("kernels", kernel_ids), ("graphs", graph_names)):
+    for sub, keep in (("kernels", kernel_ids), ("graphs", graph_names), ("ane", ane_names)):
         d = art / sub
         if d.is_dir():
             for child in d.iterdir():
@@ -134,7 +138,15 @@ def manifest_files(m: dict):
                 yield f"kernel {kid} [{t} {role}]", f
     for gname, g in m.get("graphs", {}).items():
         for cname, c in g.get("constants", {}).items():
-            yield f"graph {gname} constant {cname}", c
+            if isinstance(c, dict):
+                yield f"graph {gname} constant {cname}", c
+        if g.get("kind") == "ane":
+            for i, n in enumerate(g.get("nodes", [])):
+                for role in ("mil", "weights"):
+                    if n.get(role):
+                        yield f"ane graph {gname} node {i} ({n.get('name')}) [{role}]", n[role]
+            if g.get("fills"):
+                yield f"ane graph {gname} [fills]", g["fills"]
 
 
 def verify(artifacts: Path) -> list[str]:

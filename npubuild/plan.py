@@ -23,6 +23,7 @@ class Plan:
     graph_kernels: dict[str, list[str]]  # graph -> kernel id per step
     cache_key: str = ""  # digest of everything the plan was made from (see build_plan)
     devices: dict[str, str] = dataclasses.field(default_factory=dict)  # id -> xdna device, for xdna kernels
+    ane_graphs: dict[str, tuple[str, str]] = dataclasses.field(default_factory=dict)  # name -> (.mil path, display path)
 
     def device(self, kernel_id: str) -> str:
         return self.devices.get(kernel_id, self.config.xdna_device)
@@ -126,4 +127,23 @@ def _build_plan(config: Config) -> Plan:
     targets = {key_to_id[k]: tuple(t for t in TARGETS if t in ts) for k, ts in wanted.items()}
     graph_kernels = {name: [key_to_id[s.instance.key] for s in g.steps] for name, g in spec.graphs.items()}
     devices = {key_to_id[k]: d for k, (d, _) in device_of.items()}
-    return Plan(config, spec, dict(sorted(final.items())), targets, graph_kernels, devices=devices)
+    return Plan(config, spec, dict(sorted(final.items())), targets, graph_kernels, devices=devices, ane_graphs=_ane_graphs(config, spec))
+
+
+def _ane_graphs(config: Config, spec) -> dict:
+    """specs/graphs/*.mil, each an ane graph named after its file; checked here so
+    that a bad program fails before any task runs, naming file:line."""
+    from .ane.build import load_plan, mil_files
+
+    out: dict[str, tuple[str, str]] = {}
+    for path in mil_files(config.specs):
+        try:
+            display = path.resolve().relative_to(config.root.resolve()).as_posix()
+        except ValueError:
+            display = str(path)
+        name = path.stem
+        if name in spec.graphs or name in out:
+            raise UserError(f"{display}: graph '{name}' is already defined ({'a YAML graph' if name in spec.graphs else out[name][1]}); rename the file")
+        load_plan(path, display)
+        out[name] = (str(path), display)
+    return out

@@ -17,8 +17,10 @@ def walk_spec_files(spec_dir: Path, kind: str) -> list[Path]:
 
 
 def spec_files(spec_dir: Path) -> list[Path]:
-    """Every spec file, in load order."""
-    return walk_spec_files(spec_dir, "kernels") + walk_spec_files(spec_dir, "graphs")
+    """Every spec file, in load order (YAML kernels, YAML graphs, MIL graphs)."""
+    d = Path(spec_dir) / "graphs"
+    mil = sorted(p for p in d.rglob("*.mil") if p.is_file()) if d.is_dir() else []
+    return walk_spec_files(spec_dir, "kernels") + walk_spec_files(spec_dir, "graphs") + mil
 
 
 def code_stamp() -> list:

@@ -185,7 +185,7 @@ def _build_files(plan) -> list[str]:
         files.append(f"{d}/{t.source_name}")
         if _compiles(plan, t):
             files += [f"{d}/{b}" for b in t.binaries.values()] + [f"{d}/{RECORD_NAME}"] + t.linked_files(inst, _pair_options(plan, kid, t))
-    return files + _manifest_targets(plan) + _constant_sources(plan)
+    return files + _manifest_targets(plan) + _constant_sources(plan) + _ane_files(plan)
 
 
 def _record_stamp(plan) -> None:
@@ -266,6 +266,55 @@ def task_compile():
         }
 
 
+def _ane_dir(plan, name: str) -> str:
+    return f"{plan.config.artifacts}/ane/{name}"
+
+
+def task_ane():
+    """Compile specs/graphs/*.mil into per-node ANE programs (or take them from the store)."""
+    plan = None if _fast_stamp() else _load_plan()
+    yield {"name": None, "doc": "compile specs/graphs/*.mil into per-node ANE programs (or take them from the store)"}
+    if _fast_stamp() or plan is None or not plan.ane_graphs:
+        return
+    from .ane.build import PLAN_FILE, blob_files, build_graph, code_version
+
+    version = code_version()
+    store = str(plan.config.store)
+    for name, (path, display) in sorted(plan.ane_graphs.items()):
+        out = _ane_dir(plan, name)
+        yield {
+            "name": name,
+            "actions": [(build_graph, (path, display, out, store))],
+            "file_dep": [path, *(str(b) for b in blob_files(Path(path)) if b.is_file())],
+            "targets": [f"{out}/{PLAN_FILE}"],
+            "uptodate": [KeyUnchanged(version)],
+            "clean": True,
+        }
+
+
+def _ane_files(plan) -> list[str]:
+    """The .mil sources, their blobs, and every artifact of the last ane build (for the no-op check)."""
+    if not plan.ane_graphs:
+        return []
+    import json
+
+    from .ane.build import PLAN_FILE, blob_files
+
+    files = []
+    for name, (path, _) in sorted(plan.ane_graphs.items()):
+        out = Path(_ane_dir(plan, name))
+        files += [path, *(str(b) for b in blob_files(Path(path))), str(out / PLAN_FILE)]
+        try:
+            rec = json.loads((out / PLAN_FILE).read_text())
+        except (OSError, ValueError):
+            continue
+        for n in rec["nodes"]:
+            files += [str(out / n[k]["path"]) for k in ("mil", "weights") if n.get(k)]
+        if rec.get("fills"):
+            files.append(str(out / rec["fills"]["path"]))
+    return files
+
+
 def task_manifest():
     """Write artifacts/manifest.json (kernels, graphs, files with sha256 and size)."""
     doc = "write artifacts/manifest.json (kernels, graphs, files with sha256 and size)"
@@ -292,7 +341,7 @@ def task_manifest():
     return {
         "actions": [(write_manifest, (str(plan.config.root),))],
         "file_dep": _manifest_deps(plan),
-        "task_dep": ["compile"],
+        "task_dep": ["compile", "ane"] if plan.ane_graphs else ["compile"],
         "targets": _manifest_targets(plan),
         "uptodate": [KeyUnchanged(f"{plan.fingerprint()}:{sorted((n, r[0]['id'], r[3]) for n, r in _recipes(plan).items() if r)}:{_options(plan)}")],
         "clean": True,
@@ -308,7 +357,10 @@ def _manifest_targets(plan) -> list[str]:
 
 
 def _manifest_deps(plan) -> list[str]:
-    return [f"{d}/{RECORD_NAME if _compiles(plan, t) else t.source_name}" for _, _, t, d in _pairs(plan)] + _constant_sources(plan)
+    from .ane.build import PLAN_FILE
+
+    ane = [f"{_ane_dir(plan, name)}/{PLAN_FILE}" for name in sorted(plan.ane_graphs)]
+    return [f"{d}/{RECORD_NAME if _compiles(plan, t) else t.source_name}" for _, _, t, d in _pairs(plan)] + _constant_sources(plan) + ane
 
 
 def _constant_sources(plan) -> list[str]:

@@ -50,7 +50,7 @@ TOLERANCE = {"elementwise_chain": 0.0, "mlp_block": 1e-5}
 @pytest.mark.parametrize("graph", sorted(TOLERANCE))
 def test_example_graph_host_matches_ref(built, graph):
     rt = npubuild.load(built.artifacts)
-    assert sorted(rt.graph_names()) == sorted(TOLERANCE)
+    assert sorted(rt.graph_names()) == sorted([*TOLERANCE, "swiglu"])
     rec = rt.manifest["graphs"][graph]
     rng = np.random.default_rng(3)
     inputs = {n: _random(s, rng) for n, s in rec["inputs"].items()}
@@ -81,3 +81,24 @@ def test_mlp_block_matmul_accumulators_are_identical_on_ref_and_host(built):
         assert g.last_stats["gemm_tiles"] > 0 and g.last_stats["host_to_device_bytes"] == 0
     assert acc["ref"].dtype == np.int32
     np.testing.assert_array_equal(acc["ref"], acc["host"])
+
+
+def test_example_mil_graph_runs_on_ane(built):
+    """specs/graphs/swiglu.mil: per-node artifacts in the manifest, run by the ane backend;
+    compared with a float32 NumPy evaluation of the same block (the reference design's
+    tolerance for fp16 programs: 0.03 + 5%)."""
+    from npubuild.ane.mil import parse_mil
+
+    rt = npubuild.load(built.artifacts)
+    g = rt.graph("swiglu")
+    assert g.backend == "ane"
+    x = (np.arange(64) / 64 - 0.5).astype(np.float16).reshape(1, 64, 1, 1)
+    y = g.run(x=x)["y"].astype(np.float32).reshape(-1)
+    src = REPO / "specs" / "graphs" / "swiglu.mil"
+    c = parse_mil(src.read_text(), file=str(src), base_dir=src.parent).main.consts
+    xv = x.astype(np.float32).reshape(-1)
+    xn = xv / np.sqrt((xv * xv).mean() + 1e-5) * c["gam"].astype(np.float32)
+    u = c["Wu"].astype(np.float32) @ xn
+    gg = c["Wg"].astype(np.float32) @ xn
+    want = xv + c["Wd"].astype(np.float32) @ (u * gg / (1 + np.exp(-gg)))
+    assert np.all(np.abs(y - want) < 0.03 + 0.05 * np.abs(want)), np.abs(y - want).max()

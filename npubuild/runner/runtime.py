@@ -59,6 +59,7 @@ class Runtime:
         self.manifest = manifest
         self.kernels = KernelCache(self._open_kernel, max_open)
         self.xrt_contexts = xrt_contexts
+        self.ane_resident: int | None = None  # ANE programs kept loaded (None: no limit)
         self._xrt = None  # (pyxrt, device, ContextPool, Traffic) once the xrt backend is used
 
     # -- the NPU --------------------------------------------------------------------------
@@ -167,9 +168,15 @@ class Runtime:
 
             listing = ", ".join(sorted(graphs)) or "none"
             raise UserError(f"no graph '{name}' in {self.path / 'manifest.json'}{did_you_mean(name, graphs)}; graphs: {listing}")
+        g = graphs[name]
+        if g.get("kind") == "ane":
+            if backend not in ("ane", "auto"):
+                raise UserError(f"graph '{name}' is an ANE graph (from {name}.mil): run it with backend 'ane' (or auto)")
+            from .ane_graph import AneGraphRunner
+
+            return AneGraphRunner(self, name, g, self.ane_resident)
         if backend not in BACKENDS:
             raise UserError(f"unknown backend '{backend}'; choose one of {', '.join(BACKENDS)}")
-        g = graphs[name]
         kernel_ids = [s["kernel"] for s in g["steps"]]
 
         def lacking(target: str) -> list[str]:
@@ -337,13 +344,16 @@ def load(path="artifacts", verify_files: bool = True, max_open: int | None = Non
         problems = verify(path)
         if problems:
             raise VerifyError(f"{path} does not match its manifest:\n  " + "\n  ".join(problems))
-    if max_open is None or xrt_contexts is None:
-        from ..config import load_config
+    from ..config import load_config
 
-        try:
-            cfg = load_config()
-            max_open = max_open if max_open is not None else cfg.max_open_kernels
-            xrt_contexts = xrt_contexts if xrt_contexts is not None else cfg.xrt_contexts
-        except UserError:
-            max_open = max_open if max_open is not None else 16
-    return Runtime(path, manifest, max_open, xrt_contexts)
+    resident = None
+    try:  # the project's settings fill in what the caller did not give
+        cfg = load_config()
+        max_open = max_open if max_open is not None else cfg.max_open_kernels
+        xrt_contexts = xrt_contexts if xrt_contexts is not None else cfg.xrt_contexts
+        resident = cfg.ane_resident_programs
+    except UserError:
+        max_open = max_open if max_open is not None else 16
+    rt = Runtime(path, manifest, max_open, xrt_contexts)
+    rt.ane_resident = resident
+    return rt

@@ -1,0 +1,161 @@
+"""Building ``specs/graphs/*.mil`` for the ``ane`` target.
+
+Each MIL file is one graph, named after the file. Its doit task parses it,
+compiles the plan (:mod:`.plan`), and writes one directory per program laid
+out as in a compiled Core ML model (``n<i>_<name>/model.mil`` +
+``n<i>_<name>/weights/weight.bin``, so ``@model_path`` resolves), ``fills.weight.bin``
+(constants read as inputs, folded rms_norm gammas) and ``plan.json`` (the
+graph's manifest record) under ``artifacts/ane/<graph>/``. The action's key
+covers the MIL text, every blob file it reads and this package's code; a key
+already in the content-addressed store is materialised instead of compiled.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+
+from ..errors import UserError
+from ..fsio import atomic_write_bytes, atomic_write_text, sha256_file
+
+PLAN_FILE = "plan.json"
+FILLS_FILE = "fills.weight.bin"
+_BLOB_PATH = re.compile(r'BLOBFILE\(\s*path\s*=\s*(?:string|tensor<string,\s*\[\s*\]>)\(\s*"([^"]*)"\s*\)')
+
+
+def mil_files(spec_dir: Path) -> list[Path]:
+    d = Path(spec_dir) / "graphs"
+    return sorted(p for p in d.rglob("*.mil") if p.is_file()) if d.is_dir() else []
+
+
+def blob_files(mil_path: Path) -> list[Path]:
+    """The weight files a MIL program reads (its BLOBFILE paths, resolved as the reader does)."""
+    base = mil_path.parent
+    out = []
+    for raw in _BLOB_PATH.findall(mil_path.read_text(errors="replace")):
+        p = raw.replace("@model_path/", "", 1) if raw.startswith("@model_path/") else raw
+        path = Path(p) if Path(p).is_absolute() else base / p
+        if path not in out:
+            out.append(path)
+    return out
+
+
+def code_version() -> str:
+    h = hashlib.sha256()
+    for p in sorted(Path(__file__).parent.glob("*.py")):
+        h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def load_plan(mil_path: Path, display: str):
+    from .mil import parse_mil
+    from .plan import compile_plan
+
+    prog = parse_mil(mil_path.read_text(), file=display, base_dir=mil_path.parent)
+    return compile_plan(prog)
+
+
+def graph_key(mil_path: Path) -> str:
+    h = hashlib.sha256(b"ane-graph-1\0" + code_version().encode())
+    h.update(hashlib.sha256(mil_path.read_bytes()).digest())
+    for b in blob_files(mil_path):
+        h.update(str(b.name).encode() + b"\0")
+        h.update(sha256_file(b).encode() if b.is_file() else b"missing")
+    return h.hexdigest()
+
+
+def _file_rec(path: Path, rel_to: Path) -> dict:
+    return {"path": path.relative_to(rel_to).as_posix(), "sha256": sha256_file(path), "size": path.stat().st_size}
+
+
+def write_graph(plan, out_dir: Path) -> list[Path]:
+    """Write every artifact of ``plan`` into ``out_dir``; returns the files."""
+    from ..ops.lazy_numpy import np
+    from .plan import HostNode
+    from .programs import node_program, plan_record
+    from .weightbin import write_weight_bin
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    files: list[Path] = []
+    program_files = {}
+    for i, node in enumerate(plan.nodes):
+        if isinstance(node, HostNode):
+            continue
+        stem = f"n{i}_{re.sub(r'[^A-Za-z0-9_.-]', '_', node.name)}"
+        text, blob, offsets = node_program(node)
+        mil = out_dir / stem / "model.mil"
+        mil.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(mil, text)
+        rec = {"mil": _file_rec(mil, out_dir), "offsets": offsets, "shapes": {k: list(v.shape) for k, v in node.weights.items()}}
+        files.append(mil)
+        if blob:
+            wb = out_dir / stem / "weights" / "weight.bin"
+            wb.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write_bytes(wb, blob)
+            rec["weights"] = _file_rec(wb, out_dir)
+            files.append(wb)
+        program_files[i] = rec
+    fills, keys = [], []
+    for name, values in sorted(plan.const_fills.items()):
+        fills.append(np.asarray(values, dtype=np.float16).reshape(-1))
+        keys.append(f"const:{name}")
+    for i, node in enumerate(plan.nodes):
+        if isinstance(node, HostNode) and node.gamma is not None:
+            fills.append(np.asarray(node.gamma, dtype=np.float16).reshape(-1))
+            keys.append(f"gamma:{i}")
+    fills_rec = None
+    if fills:
+        blob, offsets = write_weight_bin(fills)
+        fp = out_dir / FILLS_FILE
+        atomic_write_bytes(fp, blob)
+        files.append(fp)
+        fills_rec = {"file": _file_rec(fp, out_dir), "offsets": dict(zip(keys, offsets))}
+    record = plan_record(plan, program_files, fills_rec)
+    pj = out_dir / PLAN_FILE
+    atomic_write_text(pj, json.dumps(record, indent=1, sort_keys=True) + "\n")
+    return [pj, *files]
+
+
+def build_graph(mil_path: str, display: str, out_dir: str, store_root: str) -> dict:
+    """The doit action: materialise from the store or compile and store."""
+    from doit.exceptions import TaskFailed
+
+    from ..store import Store
+
+    mil, out = Path(mil_path), Path(out_dir)
+    try:
+        key = graph_key(mil)
+        store = Store(Path(store_root))
+        if store.materialize(key, out) is not None:
+            return {"outcome": "store"}
+        plan = load_plan(mil, display)
+        files = write_graph(plan, out)
+    except UserError as e:
+        return TaskFailed(str(e))
+    # stale files of an earlier plan would be named by nothing: remove them
+    keep = {f.resolve() for f in files}
+    for p in sorted(out.rglob("*"), reverse=True):
+        if p.is_file() and p.resolve() not in keep:
+            p.unlink()
+        elif p.is_dir() and not any(p.iterdir()):
+            p.rmdir()
+    store.put(key, {f.relative_to(out).as_posix(): f for f in files}, {"ane_graph": mil.stem})
+    return {"outcome": "compiled"}
+
+
+def manifest_record(out_dir: Path, artifacts: Path) -> dict:
+    """plan.json with its file paths made relative to the artifact directory."""
+    rec = json.loads((out_dir / PLAN_FILE).read_text())
+    prefix = out_dir.relative_to(artifacts).as_posix()
+
+    def fix(f):
+        if f is not None:
+            f["path"] = f"{prefix}/{f['path']}"
+
+    for n in rec["nodes"]:
+        fix(n.get("mil"))
+        fix(n.get("weights"))
+    if rec.get("fills"):
+        fix(rec["fills"])
+    return rec

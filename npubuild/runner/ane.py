@@ -1,0 +1,235 @@
+"""The ``ane`` backend: an ANE plan executed in fp16 on the host.
+
+No Apple Neural Engine is reachable from here, so each node program is
+evaluated with NumPy, in the physical layout of its currency:
+
+* ``strided[n]``: an ``[n, 32]`` fp16 buffer, value ``i`` at ``[i, 0]`` (one
+  value per 64-byte channel plane, the rest of the plane zero);
+* ``contig[n]``: ``n`` packed fp16 values;
+* ``packed[t x d]``: a ``[t, d]`` fp16 buffer.
+
+Everything else is the reference design's runtime: one buffer per node
+output, shared by its consumers without copies; in-place aliases (the output
+of a packed ``add`` is its first input's buffer: KV-cache accumulation and
+weight updates); zero ports and :meth:`AneRuntime.reset_state`; host nodes
+(the rsqrt broadcast of ``rms_norm``); external inputs written with
+:meth:`AneRuntime.write_ext`, queued until a consumer program is loaded and
+materialises the buffer; lazy program loading under a residency budget where a
+load that does not fit evicts the most recently run program other than the one
+being loaded (in a DAG run over and over, the program that just ran is the one
+needed furthest in the future) and retries.
+
+Arithmetic: each program computes in float32 from its fp16 inputs and rounds
+its output to fp16 once, so every node boundary is an fp16 rounding, as on the
+ANE. sigmoid/tanh use exact functions rather than the ANE's lookup tables.
+"""
+from __future__ import annotations
+
+from ..errors import UserError
+from ..ops.lazy_numpy import np
+
+PLANE = 32  # fp16 values per 64-byte plane
+
+
+class NoAneResources(Exception):
+    """A program load refused for lack of residency (the ANE's "no ANE resources")."""
+
+
+def alloc(cur) -> "np.ndarray":
+    if cur.kind == "strided":
+        return np.zeros((cur.a, PLANE), dtype=np.float16)
+    if cur.kind == "contig":
+        return np.zeros(cur.a, dtype=np.float16)
+    return np.zeros((cur.a, cur.b), dtype=np.float16)
+
+
+def decode(buf, cur):
+    """The logical values of a buffer as float32 (1-D, or [t, d] for packed)."""
+    if cur.kind == "strided":
+        return buf[:, 0].astype(np.float32)
+    return buf.astype(np.float32)
+
+
+def encode(values, cur, buf) -> None:
+    """Round ``values`` to fp16 into ``buf`` laid out in ``cur``."""
+    v = np.asarray(values, dtype=np.float32)
+    if cur.kind == "strided":
+        buf[:, 0] = v.reshape(-1).astype(np.float16)
+    elif cur.kind == "contig":
+        buf[:] = v.reshape(-1).astype(np.float16)
+    else:
+        buf[:] = v.reshape(cur.a, cur.b).astype(np.float16)
+
+
+def _sigmoid(x):
+    with np.errstate(over="ignore"):
+        return 1.0 / (1.0 + np.exp(-x))
+
+
+ACT = {
+    "sigmoid": _sigmoid,
+    "tanh": np.tanh,
+    "relu": lambda x: np.maximum(x, 0),
+    "gelu": lambda x: 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x**3))),
+    "silu": lambda x: x * _sigmoid(x),
+}
+EW = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "min": np.minimum, "max": np.maximum}
+
+
+def execute(node, ins: list):
+    """The float32 result of one program on its decoded inputs."""
+    r, a = node.route, node.attrs
+    w = {k: v.astype(np.float32) for k, v in node.weights.items()}
+    if r == "ew":
+        return EW[a["op"]](ins[0], ins[1])
+    if r == "add4d":
+        return ins[0] + ins[1]
+    if r in ("lut", "relu"):
+        return ACT[a["fn"]](ins[0])
+    if r in ("softmax", "softmax_ch"):
+        e = np.exp(ins[0] - ins[0].max())
+        return e / e.sum()
+    if r == "repack":
+        return ins[0]
+    if r == "conv_act":
+        return ACT[a["act"]](w["w"] @ ins[0])
+    if r == "conv_chain":
+        x = ins[0]
+        for k in range(len(a["shapes"])):
+            x = (w[f"w{k}"] @ x).astype(np.float16).astype(np.float32)  # each stage lands in fp16
+        return x
+    if r == "conv1x1":
+        x = ins[0].reshape(a["cin"], a["spatial"])
+        return (w["w"] @ x).reshape(-1)
+    if r == "matvec":
+        return w["w"] @ ins[0]
+    if r == "avw":
+        return ins[1] @ ins[0]
+    if r == "attn_v":
+        return ins[0] @ ins[1]
+    if r == "outer":
+        return np.outer(ins[0], ins[1])
+    raise UserError(f"program '{node.name}': unknown route '{r}'")
+
+
+class AneRuntime:
+    """One ANE plan's buffers, resident programs and state."""
+
+    def __init__(self, plan, budget: int | None = None, loader=None):
+        self.plan = plan
+        self.budget = budget
+        self._loader = loader or (lambda i: plan.nodes[i])  # what "loading" a program yields
+        self.progs: dict[int, object] = {}
+        self.lru: list[int] = []  # resident programs, least recently run first
+        self.loads: list[int] = []  # every load, in order (tests, stats)
+        self.evictions: list[int] = []
+        self.bufs: dict[int, np.ndarray] = {}
+        self.ext: dict[str, np.ndarray] = {}
+        self.pending: dict[str, list] = {}
+        for name, values in plan.const_fills.items():
+            self.write_ext(name, values)
+
+    # -- buffers -----------------------------------------------------------------------------------------------------
+    def _ext_buffer(self, name: str):
+        buf = self.ext.get(name)
+        if buf is None:
+            buf = self.ext[name] = alloc(self.plan.ext_curs[name])  # fresh: zero
+            for values in self.pending.pop(name, []):
+                encode(values, self.plan.ext_curs[name], buf)
+        return buf
+
+    def node_buffer(self, i: int):
+        """Node ``i``'s output buffer (its input's buffer when aliased)."""
+        node = self.plan.nodes[i]
+        for out, port in getattr(node, "alias", []):
+            if out == 0:
+                return self.port_buffer(i, port)
+        return self.bufs.get(i)
+
+    def port_buffer(self, i: int, port: int):
+        b = self.plan.nodes[i].binds[port]
+        return self._ext_buffer(b.ext) if b.ext is not None else self.node_buffer(b.node)
+
+    def write_ext(self, name: str, values) -> None:
+        """Write an external input; queued until a consumer materialises its buffer."""
+        if name not in self.plan.ext_curs:
+            known = ", ".join(sorted(self.plan.ext_curs)) or "none"
+            raise UserError(f"'{name}' is not an external input of this plan (externals: {known})")
+        values = np.asarray(values, dtype=np.float32)
+        cur = self.plan.ext_curs[name]
+        if values.size != cur.elems:
+            raise UserError(f"external '{name}' holds {cur.elems} values ({cur}), got {values.size}")
+        if name in self.ext:
+            encode(values, cur, self.ext[name])
+        else:
+            self.pending.setdefault(name, []).append(values)
+
+    def reset_state(self) -> None:
+        """Zero every persistent state buffer (zero ports) without unloading programs."""
+        for i, node in enumerate(self.plan.nodes):
+            for port in getattr(node, "zero", []):
+                self.port_buffer(i, port)[...] = 0
+
+    # -- residency ---------------------------------------------------------------------------------------------------
+    def _load(self, i: int) -> None:
+        if self.budget is not None and len(self.progs) >= self.budget:
+            raise NoAneResources(f"program {i}: no ANE resources")
+        self.progs[i] = self._loader(i)
+        self.loads.append(i)
+        node = self.plan.nodes[i]
+        for port in range(len(node.binds)):
+            self.port_buffer(i, port)  # materialise bound externals (applies pending writes)
+        if not any(out == 0 for out, _ in node.alias) and i not in self.bufs:
+            self.bufs[i] = alloc(node.out)
+
+    def ensure(self, i: int) -> None:
+        if i in self.progs:
+            self._touch(i)
+            return
+        while True:
+            try:
+                self._load(i)
+                self._touch(i)
+                return
+            except NoAneResources:
+                victims = [v for v in self.lru if v != i]
+                if not victims:
+                    raise UserError(f"program '{self.plan.nodes[i].name}' cannot be loaded: the residency budget is {self.budget}") from None
+                victim = victims[-1]  # the most recently run: its next use is furthest away
+                self.lru.remove(victim)
+                del self.progs[victim]
+                self.evictions.append(victim)
+
+    def _touch(self, i: int) -> None:
+        if i in self.lru:
+            self.lru.remove(i)
+        self.lru.append(i)
+
+    # -- running -----------------------------------------------------------------------------------------------------
+    def run(self) -> None:
+        for i in self.plan.order:
+            node = self.plan.nodes[i]
+            if node.route == "host_rsqrt_broadcast":
+                self._host_rsqrt(node)
+                continue
+            self.ensure(i)
+            prog = self.progs[i]
+            ins = [decode(self.port_buffer(i, p), c) for p, c in enumerate(prog.ins)]
+            out = execute(prog, ins)
+            encode(out, prog.out, self.node_buffer(i))
+
+    def _host_rsqrt(self, node) -> None:
+        if node.src.ext is not None:
+            buf, cur = self._ext_buffer(node.src.ext), self.plan.ext_curs[node.src.ext]
+        else:
+            buf, cur = self.node_buffer(node.src.node), self.plan.nodes[node.src.node].out
+        x = decode(buf, cur).reshape(-1)[: node.n]
+        r = np.float32(1.0) / np.sqrt(np.float32((x * x).sum() / node.n + node.eps))
+        g = node.gamma.astype(np.float32) if node.gamma is not None else np.ones(node.n, np.float32)
+        self.write_ext(node.ext, r * g)
+
+    def output(self, name: str):
+        """A function output's logical values (fp16)."""
+        i = self.plan.outputs[name]
+        cur = self.plan.nodes[i].out
+        return decode(self.node_buffer(i), cur).astype(np.float16)
