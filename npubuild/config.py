@@ -13,6 +13,15 @@ Keys (all optional):
   xrt_contexts = <by device>          NPU hardware contexts the xrt backend keeps open (npu1: 6,
                                       npu2: 16; env XRT_CONTEXT_CACHE_SIZE wins)
   ane_resident_programs = <no limit>  ANE programs the ane backend keeps loaded (env NPUBUILD_ANE_RESIDENT)
+  stores = []                         further stores tried after the local one, in order: strings or tables
+                                      {url = "...", mode = "rw" | "ro"}; url file:///dir (shared directory),
+                                      http(s)://host[:port]/prefix (Bazel HTTP cache protocol), redis://host[:port][/db]
+                                      (env NPUBUILD_STORES: space-separated [ro:|rw:]url)
+  max_artifact_size = "1G"            largest file accepted from a store or a bundle (env NPUBUILD_MAX_ARTIFACT_SIZE)
+  trusted_keys = []                   Ed25519 public key files (npubuild keygen) whose signatures are accepted
+                                      (env NPUBUILD_TRUSTED_KEYS, separated by the path separator)
+  require_signatures = false          refuse unsigned or wrongly signed bundles and store entries (env NPUBUILD_REQUIRE_SIGNATURES=1)
+  signing_key = ""                    secret key file: entries this project uploads are signed with it (env NPUBUILD_SIGNING_KEY)
 """
 from __future__ import annotations
 
@@ -26,7 +35,55 @@ from .constants import TARGETS
 
 KNOWN_KEYS = (
     "specs", "artifacts", "store", "targets", "max_open_kernels", "xdna_device", "xdna_strict", "xrt_contexts", "ane_resident_programs",
+    "stores", "max_artifact_size", "trusted_keys", "require_signatures", "signing_key",
 )
+STORE_SCHEMES = ("file", "http", "https", "redis")
+_SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+@dataclass(frozen=True)
+class StoreSpec:
+    url: str
+    mode: str = "rw"  # rw | ro
+
+
+def parse_size(text) -> int:
+    """``1G``, ``512M``, ``4096`` (bytes)."""
+    if isinstance(text, int) and not isinstance(text, bool):
+        return text
+    t = str(text).strip().upper().removesuffix("B").removesuffix("I")
+    unit = t[-1:] if t[-1:] in _SIZE_UNITS else ""
+    try:
+        n = float(t[: len(t) - len(unit)] if unit else t)
+    except ValueError:
+        raise UserError(f"not a size: {text!r} (use bytes or a K/M/G/T suffix, e.g. 1G)") from None
+    if n < 0:
+        raise UserError(f"a size cannot be negative: {text!r}")
+    return int(n * _SIZE_UNITS[unit])
+
+
+def _store_spec(item, where: str) -> StoreSpec:
+    if isinstance(item, str):
+        mode, _, url = item.partition(":") if item.split(":", 1)[0] in ("ro", "rw") else ("rw", "", item)
+        item = {"url": url, "mode": mode}
+    if not isinstance(item, dict) or not isinstance(item.get("url"), str):
+        raise UserError(f"{where}: each store is a URL string or a table {{url = \"...\", mode = \"rw\"}}, got {item!r}")
+    url, mode = item["url"], item.get("mode", "rw")
+    scheme = url.split("://", 1)[0] if "://" in url else ""
+    if scheme not in STORE_SCHEMES:
+        raise UserError(f"{where}: store URL {url!r} must start with file://, http://, https:// or redis://")
+    if mode not in ("rw", "ro"):
+        raise UserError(f"{where}: store mode must be 'rw' or 'ro', got {mode!r}")
+    return StoreSpec(url, mode)
+
+
+def _bool(value, name: str) -> bool:
+    if isinstance(value, bool):
+        return value
+    v = str(value).strip().lower()
+    if v not in _TRUE + _FALSE:
+        raise UserError(f"{name} must be true or false (1 or 0), got {value!r}")
+    return v in _TRUE
 XDNA_DEVICES = ("npu1", "npu2")
 _TRUE, _FALSE = ("1", "true", "yes", "on"), ("", "0", "false", "no", "off")
 
@@ -43,6 +100,11 @@ class Config:
     xdna_strict: bool = False
     xrt_contexts: int | None = None
     ane_resident_programs: int | None = None
+    stores: tuple = ()  # StoreSpec, tried after the local store in order
+    max_artifact_size: int = 1 << 30
+    trusted_keys: tuple = ()  # paths of Ed25519 public keys
+    require_signatures: bool = False
+    signing_key: Path | None = None
 
 
 def find_root(start: Path | None = None) -> Path:
@@ -104,4 +166,21 @@ def load_config(root: Path | None = None) -> Config:
             resident = 0
         if resident < 1:
             raise UserError("ane_resident_programs (NPUBUILD_ANE_RESIDENT) must be a positive integer")
-    return Config(root, specs, artifacts.resolve(), Path(store).resolve(), targets, max_open, device, strict, contexts, resident)
+    env_stores = os.environ.get("NPUBUILD_STORES")
+    raw_stores = env_stores.split() if env_stores is not None else table.get("stores", [])
+    if not isinstance(raw_stores, list):
+        raise UserError(f"{pp}: stores must be a list of store URLs or tables")
+    stores = tuple(_store_spec(s, "NPUBUILD_STORES" if env_stores is not None else str(pp)) for s in raw_stores)
+    max_size = parse_size(os.environ.get("NPUBUILD_MAX_ARTIFACT_SIZE") or table.get("max_artifact_size", "1G"))
+    env_keys = os.environ.get("NPUBUILD_TRUSTED_KEYS")
+    keys = [k for k in env_keys.split(os.pathsep) if k] if env_keys is not None else table.get("trusted_keys", [])
+    if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
+        raise UserError(f"{pp}: trusted_keys must be a list of public key file paths")
+    trusted = tuple((root / k).resolve() for k in keys)
+    require = _bool(os.environ.get("NPUBUILD_REQUIRE_SIGNATURES", table.get("require_signatures", False)), "require_signatures")
+    sk = os.environ.get("NPUBUILD_SIGNING_KEY") or table.get("signing_key") or ""
+    signing = (root / sk).resolve() if sk else None
+    return Config(
+        root, specs, artifacts.resolve(), Path(store).resolve(), targets, max_open, device, strict, contexts, resident,
+        stores=stores, max_artifact_size=max_size, trusted_keys=trusted, require_signatures=require, signing_key=signing,
+    )
