@@ -59,9 +59,13 @@ def compile_key(target: str, source_sha256: str, toolchain_id: str, flags, linke
 
 
 @user_errors_fail
-def compile_kernel(target: str, kernel_id: str, instance, source: str, out_dir: str, store_root: str, toolchain: dict, flags, options: dict) -> dict:
-    """Compile ``source`` unless the store has its key; write the build record."""
-    from .store import Store
+def compile_kernel(target: str, kernel_id: str, instance, source: str, out_dir: str, stores, toolchain: dict, flags, options: dict) -> dict:
+    """Compile ``source`` unless a store has its key; write the build record.
+
+    ``stores`` is a StoreAccess (the local store and the project's further
+    stores) or just the local store's path.
+    """
+    from .stores import open_stores
     from .targets import COMPILED
 
     tgt = COMPILED[target]
@@ -72,12 +76,15 @@ def compile_kernel(target: str, kernel_id: str, instance, source: str, out_dir: 
     except UserError as e:
         raise UserError(f"kernel {kernel_id}: {e}") from None
     key = compile_key(target, sha256_file(src), toolchain["id"], flags, linked)
-    store = Store(Path(store_root))
+    store = open_stores(stores)
     if store.materialize(key, out) is not None:
         outcome = "store"
+    elif _adopt(store, key, kernel_id, target, out, binaries):
+        outcome = "store"
     else:
+        refused = store.refused
         try:
-            tgt.compile(src.read_text(), out, out / "build.log", instance, options, Path(store_root), toolchain)
+            tgt.compile(src.read_text(), out, out / "build.log", instance, options, store.local.root, toolchain)
         except UserError as e:
             raise UserError(f"kernel {kernel_id}: {e}") from None
         store.put(key, {b: out / b for b in binaries}, {"kernel": kernel_id, "target": target})
@@ -88,7 +95,37 @@ def compile_kernel(target: str, kernel_id: str, instance, source: str, out_dir: 
         files[name] = {"sha256": sha256_file(p), "size": p.stat().st_size}
     record = {"key": key, "toolchain": toolchain, "flags": flags, "files": files}
     atomic_write_text(out / RECORD_NAME, json.dumps(record, sort_keys=True, indent=1))
+    if outcome == "compiled" and refused:
+        return {"outcome": outcome, "store_refused": refused}
     return {"outcome": outcome}
+
+
+def _adopt(store, key: str, kernel_id: str, target: str, out: Path, binaries: list[str]) -> bool:
+    """Take outputs already in the artifact directory when its manifest says they were
+    built under this very key and their bytes match it: an unpacked bundle, or
+    artifacts copied without their store. They also go into the stores, so the next
+    build finds them there. Not when signatures are required: a manifest is not signed
+    once unpacked, so only signed bundles and signed store entries count then."""
+    if getattr(store, "access", None) is not None and store.access.require_signatures:
+        return False
+    artifacts = out.parents[2]  # <artifacts>/kernels/<id>/<target>
+    try:
+        m = json.loads((artifacts / "manifest.json").read_text())
+        rec = m["kernels"][kernel_id]["targets"][target]
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+    if rec.get("key") != key or not rec.get("compiled", True):
+        return False
+    from .targets import COMPILED
+
+    roles = {name: role for role, name in COMPILED[target].binaries.items()}
+    for name in binaries:
+        f = rec.get("files", {}).get(roles[name])
+        p = out / name
+        if not f or not p.is_file() or p.stat().st_size != f.get("size") or sha256_file(p) != f.get("sha256"):
+            return False
+    store.put(key, {b: out / b for b in binaries}, {"kernel": kernel_id, "target": target, "adopted": True})
+    return True
 
 
 def write_constants(artifacts: Path, graph, out_dir: Path) -> dict:

@@ -1,4 +1,4 @@
-"""The ``npubuild`` command line: build, ops, list, run, verify, doctor."""
+"""The ``npubuild`` command line: build, ops, list, run, verify, doctor, pack, unpack, keygen, gc, cache."""
 from __future__ import annotations
 
 import argparse
@@ -284,6 +284,120 @@ def cmd_doctor(args) -> int:
     return 0 if r["ok"] else 1
 
 
+def cmd_pack(args) -> int:
+    from .bundle import pack
+    from .config import load_config
+
+    cfg = load_config()
+    src = Path(args.dir) if args.dir else cfg.artifacts
+    key = None if args.no_sign else (Path(args.sign) if args.sign else cfg.signing_key)
+    r = pack(src, Path(args.output), signing_key=key, level=args.level)
+    signed = f"; signed with {key}" if r.signed_by else "; unsigned"
+    print(f"pack: {r.path}: {r.entries} entries (manifest, {'signature, ' if r.signed_by else ''}{r.files} files), {r.size} bytes{signed}")
+    return 0
+
+
+def cmd_unpack(args) -> int:
+    from . import trust
+    from .bundle import unpack
+    from .config import load_config
+
+    cfg = load_config()
+    r = unpack(
+        Path(args.file),
+        Path(args.directory),
+        max_size=cfg.max_artifact_size,
+        trusted=trust.load_trusted(cfg.trusted_keys),
+        required=cfg.require_signatures or args.require_signatures,
+        force=args.force,
+    )
+    if r.signer:
+        how = f"signature verified (trusted key {r.signer})"
+    elif r.signed:
+        how = "signed by a key that is not in trusted_keys (signature not checked)"
+    else:
+        how = "unsigned"
+    print(f"unpack: {args.file} -> {r.dest}: {r.files} files match the manifest; {how}")
+    return 0
+
+
+def cmd_keygen(args) -> int:
+    from . import trust
+    from .config import find_root
+
+    name = args.name
+    if not name or "/" in name or os.sep in name or name.startswith("."):
+        raise UserError(f"--name must be a plain file name without '/' or a leading '.', got {name!r}")
+    secret, public = trust.generate_keypair(Path(args.dir), name)
+    secret, public = secret.resolve(), public.resolve()
+    root = find_root()
+
+    def shown(p: Path) -> str:
+        return os.path.relpath(p, root) if p.is_relative_to(root) else str(p)
+
+    print(f"keygen: secret key {secret} (mode 0600: keep it private, never commit or share it)")
+    print(f"keygen: public key {public}")
+    print("To trust signatures made with it, add the public key to [tool.npubuild] in pyproject.toml:")
+    print(f'  trusted_keys = ["{shown(public)}"]')
+    print(f'To sign with it: npubuild pack --sign {shown(secret)}  (or signing_key = "{shown(secret)}" in [tool.npubuild])')
+    return 0
+
+
+def _store_dir(args) -> Path:
+    if args.store:
+        return Path(args.store)
+    from .config import load_config
+
+    return load_config().store
+
+
+def cmd_gc(args) -> int:
+    from .config import parse_size
+    from .housekeeping import fmt_size, gc
+
+    store = _store_dir(args)
+    limit = parse_size(args.max_size) if args.max_size is not None else None
+    r = gc(store, limit, dry_run=args.dry_run)
+    if args.json:
+        print(json.dumps(r, indent=1))
+        return 0
+    rm = r["removed"]
+    verb = "would remove" if args.dry_run else "removed"
+    print(
+        f"gc: {store}: {verb} {rm['entries']} least recently used entries, {rm['blobs']} blobs only they named, "
+        f"{rm['dangling_entries']} dangling entries, {rm['orphan_blobs']} orphan blobs, {rm['temp_files']} stale temporary files"
+    )
+    after = f"{fmt_size(r['total_bytes_before'])} -> {fmt_size(r['total_bytes_after'])}"
+    print(f"gc: {'would free' if args.dry_run else 'freed'} {fmt_size(r['freed_bytes'])} ({after}" + (f", limit {fmt_size(limit)})" if limit is not None else ")"))
+    if r["failed"]:
+        print(f"gc: {r['failed']} files could not be removed (permissions?)", file=sys.stderr)
+    if r["over_limit"]:
+        print(f"gc: the store is still over {fmt_size(limit)}: what is left is not evictable (temporary files younger than an hour, other files)", file=sys.stderr)
+    return 0
+
+
+def cmd_cache_stats(args) -> int:
+    from .housekeeping import fmt_size, stats
+
+    store = _store_dir(args)
+    r = stats(store)
+    if args.json:
+        print(json.dumps(r, indent=1))
+        return 0
+    if not r["exists"]:
+        print(f"store:       {store} (does not exist yet)")
+        return 0
+    print(f"store:       {store}")
+    print(f"entries:     {r['entries']} ({fmt_size(r['entry_bytes'])}), {r['dangling_entries']} dangling (unreadable or missing a blob)")
+    print(f"blobs:       {r['blobs']} ({fmt_size(r['blob_bytes'])}), {r['orphan_blobs']} orphan ({fmt_size(r['orphan_bytes'])}) named by no entry")
+    print(f"temp files:  {r['temp_files']} ({fmt_size(r['temp_bytes'])}), {r['stale_temp_files']} older than an hour")
+    print(f"other files: {r['other_files']} ({fmt_size(r['other_bytes'])})")
+    print(f"total:       {fmt_size(r['total_bytes'])} ({r['total_bytes']} bytes)")
+    print(f"oldest use:  {r['oldest_use'] or '-'}")
+    print(f"newest use:  {r['newest_use'] or '-'}")
+    return 0
+
+
 def make_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="npubuild",
@@ -343,6 +457,62 @@ def make_parser() -> argparse.ArgumentParser:
     d.add_argument("--json", action="store_true", help="the same as JSON")
     d.add_argument("--strict", action="store_true", help="also exit 1 when an XDNA tool (aiecc, Peano, xclbinutil) is missing")
     d.set_defaults(fn=cmd_doctor)
+
+    pk = sub.add_parser(
+        "pack",
+        help="write a reproducible .tar.zst bundle of an artifact directory",
+        description="Bundle manifest.json and every file it names (nothing else) into a reproducible tar (PAX) + zstd archive: "
+        "two packs of the same artifacts are byte-identical. With --sign or signing_key in [tool.npubuild] the bundle "
+        "carries an Ed25519 signature over the manifest.",
+    )
+    pk.add_argument("dir", nargs="?", help="artifact directory (default: from the project config)")
+    pk.add_argument("-o", "--output", required=True, metavar="FILE.tar.zst", help="bundle file to write")
+    pk.add_argument("--sign", metavar="KEY", help="secret key file (npubuild keygen) to sign the manifest with (default: signing_key)")
+    pk.add_argument("--no-sign", action="store_true", help="do not sign, even when signing_key is set")
+    pk.add_argument("--level", type=int, default=3, help="zstd level 1-19 (default 3); the same level gives the same bytes")
+    pk.set_defaults(fn=cmd_pack)
+
+    up = sub.add_parser(
+        "unpack",
+        help="verify a bundle and extract it",
+        description="Verify a bundle (entry names and types, sizes, sha256 against its manifest, the signature) while "
+        "extracting it into a temporary directory beside DIR, then move it into place. Nothing is written outside DIR, "
+        "and a refused bundle leaves DIR untouched.",
+    )
+    up.add_argument("file", help="bundle file (npubuild pack)")
+    up.add_argument("-C", dest="directory", required=True, metavar="DIR", help="destination directory (absent or empty unless --force)")
+    up.add_argument("--force", action="store_true", help="unpack into a non-empty DIR, replacing only the files the bundle names")
+    up.add_argument(
+        "--require-signatures",
+        action="store_true",
+        help="refuse an unsigned bundle or one signed by a key not in trusted_keys (same as require_signatures = true)",
+    )
+    up.set_defaults(fn=cmd_unpack)
+
+    kg = sub.add_parser("keygen", help="create an Ed25519 key pair for signing bundles and store entries")
+    kg.add_argument("--dir", default=".", help="directory for the key files (default: the current directory)")
+    kg.add_argument("--name", default="npubuild", help="key name: writes NAME.key (secret) and NAME.pub (default: npubuild)")
+    kg.set_defaults(fn=cmd_keygen)
+
+    g = sub.add_parser(
+        "gc",
+        help="clean the local store and evict least recently used entries",
+        description="Remove stale temporary files, dangling entries and old orphan blobs, then (with --max-size) evict the "
+        "least recently used entries and the blobs no remaining entry names until the store fits.",
+    )
+    g.add_argument("--max-size", metavar="SIZE", help="size limit, e.g. 500M or 2G")
+    g.add_argument("--dry-run", action="store_true", help="show what would be removed; remove nothing")
+    g.add_argument("--store", metavar="DIR", help="store directory (default: the project's store)")
+    g.add_argument("--json", action="store_true", help="the report as JSON")
+    g.set_defaults(fn=cmd_gc)
+
+    c = sub.add_parser("cache", help="inspect the local store")
+    csub = c.add_subparsers(dest="cache_cmd", metavar="SUBCOMMAND")
+    csub.required = True
+    cs = csub.add_parser("stats", help="entries, blobs, sizes, oldest and newest use, orphans, temporary files")
+    cs.add_argument("--json", action="store_true")
+    cs.add_argument("--store", metavar="DIR", help="store directory (default: the project's store)")
+    cs.set_defaults(fn=cmd_cache_stats)
     return p
 
 

@@ -2,7 +2,10 @@
 
 Every output is written to a temporary name in the same directory, fsynced and
 renamed into place, so an interrupted build never leaves a half-written file
-that looks finished.
+that looks finished. Temporary names carry the writing process's id
+(``.npb-tmp-<pid>-...``): :func:`sweep_stale_temps` removes those of
+processes that no longer exist (a build killed with SIGKILL) and never those
+of a build still running next to this one.
 """
 from __future__ import annotations
 
@@ -13,6 +16,66 @@ import tempfile
 from pathlib import Path
 
 TMP_PREFIX = ".npb-tmp-"
+# temp files of a process still alive are left alone unless they are this old (a wedged writer)
+STALE_AFTER = 24 * 3600
+
+
+def tmp_prefix(kind: str = "") -> str:
+    """The prefix of this process's temporary names (``kind`` tells what they are)."""
+    return f"{TMP_PREFIX}{os.getpid()}-{kind + '-' if kind else ''}"
+
+
+def _pid_of(name: str) -> int | None:
+    rest = name[len(TMP_PREFIX):]
+    head = rest.split("-", 1)[0]
+    return int(head) if head.isdigit() else None
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` still runs (a zombie, killed but not yet reaped, does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # exists, owned by someone else
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            state = f.read().rsplit(b")", 1)[1].split()[0]
+        return state not in (b"Z", b"X")
+    except (OSError, IndexError):
+        return True
+
+
+def sweep_stale_temps(*roots: Path) -> int:
+    """Remove temporary files and directories left by dead writers under ``roots``; returns how many."""
+    import time
+
+    now = time.time()
+    removed = 0
+    for root in roots:
+        root = Path(root)
+        if not root.is_dir():
+            continue
+        for dirpath, dirnames, filenames in os.walk(root):
+            for name in [*filenames, *dirnames]:
+                if not name.startswith(TMP_PREFIX):
+                    continue
+                path = Path(dirpath) / name
+                pid = _pid_of(name)
+                try:
+                    old = now - path.lstat().st_mtime > STALE_AFTER
+                except OSError:
+                    continue
+                if pid is not None and _alive(pid) and not old:
+                    continue
+                if path.is_dir() and not path.is_symlink():
+                    shutil.rmtree(path, ignore_errors=True)
+                else:
+                    path.unlink(missing_ok=True)
+                removed += 1
+            dirnames[:] = [d for d in dirnames if not d.startswith(TMP_PREFIX)]
+    return removed
 
 
 def sha256_file(path: Path) -> str:
@@ -25,7 +88,7 @@ def sha256_file(path: Path) -> str:
 
 def _tmp_for(path: Path):
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=TMP_PREFIX, dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=tmp_prefix(), dir=path.parent)
     return fd, Path(tmp)
 
 

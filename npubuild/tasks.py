@@ -110,7 +110,11 @@ def _fast_stamp() -> dict | None:
 def _load_plan():
     config = _config()
     if config is not None and _State.plan is None and _State.error is None:
+        from .fsio import sweep_stale_temps
         from .plan import build_plan
+
+        # a build killed earlier (SIGKILL, power loss) may have left temp files: never a live build's
+        sweep_stale_temps(config.artifacts, config.store)
 
         try:
             _State.plan = build_plan(config)
@@ -248,7 +252,9 @@ def task_compile():
     yield {"name": None, "doc": "compile kernel sources, or take them from the content-addressed store"}
     if _fast_stamp() or plan is None:
         return
-    store = str(plan.config.store)
+    from .stores import StoreAccess
+
+    store = StoreAccess.from_config(plan.config)  # the local store and the further ones, picklable
     recipes = _recipes(plan)
     for kid, inst, t, d in _pairs(plan):
         if recipes[t.name] is None or not recipes[t.name][3]:
@@ -277,9 +283,10 @@ def task_ane():
     if _fast_stamp() or plan is None or not plan.ane_graphs:
         return
     from .ane.build import PLAN_FILE, blob_files, build_graph, code_version
+    from .stores import StoreAccess
 
     version = code_version()
-    store = str(plan.config.store)
+    store = StoreAccess.from_config(plan.config)
     for name, (path, display) in sorted(plan.ane_graphs.items()):
         out = _ane_dir(plan, name)
         yield {
@@ -401,6 +408,10 @@ class BuildReporter(ConsoleReporter):
 
     def initialize(self, tasks, selected_tasks):
         gc.enable()
+        if _State.config is not None and _State.config.stores:
+            from .stores import new_build
+
+            new_build(_State.config.store)  # forget store warnings of an earlier, unfinished build
         if _State.error:
             self.write(_State.error + "\n")
 
@@ -421,6 +432,12 @@ class BuildReporter(ConsoleReporter):
 
     def complete_run(self):
         super().complete_run()
+        if _State.config is not None and _State.config.stores:
+            from .stores import take_notices
+
+            # recorded by the workers: each unreachable store once, entries found but not used
+            for line in take_notices(_State.config.store):
+                self.outstream.write(line + "\n")
         stamp = _State.stamp
         plan = _State.plan
         if stamp is None and plan is None:

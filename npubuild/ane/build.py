@@ -117,16 +117,19 @@ def write_graph(plan, out_dir: Path) -> list[Path]:
     return [pj, *files]
 
 
-def build_graph(mil_path: str, display: str, out_dir: str, store_root: str) -> dict:
-    """The doit action: materialise from the store or compile and store."""
+def build_graph(mil_path: str, display: str, out_dir: str, stores) -> dict:
+    """The doit action: materialise from the stores or compile and store.
+
+    ``stores`` is a StoreAccess or the local store's path.
+    """
     from doit.exceptions import TaskFailed
 
-    from ..store import Store
+    from ..stores import open_stores
 
     mil, out = Path(mil_path), Path(out_dir)
     try:
         key = graph_key(mil)
-        store = Store(Path(store_root))
+        store = open_stores(stores)
         if store.materialize(key, out) is not None:
             return {"outcome": "store"}
         plan = load_plan(mil, display)

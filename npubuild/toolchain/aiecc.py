@@ -26,7 +26,7 @@ import tempfile
 from pathlib import Path
 
 from ..errors import UserError
-from ..fsio import TMP_PREFIX, atomic_write_text, sha256_file
+from ..fsio import atomic_write_text, sha256_file, tmp_prefix
 from . import xdna
 from .host import LOG_TAIL_LINES
 
@@ -393,7 +393,7 @@ def compile_design(
     log.append(f"# env AIE_XCLBINUTIL={shlex.quote(overrides['AIE_XCLBINUTIL'])}")
     log.append(f"# env PATH={shlex.quote(xclbinutil_dir)}:$PATH")
 
-    tmp = Path(tempfile.mkdtemp(prefix=f"{TMP_PREFIX}xdna-", dir=out_dir))
+    tmp = Path(tempfile.mkdtemp(prefix=tmp_prefix("xdna"), dir=out_dir))
     ok = False
     try:
         try:
@@ -480,7 +480,7 @@ def compile_object(
     if problem is not None:
         raise _preflight_error(log, log_path, problem)
 
-    tmp = Path(tempfile.mkdtemp(prefix=f"{TMP_PREFIX}peano-", dir=out.parent))
+    tmp = Path(tempfile.mkdtemp(prefix=tmp_prefix("peano"), dir=out.parent))
     tmp_out = tmp / tmp_out_name  # cmd writes it: cwd is tmp
     ok = False
     try:

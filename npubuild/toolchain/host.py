@@ -21,7 +21,7 @@ import threading
 from pathlib import Path
 
 from ..errors import UserError
-from ..fsio import atomic_write_text
+from ..fsio import atomic_write_text, tmp_prefix
 from ..canonical import canonical_json
 from . import mlir_env
 from .fpcache import cached_fingerprint, stat_files
@@ -357,7 +357,7 @@ def compile_shared_library(mlir_text: str, out_so: Path, log_path: Path) -> None
     out_so, log_path = Path(out_so), Path(log_path)
     out_so.parent.mkdir(parents=True, exist_ok=True)
     log: list[str] = [f"# npubuild host compile -> {out_so}"]
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out_so.name}.", suffix=".tmp", dir=out_so.parent))
+    tmp = Path(tempfile.mkdtemp(prefix=tmp_prefix("host"), dir=out_so.parent))
     ok = False
     try:
         try:

@@ -51,8 +51,8 @@ def microkernel_recipe(instance, toolchain: dict, device_name: str) -> dict:
 
 
 def build_microkernel(instance, tools: dict, toolchain: dict, store_root: Path, out_dir: Path, device_name: str) -> Path:
-    """The microkernel object for ``instance``'s overlay in ``out_dir/link/`` (from the store when cached)."""
-    from ..store import Store
+    """The microkernel object for ``instance``'s overlay in ``out_dir/link/`` (from the stores when cached)."""
+    from ..stores import open_stores
     from .aiecc import compile_object
 
     ov = _overlay(instance, device_name)
@@ -61,7 +61,7 @@ def build_microkernel(instance, tools: dict, toolchain: dict, store_root: Path, 
     key = hashlib.sha256(canonical_json({"microkernel": recipe}).encode()).hexdigest()
     link = Path(out_dir) / LINK_DIR
     obj = link / ov.microkernel
-    store = Store(store_root)
+    store = open_stores(store_root)  # with the further stores of the compile that called us
     if store.materialize(key, link) is None:
         link.mkdir(parents=True, exist_ok=True)
         compile_object(
