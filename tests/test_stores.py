@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from npubuild.trust import generate_keypair
 
 from .conftest import new_project
@@ -322,3 +324,29 @@ def test_blob_over_max_artifact_size_is_refused(tmp_path):
     assert r.out.count("(max_artifact_size)") == N
     r = build(make(tmp_path, "large", [f"ro:file://{shared}"], max_artifact_size="1M"))
     assert r.summary == {"kernels": N, "compiled": 0, "store": N, "uptodate": 0}
+
+
+@pytest.mark.slow
+def test_fresh_clone_of_the_repository_specs_builds_from_a_warm_http_cache(tmp_path, nginx_server):
+    """The acceptance flow: the repository's own specs (kernels, YAML graphs, the .mil graph),
+    built once into nginx, then built on a fresh clone with zero compiler invocations."""
+    import shutil
+
+    from .conftest import REPO
+
+    def clone(name):
+        p = make(tmp_path, name, [nginx_server.url])
+        shutil.rmtree(p.root / "specs")
+        shutil.copytree(REPO / "specs", p.root / "specs")
+        return p
+
+    warm = clone("warm")
+    first = build(warm)
+    n = first.summary["kernels"]
+    assert first.summary["compiled"] == n
+    fresh = clone("fresh")
+    r = build(fresh)
+    assert r.summary == {"kernels": n, "compiled": 0, "store": n, "uptodate": 0}
+    assert "ane:swiglu" in r.out  # the .mil graph too: from the cache, not compiled
+    assert fresh.npubuild("verify").rc == 0
+    same_binaries(warm, fresh)
