@@ -12,6 +12,8 @@ from npubuild.ane.mil import Literal, MilError, MilType, Ref, load_mil, parse_mi
 from npubuild.ane.weightbin import MIL_DTYPES, WeightBinError, read_blob, write_weight_bin, write_weight_file
 from npubuild.errors import UserError
 
+from .mil_programs import FUSE, SWIGLU, TRAIN
+
 F16 = np.float16
 
 
@@ -41,27 +43,6 @@ def write_raw(dirpath: Path, arrays: dict) -> None:
         (dirpath / f"{name}.bin").write_bytes(np.ascontiguousarray(a).astype(a.dtype.newbyteorder("<")).tobytes())
 
 
-PROG1 = """program(1.3)
-{{
-    func main<ios18>(tensor<fp16, [1, 64, 1, 1]> x) {{
-        tensor<fp16, [64]> gam = const()[val = tensor<fp16, [64]>(BLOBFILE(path = string("{d}/gam.bin"), offset = uint64(0)))];
-        tensor<int8, [128, 64]> Wu_q = const()[val = tensor<int8, [128, 64]>(BLOBFILE(path = string("{d}/wu_q8.bin"), offset = uint64(0)))];
-        tensor<fp16, [128, 2]> Wu_s = const()[val = tensor<fp16, [128, 2]>(BLOBFILE(path = string("{d}/wu_sc.bin"), offset = uint64(0)))];
-        tensor<fp16, [128, 64]> Wu = constexpr_blockwise_shift_scale(data = Wu_q, scale = Wu_s)[name = string("Wu")];
-        tensor<fp16, [128, 64]> Wg = const()[val = tensor<fp16, [128, 64]>(BLOBFILE(path = string("{d}/wg.bin"), offset = uint64(0)))];
-        tensor<fp16, [64, 128]> Wd = const()[val = tensor<fp16, [64, 128]>(BLOBFILE(path = string("{d}/wd.bin"), offset = uint64(0)))];
-        tensor<bool, []> bt = const()[val = bool(true)];
-        tensor<fp16, [1, 64, 1, 1]> xn = rms_norm(x = x, w = gam, eps = fp16(0.00001))[name = string("xn")];
-        tensor<fp16, [1, 1, 1, 128]> u = matmul(x = xn, y = Wu, transpose_y = bt)[name = string("u")];
-        tensor<fp16, [1, 1, 1, 128]> g = matmul(x = xn, y = Wg, transpose_y = bt)[name = string("g")];
-        tensor<fp16, [1, 128, 1, 1]> gs = sigmoid(x = g)[name = string("gs")];
-        tensor<fp16, [1, 128, 1, 1]> gsl = mul(x = g, y = gs)[name = string("gsl")];
-        tensor<fp16, [1, 128, 1, 1]> fu = mul(x = u, y = gsl)[name = string("fu")];
-        tensor<fp16, [1, 1, 1, 64]> dn = matmul(x = fu, y = Wd, transpose_y = bt)[name = string("dn")];
-        tensor<fp16, [1, 64, 1, 1]> y = add(x = x, y = dn)[name = string("y")];
-    }} -> (y);
-}}"""
-
 # The same program in the program(1.0) verbose literal style, with a buildInfo block.
 PROG1_VERBOSE = """program(1.0)
 [buildInfo = dict<tensor<string, []>, tensor<string, []>>({{{{"coremlc-component-MIL", "3402.3.2"}}, {{"coremlc-version", "3402.4.1"}}}})]
@@ -85,47 +66,6 @@ PROG1_VERBOSE = """program(1.0)
     }} -> (y);
 }}"""
 
-PROG2 = """program(1.3)
-{{
-    func main<ios18>(tensor<fp16, [1, 64, 1, 1]> x) {{
-        tensor<fp16, [96, 64, 1, 1]> W1 = const()[val = tensor<fp16, [96, 64, 1, 1]>(BLOBFILE(path = string("{d}/w1.bin"), offset = uint64(0)))];
-        tensor<fp16, [64, 96, 1, 1]> W2 = const()[val = tensor<fp16, [64, 96, 1, 1]>(BLOBFILE(path = string("{d}/w2.bin"), offset = uint64(0)))];
-        tensor<fp16, [64, 64, 1, 1]> W3 = const()[val = tensor<fp16, [64, 64, 1, 1]>(BLOBFILE(path = string("{d}/w3.bin"), offset = uint64(0)))];
-        tensor<fp16, [1, 96, 1, 1]> c1 = conv(weight = W1, x = x)[name = string("c1")];
-        tensor<fp16, [1, 64, 1, 1]> c2 = conv(weight = W2, x = c1)[name = string("c2")];
-        tensor<fp16, [1, 64, 1, 1]> g = conv(weight = W3, x = c2)[name = string("g")];
-        tensor<fp16, [1, 64, 1, 1]> gs = sigmoid(x = g)[name = string("gs")];
-        tensor<fp16, [1, 64, 1, 1]> gsl = mul(x = g, y = gs)[name = string("gsl")];
-        tensor<fp16, [1, 64, 1, 1]> y = add(x = c2, y = gsl)[name = string("y")];
-    }} -> (y);
-}}"""
-
-PROG3 = """program(1.3)
-{
-    func main<ios18>(tensor<fp16, [1, 1, 1, 64]> x,
-                     tensor<fp16, [1, 64, 1, 1]> target,
-                     tensor<fp16, [1, 64, 1, 1]> neg_lr,
-                     tensor<fp16, [1, 64, 1, 1]> one,
-                     tensor<fp16, [1, 64, 1, 64]> W1,
-                     tensor<fp16, [1, 64, 1, 64]> W2) {
-        tensor<bool, []> bt = const()[val = bool(true)];
-        tensor<fp16, [1, 64, 1, 1]> z1 = matmul(x = x, y = W1, transpose_y = bt)[name = string("z1")];
-        tensor<fp16, [1, 64, 1, 1]> h = sigmoid(x = z1)[name = string("h")];
-        tensor<fp16, [1, 64, 1, 1]> y = matmul(x = h, y = W2, transpose_y = bt)[name = string("y")];
-        tensor<fp16, [1, 64, 1, 1]> dy = sub(x = y, y = target)[name = string("dy")];
-        tensor<fp16, [1, 64, 1, 1]> ndy = mul(x = dy, y = neg_lr)[name = string("ndy")];
-        tensor<fp16, [1, 1, 1, 64]> dh = matmul(x = dy, y = W2, transpose_x = bt)[name = string("dh")];
-        tensor<fp16, [1, 64, 1, 1]> omh = sub(x = one, y = h)[name = string("omh")];
-        tensor<fp16, [1, 64, 1, 1]> ds = mul(x = h, y = omh)[name = string("ds")];
-        tensor<fp16, [1, 64, 1, 1]> dz1 = mul(x = dh, y = ds)[name = string("dz1")];
-        tensor<fp16, [1, 64, 1, 1]> ndz1 = mul(x = dz1, y = neg_lr)[name = string("ndz1")];
-        tensor<fp16, [1, 64, 1, 64]> dW2 = matmul(x = ndy, y = h, transpose_x = bt)[name = string("dW2")];
-        tensor<fp16, [1, 64, 1, 64]> W2_new = add(x = W2, y = dW2)[name = string("W2_new")];
-        tensor<fp16, [1, 64, 1, 64]> dW1 = matmul(x = ndz1, y = x, transpose_x = bt)[name = string("dW1")];
-        tensor<fp16, [1, 64, 1, 64]> W1_new = add(x = W1, y = dW1)[name = string("W1_new")];
-    } -> (y, W1_new, W2_new);
-}"""
-
 
 @pytest.fixture
 def seed1(tmp_path):
@@ -136,7 +76,7 @@ def seed1(tmp_path):
 
 def test_seed_rms_q8_swiglu(seed1):
     d, data = seed1
-    (d / "m.mil").write_text(PROG1.format(d=d))
+    (d / "m.mil").write_text(SWIGLU.format(d=d))
     prog = load_mil(d / "m.mil")
     assert prog.version == "1.3" and list(prog.functions) == ["main"]
     fn = prog.main
@@ -181,7 +121,7 @@ def test_seed_rms_q8_swiglu(seed1):
 
 def test_verbose_program_1_0_style_reads_the_same(seed1):
     d, _ = seed1
-    short = parse_mil(PROG1.format(d=d), "short.mil").main
+    short = parse_mil(SWIGLU.format(d=d), "short.mil").main
     verbose_prog = parse_mil(PROG1_VERBOSE.format(d=d), "verbose.mil")
     assert verbose_prog.version == "1.0"
     verbose = verbose_prog.main
@@ -200,7 +140,7 @@ def test_seed_conv_chain(tmp_path):
     ws = {"w1": (96, 64, 1, 1), "w2": (64, 96, 1, 1), "w3": (64, 64, 1, 1)}
     data = {k: rng.standard_normal(s).astype(F16) for k, s in ws.items()}
     write_raw(tmp_path, data)
-    fn = parse_mil(PROG2.format(d=tmp_path), "conv.mil").main
+    fn = parse_mil(FUSE.format(d=tmp_path), "conv.mil").main
     assert [(o.op, o.result) for o in fn.ops] == [
         ("conv", "c1"), ("conv", "c2"), ("conv", "g"), ("sigmoid", "gs"), ("mul", "gsl"), ("add", "y"),
     ]
@@ -213,7 +153,7 @@ def test_seed_conv_chain(tmp_path):
 
 
 def test_seed_training_graph_multiline_signature():
-    fn = parse_mil(PROG3, "train.mil").main
+    fn = parse_mil(TRAIN, "train.mil").main
     assert [n for n, _ in fn.inputs] == ["x", "target", "neg_lr", "one", "W1", "W2"]
     assert dict(fn.inputs)["W1"] == t16(1, 64, 1, 64) and dict(fn.inputs)["x"] == t16(1, 1, 1, 64)
     assert len(fn.ops) == 14 and fn.ops[0].line == 10 and fn.ops[-1].line == 23
@@ -503,7 +443,7 @@ def test_malformed_input_names_file_line_and_token(old, new, line, token, messag
 
 def test_truncated_and_mangled_text_only_raises_mil_error():
     """Every prefix and many single-character deletions give a MilError, never another exception."""
-    for text in (BASE, PROG3):
+    for text in (BASE, TRAIN):
         cuts = range(0, len(text), 3 if text is BASE else 11)
         for n in cuts:
             for variant in (text[:n], text[:n] + text[n + 1:]):
