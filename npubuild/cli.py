@@ -153,10 +153,13 @@ def _load_npz(path: str | None, what: str) -> dict:
     import numpy as np
 
     try:
-        with np.load(path, allow_pickle=False) as z:
-            return {k: z[k] for k in z.files}
-    except (OSError, ValueError) as e:
-        raise UserError(f"cannot read {what} file {path}: {e}") from None
+        loaded = np.load(path, allow_pickle=False)
+    except (OSError, ValueError, EOFError) as e:
+        raise UserError(f"cannot read {what} file {path}: {e or type(e).__name__}; write it with numpy.savez") from None
+    if not isinstance(loaded, np.lib.npyio.NpzFile):
+        raise UserError(f"{what} file {path} is a single .npy array; {what} need a .npz with one array per name (numpy.savez)")
+    with loaded as z:
+        return {k: z[k] for k in z.files}
 
 
 def cmd_run(args) -> int:

@@ -150,6 +150,11 @@ def test_cli_run_ref_and_host_agree(built, tmp_path):
     assert np.array_equal(outs["ref"], outs["host"])
     r = built.npubuild("run", "chain", "-i", str(tmp_path / "in.npz"), check=False)
     assert r.rc == 1 and "missing params: w" in r.err and "Traceback" not in r.err
+    (tmp_path / "empty.npz").write_bytes(b"")
+    np.save(tmp_path / "one.npy", x)
+    for bad, why in (("empty.npz", "cannot read inputs file"), ("one.npy", "is a single .npy array")):
+        r = built.npubuild("run", "chain", "-i", str(tmp_path / bad), "-p", str(tmp_path / "p.npz"), check=False)
+        assert r.rc == 1 and why in r.err and "Traceback" not in r.err, r.err
 
 
 def test_non_finite_attr_defaults_round_trip_through_strict_json():
