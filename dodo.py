@@ -1,8 +1,8 @@
 """doit entry point: `doit build` (default), `doit list`, `doit test`, `doit clean`.
 
-The task creators live in npubuild.tasks; this file only exposes them.
+The task creators live in npubuild.build.tasks; this file only exposes them.
 """
-from npubuild.tasks import (  # noqa: F401
+from npubuild.build.tasks import (  # noqa: F401
     DOIT_CONFIG,
     install_signal_handlers,
     task_ane,

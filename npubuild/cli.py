@@ -12,7 +12,7 @@ from .errors import UserError
 
 def _ops_catalog() -> list[dict]:
     from .ops import REGISTRY
-    from .targets import builds
+    from .build.targets import builds
 
     out = []
     for name in sorted(REGISTRY):
@@ -81,7 +81,7 @@ def cmd_ops(args) -> int:
 
 def cmd_list(args) -> int:
     from .config import load_config
-    from .plan import build_plan
+    from .build.plan import build_plan
 
     plan = build_plan(load_config())
     if args.json:
@@ -104,7 +104,7 @@ def run_doit(argv: list[str], root: Path) -> int:
     from doit.cmd_base import ModuleTaskLoader
     from doit.doit_cmd import DoitMain
 
-    from . import tasks
+    from .build import tasks
 
     tasks.install_signal_handlers()
     tasks._State.reset(argv)
@@ -116,7 +116,7 @@ def run_doit(argv: list[str], root: Path) -> int:
         os.chdir(old)
         import gc
 
-        gc.enable()  # npubuild.tasks switches it off while tasks load
+        gc.enable()  # npubuild.build.tasks switches it off while tasks load
 
 
 def cmd_build(args) -> int:
@@ -131,7 +131,7 @@ def cmd_build(args) -> int:
 
 def cmd_verify(args) -> int:
     from .config import load_config
-    from .manifest import verify
+    from .artifacts.manifest import verify
 
     path = Path(args.dir) if args.dir else load_config().artifacts
     problems = verify(path)
@@ -140,7 +140,7 @@ def cmd_verify(args) -> int:
             print(p, file=sys.stderr)
         print(f"verify: {len(problems)} problem(s) in {path}", file=sys.stderr)
         return 1
-    from .manifest import manifest_files, read_manifest
+    from .artifacts.manifest import manifest_files, read_manifest
 
     n = sum(1 for _ in manifest_files(read_manifest(path)))
     print(f"verify: {path}: {n} files match the manifest")
@@ -288,7 +288,7 @@ def cmd_doctor(args) -> int:
 
 
 def cmd_pack(args) -> int:
-    from .bundle import pack
+    from .artifacts.bundle import pack
     from .config import load_config
 
     cfg = load_config()
@@ -301,8 +301,8 @@ def cmd_pack(args) -> int:
 
 
 def cmd_unpack(args) -> int:
-    from . import trust
-    from .bundle import unpack
+    from .artifacts import trust
+    from .artifacts.bundle import unpack
     from .config import load_config
 
     cfg = load_config()
@@ -325,7 +325,7 @@ def cmd_unpack(args) -> int:
 
 
 def cmd_keygen(args) -> int:
-    from . import trust
+    from .artifacts import trust
     from .config import find_root
 
     name = args.name
@@ -356,7 +356,7 @@ def _store_dir(args) -> Path:
 
 def cmd_gc(args) -> int:
     from .config import parse_size
-    from .housekeeping import fmt_size, gc
+    from .artifacts.housekeeping import fmt_size, gc
 
     store = _store_dir(args)
     limit = parse_size(args.max_size) if args.max_size is not None else None
@@ -380,7 +380,7 @@ def cmd_gc(args) -> int:
 
 
 def cmd_cache_stats(args) -> int:
-    from .housekeeping import fmt_size, stats
+    from .artifacts.housekeeping import fmt_size, stats
 
     store = _store_dir(args)
     r = stats(store)

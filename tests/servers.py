@@ -215,7 +215,7 @@ class Redis:
 
     def command(self, *args):
         """Run one command on the server (the project's own RESP client)."""
-        from npubuild.stores.resp import RespConnection
+        from npubuild.artifacts.stores.resp import RespConnection
 
         conn = RespConnection("127.0.0.1", self.port, timeout=5)
         try:

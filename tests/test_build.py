@@ -331,7 +331,7 @@ def test_nothing_changed_fast_path_and_what_disables_it(project):
 
 
 def test_plain_build_detection():
-    from npubuild.noop import plain_build
+    from npubuild.build.noop import plain_build
 
     for argv in ([], ["build"], ["-n", "2", "build"], ["-n2"], ["run", "build"], ["-P", "thread", "-n", "2"]):
         assert plain_build(argv), argv

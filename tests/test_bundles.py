@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 import zstandard
 
-from npubuild import bundle, trust
+from npubuild.artifacts import bundle, trust
 from npubuild.errors import UserError
-from npubuild.manifest import manifest_files
+from npubuild.artifacts.manifest import manifest_files
 
 from .conftest import new_project
 

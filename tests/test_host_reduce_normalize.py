@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from npubuild import ops
-from npubuild.instances import make_instance
+from npubuild.spec.instances import make_instance
 from npubuild.emitters import host as emitters
 from npubuild.ops.registry import NUMPY_DTYPE, norm_axis, normalize_attrs
 

@@ -21,7 +21,7 @@ import pytest
 from npubuild.canonical import canonical_json
 from npubuild.constants import DTYPES, NUMERIC_DTYPES, NUMPY_DTYPE
 from npubuild.emitters import host as emitters
-from npubuild.instances import make_instance
+from npubuild.spec.instances import make_instance
 from npubuild.runner.ref import run_oracle
 from tests.hostkit import assert_standard_dialects, compile_kernels
 

@@ -22,7 +22,7 @@ import pytest
 from npubuild import ops
 from npubuild.emitters import host as emitters
 from npubuild.errors import UnsupportedOnTarget, UserError
-from npubuild.instances import make_instance
+from npubuild.spec.instances import make_instance
 from npubuild.ops.registry import NUMPY_DTYPE
 from npubuild.runner.host import HostKernel
 from npubuild.toolchain import host as toolchain
@@ -264,7 +264,7 @@ def test_emitted_text_is_deterministic():
     inst = make_instance("div", "i8", [(2, 1, 5), (1, 3, 1)], None)
     here = emitters.emit(inst)
     code = (
-        "import sys\nfrom npubuild.instances import make_instance\nfrom npubuild.emitters import host\n"
+        "import sys\nfrom npubuild.spec.instances import make_instance\nfrom npubuild.emitters import host\n"
         "sys.stdout.write(host.emit(make_instance('div', 'i8', [(2, 1, 5), (1, 3, 1)], None)))"
     )
     env = dict(os.environ, PYTHONHASHSEED="12345")

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from npubuild import housekeeping
+from npubuild.artifacts import housekeeping
 from npubuild.fsio import TMP_PREFIX
-from npubuild.store import Store
+from npubuild.artifacts.store import Store
 
 from .conftest import REPO
 

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from npubuild.errors import OpError, UnsupportedOnTarget
-from npubuild.instances import make_instance
+from npubuild.spec.instances import make_instance
 from npubuild.ops import REGISTRY, check_target, normalize_attrs
 from npubuild.ops.registry import target_problems
 

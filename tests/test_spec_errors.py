@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from npubuild.errors import SpecError
-from npubuild.spec import load_specs
+from npubuild.spec.load import load_specs
 
 REPO = Path(__file__).resolve().parent.parent
 K = "specs/kernels/a.yaml"

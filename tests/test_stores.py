@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from npubuild.trust import generate_keypair
+from npubuild.artifacts.trust import generate_keypair
 
 from .conftest import new_project
 from .servers import free_port, nginx_server, redis_server  # noqa: F401  (fixtures)

@@ -13,7 +13,7 @@ import pytest
 
 from npubuild.emitters import aie
 from npubuild.emitters.aie.design import Design
-from npubuild.instances import make_instance
+from npubuild.spec.instances import make_instance
 from npubuild.ops import REGISTRY
 from npubuild.ops.registry import NUMPY_DTYPE
 

@@ -20,7 +20,7 @@ from npubuild.emitters.aie.gemm import (
     untile_c,
 )
 from npubuild.errors import UnsupportedOnTarget
-from npubuild.instances import make_instance
+from npubuild.spec.instances import make_instance
 from npubuild.ops.quant import int8_matmul, int8_matmul_accumulate, quantize_per_col, quantize_per_row
 from npubuild.runner.gemm import BlockedGemm, OverlayDispatch
 

@@ -124,7 +124,7 @@ def build_graph(mil_path: str, display: str, out_dir: str, stores) -> dict:
     """
     from doit.exceptions import TaskFailed
 
-    from ..stores import open_stores
+    from ..artifacts.stores import open_stores
 
     mil, out = Path(mil_path), Path(out_dir)
     try:

@@ -55,7 +55,7 @@ class Attr:
         if self.required:
             d["required"] = True
         else:
-            from ..instances import json_safe
+            from ..spec.instances import json_safe
 
             d["default"] = json_safe(self.default)
         if self.choices:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 
 from ..errors import UserError
-from ..manifest import safe_path
+from ..artifacts.manifest import safe_path
 from ..ops.lazy_numpy import np
 
 

@@ -12,7 +12,7 @@ from collections import OrderedDict
 from pathlib import Path
 
 from ..errors import UserError, VerifyError
-from ..manifest import read_manifest, safe_path, verify
+from ..artifacts.manifest import read_manifest, safe_path, verify
 from ..ops.registry import NUMPY_DTYPE
 
 BACKENDS = ("ref", "host", "xrt", "auto")

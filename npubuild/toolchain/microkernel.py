@@ -52,7 +52,7 @@ def microkernel_recipe(instance, toolchain: dict, device_name: str) -> dict:
 
 def build_microkernel(instance, tools: dict, toolchain: dict, store_root: Path, out_dir: Path, device_name: str) -> Path:
     """The microkernel object for ``instance``'s overlay in ``out_dir/link/`` (from the stores when cached)."""
-    from ..stores import open_stores
+    from ..artifacts.stores import open_stores
     from .aiecc import compile_object
 
     ov = _overlay(instance, device_name)

@@ -18,7 +18,7 @@ import hashlib
 from pathlib import Path
 
 from ...errors import UnsupportedOnTarget
-from ...instances import KernelInstance
+from ...spec.instances import KernelInstance
 from .devices import DEFAULT_DEVICE, DEVICES
 
 DEFAULT_OPTIONS = {"device": DEFAULT_DEVICE, "runtime_sequence": "aie.runtime_sequence", "link_with": "func"}

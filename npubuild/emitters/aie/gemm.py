@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from math import prod
 
 from ...errors import UnsupportedOnTarget
-from ...instances import KernelInstance
+from ...spec.instances import KernelInstance
 from ...ops.lazy_numpy import np
 from ...ops.registry import fmt_shape
 from ..host.mlir_text import memref_type

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...instances import KernelInstance, make_instance
+from ...spec.instances import KernelInstance, make_instance
 from ...ops.registry import norm_axis, numel
 
 FLAT_FAMILIES = ("unary", "binary", "compare", "cast")

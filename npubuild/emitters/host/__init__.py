@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Callable
 
 from ...errors import UnsupportedOnTarget
-from ...instances import KernelInstance
+from ...spec.instances import KernelInstance
 import importlib
 import pkgutil
 

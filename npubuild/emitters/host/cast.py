@@ -34,7 +34,7 @@ import math
 import struct
 from typing import Callable
 
-from ...instances import KernelInstance
+from ...spec.instances import KernelInstance
 from .elementwise import emit_elementwise
 from .mlir_text import INT_BITS, KernelBuilder, int_min, is_float, mlir_type
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ...instances import KernelInstance
+from ...spec.instances import KernelInstance
 from .mlir_text import (
     FLOAT_BITS_TYPE,
     FLOAT_SIGN_MASK,

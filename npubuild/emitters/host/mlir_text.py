@@ -18,7 +18,7 @@ import contextlib
 import math
 import struct
 
-from ...instances import KernelInstance
+from ...spec.instances import KernelInstance
 
 # our dtype -> MLIR scalar type
 MLIR_TYPE = {"f32": "f32", "f16": "f16", "i8": "i8", "i32": "i32", "i64": "i64", "bool": "i1"}

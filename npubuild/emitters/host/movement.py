@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ...instances import KernelInstance
+from ...spec.instances import KernelInstance
 from ...ops.registry import norm_axis
 from .cast import attr_constant
 from .mlir_text import KernelBuilder, broadcast_indices, is_float, mlir_type

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ...instances import KernelInstance
+from ...spec.instances import KernelInstance
 from ...ops.registry import norm_axis
 from . import mathfns
 from .mlir_text import KernelBuilder

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from ...instances import KernelInstance
+from ...spec.instances import KernelInstance
 from ...ops.registry import norm_axis
 from .mlir_text import KernelBuilder, is_float, mlir_type
 

@@ -40,7 +40,7 @@ from __future__ import annotations
 import math
 from typing import Callable
 
-from ...instances import KernelInstance
+from ...spec.instances import KernelInstance
 from .cast import float_attr_value, int_attr_value
 from .elementwise import emit_elementwise
 from .mlir_text import FLOAT_BITS_TYPE, FLOAT_SIGN_MASK, KernelBuilder, int_min, is_float, mlir_type

@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from ..fsio import atomic_copy, atomic_write_bytes
+from ...fsio import atomic_copy, atomic_write_bytes
 from .base import CHUNK, Backend, BlobSink, StoreDown, os_reason
 
 

@@ -82,7 +82,7 @@ def fresh_stamp(config, db_file: Path) -> dict | None:
     Needs neither the plan nor the op catalog: the stamp lists the files to
     stat and the targets whose toolchains to fingerprint.
     """
-    from .specfiles import plan_key
+    from ..spec.files import plan_key
     from .targets import COMPILED
 
     try:
@@ -99,7 +99,7 @@ def fresh_stamp(config, db_file: Path) -> dict | None:
 
 def write_stamp(config, db_file: Path, plan_key: str, toolchain_ids: dict, files: list[str], summary: dict) -> None:
     """Record the state after a complete, successful build (see module doc)."""
-    from .fsio import atomic_write_text
+    from ..fsio import atomic_write_text
 
     stamp = dict(summary, targets=sorted(toolchain_ids), files=files)
     stamp["digest"] = state_digest(plan_key, toolchain_ids, files, db_file)

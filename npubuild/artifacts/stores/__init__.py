@@ -1,7 +1,7 @@
 """Layered artifact stores: the local store, then the project's further stores.
 
 A project may list further stores (``[tool.npubuild] stores``) after its local
-content-addressed store (npubuild.store): a shared directory (``file://``), an
+content-addressed store (npubuild.artifacts.store): a shared directory (``file://``), an
 HTTP cache speaking the Bazel remote-cache protocol (``http(s)://``) and Redis
 (``redis://``), each read-write or read-only.
 

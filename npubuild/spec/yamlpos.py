@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 
 
-from .errors import Diagnostic
+from ..errors import Diagnostic
 
 CACHE_VERSION = "2"  # bump when the tree or the parse diagnostics change
 

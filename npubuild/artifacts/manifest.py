@@ -11,9 +11,9 @@ import json
 import shutil
 from pathlib import Path, PurePosixPath
 
-from . import __version__
-from .errors import UserError, VerifyError
-from .fsio import atomic_write_text, sha256_file
+from .. import __version__
+from ..errors import UserError, VerifyError
+from ..fsio import atomic_write_text, sha256_file
 
 SCHEMA = 1
 MANIFEST = "manifest.json"
@@ -24,9 +24,9 @@ def kernel_dir(artifacts: Path, kernel_id: str, target: str) -> Path:
 
 
 def build_manifest(plan) -> dict:
-    from .actions import RECORD_NAME, write_constants
-    from .plan import graph_record
-    from .targets import COMPILED, not_built_reason
+    from ..build.actions import RECORD_NAME, write_constants
+    from ..build.plan import graph_record
+    from ..build.targets import COMPILED, not_built_reason
 
     art = plan.config.artifacts
     kernels = {}
@@ -76,7 +76,7 @@ def build_manifest(plan) -> dict:
             rec["unavailable"] = unavailable
         kernels[kid] = rec
     graphs = {}
-    from .ane.build import manifest_record
+    from ..ane.build import manifest_record
 
     for name in sorted(plan.ane_graphs):
         graphs[name] = manifest_record(art / "ane" / name, art)

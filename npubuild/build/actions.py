@@ -15,8 +15,8 @@ from pathlib import Path
 
 from doit.exceptions import TaskFailed
 
-from .errors import UserError
-from .fsio import atomic_write_text, sha256_file, write_if_changed
+from ..errors import UserError
+from ..fsio import atomic_write_text, sha256_file, write_if_changed
 
 # Bump to invalidate every compile key (e.g. when the build record format changes).
 CACHE_VERSION = 1
@@ -44,7 +44,7 @@ def emit_source(target: str, instance, out: str, options: dict) -> dict:
 
 
 def compile_key(target: str, source_sha256: str, toolchain_id: str, flags, linked: dict | None = None) -> str:
-    from .canonical import canonical_json
+    from ..canonical import canonical_json
 
     recipe = {
         "v": CACHE_VERSION,
@@ -65,7 +65,7 @@ def compile_kernel(target: str, kernel_id: str, instance, source: str, out_dir: 
     ``stores`` is a StoreAccess (the local store and the project's further
     stores) or just the local store's path.
     """
-    from .stores import open_stores
+    from ..artifacts.stores import open_stores
     from .targets import COMPILED
 
     tgt = COMPILED[target]
@@ -134,7 +134,7 @@ def write_constants(artifacts: Path, graph, out_dir: Path) -> dict:
 
     import numpy as np
 
-    from .ops.registry import NUMPY_DTYPE
+    from ..ops.registry import NUMPY_DTYPE
 
     recs = {}
     for name, c in sorted(graph.constants.items()):
@@ -158,8 +158,8 @@ def write_constants(artifacts: Path, graph, out_dir: Path) -> dict:
 
 @user_errors_fail
 def write_manifest(root: str) -> dict:
-    from .config import load_config
-    from .manifest import build_manifest
+    from ..config import load_config
+    from ..artifacts.manifest import build_manifest
     from .plan import build_plan
     from .tasks import _State
 

@@ -5,7 +5,7 @@ turn; a hit there is verified before anything of it is used:
 
 1. the entry must be well-formed JSON naming its own key, files by relative
    paths and sha256 digests, and plain modes;
-2. its signature is checked (npubuild.trust) against ``trusted_keys`` with
+2. its signature is checked (npubuild.artifacts.trust) against ``trusted_keys`` with
    ``require_signatures``;
 3. every blob the local store lacks is downloaded (refused above
    ``max_artifact_size``) and re-hashed: its sha256 must equal its name;
@@ -30,7 +30,7 @@ import re
 import tempfile
 from pathlib import Path, PurePosixPath
 
-from ..fsio import tmp_prefix
+from ...fsio import tmp_prefix
 from ..store import Store, signed_bytes
 from . import notices
 from .base import ENTRY_LIMIT, BlobSink, StoreDown, TooLarge, open_backend, redact

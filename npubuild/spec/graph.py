@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from .errors import OpError
+from ..errors import OpError
 from .instances import KernelInstance, TensorSig, make_instance
-from .ops.registry import REGISTRY, AttrError, did_you_mean
+from ..ops.registry import REGISTRY, AttrError, did_you_mean
 
 
 @dataclass
@@ -72,7 +72,7 @@ def _find_cycle(nodes, deps) -> list[str]:
 
 
 def resolve_graph(g, err: Callable[[int, str], None]) -> ResolvedGraph | None:
-    from .spec import attr_error_line
+    from .load import attr_error_line
 
     what = f"graph '{g.name}'"
     tensors: dict[str, TensorSig] = {}

@@ -7,11 +7,11 @@ import hashlib
 import pickle
 from dataclasses import dataclass
 
-from .config import Config
-from .errors import UserError
-from .instances import KernelInstance, canonical_json
-from .spec import Spec, load_specs
-from .specfiles import plan_key, stat_stamp
+from ..config import Config
+from ..errors import UserError
+from ..spec.instances import KernelInstance, canonical_json
+from ..spec.load import Spec, load_specs
+from ..spec.files import plan_key, stat_stamp
 
 
 @dataclass
@@ -76,7 +76,7 @@ def build_plan(config: Config) -> Plan:
     plan.cache_key = key
     npy = sorted({c.file for g in plan.spec.graphs.values() for c in g.constants.values() if c.file})
     try:
-        from .fsio import atomic_write_bytes
+        from ..fsio import atomic_write_bytes
 
         atomic_write_bytes(cache, pickle.dumps({"key": key, "extra": stat_stamp(npy), "plan": plan}, protocol=pickle.HIGHEST_PROTOCOL))
     except OSError:
@@ -85,7 +85,7 @@ def build_plan(config: Config) -> Plan:
 
 
 def _build_plan(config: Config) -> Plan:
-    from .ops.registry import TARGETS
+    from ..ops.registry import TARGETS
 
     spec = load_specs(config.specs, config.root, config.targets, cache_dir=config.store / "specs", xdna_device=config.xdna_device)
     by_key: dict[str, KernelInstance] = {}
@@ -133,7 +133,7 @@ def _build_plan(config: Config) -> Plan:
 def _ane_graphs(config: Config, spec) -> dict:
     """specs/graphs/*.mil, each an ane graph named after its file; checked here so
     that a bad program fails before any task runs, naming file:line."""
-    from .ane.build import load_plan, mil_files
+    from ..ane.build import load_plan, mil_files
 
     out: dict[str, tuple[str, str]] = {}
     for path in mil_files(config.specs):

@@ -10,7 +10,7 @@ the build actions and the manifest only talk to this interface. Heavy modules
   instance (xdna: the device and the mlir-aie dialect); part of the emit key.
 * ``toolchain_problem(cache_dir)``: None, or one line saying what is missing;
   a target whose toolchain is missing is emitted but not compiled (unless the
-  project is strict), see :mod:`npubuild.tasks`.
+  project is strict), see :mod:`npubuild.build.tasks`.
 """
 from __future__ import annotations
 
@@ -23,12 +23,12 @@ class HostTarget:
     binaries = {"binary": "kernel.so"}
 
     def has_emitter(self, op: str) -> bool:
-        from .emitters.host import has_emitter
+        from ..emitters.host import has_emitter
 
         return has_emitter(op)
 
     def emitter_version(self) -> str:
-        from .emitters.host import EMITTER_VERSION
+        from ..emitters.host import EMITTER_VERSION
 
         return EMITTER_VERSION
 
@@ -36,7 +36,7 @@ class HostTarget:
         return {}
 
     def emit(self, instance, options: dict) -> str:
-        from .emitters.host import emit
+        from ..emitters.host import emit
 
         return emit(instance)
 
@@ -44,12 +44,12 @@ class HostTarget:
         return None  # the host toolchain is a dependency of the package; missing pieces fail the compile
 
     def fingerprint(self, cache_dir: Path) -> dict:
-        from .toolchain.host import fingerprint
+        from ..toolchain.host import fingerprint
 
         return fingerprint(cache_dir)
 
     def flags(self):
-        from .toolchain.host import HOST_FLAGS
+        from ..toolchain.host import HOST_FLAGS
 
         return HOST_FLAGS
 
@@ -63,7 +63,7 @@ class HostTarget:
         return None
 
     def compile(self, source_text: str, out_dir: Path, log_path: Path, instance, options: dict, store_root: Path, toolchain: dict) -> None:
-        from .toolchain.host import compile_shared_library
+        from ..toolchain.host import compile_shared_library
 
         compile_shared_library(source_text, out_dir / self.binaries["binary"], log_path)
 
@@ -76,36 +76,36 @@ class XdnaTarget:
     binaries = {"xclbin": "final.xclbin", "insts": "insts.bin"}
 
     def has_emitter(self, op: str) -> bool:
-        from .emitters.aie import has_emitter
+        from ..emitters.aie import has_emitter
 
         return has_emitter(op)
 
     def emitter_version(self) -> str:
-        from .emitters.aie import EMITTER_VERSION
+        from ..emitters.aie import EMITTER_VERSION
 
         return EMITTER_VERSION
 
     def _fingerprint(self, cache_dir: Path | None) -> dict:
-        from .toolchain.xdna import find_xdna_tools, xdna_fingerprint
+        from ..toolchain.xdna import find_xdna_tools, xdna_fingerprint
 
         return xdna_fingerprint(find_xdna_tools(probe_versions=False), cache_dir)
 
     def emit_options(self, config, cache_dir: Path | None = None) -> dict:
         """Device from the project; dialect from the installed mlir-aie (newest when none is installed)."""
-        from .emitters.aie import DEFAULT_OPTIONS
+        from ..emitters.aie import DEFAULT_OPTIONS
 
         fp = self._fingerprint(cache_dir)
         dialect = fp.get("dialect") or {}
         return {**DEFAULT_OPTIONS, **{k: v for k, v in dialect.items() if v}, "device": config.xdna_device}
 
     def emit(self, instance, options: dict) -> str:
-        from .emitters.aie import emit
+        from ..emitters.aie import emit
 
         return emit(instance, options)
 
     def toolchain_problem(self, cache_dir: Path | None) -> str | None:
         """One line: which XDNA tools are missing and how to get them (details: `npubuild doctor`)."""
-        from .toolchain.xdna import find_xdna_tools
+        from ..toolchain.xdna import find_xdna_tools
 
         tools = find_xdna_tools(probe_versions=False)
         missing = [name for name in ("aiecc", "peano", "xclbinutil") if tools[name].get("missing")]
@@ -126,7 +126,7 @@ class XdnaTarget:
         return self._fingerprint(cache_dir)
 
     def flags(self):
-        from .toolchain.aiecc import AIECC_FLAGS
+        from ..toolchain.aiecc import AIECC_FLAGS
 
         return AIECC_FLAGS
 
@@ -134,7 +134,7 @@ class XdnaTarget:
         """sha256 of what the design links (the GEMM microkernel source), for the compile key."""
         if instance.op != "matmul":
             return {}
-        from .toolchain.microkernel import microkernel_recipe
+        from ..toolchain.microkernel import microkernel_recipe
 
         return microkernel_recipe(instance, toolchain, options["device"])
 
@@ -142,26 +142,26 @@ class XdnaTarget:
         """Files outside the artifacts a compile reads (doit's file_dep; the no-op check stats them)."""
         if instance.op != "matmul":
             return []
-        from .emitters.aie import device
-        from .toolchain.aiecc import locate_kernel_sources
-        from .toolchain.xdna import find_xdna_tools
+        from ..emitters.aie import device
+        from ..toolchain.aiecc import locate_kernel_sources
+        from ..toolchain.xdna import find_xdna_tools
 
         src = locate_kernel_sources(find_xdna_tools(probe_versions=False), device(options).arch)
         return [src["mm_cc"]] if src.get("mm_cc") else []
 
     def abi(self, instance, options: dict) -> dict | None:
-        from .emitters.aie import design_for
+        from ..emitters.aie import design_for
 
         return design_for(instance, options).abi()
 
     def compile(self, source_text: str, out_dir: Path, log_path: Path, instance, options: dict, store_root: Path, toolchain: dict) -> None:
-        from .toolchain.aiecc import compile_design
-        from .toolchain.xdna import find_xdna_tools
+        from ..toolchain.aiecc import compile_design
+        from ..toolchain.xdna import find_xdna_tools
 
         tools = find_xdna_tools(probe_versions=False)
         objects = []
         if instance.op == "matmul":
-            from .toolchain.microkernel import build_microkernel
+            from ..toolchain.microkernel import build_microkernel
 
             objects.append(build_microkernel(instance, tools, toolchain, Path(store_root), out_dir, options["device"]))
         # the fingerprint read `aiecc --help` once; an aiecc whose help lists neither

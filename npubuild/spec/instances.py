@@ -13,9 +13,9 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from . import ops
-from .canonical import canonical_json, json_safe  # noqa: F401  (re-exported)
-from .ops.registry import OpDef, normalize_attrs, numel
+from .. import ops
+from ..canonical import canonical_json, json_safe  # noqa: F401  (re-exported)
+from ..ops.registry import OpDef, normalize_attrs, numel
 
 # Bump when the meaning of an instance description changes (forces new keys).
 INSTANCE_VERSION = 1
@@ -100,7 +100,7 @@ def make_instance(op_name: str, dtype: str, shapes, raw_attrs: dict | None, inpu
     ``input_dtypes`` defaults to the op's dtype rule; graphs pass what the
     producers give so that a mismatch is reported.
     """
-    from .errors import OpError
+    from ..errors import OpError
 
     op = ops.REGISTRY[op_name]
     attrs = normalize_attrs(op, raw_attrs)

@@ -10,9 +10,9 @@ whose blob no longer matches its hash) is treated as a miss.
 
 An entry is ``{"key": <its key>, "files": {name: sha256}, "modes": {name: mode},
 "meta": {...}}``, plus ``"signature"`` when the project has a signing key (an
-Ed25519 signature over :func:`signed_bytes`, see npubuild.trust). The further
+Ed25519 signature over :func:`signed_bytes`, see npubuild.artifacts.trust). The further
 stores a project configures (shared directory, HTTP cache, Redis) hold the same
-entries and blobs; npubuild.stores layers them behind this one.
+entries and blobs; npubuild.artifacts.stores layers them behind this one.
 """
 from __future__ import annotations
 
@@ -20,12 +20,12 @@ import json
 import os
 from pathlib import Path
 
-from .fsio import atomic_copy, atomic_write_text, sha256_file
+from ..fsio import atomic_copy, atomic_write_text, sha256_file
 
 
 def signed_bytes(entry: dict) -> bytes:
     """What an entry's signature covers: its canonical JSON without the signature."""
-    from .canonical import canonical_json
+    from ..canonical import canonical_json
 
     return canonical_json({k: v for k, v in entry.items() if k != "signature"}).encode()
 

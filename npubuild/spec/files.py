@@ -25,7 +25,7 @@ def spec_files(spec_dir: Path) -> list[Path]:
 
 def code_stamp() -> list:
     """(file, size, mtime) of npubuild's own sources: a changed npubuild invalidates cached plans."""
-    root = Path(__file__).resolve().parent
+    root = Path(__file__).resolve().parent.parent  # the npubuild package
     out = []
     for dirpath, _, files in os.walk(root):
         for f in files:

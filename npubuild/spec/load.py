@@ -8,11 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import ops
-from .errors import Diagnostic, OpError, SpecError
+from .. import ops
+from ..errors import Diagnostic, OpError, SpecError
 from .instances import KernelInstance, make_instance
-from .ops.registry import DTYPES, TARGETS, AttrError, did_you_mean, normalize_attrs, target_problems
-from .specfiles import walk_spec_files
+from ..ops.registry import DTYPES, TARGETS, AttrError, did_you_mean, normalize_attrs, target_problems
+from .files import walk_spec_files
 from .yamlpos import Node, load_file
 
 KERNEL_KEYS = ("op", "dtype", "attrs", "shapes", "targets", "device", "doc")
@@ -223,7 +223,7 @@ def _check_restrictions(ctx: _Ctx, inst: KernelInstance, targets, line: int, wha
             ctx.err(line, f"{what}: {inst.op} with input shapes [{shp}] is not supported on {t}: {text}; change the shape/attrs or drop '{t}' from targets")
         if t == "xdna" and not problems:
             # the design's static checks (tile memory, DMA limits ...) at spec time
-            from .emitters.aie import check_instance
+            from ..emitters.aie import check_instance
 
             text = check_instance(inst, {"device": device or ctx.xdna_device})
             if text:

@@ -1,7 +1,7 @@
 """Bundles: a reproducible ``.tar.zst`` of an artifact directory, verified on unpack.
 
 A bundle holds ``manifest.json``, optionally ``signature.json`` (an Ed25519
-signature over the manifest's exact bytes, see :mod:`npubuild.trust`), then
+signature over the manifest's exact bytes, see :mod:`npubuild.artifacts.trust`), then
 every file the manifest names, and nothing else: not the store, not doit's
 state, no directories, links or special files.
 
@@ -33,8 +33,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from .errors import VerifyError
-from .fsio import TMP_PREFIX
+from ..errors import VerifyError
+from ..fsio import TMP_PREFIX
 from .manifest import MANIFEST, SCHEMA, manifest_files
 
 SIGNATURE = "signature.json"

@@ -3,7 +3,7 @@
 Actions run in doit worker processes, so they receive a :class:`StoreAccess`
 built from the Config instead of the plan. :func:`open_stores` turns it (or a
 bare local store path, for callers that only know the path) into a
-:class:`~npubuild.stores.layered.Layered` kept for the life of the process.
+:class:`~npubuild.artifacts.stores.layered.Layered` kept for the life of the process.
 """
 from __future__ import annotations
 

@@ -1,0 +1,477 @@
+"""doit task creators (dodo.py imports these).
+
+Per kernel instance and compiled target: ``emit:<id>@<target>`` writes the
+source and ``compile:<id>@<target>`` turns it into a binary (or takes it from
+the store). ``manifest`` writes artifacts/manifest.json; ``build`` (the
+default) is everything; ``test`` runs the test suite.
+
+Up-to-date decisions use content only: an emit task is current while the
+instance key and the emitter version are unchanged (saved with doit's
+``config_changed``); a compile task is current while its source file's content
+(doit's MD5 checker) and the recipe (toolchain fingerprint, flags, cache
+version) are unchanged.
+"""
+from __future__ import annotations
+
+import gc
+import hashlib
+import inspect
+import signal
+import sys
+from pathlib import Path
+
+from doit.reporter import ConsoleReporter
+from doit.tools import config_changed
+
+from .actions import CACHE_VERSION, RECORD_NAME, compile_kernel, emit_source, write_manifest
+from ..config import load_config
+from ..errors import UserError
+from . import noop
+from ..artifacts.manifest import MANIFEST
+from .targets import COMPILED, compiled_pairs, not_built_reason
+
+DEP_FILE = ".npubuild.doit.db"
+
+
+def _sigterm_as_interrupt(signum, frame):
+    # doit saves finished tasks on KeyboardInterrupt but loses the whole run's
+    # state on SIGTERM; a CI timeout must not throw away completed work.
+    raise KeyboardInterrupt
+
+
+def install_signal_handlers() -> None:
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        try:
+            signal.signal(sig, _sigterm_as_interrupt)
+        except (ValueError, OSError):  # not the main thread / unsupported
+            pass
+
+
+# Loading thousands of tasks allocates many small objects and the cyclic GC
+# would run dozens of times for nothing; it is switched back on when execution
+# starts (BuildReporter.initialize).
+gc.disable()
+
+
+class KeyUnchanged(config_changed):
+    """doit's config_changed with its call signature precomputed: doit inspects
+    every uptodate callable's signature for every task on every run, which
+    dominated a no-op build's up-to-date checks."""
+
+    __signature__ = inspect.Signature(
+        [inspect.Parameter("task", inspect.Parameter.POSITIONAL_OR_KEYWORD),
+         inspect.Parameter("values", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+    )
+
+
+class _State:
+    config = None
+    plan = None
+    error: str | None = None
+    pairs: list | None = None
+    recipes: dict | None = None
+    options: dict | None = None
+    argv: list | None = None  # doit's arguments when run in-process by `npubuild build`
+    stamp: dict | None = None  # set when nothing changed since the last complete build (noop.py)
+    checked = False
+
+    @classmethod
+    def reset(cls, argv: list | None = None) -> None:
+        """Forget everything loaded (for a second in-process run)."""
+        cls.config = cls.plan = cls.error = cls.pairs = cls.recipes = cls.options = cls.stamp = None
+        cls.checked = False
+        cls.argv = argv
+
+
+def _invocation() -> list | None:
+    return _State.argv if _State.argv is not None else noop.doit_argv()
+
+
+def _config():
+    if _State.config is None and _State.error is None:
+        try:
+            _State.config = load_config(Path.cwd())
+        except UserError as e:
+            _State.error = str(e)
+    return _State.config
+
+
+def _fast_stamp() -> dict | None:
+    """The stamp of the last complete build when a plain build finds nothing changed."""
+    if not _State.checked:
+        _State.checked = True
+        config = _config()
+        argv = _invocation()
+        if config is not None and argv is not None and noop.plain_build(argv) and noop.enabled():
+            _State.stamp = noop.fresh_stamp(config, config.root / DEP_FILE)
+    return _State.stamp
+
+
+def _load_plan():
+    config = _config()
+    if config is not None and _State.plan is None and _State.error is None:
+        from ..fsio import sweep_stale_temps
+        from .plan import build_plan
+
+        # a build killed earlier (SIGKILL, power loss) may have left temp files: never a live build's
+        sweep_stale_temps(config.artifacts, config.store)
+
+        try:
+            _State.plan = build_plan(config)
+        except UserError as e:
+            _State.error = str(e)
+    return _State.plan
+
+
+def _pairs(plan) -> list:
+    """(kernel id, instance, target, kernel dir as str) for every artifact, computed once."""
+    if _State.pairs is None:
+        art = str(plan.config.artifacts)
+        _State.pairs = [(kid, inst, t, f"{art}/kernels/{kid}/{t.name}") for kid, inst, t in compiled_pairs(plan)]
+    return _State.pairs
+
+
+def _recipes(plan) -> dict:
+    """target -> (toolchain fingerprint, flags, recipe id, compiles), or None when the build cannot start.
+
+    ``compiles`` is False for a target whose toolchain is missing and that is
+    only emitted (xdna on a machine without mlir-aie, unless xdna_strict).
+    """
+    if _State.recipes is None:
+        _State.recipes = {}
+        for _, _, t, _ in _pairs(plan):
+            if t.name in _State.recipes:
+                continue
+            try:
+                problem = t.toolchain_problem(plan.config.store)
+                if problem and plan.config.xdna_strict:
+                    raise UserError(f"{problem} (xdna_strict is set: a missing toolchain is an error)")
+                tc = t.fingerprint(plan.config.store)
+            except UserError as e:
+                _State.error = f"{t.name} toolchain: {e}"
+                _State.recipes[t.name] = None
+                continue
+            flags = t.flags() if not problem else None
+            recipe_id = hashlib.sha256(f"{CACHE_VERSION}:{t.name}:{tc['id']}:{flags}".encode()).hexdigest()
+            _State.recipes[t.name] = (tc, flags, recipe_id, problem is None)
+    return _State.recipes
+
+
+def _compiles(plan, t) -> bool:
+    r = _recipes(plan).get(t.name)
+    return bool(r and r[3])
+
+
+def _options(plan) -> dict:
+    """target -> emit options (device, dialect), computed once."""
+    if _State.options is None:
+        _State.options = {}
+        for _, _, t, _ in _pairs(plan):
+            if t.name not in _State.options:
+                _State.options[t.name] = t.emit_options(plan.config, plan.config.store)
+    return _State.options
+
+
+def _pair_options(plan, kid: str, t) -> dict:
+    """Emit options of one kernel on one target (xdna: the kernel's device)."""
+    opts = _options(plan)[t.name]
+    if t.name == "xdna":
+        dev = plan.device(kid)
+        if opts.get("device") != dev:
+            opts = {**opts, "device": dev}
+    return opts
+
+
+def _build_files(plan) -> list[str]:
+    """Every file a build task reads or writes."""
+    files = []
+    for kid, inst, t, d in _pairs(plan):
+        files.append(f"{d}/{t.source_name}")
+        if _compiles(plan, t):
+            files += [f"{d}/{b}" for b in t.binaries.values()] + [f"{d}/{RECORD_NAME}"] + t.linked_files(inst, _pair_options(plan, kid, t))
+    return files + _manifest_targets(plan) + _constant_sources(plan) + _ane_files(plan)
+
+
+def _record_stamp(plan) -> None:
+    recipes = _recipes(plan)
+    if any(r is None for r in recipes.values()):
+        return
+    ids = {t: r[0]["id"] for t, r in recipes.items()}
+    compiled = sum(1 for _, _, t, _ in _pairs(plan) if _compiles(plan, t))
+    summary = {"kernels": len(plan.instances), "artifacts": compiled, "notes": _notes(plan),
+               "manifest_targets": _manifest_targets(plan), "manifest_deps": _manifest_deps(plan)}
+    noop.write_stamp(plan.config, plan.config.root / DEP_FILE, plan.cache_key, ids, _build_files(plan), summary)
+
+
+def _notes(plan) -> list[str]:
+    """One line per (target, op family) that has no emitter yet, and one per target emitted but not compiled."""
+    missing: dict[tuple[str, str], set[str]] = {}
+    for kid, inst in plan.instances.items():
+        for t in plan.targets[kid]:
+            if not_built_reason(t, inst.op):
+                missing.setdefault((t, inst.opdef.family), set()).add(inst.op)
+    lines = [f"{t}: op family '{fam}' not yet emitted ({', '.join(sorted(o))}); built on ref only" for (t, fam), o in sorted(missing.items())]
+    recipes = _recipes(plan)
+    uncompiled: dict[str, int] = {}
+    for _, _, t, _ in _pairs(plan):
+        if recipes.get(t.name) and not recipes[t.name][3]:
+            uncompiled[t.name] = uncompiled.get(t.name, 0) + 1
+    for name, n in sorted(uncompiled.items()):
+        problem = COMPILED[name].toolchain_problem(plan.config.store)
+        lines.append(f"{name}: {n} kernel{'s' if n != 1 else ''} emitted, not compiled: {problem}")
+    return lines
+
+
+def task_emit():
+    """Emit kernel sources (one task per kernel instance and target)."""
+    plan = None if _fast_stamp() else _load_plan()
+    yield {"name": None, "doc": "emit kernel sources (one task per kernel instance and target)"}
+    if _fast_stamp() or plan is None:
+        return
+    from ..canonical import canonical_json
+
+    versions: dict = {}
+    for kid, inst, t, d in _pairs(plan):
+        opts = _pair_options(plan, kid, t)
+        vk = (t.name, opts.get("device"))
+        if vk not in versions:
+            versions[vk] = f"{t.emitter_version()}:{canonical_json(opts)}"
+        out = f"{d}/{t.source_name}"
+        yield {
+            "name": f"{kid}@{t.name}",
+            "actions": [(emit_source, (t.name, inst, out, opts))],
+            "targets": [out],
+            "uptodate": [KeyUnchanged(f"{inst.key}:{versions[vk]}")],
+            "clean": True,
+        }
+
+
+def task_compile():
+    """Compile kernel sources, or take them from the content-addressed store."""
+    plan = None if _fast_stamp() else _load_plan()
+    yield {"name": None, "doc": "compile kernel sources, or take them from the content-addressed store"}
+    if _fast_stamp() or plan is None:
+        return
+    from ..artifacts.stores import StoreAccess
+
+    store = StoreAccess.from_config(plan.config)  # the local store and the further ones, picklable
+    recipes = _recipes(plan)
+    for kid, inst, t, d in _pairs(plan):
+        if recipes[t.name] is None or not recipes[t.name][3]:
+            continue
+        tc, flags, recipe_id, _ = recipes[t.name]
+        src = f"{d}/{t.source_name}"
+        opts = _pair_options(plan, kid, t)
+        yield {
+            "name": f"{kid}@{t.name}",
+            "actions": [(compile_kernel, (t.name, kid, inst, src, d, store, tc, flags, opts))],
+            "file_dep": [src, *t.linked_files(inst, opts)],
+            "targets": [*(f"{d}/{b}" for b in t.binaries.values()), f"{d}/{RECORD_NAME}"],
+            "uptodate": [KeyUnchanged(recipe_id)],
+            "clean": True,
+        }
+
+
+def _ane_dir(plan, name: str) -> str:
+    return f"{plan.config.artifacts}/ane/{name}"
+
+
+def task_ane():
+    """Compile specs/graphs/*.mil into per-node ANE programs (or take them from the store)."""
+    plan = None if _fast_stamp() else _load_plan()
+    yield {"name": None, "doc": "compile specs/graphs/*.mil into per-node ANE programs (or take them from the store)"}
+    if _fast_stamp() or plan is None or not plan.ane_graphs:
+        return
+    from ..ane.build import PLAN_FILE, blob_files, build_graph, code_version
+    from ..artifacts.stores import StoreAccess
+
+    version = code_version()
+    store = StoreAccess.from_config(plan.config)
+    for name, (path, display) in sorted(plan.ane_graphs.items()):
+        out = _ane_dir(plan, name)
+        yield {
+            "name": name,
+            "actions": [(build_graph, (path, display, out, store))],
+            "file_dep": [path, *(str(b) for b in blob_files(Path(path)) if b.is_file())],
+            "targets": [f"{out}/{PLAN_FILE}"],
+            "uptodate": [KeyUnchanged(version)],
+            "clean": True,
+        }
+
+
+def _ane_files(plan) -> list[str]:
+    """The .mil sources, their blobs, and every artifact of the last ane build (for the no-op check)."""
+    if not plan.ane_graphs:
+        return []
+    import json
+
+    from ..ane.build import PLAN_FILE, blob_files
+
+    files = []
+    for name, (path, _) in sorted(plan.ane_graphs.items()):
+        out = Path(_ane_dir(plan, name))
+        files += [path, *(str(b) for b in blob_files(Path(path))), str(out / PLAN_FILE)]
+        try:
+            rec = json.loads((out / PLAN_FILE).read_text())
+        except (OSError, ValueError):
+            continue
+        for n in rec["nodes"]:
+            files += [str(out / n[k]["path"]) for k in ("mil", "weights") if n.get(k)]
+        if rec.get("fills"):
+            files.append(str(out / rec["fills"]["path"]))
+    return files
+
+
+def task_manifest():
+    """Write artifacts/manifest.json (kernels, graphs, files with sha256 and size)."""
+    doc = "write artifacts/manifest.json (kernels, graphs, files with sha256 and size)"
+    stamp = _fast_stamp()
+    if stamp:
+        # up to date without touching doit's saved state for this task
+        # (doit re-runs a task whose set of file_dep changed, so the set is kept)
+        action = (write_manifest, (str(_State.config.root),))
+        return {
+            "actions": [action],
+            "file_dep": stamp["manifest_deps"],
+            "targets": stamp["manifest_targets"],
+            "uptodate": [True],
+            "doc": doc,
+        }
+    plan = _load_plan()
+    if plan is None or _State.error:
+        return {
+            "actions": [_fail_with_load_error],
+            "task_dep": ["compile"],
+            "doc": doc,
+            "uptodate": [False],
+        }
+    return {
+        "actions": [(write_manifest, (str(plan.config.root),))],
+        "file_dep": _manifest_deps(plan),
+        "task_dep": ["compile", "ane"] if plan.ane_graphs else ["compile"],
+        "targets": _manifest_targets(plan),
+        "uptodate": [KeyUnchanged(f"{plan.fingerprint()}:{sorted((n, r[0]['id'], r[3]) for n, r in _recipes(plan).items() if r)}:{_options(plan)}")],
+        "clean": True,
+        "doc": doc,
+    }
+
+
+def _manifest_targets(plan) -> list[str]:
+    """manifest.json and the graph constants it writes."""
+    art = plan.config.artifacts
+    consts = [f"{art}/graphs/{name}/{c}.npy" for name, g in sorted(plan.spec.graphs.items()) for c in sorted(g.constants)]
+    return [str(art / MANIFEST)] + consts
+
+
+def _manifest_deps(plan) -> list[str]:
+    from ..ane.build import PLAN_FILE
+
+    ane = [f"{_ane_dir(plan, name)}/{PLAN_FILE}" for name in sorted(plan.ane_graphs)]
+    return [f"{d}/{RECORD_NAME if _compiles(plan, t) else t.source_name}" for _, _, t, d in _pairs(plan)] + _constant_sources(plan) + ane
+
+
+def _constant_sources(plan) -> list[str]:
+    return sorted({str(c.file) for g in plan.spec.graphs.values() for c in g.constants.values() if c.file})
+
+
+def _fail_with_load_error():
+    from doit.exceptions import TaskFailed
+
+    return TaskFailed("the build cannot start (reason above); fix it and run `doit build` again")
+
+
+def task_build():
+    """Build everything: emit, compile, manifest (the default task)."""
+    return {"actions": None, "task_dep": ["manifest"], "doc": "build everything: emit, compile, manifest (default)"}
+
+
+def task_test():
+    """Run the test suite (pytest)."""
+    return {
+        "actions": [[sys.executable, "-m", "pytest", "tests"]],
+        "uptodate": [False],
+        "verbosity": 2,
+        "doc": "run the test suite (pytest)",
+    }
+
+
+class BuildReporter(ConsoleReporter):
+    """doit's console output for executed tasks plus one summary line:
+    compiled / from store / up to date."""
+
+    desc = "console output with an npubuild summary"
+
+    def __init__(self, outstream, options):
+        super().__init__(outstream, options)
+        self.counts = {"compiled": 0, "store": 0, "uptodate": 0}
+        self.build_ok = False
+
+    def initialize(self, tasks, selected_tasks):
+        gc.enable()
+        if _State.config is not None and _State.config.stores:
+            from ..artifacts.stores import new_build
+
+            new_build(_State.config.store)  # forget store warnings of an earlier, unfinished build
+        if _State.error:
+            self.write(_State.error + "\n")
+
+    def add_success(self, task):
+        super().add_success(task)
+        if task.name == "build":
+            self.build_ok = True
+        if task.name.startswith("compile:"):
+            outcome = task.values.get("outcome")
+            if outcome in self.counts:
+                self.counts[outcome] += 1
+
+    def skip_uptodate(self, task):
+        # No line per up-to-date task: at thousands of kernels that drowns the
+        # one line that matters; the summary counts them.
+        if task.name.startswith("compile:"):
+            self.counts["uptodate"] += 1
+
+    def complete_run(self):
+        super().complete_run()
+        if _State.config is not None and _State.config.stores:
+            from ..artifacts.stores import take_notices
+
+            # recorded by the workers: each unreachable store once, entries found but not used
+            for line in take_notices(_State.config.store):
+                self.outstream.write(line + "\n")
+        stamp = _State.stamp
+        plan = _State.plan
+        if stamp is None and plan is None:
+            return
+        c = self.counts
+        if stamp:
+            c["uptodate"] = stamp["artifacts"]
+            notes, kernels, fast = stamp["notes"], stamp["kernels"], " (nothing changed since the last build)"
+        else:
+            if not any(c.values()) and not self.failures:
+                return  # not a build (e.g. `doit test`)
+            notes, kernels, fast = _notes(plan), len(plan.instances), ""
+        for line in notes:
+            self.outstream.write(line + "\n")
+        self.outstream.write(
+            f"npubuild: {kernels} kernels; compiled {c['compiled']}, from store {c['store']}, up to date {c['uptodate']}{fast}\n"
+        )
+        argv = _invocation()
+        if not (self.build_ok and not self.failures and not self.runtime_errors and argv is not None and noop.plain_build(argv)):
+            return
+        # doit has closed its database by now, so the digest sees its final state
+        if stamp:
+            from ..spec.files import plan_key
+
+            summary = {k: stamp[k] for k in ("kernels", "artifacts", "notes", "manifest_targets", "manifest_deps")}
+            cfg = _State.config
+            noop.write_stamp(cfg, cfg.root / DEP_FILE, plan_key(cfg), stamp["toolchain_ids"], stamp["files"], summary)
+        else:
+            _record_stamp(plan)
+
+
+DOIT_CONFIG = {
+    "backend": "sqlite3",
+    "dep_file": DEP_FILE,
+    "default_tasks": ["build"],
+    "reporter": BuildReporter,
+}
