@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from npubuild.emitters.aie.gemm import overlay_geometry
+from npubuild.emitters.gemm_layout import overlay_geometry
 from npubuild.runner.gemm import BlockedGemm, RefDispatch, TileDispatch
 
 

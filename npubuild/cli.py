@@ -105,9 +105,10 @@ def run_doit(argv: list[str], root: Path) -> int:
     from doit.doit_cmd import DoitMain
 
     from .build import tasks
+    from .build.state import BuildState
 
     tasks.install_signal_handlers()
-    tasks._State.reset(argv)
+    BuildState.reset(argv)
     old = Path.cwd()
     os.chdir(root)
     try:

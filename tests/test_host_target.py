@@ -294,6 +294,16 @@ def test_emitter_registry(monkeypatch):
         emitters.emit(make_instance("exp", "f32", [(4,)], None))
 
 
+def test_every_family_module_is_registered():
+    import importlib
+
+    pkg = Path(emitters.__file__).parent
+    with_emitters = {p.stem for p in pkg.glob("*.py") if "\nEMITTERS" in p.read_text()} - {"__init__"}
+    assert with_emitters == {m.__name__.rpartition(".")[2] for m in emitters.FAMILIES}
+    for name in with_emitters:  # and each of their ops reaches the table
+        assert importlib.import_module(f"npubuild.emitters.host.{name}").EMITTERS.items() <= emitters.EMITTERS.items()
+
+
 def test_emitter_version_tracks_sources():
     pkg = Path(emitters.__file__).parent
     h = hashlib.sha256()

@@ -1,2 +1,2 @@
-"""Apple Neural Engine support: textual MIL reader, weight.bin blob storage,
-graph planning and program emission for Core ML / ANE targets."""
+"""Apple Neural Engine: the MIL reader, weight.bin blobs, graph planning and the
+per-node programs (and their build action). May import ops and artifacts (the store)."""

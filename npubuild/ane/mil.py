@@ -23,363 +23,37 @@ literal is the same :class:`Literal` as the scalar one. Attribute blocks after
 ``const()`` and ``constexpr_*`` ops are materialised into
 :attr:`MilFunction.consts`; every other op is a :class:`MilOp`. Every problem
 in the text raises :class:`MilError` naming ``file:line`` and the token.
+
+The parser is here; the tokens and the cursor over them are in :mod:`.mil_tokens`,
+what is read (types, values, ops, the program) in :mod:`.mil_model`.
 """
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import UserError
 from ..ops.lazy_numpy import np
 from . import weightbin
-
-
-class MilError(UserError):
-    """A problem in MIL text: ``<file>:<line>: <what> (at '<token>')``."""
-
-    def __init__(self, file: str, line: int, what: str, token: str | None = None):
-        self.file, self.line, self.what, self.token = file, line, what, token
-        where = f"{file}:{line}" if line else file
-        msg = f"{where}: {what}"
-        if token is not None:
-            shown = token if len(token) <= 40 else token[:37] + "..."
-            msg += f" (at '{shown}')"
-        super().__init__(msg)
-
-
-# ----------------------------------------------------------------------------
-# data model
-
-
-@dataclass(frozen=True)
-class MilType:
-    """``dtype`` plus shape; ``shape`` None is a scalar, ``()`` a rank-0 tensor,
-    a ``?`` dimension is -1."""
-
-    dtype: str
-    shape: tuple[int, ...] | None = None
-
-    @property
-    def is_scalar(self) -> bool:
-        return not self.shape
-
-    def __str__(self) -> str:
-        if self.shape is None:
-            return self.dtype
-        dims = ", ".join("?" if d < 0 else str(d) for d in self.shape)
-        return f"tensor<{self.dtype}, [{dims}]>"
-
-
-@dataclass(frozen=True)
-class Ref:
-    """A reference to a variable (function input, constant or op result)."""
-
-    name: str
-
-
-@dataclass(eq=False)
-class Literal:
-    """A typed constant: Python bool/int/float/str for scalars (also rank-0
-    tensors, whose type is then the scalar type), a NumPy array for tensors."""
-
-    type: MilType
-    value: object
-
-    def __eq__(self, other):
-        if not isinstance(other, Literal):
-            return NotImplemented
-        return self.type == other.type and _values_equal(self.value, other.value)
-
-    __hash__ = None  # type: ignore[assignment]
-
-
-@dataclass
-class MilOp:
-    """One non-constant op. ``args`` values are :class:`Ref`, :class:`Literal`
-    or, for tuple arguments such as ``values = (a, b)``, a tuple of those."""
-
-    op: str
-    result: str
-    type: MilType
-    args: dict
-    name: str | None
-    line: int = field(compare=False)
-
-
-@dataclass(eq=False)
-class MilFunction:
-    name: str
-    opset: str | None
-    inputs: list[tuple[str, MilType]]
-    ops: list[MilOp]
-    consts: dict
-    const_types: dict[str, MilType]
-    outputs: list[str]
-    line: int
-
-    def __eq__(self, other):
-        """Equal content (source lines are ignored; arrays compare by value)."""
-        if not isinstance(other, MilFunction):
-            return NotImplemented
-        return (
-            self.name == other.name
-            and self.opset == other.opset
-            and self.inputs == other.inputs
-            and self.ops == other.ops
-            and self.outputs == other.outputs
-            and self.const_types == other.const_types
-            and self.consts.keys() == other.consts.keys()
-            and all(_values_equal(v, other.consts[k]) for k, v in self.consts.items())
-        )
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def type_of(self, name: str) -> MilType | None:
-        """Declared type of an input, constant or op result (None if unknown)."""
-        for n, t in self.inputs:
-            if n == name:
-                return t
-        if name in self.const_types:
-            return self.const_types[name]
-        for o in self.ops:
-            if o.result == name:
-                return o.type
-        return None
-
-
-@dataclass
-class MilProgram:
-    version: str
-    functions: dict[str, MilFunction]
-    file: str
-
-    @property
-    def main(self) -> MilFunction:
-        """The function named ``main``, else the only function."""
-        if "main" in self.functions:
-            return self.functions["main"]
-        if len(self.functions) == 1:
-            return next(iter(self.functions.values()))
-        names = ", ".join(self.functions) or "none"
-        raise MilError(
-            self.file, 0, f"no function named 'main' and not exactly one function (found: {names})"
-        )
-
-
-def _values_equal(a, b) -> bool:
-    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        if not (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)):
-            return False
-        if a.dtype != b.dtype or a.shape != b.shape:
-            return False
-        if a.dtype.kind in "fc":
-            return bool(np.array_equal(a, b, equal_nan=True))
-        return bool(np.array_equal(a, b))
-    if isinstance(a, tuple) and isinstance(b, tuple):
-        return len(a) == len(b) and all(_values_equal(x, y) for x, y in zip(a, b))
-    if isinstance(a, float) and isinstance(b, float) and a != a and b != b:
-        return True
-    return type(a) is type(b) and a == b
-
-
-# ----------------------------------------------------------------------------
-# dtypes
-
-# name -> NumPy dtype name used to hold values; sub-byte ints live in int8/uint8
-_HOLD = {
-    "bool": "bool",
-    "fp16": "float16",
-    "fp32": "float32",
-    "fp64": "float64",
-    "int4": "int8",
-    "int8": "int8",
-    "int16": "int16",
-    "int32": "int32",
-    "int64": "int64",
-    "uint1": "uint8",
-    "uint2": "uint8",
-    "uint3": "uint8",
-    "uint4": "uint8",
-    "uint6": "uint8",
-    "uint8": "uint8",
-    "uint16": "uint16",
-    "uint32": "uint32",
-    "uint64": "uint64",
-    "string": "object",
-}
-_INT_BITS = {
-    "int4": (True, 4), "int8": (True, 8), "int16": (True, 16), "int32": (True, 32),
-    "int64": (True, 64), "uint1": (False, 1), "uint2": (False, 2), "uint3": (False, 3),
-    "uint4": (False, 4), "uint6": (False, 6), "uint8": (False, 8), "uint16": (False, 16),
-    "uint32": (False, 32), "uint64": (False, 64),
-}
-_FLOATS = ("fp16", "fp32", "fp64")
-DTYPES = frozenset(_HOLD)
-
-
-def numpy_dtype(dtype: str):
-    """NumPy dtype that holds values of a MIL dtype."""
-    return np.dtype(_HOLD[dtype])
-
-
-# ----------------------------------------------------------------------------
-# tokens
-
-_TOKEN_RE = re.compile(
-    r"""
-     (?P<ws>[ \t\r\n\f\v]+)
-    |(?P<lcomment>//[^\n]*)
-    |(?P<bcomment>/\*.*?\*/)
-    |(?P<num>[-+]?(?:0[xX](?:[0-9a-fA-F]+(?:\.[0-9a-fA-F]*)?|\.[0-9a-fA-F]+)(?:[pP][-+]?[0-9]+)?
-                   |(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)(?![A-Za-z0-9_.])
-             |[-+](?:inf|nan)(?![A-Za-z0-9_]))
-    |(?P<arrow>->)
-    |(?P<ident>[A-Za-z_][A-Za-z0-9_]*)
-    |(?P<str>"(?:[^"\\\n]|\\.)*")
-    |(?P<punct>[()\[\]{}<>,=;?])
-    """,
-    re.VERBOSE | re.DOTALL,
+from .mil_model import (
+    DTYPES,
+    FLOATS,
+    HOLD,
+    INT_BITS,
+    Literal,
+    MilError,
+    MilFunction,
+    MilOp,
+    MilProgram,
+    MilType,
+    Ref,
 )
-_OPEN = {"(": ")", "[": "]", "{": "}"}
-_CLOSE = {v: k for k, v in _OPEN.items()}
-_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", '"': '"', "\\": "\\", "'": "'"}
+from .mil_tokens import Tok, TokenCursor, check_brackets, tokenize, unescape
 
 
-@dataclass(frozen=True)
-class _Tok:
-    kind: str  # num | ident | str | punct | eof
-    text: str
-    line: int
-
-
-def _tokenize(text: str, file: str) -> list[_Tok]:
-    toks: list[_Tok] = []
-    pos, line, n = 0, 1, len(text)
-    while pos < n:
-        m = _TOKEN_RE.match(text, pos)
-        if m is None:
-            ch = text[pos]
-            if ch == '"':
-                raise MilError(file, line, "unterminated string", text[pos : text.find("\n", pos) if "\n" in text[pos:] else n])
-            if text.startswith("/*", pos):
-                raise MilError(file, line, "unterminated comment", "/*")
-            raise MilError(file, line, "unexpected character", ch)
-        kind = m.lastgroup
-        s = m.group()
-        if kind not in ("ws", "lcomment", "bcomment"):
-            toks.append(_Tok("punct" if kind == "arrow" else kind, s, line))
-        line += s.count("\n")
-        pos = m.end()
-    toks.append(_Tok("eof", "", line))
-    return toks
-
-
-def _check_brackets(toks: list[_Tok], file: str) -> None:
-    stack: list[_Tok] = []
-    for t in toks:
-        if t.kind != "punct":
-            continue
-        if t.text in _OPEN:
-            stack.append(t)
-        elif t.text in _CLOSE:
-            if not stack:
-                raise MilError(file, t.line, f"unbalanced brackets: '{t.text}' has no matching '{_CLOSE[t.text]}'", t.text)
-            o = stack.pop()
-            if _OPEN[o.text] != t.text:
-                raise MilError(
-                    file, t.line,
-                    f"unbalanced brackets: '{t.text}' does not close '{o.text}' opened on line {o.line}",
-                    t.text,
-                )
-    if stack:
-        o = stack[-1]
-        raise MilError(file, o.line, f"unbalanced brackets: '{o.text}' is never closed", o.text)
-
-
-def _unescape(s: str) -> str:
-    return re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), m.group(1)), s[1:-1])
-
-
-# ----------------------------------------------------------------------------
-# parser
-
-
-class _Parser:
-    def __init__(self, toks: list[_Tok], file: str, base_dir: Path | None):
-        self.toks, self.i, self.file, self.base_dir = toks, 0, file, base_dir
-
-    # -- token helpers
-    def peek(self, k: int = 0) -> _Tok:
-        return self.toks[min(self.i + k, len(self.toks) - 1)]
-
-    def next(self) -> _Tok:
-        t = self.peek()
-        if t.kind != "eof":
-            self.i += 1
-        return t
-
-    def prev(self) -> _Tok:
-        return self.toks[self.i - 1] if self.i else self.toks[0]
-
-    def error(self, what: str, tok: _Tok | None = None) -> MilError:
-        tok = tok or self.peek()
-        return MilError(self.file, tok.line, what, tok.text if tok.kind != "eof" else "<end of input>")
-
-    def at(self, text: str) -> bool:
-        t = self.peek()
-        return t.kind in ("punct", "ident") and t.text == text
-
-    def expect(self, text: str, what: str | None = None) -> _Tok:
-        if not self.at(text):
-            raise self.error(what or f"expected '{text}'")
-        return self.next()
-
-    def terminator(self, text: str, what: str) -> _Tok:
-        """A closing ';' that is missing is reported after the previous token."""
-        if not self.at(text):
-            p = self.prev()
-            raise MilError(self.file, p.line, what, p.text)
-        return self.next()
-
-    def ident(self, what: str) -> _Tok:
-        t = self.peek()
-        if t.kind != "ident":
-            raise self.error(what)
-        return self.next()
-
-    def skip_group(self) -> None:
-        """Skip a bracketed group starting at the current '[' / '(' / '{'."""
-        depth = 0
-        while True:
-            t = self.next()
-            if t.kind == "punct" and t.text in _OPEN:
-                depth += 1
-            elif t.kind == "punct" and t.text in _CLOSE:
-                depth -= 1
-                if depth == 0:
-                    return
-            elif t.kind == "eof":  # pragma: no cover - brackets are checked first
-                raise self.error("unbalanced brackets", t)
-
-    def skip_value(self) -> None:
-        """Skip one attribute value (up to ',' or ']' outside any brackets)."""
-        depth = 0
-        start = self.peek()
-        while True:
-            t = self.peek()
-            if t.kind == "eof":
-                raise self.error("unterminated attribute value", start)
-            if t.kind == "punct":
-                if depth == 0 and t.text in (",", "]"):
-                    if t is start:
-                        raise self.error("expected a value")
-                    return
-                if t.text in _OPEN or t.text == "<":
-                    depth += 1
-                elif t.text in _CLOSE or t.text == ">":
-                    depth -= 1
-            self.next()
+class _Parser(TokenCursor):
+    def __init__(self, toks: list[Tok], file: str, base_dir: Path | None):
+        super().__init__(toks, file)
+        self.base_dir = base_dir
 
     # -- types
     def parse_type(self, what: str = "expected a type") -> MilType:
@@ -417,7 +91,7 @@ class _Parser:
         raise self.error(f"unknown type '{t.text}'")
 
     # -- scalars
-    def scalar(self, dtype: str, tok: _Tok):
+    def scalar(self, dtype: str, tok: Tok):
         """Convert one literal token to a Python value of ``dtype``."""
         if dtype == "bool":
             if tok.kind == "ident" and tok.text in ("true", "false"):
@@ -425,9 +99,9 @@ class _Parser:
             raise self.error("expected 'true' or 'false' for a bool literal", tok)
         if dtype == "string":
             if tok.kind == "str":
-                return _unescape(tok.text)
+                return unescape(tok.text)
             raise self.error("expected a quoted string", tok)
-        if dtype in _FLOATS:
+        if dtype in FLOATS:
             txt = tok.text
             if tok.kind == "num" or (tok.kind == "ident" and txt in ("inf", "nan")):
                 v = float.fromhex(txt) if "x" in txt.lower() else float(txt)
@@ -436,11 +110,11 @@ class _Parser:
             if dtype == "fp64":
                 return v
             with np.errstate(over="ignore"):
-                r = float(np.array(v, dtype=_HOLD[dtype]))
+                r = float(np.array(v, dtype=HOLD[dtype]))
             if r in (float("inf"), float("-inf")) and v == v and abs(v) != float("inf"):
                 raise self.error(f"value out of range for {dtype}", tok)
             return r
-        if dtype in _INT_BITS:
+        if dtype in INT_BITS:
             if tok.kind != "num":
                 raise self.error(f"expected an integer for a {dtype} literal", tok)
             try:
@@ -450,14 +124,14 @@ class _Parser:
                     v = int(tok.text, 10)
                 except ValueError:
                     raise self.error(f"expected an integer for a {dtype} literal", tok) from None
-            signed, bits = _INT_BITS[dtype]
+            signed, bits = INT_BITS[dtype]
             lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
             if not lo <= v <= hi:
                 raise self.error(f"value {v} out of range for {dtype}", tok)
             return v
         raise self.error(f"unsupported literal dtype '{dtype}'", tok)  # pragma: no cover
 
-    def scalar_token(self) -> _Tok:
+    def scalar_token(self) -> Tok:
         t = self.peek()
         if t.kind in ("num", "str") or (t.kind == "ident" and t.text in ("true", "false", "inf", "nan")):
             return self.next()
@@ -513,25 +187,25 @@ class _Parser:
         if body.kind == "ident" and body.text == "BLOBFILE":
             arr = self.blobfile(ty)
         elif body.kind == "punct" and body.text == "[":
-            flat: list[_Tok] = []
+            flat: list[Tok] = []
             self.nested_list(flat)
             if len(flat) != count:
                 raise self.error(
                     f"inline tensor has {len(flat)} elements but {ty} needs {count}", body
                 )
             vals = [self.scalar(ty.dtype, tk) for tk in flat]
-            arr = np.array(vals, dtype=_HOLD[ty.dtype]).reshape(ty.shape)
+            arr = np.array(vals, dtype=HOLD[ty.dtype]).reshape(ty.shape)
         else:
             tok = self.scalar_token()
             if count != 1:
                 raise self.error(f"inline tensor has 1 element but {ty} needs {count}", tok)
-            arr = np.array([self.scalar(ty.dtype, tok)], dtype=_HOLD[ty.dtype]).reshape(ty.shape)
+            arr = np.array([self.scalar(ty.dtype, tok)], dtype=HOLD[ty.dtype]).reshape(ty.shape)
         self.expect(")", f"expected ')' closing the {ty} literal")
         if ty.shape == ():
             return Literal(MilType(ty.dtype), arr.item())
         return Literal(ty, arr)
 
-    def nested_list(self, flat: list[_Tok]) -> None:
+    def nested_list(self, flat: list[Tok]) -> None:
         self.expect("[")
         first = True
         while not self.at("]"):
@@ -547,7 +221,7 @@ class _Parser:
     def blobfile(self, ty: MilType):
         kw = self.next()  # BLOBFILE
         self.expect("(", "expected '(' after BLOBFILE")
-        args: dict[str, tuple[_Tok, Literal]] = {}
+        args: dict[str, tuple[Tok, Literal]] = {}
         while not self.at(")"):
             if args:
                 self.expect(",", "expected ',' or ')' in BLOBFILE")
@@ -561,7 +235,7 @@ class _Parser:
             v = self.value(None)
             if not isinstance(v, Literal):
                 raise self.error(f"BLOBFILE {key.text} must be a literal", vt)
-            want = ("string",) if key.text == "path" else tuple(_INT_BITS)
+            want = ("string",) if key.text == "path" else tuple(INT_BITS)
             if v.type.shape is not None or v.type.dtype not in want:
                 raise self.error(
                     f"BLOBFILE {key.text} must be {'a string' if key.text == 'path' else 'an integer'} literal", vt
@@ -581,7 +255,7 @@ class _Parser:
             raise self.error(str(e), kw) from None
         return arr
 
-    def resolve_blob_path(self, p: str, tok: _Tok) -> Path:
+    def resolve_blob_path(self, p: str, tok: Tok) -> Path:
         if p.startswith("@model_path/"):
             rel = p[len("@model_path/") :]
         elif Path(p).is_absolute():
@@ -681,7 +355,7 @@ class _Parser:
         opt = self.ident("expected an op name")
         self.expect("(", f"expected '(' after '{opt.text}'")
         args: dict = {}
-        arg_toks: dict[str, _Tok] = {}
+        arg_toks: dict[str, Tok] = {}
         while not self.at(")"):
             if args:
                 self.expect(",", "expected ',' or ')' in the argument list")
@@ -741,16 +415,16 @@ class _Parser:
         scope[vt.text] = ty
 
     # -- constants
-    def materialise(self, lit: Literal, ty: MilType, tok: _Tok):
+    def materialise(self, lit: Literal, ty: MilType, tok: Tok):
         """A const's value as declared: NumPy array (0-d for scalars), str for strings."""
         lt = lit.type
         if lt.dtype != ty.dtype or not _shape_fits(lt.shape or (), ty.shape or ()):
             raise self.error(f"const declared {ty} but its val is {lt}", tok)
         if ty.dtype == "string" and not isinstance(lit.value, np.ndarray):
             return lit.value
-        return np.asarray(lit.value, dtype=_HOLD[ty.dtype]).reshape(lt.shape or ())
+        return np.asarray(lit.value, dtype=HOLD[ty.dtype]).reshape(lt.shape or ())
 
-    def const_arg(self, op: _Tok, key: str, args, toks, fn: MilFunction, required: bool = True):
+    def const_arg(self, op: Tok, key: str, args, toks, fn: MilFunction, required: bool = True):
         if key not in args:
             if required:
                 raise self.error(f"{op.text} needs argument '{key}'", op)
@@ -764,22 +438,22 @@ class _Parser:
                 )
             return np.asarray(fn.consts[v.name])
         if isinstance(v, Literal):
-            return np.asarray(v.value, dtype=_HOLD[v.type.dtype])
+            return np.asarray(v.value, dtype=HOLD[v.type.dtype])
         raise self.error(f"argument '{key}' of {op.text} must be a constant", toks[key])
 
-    def constexpr(self, op: _Tok, ty: MilType, args, toks, fn: MilFunction):
+    def constexpr(self, op: Tok, ty: MilType, args, toks, fn: MilFunction):
         if op.text == "constexpr_blockwise_shift_scale":
             return self.blockwise_shift_scale(op, ty, args, toks, fn)
         if op.text == "constexpr_affine_dequantize":
             return self.affine_dequantize(op, ty, args, toks, fn)
         raise self.error(f"unsupported constexpr op '{op.text}'", op)
 
-    def _float_out(self, op: _Tok, ty: MilType):
-        if ty.dtype not in _FLOATS:
+    def _float_out(self, op: Tok, ty: MilType):
+        if ty.dtype not in FLOATS:
             raise self.error(f"{op.text} must produce fp16 or fp32, not {ty.dtype}", op)
-        return _HOLD[ty.dtype]
+        return HOLD[ty.dtype]
 
-    def _check_out_shape(self, op: _Tok, ty: MilType, shape) -> None:
+    def _check_out_shape(self, op: Tok, ty: MilType, shape) -> None:
         if ty.shape is None or not _shape_fits(tuple(shape), ty.shape):
             raise self.error(f"{op.text} produces shape {list(shape)} but the result is declared {ty}", op)
 
@@ -853,6 +527,7 @@ class _Parser:
             return ((q.astype(np.float32) - zpf) * scf).astype(out_dt)
 
 
+
 def _shape_fits(have: tuple, declared: tuple) -> bool:
     return len(have) == len(declared) and all(d < 0 or h == d for h, d in zip(have, declared))
 
@@ -864,8 +539,8 @@ def _shape_fits(have: tuple, declared: tuple) -> bool:
 def parse_mil(text: str, file: str = "<mil>", base_dir: Path | None = None) -> MilProgram:
     """Parse MIL text. Relative and ``@model_path/`` BLOBFILE paths resolve
     against ``base_dir`` (the directory holding the .mil file)."""
-    toks = _tokenize(text, file)
-    _check_brackets(toks, file)
+    toks = tokenize(text, file)
+    check_brackets(toks, file)
     p = _Parser(toks, file, Path(base_dir) if base_dir is not None else None)
     try:
         return p.program()

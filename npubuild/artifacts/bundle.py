@@ -31,7 +31,7 @@ import shutil
 import tarfile
 import tempfile
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from ..errors import VerifyError
 from ..fsio import TMP_PREFIX

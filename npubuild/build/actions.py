@@ -1,5 +1,5 @@
 """The work done by doit tasks: emit a source, compile it (or take it from the
-store), write the manifest.
+store) and write its build record. (The manifest action: manifest_writer.py.)
 
 Actions are module-level functions with picklable arguments, so they run in
 ``doit -n N`` worker processes, and they return only JSON-safe values (doit
@@ -126,45 +126,3 @@ def _adopt(store, key: str, kernel_id: str, target: str, out: Path, binaries: li
             return False
     store.put(key, {b: out / b for b in binaries}, {"kernel": kernel_id, "target": target, "adopted": True})
     return True
-
-
-def write_constants(artifacts: Path, graph, out_dir: Path) -> dict:
-    """Constants as .npy under artifacts/graphs/<graph>/; returns their manifest records."""
-    import io
-
-    import numpy as np
-
-    from ..ops.registry import NUMPY_DTYPE
-
-    recs = {}
-    for name, c in sorted(graph.constants.items()):
-        if c.file is not None:
-            arr = np.load(c.file, allow_pickle=False)
-        else:
-            arr = np.asarray(c.value, dtype=NUMPY_DTYPE[c.dtype]).reshape(c.shape)
-        buf = io.BytesIO()
-        np.save(buf, np.ascontiguousarray(arr), allow_pickle=False)
-        path = out_dir / f"{name}.npy"
-        write_if_changed(path, buf.getvalue())
-        recs[name] = {
-            "shape": list(c.shape),
-            "dtype": c.dtype,
-            "path": path.relative_to(artifacts).as_posix(),
-            "sha256": sha256_file(path),
-            "size": path.stat().st_size,
-        }
-    return recs
-
-
-@user_errors_fail
-def write_manifest(root: str) -> dict:
-    from ..config import load_config
-    from ..artifacts.manifest import build_manifest
-    from .plan import build_plan
-    from .tasks import _State
-
-    plan = _State.plan  # loaded by the task creators in this process (or inherited by fork)
-    if plan is None or plan.config.root != Path(root):
-        plan = build_plan(load_config(Path(root)))
-    build_manifest(plan)
-    return {}

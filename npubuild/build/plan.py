@@ -9,7 +9,8 @@ from dataclasses import dataclass
 
 from ..config import Config
 from ..errors import UserError
-from ..spec.instances import KernelInstance, canonical_json
+from ..canonical import canonical_json
+from ..spec.instances import KernelInstance
 from ..spec.load import Spec, load_specs
 from ..spec.files import plan_key, stat_stamp
 
@@ -87,7 +88,16 @@ def build_plan(config: Config) -> Plan:
 def _build_plan(config: Config) -> Plan:
     from ..ops.registry import TARGETS
 
-    spec = load_specs(config.specs, config.root, config.targets, cache_dir=config.store / "specs", xdna_device=config.xdna_device)
+    from .targets import design_checks
+
+    spec = load_specs(
+        config.specs,
+        config.root,
+        config.targets,
+        cache_dir=config.store / "specs",
+        xdna_device=config.xdna_device,
+        design_checks=design_checks(),
+    )
     by_key: dict[str, KernelInstance] = {}
     wanted: dict[str, set[str]] = {}
     device_of: dict[str, tuple[str, str]] = {}  # key -> (xdna device, who wants it)

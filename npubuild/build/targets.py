@@ -62,6 +62,9 @@ class HostTarget:
     def abi(self, instance, options: dict) -> dict | None:
         return None
 
+    def design_problem(self, instance, device: str) -> str | None:
+        return None  # every instance the op catalog accepts has a host body
+
     def compile(self, source_text: str, out_dir: Path, log_path: Path, instance, options: dict, store_root: Path, toolchain: dict) -> None:
         from ..toolchain.host import compile_shared_library
 
@@ -149,6 +152,12 @@ class XdnaTarget:
         src = locate_kernel_sources(find_xdna_tools(probe_versions=False), device(options).arch)
         return [src["mm_cc"]] if src.get("mm_cc") else []
 
+    def design_problem(self, instance, device: str) -> str | None:
+        """Why the NPU design cannot take ``instance`` (tile memory, DMA limits ...), or None."""
+        from ..emitters.aie import check_instance
+
+        return check_instance(instance, {"device": device})
+
     def abi(self, instance, options: dict) -> dict | None:
         from ..emitters.aie import design_for
 
@@ -171,6 +180,12 @@ class XdnaTarget:
 
 
 COMPILED: dict[str, HostTarget | XdnaTarget] = {"host": HostTarget(), "xdna": XdnaTarget()}
+
+
+def design_checks() -> dict:
+    """target -> (instance, xdna device) -> why its design cannot take the instance, or None:
+    the spec loader runs them so that such problems are reported at the spec's line."""
+    return {name: t.design_problem for name, t in COMPILED.items()}
 
 
 def builds(target: str, op: str) -> bool:

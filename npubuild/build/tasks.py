@@ -23,11 +23,13 @@ from pathlib import Path
 from doit.reporter import ConsoleReporter
 from doit.tools import config_changed
 
-from .actions import CACHE_VERSION, RECORD_NAME, compile_kernel, emit_source, write_manifest
+from .actions import CACHE_VERSION, RECORD_NAME, compile_kernel, emit_source
 from ..config import load_config
 from ..errors import UserError
 from . import noop
 from ..artifacts.manifest import MANIFEST
+from .manifest_writer import write_manifest
+from .state import BuildState
 from .targets import COMPILED, compiled_pairs, not_built_reason
 
 DEP_FILE = ".npubuild.doit.db"
@@ -64,52 +66,33 @@ class KeyUnchanged(config_changed):
     )
 
 
-class _State:
-    config = None
-    plan = None
-    error: str | None = None
-    pairs: list | None = None
-    recipes: dict | None = None
-    options: dict | None = None
-    argv: list | None = None  # doit's arguments when run in-process by `npubuild build`
-    stamp: dict | None = None  # set when nothing changed since the last complete build (noop.py)
-    checked = False
-
-    @classmethod
-    def reset(cls, argv: list | None = None) -> None:
-        """Forget everything loaded (for a second in-process run)."""
-        cls.config = cls.plan = cls.error = cls.pairs = cls.recipes = cls.options = cls.stamp = None
-        cls.checked = False
-        cls.argv = argv
-
-
 def _invocation() -> list | None:
-    return _State.argv if _State.argv is not None else noop.doit_argv()
+    return BuildState.argv if BuildState.argv is not None else noop.doit_argv()
 
 
 def _config():
-    if _State.config is None and _State.error is None:
+    if BuildState.config is None and BuildState.error is None:
         try:
-            _State.config = load_config(Path.cwd())
+            BuildState.config = load_config(Path.cwd())
         except UserError as e:
-            _State.error = str(e)
-    return _State.config
+            BuildState.error = str(e)
+    return BuildState.config
 
 
 def _fast_stamp() -> dict | None:
     """The stamp of the last complete build when a plain build finds nothing changed."""
-    if not _State.checked:
-        _State.checked = True
+    if not BuildState.checked:
+        BuildState.checked = True
         config = _config()
         argv = _invocation()
         if config is not None and argv is not None and noop.plain_build(argv) and noop.enabled():
-            _State.stamp = noop.fresh_stamp(config, config.root / DEP_FILE)
-    return _State.stamp
+            BuildState.stamp = noop.fresh_stamp(config, config.root / DEP_FILE)
+    return BuildState.stamp
 
 
 def _load_plan():
     config = _config()
-    if config is not None and _State.plan is None and _State.error is None:
+    if config is not None and BuildState.plan is None and BuildState.error is None:
         from ..fsio import sweep_stale_temps
         from .plan import build_plan
 
@@ -117,18 +100,18 @@ def _load_plan():
         sweep_stale_temps(config.artifacts, config.store)
 
         try:
-            _State.plan = build_plan(config)
+            BuildState.plan = build_plan(config)
         except UserError as e:
-            _State.error = str(e)
-    return _State.plan
+            BuildState.error = str(e)
+    return BuildState.plan
 
 
 def _pairs(plan) -> list:
     """(kernel id, instance, target, kernel dir as str) for every artifact, computed once."""
-    if _State.pairs is None:
+    if BuildState.pairs is None:
         art = str(plan.config.artifacts)
-        _State.pairs = [(kid, inst, t, f"{art}/kernels/{kid}/{t.name}") for kid, inst, t in compiled_pairs(plan)]
-    return _State.pairs
+        BuildState.pairs = [(kid, inst, t, f"{art}/kernels/{kid}/{t.name}") for kid, inst, t in compiled_pairs(plan)]
+    return BuildState.pairs
 
 
 def _recipes(plan) -> dict:
@@ -137,10 +120,10 @@ def _recipes(plan) -> dict:
     ``compiles`` is False for a target whose toolchain is missing and that is
     only emitted (xdna on a machine without mlir-aie, unless xdna_strict).
     """
-    if _State.recipes is None:
-        _State.recipes = {}
+    if BuildState.recipes is None:
+        BuildState.recipes = {}
         for _, _, t, _ in _pairs(plan):
-            if t.name in _State.recipes:
+            if t.name in BuildState.recipes:
                 continue
             try:
                 problem = t.toolchain_problem(plan.config.store)
@@ -148,13 +131,13 @@ def _recipes(plan) -> dict:
                     raise UserError(f"{problem} (xdna_strict is set: a missing toolchain is an error)")
                 tc = t.fingerprint(plan.config.store)
             except UserError as e:
-                _State.error = f"{t.name} toolchain: {e}"
-                _State.recipes[t.name] = None
+                BuildState.error = f"{t.name} toolchain: {e}"
+                BuildState.recipes[t.name] = None
                 continue
             flags = t.flags() if not problem else None
             recipe_id = hashlib.sha256(f"{CACHE_VERSION}:{t.name}:{tc['id']}:{flags}".encode()).hexdigest()
-            _State.recipes[t.name] = (tc, flags, recipe_id, problem is None)
-    return _State.recipes
+            BuildState.recipes[t.name] = (tc, flags, recipe_id, problem is None)
+    return BuildState.recipes
 
 
 def _compiles(plan, t) -> bool:
@@ -164,12 +147,12 @@ def _compiles(plan, t) -> bool:
 
 def _options(plan) -> dict:
     """target -> emit options (device, dialect), computed once."""
-    if _State.options is None:
-        _State.options = {}
+    if BuildState.options is None:
+        BuildState.options = {}
         for _, _, t, _ in _pairs(plan):
-            if t.name not in _State.options:
-                _State.options[t.name] = t.emit_options(plan.config, plan.config.store)
-    return _State.options
+            if t.name not in BuildState.options:
+                BuildState.options[t.name] = t.emit_options(plan.config, plan.config.store)
+    return BuildState.options
 
 
 def _pair_options(plan, kid: str, t) -> dict:
@@ -329,7 +312,7 @@ def task_manifest():
     if stamp:
         # up to date without touching doit's saved state for this task
         # (doit re-runs a task whose set of file_dep changed, so the set is kept)
-        action = (write_manifest, (str(_State.config.root),))
+        action = (write_manifest, (str(BuildState.config.root),))
         return {
             "actions": [action],
             "file_dep": stamp["manifest_deps"],
@@ -338,7 +321,7 @@ def task_manifest():
             "doc": doc,
         }
     plan = _load_plan()
-    if plan is None or _State.error:
+    if plan is None or BuildState.error:
         return {
             "actions": [_fail_with_load_error],
             "task_dep": ["compile"],
@@ -408,12 +391,12 @@ class BuildReporter(ConsoleReporter):
 
     def initialize(self, tasks, selected_tasks):
         gc.enable()
-        if _State.config is not None and _State.config.stores:
+        if BuildState.config is not None and BuildState.config.stores:
             from ..artifacts.stores import new_build
 
-            new_build(_State.config.store)  # forget store warnings of an earlier, unfinished build
-        if _State.error:
-            self.write(_State.error + "\n")
+            new_build(BuildState.config.store)  # forget store warnings of an earlier, unfinished build
+        if BuildState.error:
+            self.write(BuildState.error + "\n")
 
     def add_success(self, task):
         super().add_success(task)
@@ -432,14 +415,14 @@ class BuildReporter(ConsoleReporter):
 
     def complete_run(self):
         super().complete_run()
-        if _State.config is not None and _State.config.stores:
+        if BuildState.config is not None and BuildState.config.stores:
             from ..artifacts.stores import take_notices
 
             # recorded by the workers: each unreachable store once, entries found but not used
-            for line in take_notices(_State.config.store):
+            for line in take_notices(BuildState.config.store):
                 self.outstream.write(line + "\n")
-        stamp = _State.stamp
-        plan = _State.plan
+        stamp = BuildState.stamp
+        plan = BuildState.plan
         if stamp is None and plan is None:
             return
         c = self.counts
@@ -463,7 +446,7 @@ class BuildReporter(ConsoleReporter):
             from ..spec.files import plan_key
 
             summary = {k: stamp[k] for k in ("kernels", "artifacts", "notes", "manifest_targets", "manifest_deps")}
-            cfg = _State.config
+            cfg = BuildState.config
             noop.write_stamp(cfg, cfg.root / DEP_FILE, plan_key(cfg), stamp["toolchain_ids"], stamp["files"], summary)
         else:
             _record_stamp(plan)

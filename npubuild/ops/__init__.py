@@ -1,4 +1,7 @@
-"""The op catalog. Importing this package registers every op in REGISTRY."""
+"""The op catalog: each op's inputs, typed attrs, dtypes, shape rule, NumPy oracle
+and per-target restrictions. May import only the foundation (errors, constants, canonical).
+
+Importing this package registers every op in REGISTRY."""
 from __future__ import annotations
 
 from . import elementwise, movement, nn, normalize, quant, reduce  # noqa: F401  (registers ops)

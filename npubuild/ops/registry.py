@@ -15,7 +15,7 @@ from ..errors import OpError, UnsupportedOnTarget
 from ..constants import DTYPES, FLOAT_DTYPES, NUMERIC_DTYPES, NUMPY_DTYPE, TARGETS  # noqa: F401  (re-exported)
 
 
-# JSON spelling of non-finite floats (see instances.json_safe)
+# JSON spelling of non-finite floats (see canonical.json_safe)
 NON_FINITE = ("inf", "-inf", "nan")
 
 
@@ -55,7 +55,7 @@ class Attr:
         if self.required:
             d["required"] = True
         else:
-            from ..spec.instances import json_safe
+            from ..canonical import json_safe
 
             d["default"] = json_safe(self.default)
         if self.choices:

@@ -6,8 +6,9 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..errors import OpError
-from .instances import KernelInstance, TensorSig, make_instance
 from ..ops.registry import REGISTRY, AttrError, did_you_mean
+from .instances import KernelInstance, TensorSig, make_instance
+from .positions import attr_error_line
 
 
 @dataclass
@@ -72,8 +73,6 @@ def _find_cycle(nodes, deps) -> list[str]:
 
 
 def resolve_graph(g, err: Callable[[int, str], None]) -> ResolvedGraph | None:
-    from .load import attr_error_line
-
     what = f"graph '{g.name}'"
     tensors: dict[str, TensorSig] = {}
     for group in (g.inputs, g.params, g.constants):

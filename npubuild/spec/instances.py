@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from .. import ops
-from ..canonical import canonical_json, json_safe  # noqa: F401  (re-exported)
+from ..canonical import canonical_json, json_safe
 from ..ops.registry import OpDef, normalize_attrs, numel
 
 # Bump when the meaning of an instance description changes (forces new keys).

@@ -5,15 +5,22 @@ Every problem in every file is collected and reported together as
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable, Mapping
 
 from .. import ops
 from ..errors import Diagnostic, OpError, SpecError
-from .instances import KernelInstance, make_instance
 from ..ops.registry import DTYPES, TARGETS, AttrError, did_you_mean, normalize_attrs, target_problems
 from .files import walk_spec_files
-from .yamlpos import Node, load_file
+from .graph import resolve_graph
+from .instances import KernelInstance, make_instance
+from .model import ConstantDecl, GraphSpec, KernelFamily, NodeDecl, Spec, TensorDecl
+from .positions import attr_error_line
+from .yamlfile import load_file
+from .yamlnode import Node
+
+# target -> (instance, xdna device) -> why the target's design cannot take it, or None
+DesignChecks = Mapping[str, Callable[[KernelInstance, str], "str | None"]]
 
 KERNEL_KEYS = ("op", "dtype", "attrs", "shapes", "targets", "device", "doc")
 GRAPH_KEYS = ("inputs", "params", "constants", "nodes", "outputs", "targets", "device", "doc")
@@ -23,76 +30,14 @@ TENSOR_KEYS = ("shape", "dtype")
 CONSTANT_KEYS = ("shape", "dtype", "value", "file")
 
 
-@dataclass
-class KernelFamily:
-    name: str
-    file: str
-    line: int
-    op: str
-    dtype: str
-    targets: tuple[str, ...]
-    instances: list[KernelInstance]
-    device: str | None = None  # xdna device (None: the project's xdna_device)
-
-
-@dataclass
-class TensorDecl:
-    name: str
-    shape: tuple[int, ...]
-    dtype: str
-    line: int
-
-
-@dataclass
-class ConstantDecl(TensorDecl):
-    value: object = None  # inline nested list
-    file: Path | None = None  # .npy path
-
-
-@dataclass
-class NodeDecl:
-    name: str
-    op: str
-    inputs: list[str]
-    input_lines: list[int]
-    attrs: dict
-    attrs_node: Node | None
-    dtype: str | None
-    line: int
-
-
-@dataclass
-class GraphSpec:
-    name: str
-    file: str
-    line: int
-    inputs: dict[str, TensorDecl]
-    params: dict[str, TensorDecl]
-    constants: dict[str, ConstantDecl]
-    nodes: dict[str, NodeDecl]
-    outputs: list[str]
-    output_lines: list[int]
-    targets: tuple[str, ...]
-    # declared tensors/nodes that were rejected (already reported): readers of
-    # them are skipped rather than reported as reading an unknown tensor
-    invalid: set[str] = field(default_factory=set)
-    device: str | None = None  # xdna device (None: the project's xdna_device)
-
-
-@dataclass
-class Spec:
-    families: dict[str, KernelFamily] = field(default_factory=dict)
-    graphs: dict = field(default_factory=dict)  # name -> graph.ResolvedGraph
-    files: list[str] = field(default_factory=list)
-
-
 class _Ctx:
     """Diagnostics collector for one file."""
 
-    def __init__(self, file: str, xdna_device: str = "npu1"):
+    def __init__(self, file: str, xdna_device: str = "npu1", design_checks: DesignChecks | None = None):
         self.file = file
         self.problems: list[Diagnostic] = []
         self.xdna_device = xdna_device
+        self.design_checks = design_checks or {}
 
     def err(self, line: int, msg: str) -> None:
         self.problems.append(Diagnostic(self.file, line, msg))
@@ -183,15 +128,6 @@ def _op(ctx: _Ctx, holder: Node, what: str, line: int, typos: set[str]):
     return op
 
 
-def attr_error_line(err: AttrError, attrs_node: Node | None, fallback: int) -> int:
-    """Line of the attr an AttrError is about (its value for a type error, its key otherwise)."""
-    if attrs_node is None or not attrs_node.is_map() or err.attr is None or err.attr not in attrs_node.value:
-        return attrs_node.line if attrs_node is not None and err.attr is None else fallback
-    if "has no attr" in str(err):
-        return attrs_node.key_line(err.attr)
-    return attrs_node.value[err.attr].line
-
-
 def _check_attrs(ctx: _Ctx, op, raw_attrs: dict, attrs_node: Node | None, line: int, what: str) -> bool:
     """Type-check attrs before any shape is looked at, so that their problems
     are reported even when every shape is wrong too."""
@@ -221,13 +157,12 @@ def _check_restrictions(ctx: _Ctx, inst: KernelInstance, targets, line: int, wha
         for text in problems:
             shp = ", ".join("x".join(map(str, s)) for s in inst.shapes)
             ctx.err(line, f"{what}: {inst.op} with input shapes [{shp}] is not supported on {t}: {text}; change the shape/attrs or drop '{t}' from targets")
-        if t == "xdna" and not problems:
-            # the design's static checks (tile memory, DMA limits ...) at spec time
-            from ..emitters.aie import check_instance
-
-            text = check_instance(inst, {"device": device or ctx.xdna_device})
+        check = ctx.design_checks.get(t)
+        if check is not None and not problems:
+            # the target design's static checks (xdna: tile memory, DMA limits ...) at spec time
+            text = check(inst, device or ctx.xdna_device)
             if text:
-                ctx.err(line, f"{what}: not supported on xdna: {text}; or drop 'xdna' from targets")
+                ctx.err(line, f"{what}: not supported on {t}: {text}; or drop '{t}' from targets")
 
 
 def _kernel_family(ctx: _Ctx, name: str, node: Node, line: int, default_targets) -> KernelFamily | None:
@@ -503,11 +438,19 @@ def _node(ctx: _Ctx, gwhat: str, name: str, nnode: Node, line: int) -> NodeDecl 
 
 
 def load_specs(
-    spec_dir: Path, project_root: Path, default_targets=("ref", "host"), cache_dir: Path | None = None, xdna_device: str = "npu1"
+    spec_dir: Path,
+    project_root: Path,
+    default_targets=("ref", "host"),
+    cache_dir: Path | None = None,
+    xdna_device: str = "npu1",
+    design_checks: DesignChecks | None = None,
 ) -> Spec:
-    """Load every spec under ``spec_dir``; raise SpecError listing all problems."""
-    from .graph import resolve_graph
+    """Load every spec under ``spec_dir``; raise SpecError listing all problems.
 
+    ``design_checks`` are the compiled targets' own static checks of an
+    instance (the build passes them: npubuild.build.targets.design_checks), so
+    that what a target cannot build is reported at its spec line too.
+    """
     problems: list[Diagnostic] = []
     spec = Spec()
     family_origin: dict[str, str] = {}
@@ -521,7 +464,7 @@ def load_specs(
             problems += parse_problems
             if root is None:
                 continue
-            ctx = _Ctx(display, xdna_device)
+            ctx = _Ctx(display, xdna_device, design_checks)
             if not root.is_map():
                 ctx.err(root.line, f"a spec file must be a mapping with a '{kind}:' key")
                 problems += ctx.problems
@@ -549,7 +492,7 @@ def load_specs(
                             graph_specs.append((g, ctx))
             problems += ctx.problems
     for g, ctx in graph_specs:
-        gctx = _Ctx(g.file, xdna_device)
+        gctx = _Ctx(g.file, xdna_device, design_checks)
         resolved = resolve_graph(g, gctx.err)
         for t in g.targets:
             if resolved is None:

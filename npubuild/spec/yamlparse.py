@@ -1,4 +1,4 @@
-"""YAML text -> :class:`~npubuild.spec.yamlpos.Node` tree, with duplicate keys,
+"""YAML text -> :class:`~npubuild.spec.yamlnode.Node` tree, with duplicate keys,
 merge keys, aliases and bad tags turned into diagnostics.
 
 Imported only when a spec file is not in the parse cache: a no-op build never
@@ -9,7 +9,7 @@ from __future__ import annotations
 import yaml
 
 from ..errors import Diagnostic
-from .yamlpos import Node
+from .yamlnode import Node
 
 try:  # the C loader is ~7x faster; fall back when libyaml is missing
     _Loader = yaml.CSafeLoader

@@ -8,10 +8,10 @@ HTTP cache speaking the Bazel remote-cache protocol (``http(s)://``) and Redis
 - :mod:`.access`    what an action needs to open the stores (picklable)
 - :mod:`.layered`   lookup in order, verification, import into the local store, upload
 - :mod:`.base`      the interface of one further store, its errors, the size-limited blob sink
-- :mod:`.directory`, :mod:`.httpcache`, :mod:`.redisstore` (+ :mod:`.resp`) the store kinds
+- :mod:`.kinds`     which kind a URL names; :mod:`.directory`, :mod:`.httpcache`, :mod:`.redisstore` (+ :mod:`.resp`) the kinds
 - :mod:`.notices`   warnings and refusals recorded by build workers for the build report
 """
-from .access import StoreAccess, open_stores
-from .notices import new_build, take_notices
+from .access import StoreAccess, new_build, open_stores
+from .notices import take_notices
 
 __all__ = ["StoreAccess", "open_stores", "new_build", "take_notices"]

@@ -63,6 +63,14 @@ def open_stores(access) -> "Layered":
     return layered
 
 
+def new_build(store_root) -> None:
+    """A build starts: forget the notices of an earlier one that did not finish, and this process's open stores."""
+    from .notices import clear_notices
+
+    clear_notices(store_root)
+    forget_open()
+
+
 def forget_open() -> None:
     """Close and forget every opened store of this process (a new build starts)."""
     from .layered import reset_process_state

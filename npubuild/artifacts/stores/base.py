@@ -100,23 +100,3 @@ class Backend:
 
     def close(self) -> None:
         pass
-
-
-def open_backend(url: str, root: str) -> Backend:
-    scheme = url.split("://", 1)[0].lower()
-    try:
-        if scheme == "file":
-            from .directory import DirectoryStore
-
-            return DirectoryStore(url, root)
-        if scheme in ("http", "https"):
-            from .httpcache import HttpStore
-
-            return HttpStore(url)
-        if scheme == "redis":
-            from .redisstore import RedisStore
-
-            return RedisStore(url)
-    except ValueError as e:
-        raise StoreDown(f"invalid URL: {e}") from None
-    raise StoreDown(f"unknown store scheme {scheme!r}")

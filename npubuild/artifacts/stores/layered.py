@@ -33,7 +33,8 @@ from pathlib import Path, PurePosixPath
 from ...fsio import tmp_prefix
 from ..store import Store, signed_bytes
 from . import notices
-from .base import ENTRY_LIMIT, BlobSink, StoreDown, TooLarge, open_backend, redact
+from .base import ENTRY_LIMIT, BlobSink, StoreDown, TooLarge, redact
+from .kinds import open_backend
 
 _DIGEST = re.compile(r"[0-9a-f]{64}")
 

@@ -77,10 +77,7 @@ def take_notices(store_root) -> list[str]:
     return lines
 
 
-def new_build(store_root) -> None:
-    """A build starts: forget the markers of an earlier one that did not finish, and this process's store state."""
-    from .access import forget_open
-
+def clear_notices(store_root) -> None:
+    """Forget the markers of an earlier build that did not finish."""
     for kind in (UNREACHABLE, REFUSED):
         shutil.rmtree(_dir(store_root, kind), ignore_errors=True)
-    forget_open()

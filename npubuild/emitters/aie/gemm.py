@@ -18,7 +18,7 @@ most the device's columns), as in the reference design: small problems get a
 small overlay, large ones the 8 x 4 blocking.
 
 Data movement (all host transfers are linear; the host lays data out with
-:func:`tile_a` / :func:`tile_b` and reads C back with :func:`untile_c`):
+:mod:`npubuild.emitters.gemm_layout`: ``tile_a`` / ``tile_b``, and reads C back with ``untile_c``):
 
 * A is **broadcast**: one shim(0, 0) -> mem(0, 1) FIFO, linked to one mem-tile
   FIFO whose consumers are all cores. A is read from host memory once per
@@ -34,7 +34,7 @@ two + two DMA channels. The vectorised kernel wants its operands pre-tiled:
 each d x d block of A in r x s sub-tiles, of B in s x t, C comes out in r x t,
 every sub-tile row-major and the sub-tiles themselves in row-major order
 (``mm.cc``; (r, s, t) = (4, 8, 8) on aie2, (8, 8, 8) on aie2p, see
-:func:`mmul_shape`). The host does that tiling, so the DMAs stay linear.
+``gemm_layout.mmul_shape``). The host does that tiling, so the DMAs stay linear.
 
 Peano needs more than the default stack for ``mm.cc`` and overflowing it gives
 wrong results silently, so every core gets ``stack_size = GEMM_STACK``.
@@ -47,34 +47,18 @@ from math import prod
 
 from ...errors import UnsupportedOnTarget
 from ...spec.instances import KernelInstance
-from ...ops.lazy_numpy import np
 from ...ops.registry import fmt_shape
+from .. import gemm_layout
+from ..gemm_layout import D, cdiv, mmul_shape, overlay_geometry
 from ..host.mlir_text import memref_type
 from .check import FifoUse, Layout, layout_problems, raise_problems
 from .design import ELEMENT_BYTES, HostBuffer, Link, Transfer
 from .devices import GEMM_STACK, Device
 from .text import FOREVER, IndexConsts, access_lines, sequence_lines, tile_name
 
-D = 64  # the microkernel's DIM_M = DIM_K = DIM_N
-KT_MAX = 8  # K-blocks per dispatch
-COLS_MAX = 4  # N-blocks (columns) per dispatch
 MATMUL_FN = "matmul_i8_i32"
 ZERO_FN = "zero_i32"
-# aie::mmul shapes (r, s, t) of mm.cc's int8 x int8 -> int32 kernel per architecture.
-MMUL_SHAPES = {"aie2": (4, 8, 8), "aie2p": (8, 8, 8)}
-LAYOUT_MODULE = __name__
-
-
-def mmul_shape(arch: str) -> tuple[int, int, int]:
-    """(r, s, t) of the int8 ``aie::mmul`` the microkernel uses on ``arch`` (aie2 / aie2p)."""
-    try:
-        return MMUL_SHAPES[arch]
-    except KeyError:
-        raise UnsupportedOnTarget(f"no int8 GEMM microkernel for AIE architecture '{arch}' (known: {', '.join(MMUL_SHAPES)})") from None
-
-
-def _cdiv(a: int, b: int) -> int:
-    return -(-a // b)
+LAYOUT_MODULE = gemm_layout.__name__  # where the host-side layouts the ABI names live
 
 
 # ---- the overlay ----------------------------------------------------------------------------------------------------
@@ -142,7 +126,7 @@ class Overlay:
     def blocks(self) -> tuple[int, int, int]:
         """Dispatch grid (M-blocks, K-blocks, N-blocks) of the full problem."""
         tm, tk, tn = self.tile
-        return _cdiv(self.m, tm), _cdiv(self.k, tk), _cdiv(self.n, tn)
+        return cdiv(self.m, tm), cdiv(self.k, tk), cdiv(self.n, tn)
 
     # -- the microkernel --
     @property
@@ -263,12 +247,6 @@ class Overlay:
             },
             "quantisation": "a per row, b per column, symmetric int8 (npubuild.ops.quant); output acc * sx[m] * sw[n]",
         }
-
-
-def overlay_geometry(k: int, n: int, columns: int = COLS_MAX) -> tuple[int, int, int]:
-    """(d, kt, cols) of the overlay for a K x N weight: as many K-blocks (<= 8) and
-    columns (<= 4, <= the device's) as the problem fills, as the reference design."""
-    return D, min(max(_cdiv(k, D), 1), KT_MAX), min(max(_cdiv(n, D), 1), COLS_MAX, columns)
 
 
 def overlay_for(inst: KernelInstance, device: Device) -> Overlay:
@@ -411,48 +389,3 @@ def _header(ov: Overlay) -> list[str]:
         "streams: A broadcast shim(0,0) -> mem(0,1) -> every core; B and C per column through its mem tile",
         f"host buffers (XRT group id: name (shape dtype, layout in {LAYOUT_MODULE})): {bufs}",
     ]
-
-
-# ---- host-side layouts (the runtime's contract) ---------------------------------------------------------------------
-
-
-def _check2d(x, shape: tuple[int, int], what: str):
-    x = np.asarray(x)
-    if x.shape != shape:
-        raise ValueError(f"{what} must have shape {shape}, got {x.shape}")
-    return x
-
-
-def _check_div(d: int, parts: tuple[int, ...]) -> None:
-    if d <= 0 or any(p <= 0 or d % p for p in parts):
-        raise ValueError(f"block size {d} is not a positive multiple of the mmul sub-tile sizes {parts}")
-
-
-def tile_a(a_blk, d: int, kt: int, r: int, s: int):
-    """int8 A block [d, kt*d] -> the A stream (flat, d*kt*d): the kt K-blocks of
-    d x d in order, each as (d/r) x (d/s) sub-tiles of r x s, sub-tiles row-major
-    and each sub-tile row-major."""
-    _check_div(d, (r, s))
-    a = _check2d(a_blk, (d, kt * d), "a_blk")
-    return np.ascontiguousarray(a.reshape(d // r, r, kt, d // s, s).transpose(2, 0, 3, 1, 4)).reshape(-1)
-
-
-def tile_b(b_blk, d: int, kt: int, cols: int, s: int, t: int):
-    """int8 B block [kt*d, cols*d] -> the B stream (flat): for each column c, its
-    kt K-blocks B[kb*d:(kb+1)*d, c*d:(c+1)*d] in order, each as (d/s) x (d/t)
-    sub-tiles of s x t, sub-tiles row-major and each sub-tile row-major. Column
-    c's part starts at element c*kt*d*d."""
-    _check_div(d, (s, t))
-    b = _check2d(b_blk, (kt * d, cols * d), "b_blk")
-    return np.ascontiguousarray(b.reshape(kt, d // s, s, cols, d // t, t).transpose(3, 0, 1, 4, 2, 5)).reshape(-1)
-
-
-def untile_c(c_stream, d: int, cols: int, r: int, t: int):
-    """int32 C stream (flat, cols*d*d) -> C [d, cols*d]: column c's d x d block
-    starts at element c*d*d, as (d/r) x (d/t) sub-tiles of r x t, sub-tiles
-    row-major and each sub-tile row-major."""
-    _check_div(d, (r, t))
-    c = np.asarray(c_stream)
-    if c.size != cols * d * d:
-        raise ValueError(f"c_stream must have {cols * d * d} elements, got {c.size}")
-    return np.ascontiguousarray(c.reshape(cols, d // r, d // t, r, t).transpose(1, 3, 0, 2, 4)).reshape(d, cols * d)

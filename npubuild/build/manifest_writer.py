@@ -1,0 +1,143 @@
+"""Writing ``artifacts/manifest.json`` from a plan and the build records of
+its kernels (the schema and its reader: npubuild.artifacts.manifest).
+
+``write_manifest`` is the ``manifest`` task's action; the graph constants are
+written next to the manifest, as .npy files it names.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from .. import __version__
+from ..ane.build import manifest_record
+from ..artifacts.manifest import MANIFEST, SCHEMA
+from ..errors import UserError
+from ..fsio import atomic_write_text, sha256_file, write_if_changed
+from .actions import RECORD_NAME, user_errors_fail
+from .targets import COMPILED, not_built_reason
+
+
+def kernel_dir(artifacts: Path, kernel_id: str, target: str) -> Path:
+    return artifacts / "kernels" / kernel_id / target
+
+
+def build_manifest(plan) -> dict:
+    from .plan import graph_record  # the spec loader and op catalog: not on the no-op path
+
+    art = plan.config.artifacts
+    kernels = {}
+    toolchains = {}
+    problems = {t: COMPILED[t].toolchain_problem(plan.config.store) for t in COMPILED}
+    options = {t: COMPILED[t].emit_options(plan.config, plan.config.store) for t in COMPILED}
+    for kid, inst in plan.instances.items():
+        rec = inst.describe()
+        del rec["id"]
+        targets, unavailable = {}, {}
+        for t in plan.targets[kid]:
+            reason = not_built_reason(t, inst.op)
+            if reason:
+                unavailable[t] = reason
+                continue
+            if t == "ref":
+                targets[t] = {}
+                continue
+            d = kernel_dir(art, kid, t)
+            tgt = COMPILED[t]
+            problem = problems[t]
+            entry: dict = {}
+            if problem and not (d / RECORD_NAME).is_file():
+                # emitted, not compiled (no toolchain here): the source is still an artifact
+                src = d / tgt.source_name
+                if not src.is_file():
+                    raise UserError(f"kernel {kid}: {src} is missing; run `doit build`")
+                files = {"source": {"path": src.relative_to(art).as_posix(), "sha256": sha256_file(src), "size": src.stat().st_size}}
+                entry = {"files": files, "compiled": False, "not_compiled": problem}
+            else:
+                try:
+                    build = json.loads((d / RECORD_NAME).read_text())
+                except (OSError, ValueError) as e:
+                    raise UserError(f"kernel {kid}: no build record for target {t} ({e}); run `doit build`") from None
+                files = {}
+                for role, name in (("source", tgt.source_name), *tgt.binaries.items()):
+                    f = build["files"][name]
+                    files[role] = {"path": (d / name).relative_to(art).as_posix(), "sha256": f["sha256"], "size": f["size"]}
+                entry = {"files": files, "key": build["key"], "toolchain": build["toolchain"]["id"], "compiled": True}
+                toolchains[f"{t}:{build['toolchain']['id']}"] = build["toolchain"]
+            abi = tgt.abi(inst, {**options[t], "device": plan.device(kid)} if t == "xdna" else options[t])
+            if abi is not None:
+                entry["abi"] = abi
+            targets[t] = entry
+        rec["targets"] = targets
+        if unavailable:
+            rec["unavailable"] = unavailable
+        kernels[kid] = rec
+    graphs = {}
+    for name in sorted(plan.ane_graphs):
+        graphs[name] = manifest_record(art / "ane" / name, art)
+    for name, g in sorted(plan.spec.graphs.items()):
+        rec = graph_record(g, plan.graph_kernels[name])
+        rec["constants"] = write_constants(art, g, art / "graphs" / name)
+        graphs[name] = rec
+    manifest = {
+        "schema": SCHEMA,
+        "generator": f"npubuild {__version__}",
+        "kernels": kernels,
+        "graphs": graphs,
+        "toolchains": dict(sorted(toolchains.items())),
+    }
+    _prune(art, set(kernels), set(graphs) - set(plan.ane_graphs), set(plan.ane_graphs))
+    atomic_write_text(art / MANIFEST, json.dumps(manifest, indent=1, sort_keys=True, allow_nan=False) + "\n")
+    return manifest
+
+
+def _prune(art: Path, kernel_ids: set[str], graph_names: set[str], ane_names: set[str] = frozenset()) -> None:
+    """Remove outputs of kernels/graphs that are no longer in the specs."""
+    for sub, keep in (("kernels", kernel_ids), ("graphs", graph_names), ("ane", ane_names)):
+        d = art / sub
+        if d.is_dir():
+            for child in d.iterdir():
+                if child.is_dir() and child.name not in keep:
+                    shutil.rmtree(child, ignore_errors=True)
+
+
+def write_constants(artifacts: Path, graph, out_dir: Path) -> dict:
+    """Constants as .npy under artifacts/graphs/<graph>/; returns their manifest records."""
+    import io
+
+    import numpy as np
+
+    from ..ops.registry import NUMPY_DTYPE
+
+    recs = {}
+    for name, c in sorted(graph.constants.items()):
+        if c.file is not None:
+            arr = np.load(c.file, allow_pickle=False)
+        else:
+            arr = np.asarray(c.value, dtype=NUMPY_DTYPE[c.dtype]).reshape(c.shape)
+        buf = io.BytesIO()
+        np.save(buf, np.ascontiguousarray(arr), allow_pickle=False)
+        path = out_dir / f"{name}.npy"
+        write_if_changed(path, buf.getvalue())
+        recs[name] = {
+            "shape": list(c.shape),
+            "dtype": c.dtype,
+            "path": path.relative_to(artifacts).as_posix(),
+            "sha256": sha256_file(path),
+            "size": path.stat().st_size,
+        }
+    return recs
+
+
+@user_errors_fail
+def write_manifest(root: str) -> dict:
+    from ..config import load_config
+    from .plan import build_plan
+    from .state import BuildState
+
+    plan = BuildState.plan  # loaded by the task creators in this process (or inherited by fork)
+    if plan is None or plan.config.root != Path(root):
+        plan = build_plan(load_config(Path(root)))
+    build_manifest(plan)
+    return {}

@@ -1,0 +1,72 @@
+"""What a validated spec declares: kernel families, graphs and their tensors,
+each with the file and line it came from (:mod:`.load` builds them)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .instances import KernelInstance
+from .yamlnode import Node
+
+
+@dataclass
+class KernelFamily:
+    name: str
+    file: str
+    line: int
+    op: str
+    dtype: str
+    targets: tuple[str, ...]
+    instances: list[KernelInstance]
+    device: str | None = None  # xdna device (None: the project's xdna_device)
+
+
+@dataclass
+class TensorDecl:
+    name: str
+    shape: tuple[int, ...]
+    dtype: str
+    line: int
+
+
+@dataclass
+class ConstantDecl(TensorDecl):
+    value: object = None  # inline nested list
+    file: Path | None = None  # .npy path
+
+
+@dataclass
+class NodeDecl:
+    name: str
+    op: str
+    inputs: list[str]
+    input_lines: list[int]
+    attrs: dict
+    attrs_node: Node | None
+    dtype: str | None
+    line: int
+
+
+@dataclass
+class GraphSpec:
+    name: str
+    file: str
+    line: int
+    inputs: dict[str, TensorDecl]
+    params: dict[str, TensorDecl]
+    constants: dict[str, ConstantDecl]
+    nodes: dict[str, NodeDecl]
+    outputs: list[str]
+    output_lines: list[int]
+    targets: tuple[str, ...]
+    # declared tensors/nodes that were rejected (already reported): readers of
+    # them are skipped rather than reported as reading an unknown tensor
+    invalid: set[str] = field(default_factory=set)
+    device: str | None = None  # xdna device (None: the project's xdna_device)
+
+
+@dataclass
+class Spec:
+    families: dict[str, KernelFamily] = field(default_factory=dict)
+    graphs: dict = field(default_factory=dict)  # name -> graph.ResolvedGraph
+    files: list[str] = field(default_factory=list)

@@ -1,0 +1,230 @@
+"""The package tree tells the data flow: no import cycles, each stage imports
+only the stages below it, no module over 600 lines.
+
+Imports are read from the sources with ``ast`` (never by importing them), at
+every scope: an import inside a function still ties two modules together, it
+only hides the cycle until the function runs.
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PKG = Path(__file__).resolve().parent.parent / "npubuild"
+MAX_LINES = 600
+
+# Modules at the top of npubuild/: the public entry points and the foundation
+# every stage may use (errors, constants, configuration, canonical JSON, safe writes).
+FOUNDATION = {"errors", "constants", "config", "canonical", "fsio"}
+TOP_LEVEL = FOUNDATION | {"__init__", "cli", "tasks"}
+
+# stage -> the stages it may import (besides itself and the foundation).
+# ops -> spec -> build -> artifacts is the data flow; emitters, toolchain and
+# ane are what build uses; the runner reads artifacts (and runs ops' oracles,
+# the ANE programs, and the int8 GEMM overlay's host-side layouts).
+STAGE_DEPS = {
+    "ops": set(),
+    "spec": {"ops"},
+    "artifacts": set(),
+    "emitters": {"spec", "ops"},
+    "toolchain": {"emitters", "artifacts"},
+    "ane": {"ops", "artifacts"},
+    "build": {"spec", "ops", "emitters", "toolchain", "ane", "artifacts"},
+    "runner": {"artifacts", "ops", "ane", "emitters.gemm_layout"},
+    # the entry points
+    "cli": {"spec", "ops", "emitters", "toolchain", "ane", "build", "artifacts", "runner"},
+    "tasks": {"build"},
+    "": {"runner"},  # npubuild/__init__.py: load()
+}
+
+
+def package_modules() -> dict[str, tuple[Path, bool]]:
+    """dotted module name -> (file, is a package)."""
+    mods = {}
+    for path in PKG.rglob("*.py"):
+        parts = list(path.relative_to(PKG.parent).with_suffix("").parts)
+        is_pkg = parts[-1] == "__init__"
+        if is_pkg:
+            parts.pop()
+        mods[".".join(parts)] = (path, is_pkg)
+    return mods
+
+
+MODULES = package_modules()
+
+
+def _imported_names(module: str, is_pkg: bool, tree: ast.AST):
+    package = module if is_pkg else module.rpartition(".")[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            yield node.lineno, target
+            for alias in node.names:  # `from pkg import submodule`
+                yield node.lineno, f"{target}.{alias.name}"
+
+
+def imports_of(module: str) -> dict[str, int]:
+    """npubuild modules ``module`` imports -> a line that does. Importing a.b.c
+    also runs the packages a and a.b, except the ones ``module`` is inside
+    (they are already being imported when it runs)."""
+    path, is_pkg = MODULES[module]
+    tree = ast.parse(path.read_text(), filename=str(path))
+    out: dict[str, int] = {}
+    for line, name in _imported_names(module, is_pkg, tree):
+        parts = name.split(".")
+        for i in range(1, len(parts) + 1):
+            dep = ".".join(parts[:i])
+            if dep in MODULES and dep != module and not module.startswith(dep + "."):
+                out.setdefault(dep, line)
+    return out
+
+
+GRAPH = {m: imports_of(m) for m in MODULES}
+
+
+def find_cycles(graph: dict[str, dict[str, int]]) -> list[list[str]]:
+    """One cycle (as a path a -> b -> ... -> a) per strongly connected component."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    components: list[list[str]] = []
+
+    def visit(v: str) -> None:  # Tarjan; the package is small enough for recursion
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                components.append(comp)
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return [_cycle_in(graph, set(c)) for c in components]
+
+
+def _cycle_in(graph, comp: set[str]) -> list[str]:
+    start = min(comp)
+    prev = {start: None}
+    queue = [start]
+    while queue:  # breadth-first back to start inside the component: a shortest cycle
+        v = queue.pop(0)
+        for w in sorted(graph[v]):
+            if w == start:
+                path = [v]
+                while prev[path[-1]] is not None:
+                    path.append(prev[path[-1]])
+                return [*reversed(path), start]
+            if w in comp and w not in prev:
+                prev[w] = v
+                queue.append(w)
+    raise AssertionError("a strongly connected component without a cycle")
+
+
+def stage_of(module: str) -> str:
+    parts = module.split(".")[1:]
+    if not parts:
+        return ""
+    if parts[0] in FOUNDATION:
+        return "foundation"
+    return parts[0]
+
+
+# modules that load a module by name, and why that can never be an npubuild module
+LOADS_BY_NAME = {"npubuild.ops.lazy_numpy": "imports NumPy on first use"}
+
+
+def test_the_reader_sees_every_import():
+    """A module loaded by name (importlib) is an import this test cannot read."""
+    hidden = []
+    for module, (path, _) in sorted(MODULES.items()):
+        text = path.read_text()
+        if ("import_module(" in text or "__import__(" in text) and module not in LOADS_BY_NAME:
+            hidden.append(module)
+    assert not hidden, f"modules importing by name (make the import explicit): {hidden}"
+
+
+def test_the_import_reader_finds_a_planted_cycle():
+    graph = {"a": {"b": 1}, "b": {"c": 1}, "c": {"a": 1}, "d": {"a": 1}}
+    assert find_cycles(graph) == [["a", "b", "c", "a"]]
+    assert find_cycles({"a": {"b": 1}, "b": {}}) == []
+    # the reader's own view of a relative import two levels up
+    assert "npubuild.errors" in GRAPH["npubuild.spec.load"]
+
+
+def test_no_import_cycles():
+    cycles = find_cycles(GRAPH)
+    shown = "\n".join(
+        " -> ".join(f"{m} (line {GRAPH[m][n]})" if n else m for m, n in zip(c, [*c[1:], None])) for c in cycles
+    )
+    assert not cycles, f"import cycles in npubuild:\n{shown}"
+
+
+def test_each_stage_imports_only_the_stages_below_it():
+    bad = []
+    for module, deps in sorted(GRAPH.items()):
+        stage = stage_of(module)
+        if stage == "foundation":
+            allowed = {"foundation"}
+        else:
+            allowed = {stage, "foundation", *STAGE_DEPS[stage]}
+        for dep, line in sorted(deps.items()):
+            dep_stage = stage_of(dep)
+            inner = dep.partition(".")[2]  # "emitters.gemm_layout" for npubuild.emitters.gemm_layout
+            # a module allowed by name also allows the packages it is in (their __init__ runs)
+            by_name = any(a == inner or a.startswith(inner + ".") or inner.startswith(a + ".") for a in allowed)
+            if dep_stage not in allowed and not by_name and dep != "npubuild":
+                bad.append(f"{MODULES[module][0].relative_to(PKG.parent)}:{line}: {module} ({stage or 'npubuild'}) imports {dep} ({dep_stage})")
+    assert not bad, "imports against the data flow:\n" + "\n".join(bad)
+
+
+def test_top_level_holds_only_entry_points_and_foundation():
+    top = {p.stem for p in PKG.glob("*.py")}
+    assert top == TOP_LEVEL, f"unexpected top-level modules: {sorted(top - TOP_LEVEL)}; missing: {sorted(TOP_LEVEL - top)}"
+    stages = {p.name for p in PKG.iterdir() if (p / "__init__.py").is_file()}
+    assert stages == set(STAGE_DEPS) - {"cli", "tasks", ""}
+
+
+@pytest.mark.parametrize("package", sorted(m for m, (_, is_pkg) in MODULES.items() if is_pkg and m != "npubuild"))
+def test_each_subpackage_says_what_it_owns(package):
+    path = MODULES[package][0]
+    doc = ast.get_docstring(ast.parse(path.read_text()))
+    assert doc, f"{path.relative_to(PKG.parent)} needs a docstring: what the package owns and what it may import"
+
+
+def test_no_module_over_the_line_limit():
+    long = {str(p.relative_to(PKG.parent)): n for m, (p, _) in MODULES.items() if (n := len(p.read_text().splitlines())) > MAX_LINES}
+    assert not long, f"modules over {MAX_LINES} lines (split them by concern): {long}"
+
+
+def test_npubuild_tasks_is_the_build_tasks_for_users_dodo():
+    import npubuild.build.tasks as real
+    import npubuild.tasks as legacy
+
+    for name in legacy.__all__:
+        assert getattr(legacy, name) is getattr(real, name)
+    assert {n for n in dir(real) if n.startswith("task_")} <= set(legacy.__all__)
