@@ -40,8 +40,8 @@ def gemm(k: int, n: int, dispatch_for):
 
 def host_tile(k: int, n: int, tmp: Path):
     from npubuild.emitters.host import emit
-    from npubuild.spec.instances import make_instance
     from npubuild.runner.host import HostKernel
+    from npubuild.spec.instances import make_instance
     from npubuild.toolchain.host import compile_shared_library
 
     inst = make_instance("matmul", "i8", [(1, k), (k, n)], {})

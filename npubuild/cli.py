@@ -11,8 +11,8 @@ from .errors import UserError
 
 
 def _ops_catalog() -> list[dict]:
-    from .ops import REGISTRY
     from .build.targets import builds
+    from .ops import REGISTRY
 
     out = []
     for name in sorted(REGISTRY):
@@ -80,8 +80,8 @@ def cmd_ops(args) -> int:
 
 
 def cmd_list(args) -> int:
-    from .config import load_config
     from .build.plan import build_plan
+    from .config import load_config
 
     plan = build_plan(load_config())
     if args.json:
@@ -131,8 +131,8 @@ def cmd_build(args) -> int:
 
 
 def cmd_verify(args) -> int:
-    from .config import load_config
     from .artifacts.manifest import verify
+    from .config import load_config
 
     path = Path(args.dir) if args.dir else load_config().artifacts
     problems = verify(path)
@@ -356,8 +356,8 @@ def _store_dir(args) -> Path:
 
 
 def cmd_gc(args) -> int:
-    from .config import parse_size
     from .artifacts.housekeeping import fmt_size, gc
+    from .config import parse_size
 
     store = _store_dir(args)
     limit = parse_size(args.max_size) if args.max_size is not None else None

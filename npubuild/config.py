@@ -30,8 +30,8 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import UserError
 from .constants import TARGETS
+from .errors import UserError
 
 KNOWN_KEYS = (
     "specs", "artifacts", "store", "targets", "max_open_kernels", "xdna_device", "xdna_strict", "xrt_contexts", "ane_resident_programs",

@@ -4,24 +4,5 @@ A thin re-export of :mod:`npubuild.build.tasks`, kept so that a ``dodo.py``
 written as ``from npubuild.tasks import *`` (or naming the creators) goes on
 working. New code imports from ``npubuild.build.tasks``.
 """
-from .build.tasks import (  # noqa: F401
-    DOIT_CONFIG,
-    install_signal_handlers,
-    task_ane,
-    task_build,
-    task_compile,
-    task_emit,
-    task_manifest,
-    task_test,
-)
-
-__all__ = [
-    "DOIT_CONFIG",
-    "install_signal_handlers",
-    "task_ane",
-    "task_build",
-    "task_compile",
-    "task_emit",
-    "task_manifest",
-    "task_test",
-]
+from .build.tasks import *  # noqa: F401,F403
+from .build.tasks import __all__  # noqa: F401

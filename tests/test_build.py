@@ -211,6 +211,15 @@ def test_doit_list_shows_documented_tasks(project):
     assert "compile:relu_f32_64@host" in sub
 
 
+def test_a_dodo_written_against_npubuild_tasks_still_builds(project):
+    """Projects created before the build moved to npubuild.build import npubuild.tasks."""
+    p = project(KERNELS)
+    p.write("dodo.py", "from npubuild.tasks import *  # noqa: F401,F403\n\ninstall_signal_handlers()\n")
+    r = p.doit()
+    assert "npubuild: 4 kernels; compiled 3" in r.out, r.out
+    assert json.loads((p.artifacts / "manifest.json").read_text())["kernels"]
+
+
 def test_clean_removes_outputs(project):
     p = project(KERNELS, GRAPHS)
     p.doit("build")

@@ -14,8 +14,8 @@ import pytest
 import zstandard
 
 from npubuild.artifacts import bundle, trust
-from npubuild.errors import UserError
 from npubuild.artifacts.manifest import manifest_files
+from npubuild.errors import UserError
 
 from .conftest import new_project
 

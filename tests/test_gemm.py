@@ -5,9 +5,14 @@ import numpy as np
 import pytest
 
 from npubuild.emitters.gemm_layout import overlay_geometry
-from npubuild.spec.instances import make_instance
-from npubuild.ops.quant import int8_matmul, int8_matmul_accumulate, quantize_per_col, quantize_per_row
+from npubuild.ops.quant import (
+    int8_matmul,
+    int8_matmul_accumulate,
+    quantize_per_col,
+    quantize_per_row,
+)
 from npubuild.runner.gemm import F32_EXACT_TERMS, BlockedGemm, RefDispatch, TileDispatch
+from npubuild.spec.instances import make_instance
 
 from .hostkit import compile_kernels
 

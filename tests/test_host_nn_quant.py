@@ -23,8 +23,8 @@ import numpy as np
 import pytest
 
 from npubuild.emitters import host as emitters
-from npubuild.spec.instances import make_instance
 from npubuild.ops.registry import NUMPY_DTYPE
+from npubuild.spec.instances import make_instance
 
 from .hostkit import assert_standard_dialects, compile_kernels
 

@@ -18,9 +18,9 @@ import numpy as np
 import pytest
 
 from npubuild import ops
-from npubuild.spec.instances import make_instance
 from npubuild.emitters import host as emitters
 from npubuild.ops.registry import NUMPY_DTYPE, norm_axis, normalize_attrs
+from npubuild.spec.instances import make_instance
 
 from .hostkit import assert_standard_dialects, compile_kernels
 

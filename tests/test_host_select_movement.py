@@ -21,8 +21,8 @@ import pytest
 from npubuild.canonical import canonical_json
 from npubuild.constants import DTYPES, NUMERIC_DTYPES, NUMPY_DTYPE
 from npubuild.emitters import host as emitters
-from npubuild.spec.instances import make_instance
 from npubuild.runner.ref import run_oracle
+from npubuild.spec.instances import make_instance
 from tests.hostkit import assert_standard_dialects, compile_kernels
 
 FLOATS = ("f32", "f16")

@@ -22,11 +22,11 @@ import pytest
 from npubuild import ops
 from npubuild.emitters import host as emitters
 from npubuild.errors import UnsupportedOnTarget, UserError
-from npubuild.spec.instances import make_instance
 from npubuild.ops.registry import NUMPY_DTYPE
 from npubuild.runner.host import HostKernel
-from npubuild.toolchain import host as toolchain
+from npubuild.spec.instances import make_instance
 from npubuild.toolchain import fpcache, mlir_env
+from npubuild.toolchain import host as toolchain
 
 from .hostkit import assert_standard_dialects
 

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from npubuild.artifacts import housekeeping
-from npubuild.fsio import TMP_PREFIX
 from npubuild.artifacts.store import Store
+from npubuild.fsio import TMP_PREFIX
 
 from .conftest import REPO
 

@@ -9,7 +9,13 @@ import numpy as np
 import pytest
 
 from npubuild.ane.mil import Literal, MilError, MilType, Ref, load_mil, parse_mil
-from npubuild.ane.weightbin import MIL_DTYPES, WeightBinError, read_blob, write_weight_bin, write_weight_file
+from npubuild.ane.weightbin import (
+    MIL_DTYPES,
+    WeightBinError,
+    read_blob,
+    write_weight_bin,
+    write_weight_file,
+)
 from npubuild.errors import UserError
 
 from .mil_programs import FUSE, SWIGLU, TRAIN

@@ -15,7 +15,11 @@ import numpy as np
 import pytest
 
 from npubuild.ops import REGISTRY, normalize_attrs
-from npubuild.ops.quant import int8_matmul_accumulate, quantize_per_col, quantize_per_row
+from npubuild.ops.quant import (
+    int8_matmul_accumulate,
+    quantize_per_col,
+    quantize_per_row,
+)
 from npubuild.ops.registry import NUMPY_DTYPE
 
 INF = float("inf")

@@ -160,8 +160,8 @@ def test_cli_run_ref_and_host_agree(built, tmp_path):
 def test_non_finite_attr_defaults_round_trip_through_strict_json():
     import json
 
-    from npubuild.spec.instances import make_instance
     from npubuild.runner.ref import RefKernel
+    from npubuild.spec.instances import make_instance
 
     inst = make_instance("clamp", "f32", [[4]], {"max": 1.5})
     desc = json.loads(json.dumps(inst.describe(), allow_nan=False))

@@ -8,9 +8,9 @@ import sys
 import pytest
 
 from npubuild.errors import OpError, UnsupportedOnTarget
-from npubuild.spec.instances import make_instance
 from npubuild.ops import REGISTRY, check_target, normalize_attrs
 from npubuild.ops.registry import target_problems
+from npubuild.spec.instances import make_instance
 
 
 def infer(op_name, shapes, attrs=None):

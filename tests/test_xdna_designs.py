@@ -13,9 +13,9 @@ import pytest
 
 from npubuild.emitters import aie
 from npubuild.emitters.aie.design import Design
-from npubuild.spec.instances import make_instance
 from npubuild.ops import REGISTRY
 from npubuild.ops.registry import NUMPY_DTYPE
+from npubuild.spec.instances import make_instance
 
 from .design_sim import compile_body, declared_fifos, dma_lines, run_design
 from .hostkit import assert_standard_dialects, compile_kernels

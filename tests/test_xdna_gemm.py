@@ -14,9 +14,14 @@ from npubuild.emitters.aie.devices import DEVICES, GEMM_STACK, Device
 from npubuild.emitters.aie.gemm import overlay_for, render_overlay
 from npubuild.emitters.gemm_layout import mmul_shape, tile_a, tile_b, untile_c
 from npubuild.errors import UnsupportedOnTarget
-from npubuild.spec.instances import make_instance
-from npubuild.ops.quant import int8_matmul, int8_matmul_accumulate, quantize_per_col, quantize_per_row
+from npubuild.ops.quant import (
+    int8_matmul,
+    int8_matmul_accumulate,
+    quantize_per_col,
+    quantize_per_row,
+)
 from npubuild.runner.gemm import BlockedGemm, OverlayDispatch
+from npubuild.spec.instances import make_instance
 
 NPU1, NPU2 = DEVICES["npu1"], DEVICES["npu2"]
 OPTS = {"runtime_sequence": "aie.runtime_sequence", "link_with": "func"}

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 
 from .mil_model import MilError
 
-
 # ----------------------------------------------------------------------------
 # tokens
 

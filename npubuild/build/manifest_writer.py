@@ -24,7 +24,8 @@ def kernel_dir(artifacts: Path, kernel_id: str, target: str) -> Path:
 
 
 def build_manifest(plan) -> dict:
-    from .plan import graph_record  # the spec loader and op catalog: not on the no-op path
+    # the spec loader and op catalog: not on the no-op path
+    from .plan import graph_record
 
     art = plan.config.artifacts
     kernels = {}

@@ -7,12 +7,12 @@ import hashlib
 import pickle
 from dataclasses import dataclass
 
+from ..canonical import canonical_json
 from ..config import Config
 from ..errors import UserError
-from ..canonical import canonical_json
+from ..spec.files import plan_key, stat_stamp
 from ..spec.instances import KernelInstance
 from ..spec.load import Spec, load_specs
-from ..spec.files import plan_key, stat_stamp
 
 
 @dataclass
@@ -87,7 +87,6 @@ def build_plan(config: Config) -> Plan:
 
 def _build_plan(config: Config) -> Plan:
     from ..ops.registry import TARGETS
-
     from .targets import design_checks
 
     spec = load_specs(

@@ -23,16 +23,28 @@ from pathlib import Path
 from doit.reporter import ConsoleReporter
 from doit.tools import config_changed
 
-from .actions import CACHE_VERSION, RECORD_NAME, compile_kernel, emit_source
+from ..artifacts.manifest import MANIFEST
 from ..config import load_config
 from ..errors import UserError
 from . import noop
-from ..artifacts.manifest import MANIFEST
+from .actions import CACHE_VERSION, RECORD_NAME, compile_kernel, emit_source
 from .manifest_writer import write_manifest
 from .state import BuildState
 from .targets import COMPILED, compiled_pairs, not_built_reason
 
 DEP_FILE = ".npubuild.doit.db"
+
+# what a project's dodo.py takes: `from npubuild.build.tasks import *`
+__all__ = [
+    "DOIT_CONFIG",
+    "install_signal_handlers",
+    "task_ane",
+    "task_build",
+    "task_compile",
+    "task_emit",
+    "task_manifest",
+    "task_test",
+]
 
 
 def _sigterm_as_interrupt(signum, frame):

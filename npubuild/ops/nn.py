@@ -9,7 +9,17 @@ import math
 
 from ..errors import OpError
 from .lazy_numpy import np
-from .registry import FLOAT_DTYPES, NUMERIC_DTYPES, Attr, OpDef, Restriction, fmt_shape, numel, only_dtypes, register
+from .registry import (
+    FLOAT_DTYPES,
+    NUMERIC_DTYPES,
+    Attr,
+    OpDef,
+    Restriction,
+    fmt_shape,
+    numel,
+    only_dtypes,
+    register,
+)
 
 F32_ONLY_XDNA = only_dtypes("xdna", ("f32",), "the NPU kernels compute in f32")
 

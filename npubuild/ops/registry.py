@@ -10,10 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ..errors import OpError, UnsupportedOnTarget
-
 from ..constants import DTYPES, FLOAT_DTYPES, NUMERIC_DTYPES, NUMPY_DTYPE, TARGETS  # noqa: F401  (re-exported)
-
+from ..errors import OpError, UnsupportedOnTarget
 
 # JSON spelling of non-finite floats (see canonical.json_safe)
 NON_FINITE = ("inf", "-inf", "nan")

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import copy
 
-from ..errors import UserError
 from ..artifacts.manifest import safe_path
+from ..errors import UserError
 from ..ops.lazy_numpy import np
 
 

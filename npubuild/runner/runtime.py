@@ -11,8 +11,8 @@ import itertools
 from collections import OrderedDict
 from pathlib import Path
 
-from ..errors import UserError, VerifyError
 from ..artifacts.manifest import read_manifest, safe_path, verify
+from ..errors import UserError, VerifyError
 from ..ops.registry import NUMPY_DTYPE
 
 BACKENDS = ("ref", "host", "xrt", "auto")

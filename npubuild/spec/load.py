@@ -10,7 +10,14 @@ from typing import Callable, Mapping
 
 from .. import ops
 from ..errors import Diagnostic, OpError, SpecError
-from ..ops.registry import DTYPES, TARGETS, AttrError, did_you_mean, normalize_attrs, target_problems
+from ..ops.registry import (
+    DTYPES,
+    TARGETS,
+    AttrError,
+    did_you_mean,
+    normalize_attrs,
+    target_problems,
+)
 from .files import walk_spec_files
 from .graph import resolve_graph
 from .instances import KernelInstance, make_instance

@@ -20,9 +20,9 @@ import tempfile
 import threading
 from pathlib import Path
 
+from ..canonical import canonical_json
 from ..errors import UserError
 from ..fsio import atomic_write_text, tmp_prefix
-from ..canonical import canonical_json
 from . import mlir_env
 from .fpcache import cached_fingerprint, stat_files
 

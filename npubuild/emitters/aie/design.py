@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 
 from ...constants import DTYPE_BYTES as ELEMENT_BYTES
 from ...errors import UnsupportedOnTarget
-from ...spec.instances import KernelInstance
 from ...ops.registry import fmt_shape, numel
+from ...spec.instances import KernelInstance
 from .devices import DEFAULT_STACK, DMA_GRANULE, DMA_WRAP_MAX, Device
 from .split import Split, chunk_instance, split_for
 

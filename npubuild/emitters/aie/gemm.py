@@ -46,8 +46,8 @@ from dataclasses import dataclass
 from math import prod
 
 from ...errors import UnsupportedOnTarget
-from ...spec.instances import KernelInstance
 from ...ops.registry import fmt_shape
+from ...spec.instances import KernelInstance
 from .. import gemm_layout
 from ..gemm_layout import D, cdiv, mmul_shape, overlay_geometry
 from ..host.mlir_text import memref_type

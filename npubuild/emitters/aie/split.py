@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...spec.instances import KernelInstance, make_instance
 from ...ops.registry import norm_axis, numel
+from ...spec.instances import KernelInstance, make_instance
 
 FLAT_FAMILIES = ("unary", "binary", "compare", "cast")
 FLAT_OPS = ("clamp", "where", "fma", "stop_gradient", "reshape")

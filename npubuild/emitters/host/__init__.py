@@ -16,7 +16,17 @@ from typing import Callable
 
 from ...errors import UnsupportedOnTarget
 from ...spec.instances import KernelInstance
-from . import cast, elementwise, movement, nn, normalize, quant, reduce, select, unary_math
+from . import (
+    cast,
+    elementwise,
+    movement,
+    nn,
+    normalize,
+    quant,
+    reduce,
+    select,
+    unary_math,
+)
 
 FAMILIES = (cast, elementwise, movement, nn, normalize, quant, reduce, select, unary_math)
 

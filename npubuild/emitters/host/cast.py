@@ -38,7 +38,6 @@ from ...spec.instances import KernelInstance
 from .elementwise import emit_elementwise
 from .mlir_text import INT_BITS, KernelBuilder, int_min, is_float, mlir_type
 
-
 # ---- emit-time conversions (Python) --------------------------------------------------------------
 
 

@@ -35,8 +35,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ...spec.instances import KernelInstance
 from ...ops.registry import norm_axis
+from ...spec.instances import KernelInstance
 from . import mathfns
 from .mlir_text import KernelBuilder
 from .reduce import ACC_FLOAT, axis_split, for_acc, from_acc, insert_axis, to_acc

@@ -28,8 +28,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ...spec.instances import KernelInstance
 from ...ops.registry import norm_axis
+from ...spec.instances import KernelInstance
 from .mlir_text import KernelBuilder
 from .nn import f32, free_scratch, scf_for, scratch, to_f32
 

@@ -40,8 +40,8 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from ...spec.instances import KernelInstance
 from ...ops.registry import norm_axis
+from ...spec.instances import KernelInstance
 from .mlir_text import KernelBuilder, is_float, mlir_type
 
 ACC_FLOAT = "f32"  # float accumulation type for f32 and f16 inputs

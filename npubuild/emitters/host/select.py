@@ -43,7 +43,14 @@ from typing import Callable
 from ...spec.instances import KernelInstance
 from .cast import float_attr_value, int_attr_value
 from .elementwise import emit_elementwise
-from .mlir_text import FLOAT_BITS_TYPE, FLOAT_SIGN_MASK, KernelBuilder, int_min, is_float, mlir_type
+from .mlir_text import (
+    FLOAT_BITS_TYPE,
+    FLOAT_SIGN_MASK,
+    KernelBuilder,
+    int_min,
+    is_float,
+    mlir_type,
+)
 
 # ---- compare -------------------------------------------------------------------------------------
 
