@@ -22,6 +22,9 @@ Keys (all optional):
                                       (env NPUBUILD_TRUSTED_KEYS, separated by the path separator)
   require_signatures = false          refuse unsigned or wrongly signed bundles and store entries (env NPUBUILD_REQUIRE_SIGNATURES=1)
   signing_key = ""                    secret key file: entries this project uploads are signed with it (env NPUBUILD_SIGNING_KEY)
+  data_dirs = []                      directories outside the project that specs may read data from (.npy
+                                      constants, MIL BLOBFILE weights); the project itself is always allowed
+  [tool.npubuild.limits]              sizes, depths and waits input may cost (npubuild.limits; docs/limits.md)
 """
 from __future__ import annotations
 
@@ -32,34 +35,19 @@ from pathlib import Path
 
 from .constants import TARGETS
 from .errors import UserError
+from .limits import Limits, limits_from_table, parse_size
 
 KNOWN_KEYS = (
     "specs", "artifacts", "store", "targets", "max_open_kernels", "xdna_device", "xdna_strict", "xrt_contexts", "ane_resident_programs",
-    "stores", "max_artifact_size", "trusted_keys", "require_signatures", "signing_key",
+    "stores", "max_artifact_size", "trusted_keys", "require_signatures", "signing_key", "limits", "data_dirs",
 )
 STORE_SCHEMES = ("file", "http", "https", "redis")
-_SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 
 
 @dataclass(frozen=True)
 class StoreSpec:
     url: str
     mode: str = "rw"  # rw | ro
-
-
-def parse_size(text) -> int:
-    """``1G``, ``512M``, ``4096`` (bytes)."""
-    if isinstance(text, int) and not isinstance(text, bool):
-        return text
-    t = str(text).strip().upper().removesuffix("B").removesuffix("I")
-    unit = t[-1:] if t[-1:] in _SIZE_UNITS else ""
-    try:
-        n = float(t[: len(t) - len(unit)] if unit else t)
-    except ValueError:
-        raise UserError(f"not a size: {text!r} (use bytes or a K/M/G/T suffix, e.g. 1G)") from None
-    if n < 0:
-        raise UserError(f"a size cannot be negative: {text!r}")
-    return int(n * _SIZE_UNITS[unit])
 
 
 def _store_spec(item, where: str) -> StoreSpec:
@@ -105,6 +93,12 @@ class Config:
     trusted_keys: tuple = ()  # paths of Ed25519 public keys
     require_signatures: bool = False
     signing_key: Path | None = None
+    limits: Limits = Limits()
+    data_dirs: tuple = ()  # resolved Paths specs may read data from besides the project root
+
+    def data_roots(self) -> tuple:
+        """Where spec data files (.npy, BLOBFILE) may be: the project, then data_dirs."""
+        return (self.root, *self.data_dirs)
 
 
 def find_root(start: Path | None = None) -> Path:
@@ -183,4 +177,12 @@ def load_config(root: Path | None = None) -> Config:
     return Config(
         root, specs, artifacts.resolve(), Path(store).resolve(), targets, max_open, device, strict, contexts, resident,
         stores=stores, max_artifact_size=max_size, trusted_keys=trusted, require_signatures=require, signing_key=signing,
+        limits=limits_from_table(table.get("limits"), str(pp)),
+        data_dirs=_data_dirs(table.get("data_dirs", []), root, pp),
     )
+
+
+def _data_dirs(raw, root: Path, pp: Path) -> tuple:
+    if not isinstance(raw, list) or not all(isinstance(d, str) and d and "\0" not in d for d in raw):
+        raise UserError(f"{pp}: data_dirs must be a list of directory paths")
+    return tuple((root / d).resolve() for d in raw)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import stat
 import tempfile
 from pathlib import Path
 
@@ -134,3 +135,65 @@ def write_if_changed(path: Path, content: str | bytes) -> bool:
         pass
     atomic_write_bytes(path, data)
     return True
+
+
+# ---- paths from names, and reading files someone else may have made ----------------------------------------------
+
+
+def inside(root: Path, *parts: str) -> Path:
+    """``root/parts...`` for names that came from a spec, a manifest or a store entry.
+
+    Each part must be one plain path component (not empty, ``.`` or ``..``, no
+    ``/``, ``\\`` or NUL), and the result must not resolve outside ``root``
+    (a symlink inside root that points out is refused too). ValueError otherwise:
+    callers turn it into a message naming where the name came from.
+    """
+    for part in parts:
+        if not isinstance(part, str) or part in ("", ".", "..") or any(c in part for c in "/\\\0"):
+            raise ValueError(f"{part!r} is not a plain file or directory name")
+    path = Path(root).joinpath(*parts)
+    real_root = Path(root).resolve()
+    if not path.resolve().is_relative_to(real_root):
+        raise ValueError(f"{'/'.join(parts)!r} resolves outside {root}")
+    return path
+
+
+def within_roots(path: Path, roots) -> bool:
+    """Whether ``path`` (symlinks followed) is inside one of ``roots``."""
+    real = Path(path).resolve()
+    return any(real.is_relative_to(Path(r).resolve()) for r in roots)
+
+
+def read_regular(path: Path, max_size: int, roots=None) -> bytes:
+    """The bytes of a regular file of at most ``max_size`` bytes, never blocking.
+
+    Refuses (ValueError, saying why) a path outside ``roots`` (when given; symlinks
+    followed), a directory, FIFO, socket or device, and a file over ``max_size``,
+    all before reading a byte: a FIFO is opened non-blocking and checked by fstat
+    on the descriptor that is read, so swapping the file in between does not help.
+    """
+    path = Path(path)
+    if "\0" in str(path):
+        raise ValueError("the path holds a NUL byte")
+    if roots is not None and not within_roots(path, roots):
+        raise ValueError(f"{path} is outside the project (and any data_dirs); copy it in or list its directory in data_dirs")
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except IsADirectoryError:
+        raise ValueError(f"{path} is a directory, not a file") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise ValueError(f"{path} is not a regular file (a directory, FIFO, socket or device)")
+        if st.st_size > max_size:
+            raise ValueError(f"{path} is {st.st_size} bytes, over the limit of {max_size}")
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb", closefd=True) as f:
+            fd = -1
+            data = f.read(max_size + 1)
+        if len(data) > max_size:  # grew after the fstat
+            raise ValueError(f"{path} is over the limit of {max_size} bytes")
+        return data
+    finally:
+        if fd >= 0:
+            os.close(fd)

@@ -16,8 +16,8 @@ PKG = Path(__file__).resolve().parent.parent / "npubuild"
 MAX_LINES = 600
 
 # Modules at the top of npubuild/: the public entry points and the foundation
-# every stage may use (errors, constants, configuration, canonical JSON, safe writes).
-FOUNDATION = {"errors", "constants", "config", "canonical", "fsio"}
+# every stage may use (errors, constants, configuration, limits, canonical JSON, safe writes).
+FOUNDATION = {"errors", "constants", "config", "canonical", "fsio", "limits"}
 TOP_LEVEL = FOUNDATION | {"__init__", "cli", "tasks"}
 
 # stage -> the stages it may import (besides itself and the foundation).
