@@ -148,42 +148,27 @@ def cmd_verify(args) -> int:
     return 0
 
 
-def _load_npz(path: str | None, what: str) -> dict:
-    if path is None:
-        return {}
-    import numpy as np
-
-    try:
-        loaded = np.load(path, allow_pickle=False)
-    except (OSError, ValueError, EOFError) as e:
-        raise UserError(f"cannot read {what} file {path}: {e or type(e).__name__}; write it with numpy.savez") from None
-    if not isinstance(loaded, np.lib.npyio.NpzFile):
-        raise UserError(f"{what} file {path} is a single .npy array; {what} need a .npz with one array per name (numpy.savez)")
-    with loaded as z:
-        return {k: z[k] for k in z.files}
-
-
 def cmd_run(args) -> int:
-    import numpy as np
-
     from .config import load_config
+    from .runner.npzio import read_npz, write_npz
     from .runner.runtime import load
 
-    path = Path(args.artifacts) if args.artifacts else load_config().artifacts
+    cfg = load_config()
+    path = Path(args.artifacts) if args.artifacts else cfg.artifacts
     rt = load(path)
     g = rt.graph(args.graph, backend=args.backend)
     if g.fallback_reason:
         print(f"backend: {g.backend} ({g.fallback_reason})", file=sys.stderr)
     else:
         print(f"backend: {g.backend}", file=sys.stderr)
-    g.set_params(**_load_npz(args.params, "params"))
-    out = g.run(**_load_npz(args.inputs, "inputs"))
+    g.set_params(**(read_npz(args.params, "params", cfg.limits) if args.params else {}))
+    out = g.run(**(read_npz(args.inputs, "inputs", cfg.limits) if args.inputs else {}))
     if args.output:
-        tmp = Path(args.output + ".tmp.npz")
-        np.savez(tmp, **out)
-        os.replace(tmp, args.output)
+        write_npz(args.output, out)
         print(f"wrote {', '.join(out)} to {args.output}", file=sys.stderr)
     else:
+        import numpy as np
+
         with np.printoptions(threshold=8, edgeitems=3, precision=5):
             for k, v in out.items():
                 print(f"{k}: shape {list(v.shape)} {v.dtype}\n{v}")

@@ -164,8 +164,13 @@ def within_roots(path: Path, roots) -> bool:
     return any(real.is_relative_to(Path(r).resolve()) for r in roots)
 
 
-def read_regular(path: Path, max_size: int, roots=None) -> bytes:
-    """The bytes of a regular file of at most ``max_size`` bytes, never blocking.
+class TooLarge(ValueError):
+    """A file over the size its reader allows."""
+
+
+def read_regular(path: Path, max_size: int, roots=None, prefix: int | None = None) -> bytes:
+    """The bytes of a regular file of at most ``max_size`` bytes, never blocking
+    (only its first ``prefix`` bytes when given, e.g. a header).
 
     Refuses (ValueError, saying why) a path outside ``roots`` (when given; symlinks
     followed), a directory, FIFO, socket or device, and a file over ``max_size``,
@@ -186,13 +191,15 @@ def read_regular(path: Path, max_size: int, roots=None) -> bytes:
         if not stat.S_ISREG(st.st_mode):
             raise ValueError(f"{path} is not a regular file (a directory, FIFO, socket or device)")
         if st.st_size > max_size:
-            raise ValueError(f"{path} is {st.st_size} bytes, over the limit of {max_size}")
+            raise TooLarge(f"{path} is {st.st_size} bytes, over the limit of {max_size}")
         os.set_blocking(fd, True)
         with os.fdopen(fd, "rb", closefd=True) as f:
             fd = -1
+            if prefix is not None:
+                return f.read(prefix)
             data = f.read(max_size + 1)
         if len(data) > max_size:  # grew after the fstat
-            raise ValueError(f"{path} is over the limit of {max_size} bytes")
+            raise TooLarge(f"{path} is over the limit of {max_size} bytes")
         return data
     finally:
         if fd >= 0:

@@ -44,7 +44,7 @@ class Limits:
     max_name_length: int = 64  # kernel family, graph, node, tensor and constant names
     max_constant_bytes: int = 256 << 20  # one graph constant (inline or .npy)
     yaml_max_depth: int = 64  # nesting of mappings and lists in a spec file
-    yaml_max_aliases: int = 100  # YAML anchors referenced by aliases in one file
+    yaml_max_alias_nodes: int = 10000  # values that expanding YAML aliases adds to one file (a "billion laughs" stops here)
     spec_max_file_size: int = 16 << 20  # one spec file (.yaml, .mil)
     # MIL
     mil_max_depth: int = 64  # nesting of values and literals

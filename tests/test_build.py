@@ -6,6 +6,7 @@ import os
 import stat
 
 import numpy as np
+import pytest
 
 KERNELS = """\
 kernels:
@@ -192,6 +193,39 @@ def test_failing_compile_keeps_no_half_written_target(project, tmp_path):
     assert "Traceback" not in r.out + r.err
     assert so.read_bytes() == before  # the previous good artifact is kept
     assert not [f for f in so.parent.iterdir() if f.name.startswith(".")]  # no temp files left
+
+
+@pytest.mark.parametrize("fast", ["1", "0"])
+@pytest.mark.parametrize("damage", ["flipped byte", "directory"])
+def test_an_altered_output_with_size_and_mtime_kept_is_repaired(project, damage, fast):
+    p = project("kernels:\n  relu:\n    op: relu\n    dtype: f32\n    shapes:\n      - [64]\n")
+    p.doit()
+    so = p.artifacts / "kernels" / "relu_f32_64" / "host" / "kernel.so"
+    good, st = so.read_bytes(), so.stat()
+    if damage == "flipped byte":
+        bad = bytearray(good)
+        bad[len(bad) // 2] ^= 0x40
+        so.write_bytes(bytes(bad))
+    else:
+        so.unlink()
+        so.mkdir()
+    os.utime(so, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert p.npubuild("verify", check=False).rc == 1
+    r = p.doit(env={"NPUBUILD_FAST_NOOP": fast})
+    assert "from store 1" in r.out, r.out
+    assert so.is_file() and so.read_bytes() == good
+    p.npubuild("verify")
+
+
+def test_a_hanging_compiler_is_killed_at_the_tool_timeout(project, tmp_path):
+    p = project("kernels:\n  relu:\n    op: relu\n    dtype: f32\n    shapes:\n      - [64]\n")
+    with open(p.root / "pyproject.toml", "a") as f:
+        f.write("\n[tool.npubuild.limits]\ntool_timeout = 1\n")
+    hanging = _script(tmp_path / "hanging-cc", 'case "$1" in --version) exec cc --version;; esac\nexec sleep 60\n')
+    r = p.doit("build", env={"NPUBUILD_CC": hanging}, check=False)
+    assert r.rc != 0 and "Traceback" not in r.out + r.err
+    assert "timed out after 1 s (killed; limits.tool_timeout)" in r.out + r.err
+    assert not [f for f in (p.artifacts / "kernels" / "relu_f32_64" / "host").iterdir() if f.name.startswith(".npb-tmp")]
 
 
 def test_unusable_compiler_is_one_clear_line(project):

@@ -11,12 +11,14 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import os
 from pathlib import Path
 
 from doit.exceptions import TaskFailed
 
 from ..errors import UserError
 from ..fsio import atomic_write_text, sha256_file, write_if_changed
+from ..limits import Limits
 
 # Bump to invalidate every compile key (e.g. when the build record format changes).
 CACHE_VERSION = 1
@@ -59,7 +61,8 @@ def compile_key(target: str, source_sha256: str, toolchain_id: str, flags, linke
 
 
 @user_errors_fail
-def compile_kernel(target: str, kernel_id: str, instance, source: str, out_dir: str, stores, toolchain: dict, flags, options: dict) -> dict:
+def compile_kernel(target: str, kernel_id: str, instance, source: str, out_dir: str, stores, toolchain: dict, flags, options: dict,
+                   limits: Limits = Limits()) -> dict:
     """Compile ``source`` unless a store has its key; write the build record.
 
     ``stores`` is a StoreAccess (the local store and the project's further
@@ -76,15 +79,16 @@ def compile_kernel(target: str, kernel_id: str, instance, source: str, out_dir: 
     except UserError as e:
         raise UserError(f"kernel {kernel_id}: {e}") from None
     key = compile_key(target, sha256_file(src), toolchain["id"], flags, linked)
+    _clear_non_files(out, binaries)
     store = open_stores(stores)
-    if store.materialize(key, out) is not None:
+    if store.materialize(key, out, names=binaries) is not None:  # an entry naming kernel.mlir or build.json is refused
         outcome = "store"
     elif _adopt(store, key, kernel_id, target, out, binaries):
         outcome = "store"
     else:
         refused = store.refused
         try:
-            tgt.compile(src.read_text(), out, out / "build.log", instance, options, store.local.root, toolchain)
+            tgt.compile(src.read_text(), out, out / "build.log", instance, options, store.local.root, toolchain, limits)
         except UserError as e:
             raise UserError(f"kernel {kernel_id}: {e}") from None
         store.put(key, {b: out / b for b in binaries}, {"kernel": kernel_id, "target": target})
@@ -98,6 +102,24 @@ def compile_kernel(target: str, kernel_id: str, instance, source: str, out_dir: 
     if outcome == "compiled" and refused:
         return {"outcome": outcome, "store_refused": refused}
     return {"outcome": outcome}
+
+
+def _clear_non_files(out: Path, names) -> None:
+    """A directory, FIFO or link where a binary belongs (put there by hand or by a
+    damaged copy) would make the atomic rename into place fail: remove it first."""
+    import shutil
+    import stat
+
+    for name in names:
+        p = out / name
+        try:
+            mode = os.lstat(p).st_mode
+        except FileNotFoundError:
+            continue
+        if stat.S_ISDIR(mode):
+            shutil.rmtree(p)
+        elif not stat.S_ISREG(mode):
+            p.unlink()
 
 
 def _adopt(store, key: str, kernel_id: str, target: str, out: Path, binaries: list[str]) -> bool:

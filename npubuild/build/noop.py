@@ -63,8 +63,10 @@ def state_digest(plan_key: str, toolchain_ids: dict, files, db_file: Path) -> st
     h.update(json.dumps([plan_key, sorted(toolchain_ids.items())]).encode())
     for path in files:
         try:
-            st = os.stat(path)
-            h.update(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+            # size and mtime alone miss a file replaced by a copy (or a directory)
+            # with both set back: the inode, type and change time do not follow
+            st = os.lstat(path)
+            h.update(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\0{st.st_mode}\0{st.st_ctime_ns}\n".encode())
         except OSError:
             h.update(f"{path}\0missing\n".encode())
     for suffix in ("", "-journal", "-wal"):

@@ -96,6 +96,8 @@ def _build_plan(config: Config) -> Plan:
         cache_dir=config.store / "specs",
         xdna_device=config.xdna_device,
         design_checks=design_checks(),
+        limits=config.limits,
+        data_roots=config.data_roots(),
     )
     by_key: dict[str, KernelInstance] = {}
     wanted: dict[str, set[str]] = {}

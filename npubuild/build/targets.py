@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..limits import Limits
+
 
 class HostTarget:
     name = "host"
@@ -65,10 +67,11 @@ class HostTarget:
     def design_problem(self, instance, device: str) -> str | None:
         return None  # every instance the op catalog accepts has a host body
 
-    def compile(self, source_text: str, out_dir: Path, log_path: Path, instance, options: dict, store_root: Path, toolchain: dict) -> None:
+    def compile(self, source_text: str, out_dir: Path, log_path: Path, instance, options: dict, store_root: Path, toolchain: dict,
+                limits: Limits = Limits()) -> None:
         from ..toolchain.host import compile_shared_library
 
-        compile_shared_library(source_text, out_dir / self.binaries["binary"], log_path)
+        compile_shared_library(source_text, out_dir / self.binaries["binary"], log_path, timeout=limits.tool_timeout)
 
 
 class XdnaTarget:
@@ -163,7 +166,8 @@ class XdnaTarget:
 
         return design_for(instance, options).abi()
 
-    def compile(self, source_text: str, out_dir: Path, log_path: Path, instance, options: dict, store_root: Path, toolchain: dict) -> None:
+    def compile(self, source_text: str, out_dir: Path, log_path: Path, instance, options: dict, store_root: Path, toolchain: dict,
+                limits: Limits = Limits()) -> None:
         from ..toolchain.aiecc import compile_design
         from ..toolchain.xdna import find_xdna_tools
 
@@ -172,11 +176,12 @@ class XdnaTarget:
         if instance.op == "matmul":
             from ..toolchain.microkernel import build_microkernel
 
-            objects.append(build_microkernel(instance, tools, toolchain, Path(store_root), out_dir, options["device"]))
+            objects.append(build_microkernel(instance, tools, toolchain, Path(store_root), out_dir, options["device"],
+                                             timeout=limits.tool_timeout))
         # the fingerprint read `aiecc --help` once; an aiecc whose help lists neither
         # form is driven with the long-standing legacy flags
         cli = (toolchain.get("dialect") or {}).get("aiecc_cli") or "legacy"
-        compile_design(source_text, out_dir, log_path, tools=tools, cli_dialect=cli, objects=objects)
+        compile_design(source_text, out_dir, log_path, tools=tools, cli_dialect=cli, objects=objects, timeout=limits.aiecc_timeout)
 
 
 COMPILED: dict[str, HostTarget | XdnaTarget] = {"host": HostTarget(), "xdna": XdnaTarget()}

@@ -67,15 +67,45 @@ def install_signal_handlers() -> None:
 gc.disable()
 
 
+_TASK_VALUES = inspect.Signature(
+    [inspect.Parameter("task", inspect.Parameter.POSITIONAL_OR_KEYWORD),
+     inspect.Parameter("values", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+)
+
+
+class OutputsMatchRecord:
+    """Up to date only while every compiled output still has the sha256 and size
+    its build record says: doit checks only that targets exist, so a flipped byte
+    (or a directory in a binary's place) would otherwise stay "up to date"."""
+
+    __signature__ = _TASK_VALUES
+
+    def __init__(self, kernel_dir: str, binaries):
+        self.kernel_dir, self.binaries = kernel_dir, tuple(binaries)
+
+    def __call__(self, task, values) -> bool:
+        import json
+
+        from ..fsio import sha256_file
+
+        d = Path(self.kernel_dir)
+        try:
+            files = json.loads((d / RECORD_NAME).read_text())["files"]
+            for name in self.binaries:
+                p, rec = d / name, files[name]
+                if not p.is_file() or p.stat().st_size != rec["size"] or sha256_file(p) != rec["sha256"]:
+                    return False
+        except (OSError, ValueError, KeyError, TypeError):
+            return False
+        return True
+
+
 class KeyUnchanged(config_changed):
     """doit's config_changed with its call signature precomputed: doit inspects
     every uptodate callable's signature for every task on every run, which
     dominated a no-op build's up-to-date checks."""
 
-    __signature__ = inspect.Signature(
-        [inspect.Parameter("task", inspect.Parameter.POSITIONAL_OR_KEYWORD),
-         inspect.Parameter("values", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
-    )
+    __signature__ = _TASK_VALUES
 
 
 def _invocation() -> list | None:
@@ -259,10 +289,10 @@ def task_compile():
         opts = _pair_options(plan, kid, t)
         yield {
             "name": f"{kid}@{t.name}",
-            "actions": [(compile_kernel, (t.name, kid, inst, src, d, store, tc, flags, opts))],
+            "actions": [(compile_kernel, (t.name, kid, inst, src, d, store, tc, flags, opts, plan.config.limits))],
             "file_dep": [src, *t.linked_files(inst, opts)],
             "targets": [*(f"{d}/{b}" for b in t.binaries.values()), f"{d}/{RECORD_NAME}"],
-            "uptodate": [KeyUnchanged(recipe_id)],
+            "uptodate": [KeyUnchanged(recipe_id), OutputsMatchRecord(d, t.binaries.values())],
             "clean": True,
         }
 

@@ -5,11 +5,13 @@ Every problem in every file is collected and reported together as
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Callable, Mapping
 
 from .. import ops
 from ..errors import Diagnostic, OpError, SpecError
+from ..limits import Limits
 from ..ops.registry import (
     DTYPES,
     TARGETS,
@@ -18,6 +20,7 @@ from ..ops.registry import (
     normalize_attrs,
     target_problems,
 )
+from .constdata import nested_shape, npy_header, size_problem, value_problem
 from .files import walk_spec_files
 from .graph import resolve_graph
 from .instances import KernelInstance, make_instance
@@ -35,16 +38,31 @@ XDNA_DEVICES = ("npu1", "npu2")
 NODE_KEYS = ("op", "inputs", "attrs", "dtype")
 TENSOR_KEYS = ("shape", "dtype")
 CONSTANT_KEYS = ("shape", "dtype", "value", "file")
+# Names become directory and file names (artifacts/graphs/<graph>/<constant>.npy) and npz keys:
+# one plain component, never '.', '..', a separator or a control character.
+NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*\Z")
 
 
 class _Ctx:
     """Diagnostics collector for one file."""
 
-    def __init__(self, file: str, xdna_device: str = "npu1", design_checks: DesignChecks | None = None):
+    def __init__(self, file: str, xdna_device: str = "npu1", design_checks: DesignChecks | None = None,
+                 limits: Limits = Limits(), data_roots: tuple = ()):
         self.file = file
         self.problems: list[Diagnostic] = []
         self.xdna_device = xdna_device
         self.design_checks = design_checks or {}
+        self.limits = limits
+        self.data_roots = data_roots
+
+    def check_name(self, name, line: int, what: str) -> bool:
+        """A name from the spec that will become a file or directory name."""
+        limit = self.limits.max_name_length
+        if isinstance(name, str) and NAME_RE.match(name) and len(name) <= limit:
+            return True
+        self.err(line, f"{what} name {str(name)[:80]!r} is not a valid name: use letters, digits, '_', '.' and '-', "
+                       f"starting with a letter or '_', at most {limit} characters (limits.max_name_length)")
+        return False
 
     def err(self, line: int, msg: str) -> None:
         self.problems.append(Diagnostic(self.file, line, msg))
@@ -74,6 +92,9 @@ def _shape(ctx: _Ctx, node: Node, what: str) -> tuple[int, ...] | None:
     v = node.value
     if isinstance(v, list) and all(isinstance(d.value, int) and not isinstance(d.value, bool) for d in v):
         dims = tuple(d.value for d in v)
+        if len(dims) > ctx.limits.max_rank:
+            ctx.err(node.line, f"{what} has {len(dims)} dimensions, over the limit of {ctx.limits.max_rank} (limits.max_rank)")
+            return None
         if all(d > 0 for d in dims):
             return dims
     ctx.err(node.line, f"{what} must be a list of positive integers such as [32, 1024]; got {node.plain()!r}")
@@ -271,6 +292,8 @@ def _tensor_decls(ctx: _Ctx, node: Node | None, what: str, allow_value: bool, ba
         twhat = f"{what[:-1]} '{name}'"
         line = node.key_line(name)
         rejected.add(name)
+        if not ctx.check_name(name, line, what[:-1]):
+            continue
         if not tnode.is_map():
             ctx.err(tnode.line, f"{twhat} must be a mapping such as {{shape: [8, 256], dtype: f32}}")
             continue
@@ -302,24 +325,29 @@ def _constant(ctx: _Ctx, name, tnode: Node, line: int, what, dtype, base_dir: Pa
         return None
     if has_f:
         fnode = tnode.value["file"]
-        path = (base_dir / str(fnode.value)).resolve()
-        if not str(fnode.value).endswith(".npy") or not path.is_file():
-            ctx.err(fnode.line, f"{what}: file {fnode.value!r} not found or not a .npy file (paths are relative to the spec file)")
+        fname = str(fnode.value)
+        path = (base_dir / fname).resolve() if "\0" not in fname else None
+        if path is None or not fname.endswith(".npy") or not path.exists():
+            ctx.err(fnode.line, f"{what}: file {fname[:200]!r} not found or not a .npy file (paths are relative to the spec file)")
             return None
-        shape = _npy_shape(path)
-        if shape is None:
-            ctx.err(fnode.line, f"{what}: {fnode.value!r} is not a readable .npy file")
+        header = npy_header(path, ctx.data_roots, ctx.limits)
+        if isinstance(header, str):
+            ctx.err(fnode.line, f"{what}: {fname!r} cannot be used: {header}")
             return None
-        npy_shape, npy_dtype = shape
+        npy_shape, npy_dtype = header
         if "dtype" in tnode.value and dtype is not None and dtype != npy_dtype:
             ctx.err(tnode.value["dtype"].line, f"{what}: dtype {dtype} does not match the file's dtype {npy_dtype}")
             return None
         return ConstantDecl(name, npy_shape, npy_dtype, line, file=path)
     vnode = tnode.value["value"]
     value = vnode.plain()
-    inferred = _nested_shape(value)
+    inferred = nested_shape(value)
     if inferred is None:
         ctx.err(vnode.line, f"{what}: value must be a number or a rectangular nested list of numbers")
+        return None
+    problem = size_problem(inferred, dtype or "f32", ctx.limits) or value_problem(value, dtype or "f32")
+    if problem:
+        ctx.err(vnode.line, f"{what}: {problem}")
         return None
     snode = tnode.value.get("shape")
     shape = _shape(ctx, snode, f"shape of {what}") if snode is not None else inferred
@@ -331,38 +359,6 @@ def _constant(ctx: _Ctx, name, tnode: Node, line: int, what, dtype, base_dir: Pa
     if shape == ():
         shape = (1,)
     return ConstantDecl(name, shape, dtype or "f32", line, value=value)
-
-
-def _nested_shape(v):
-    if isinstance(v, bool) or not isinstance(v, (int, float, list)):
-        return None
-    if not isinstance(v, list):
-        return ()
-    if not v:
-        return None
-    subs = [_nested_shape(x) for x in v]
-    if any(s is None for s in subs) or any(s != subs[0] for s in subs):
-        return None
-    return (len(v),) + subs[0]
-
-
-def _npy_shape(path: Path):
-    """Read a .npy header without importing NumPy."""
-    import ast
-
-    try:
-        with open(path, "rb") as f:
-            magic = f.read(8)
-            if magic[:6] != b"\x93NUMPY":
-                return None
-            n = int.from_bytes(f.read(2 if magic[6] == 1 else 4), "little")
-            header = ast.literal_eval(f.read(n).decode("latin1"))
-        descr = {"<f4": "f32", "<f2": "f16", "|i1": "i8", "<i4": "i32", "<i8": "i64", "|b1": "bool"}.get(header["descr"])
-        if descr is None or header.get("fortran_order"):
-            return None
-        return tuple(header["shape"]) or (1,), descr
-    except (OSError, ValueError, SyntaxError, KeyError):
-        return None
 
 
 def _graph(ctx: _Ctx, name: str, node: Node, line: int, default_targets, base_dir: Path) -> GraphSpec | None:
@@ -393,6 +389,9 @@ def _graph(ctx: _Ctx, name: str, node: Node, line: int, default_targets, base_di
             ctx.err(nodes_node.line if nodes_node else line, f"{what} needs a non-empty 'nodes' mapping (name: {{op: .., inputs: [..]}})")
         return None
     for nname, nnode in nodes_node.value.items():
+        if not ctx.check_name(nname, nodes_node.key_line(nname), f"node of {what}"):
+            rejected.add(nname)
+            continue
         decl = _node(ctx, what, nname, nnode, nodes_node.key_line(nname))
         if decl is None:
             rejected.add(nname)
@@ -451,13 +450,17 @@ def load_specs(
     cache_dir: Path | None = None,
     xdna_device: str = "npu1",
     design_checks: DesignChecks | None = None,
+    limits: Limits = Limits(),
+    data_roots: tuple | None = None,
 ) -> Spec:
     """Load every spec under ``spec_dir``; raise SpecError listing all problems.
 
     ``design_checks`` are the compiled targets' own static checks of an
     instance (the build passes them: npubuild.build.targets.design_checks), so
     that what a target cannot build is reported at its spec line too.
+    ``data_roots``: where .npy constants may be read from (default: the project).
     """
+    roots = tuple(data_roots) if data_roots is not None else (project_root,)
     problems: list[Diagnostic] = []
     spec = Spec()
     family_origin: dict[str, str] = {}
@@ -467,11 +470,11 @@ def load_specs(
         for path in walk_spec_files(spec_dir, kind):
             display = _display(path, project_root)
             spec.files.append(display)
-            root, parse_problems = load_file(path, display, cache_dir)
+            root, parse_problems = load_file(path, display, cache_dir, limits)
             problems += parse_problems
             if root is None:
                 continue
-            ctx = _Ctx(display, xdna_device, design_checks)
+            ctx = _Ctx(display, xdna_device, design_checks, limits, roots)
             if not root.is_map():
                 ctx.err(root.line, f"a spec file must be a mapping with a '{kind}:' key")
                 problems += ctx.problems
@@ -489,6 +492,8 @@ def load_specs(
                         ctx.err(body.key_line(name), f"{kind[:-1]} '{name}' is already defined at {origin[name]}; names must be unique across files")
                         continue
                     origin[name] = here
+                    if not ctx.check_name(name, body.key_line(name), "kernel family" if kind == "kernels" else "graph"):
+                        continue
                     if kind == "kernels":
                         fam = _kernel_family(ctx, name, node, body.key_line(name), default_targets)
                         if fam is not None:
@@ -499,7 +504,7 @@ def load_specs(
                             graph_specs.append((g, ctx))
             problems += ctx.problems
     for g, ctx in graph_specs:
-        gctx = _Ctx(g.file, xdna_device, design_checks)
+        gctx = _Ctx(g.file, xdna_device, design_checks, limits, roots)
         resolved = resolve_graph(g, gctx.err)
         for t in g.targets:
             if resolved is None:

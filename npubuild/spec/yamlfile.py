@@ -12,17 +12,28 @@ import os
 from pathlib import Path
 
 from ..errors import Diagnostic
+from ..fsio import TooLarge, read_regular
+from ..limits import Limits
 from .yamlnode import Node
 
 CACHE_VERSION = "2"  # bump when the tree or the parse diagnostics change
 
 
-def load_file(path: Path, display: str, cache_dir: Path | None) -> tuple[Node | None, list[Diagnostic]]:
+def load_file(path: Path, display: str, cache_dir: Path | None, limits: Limits = Limits()) -> tuple[Node | None, list[Diagnostic]]:
     """Parse ``path``; reuse a cached parse when the file's bytes are unchanged."""
-    data = path.read_bytes()
+    try:
+        data = read_regular(path, limits.spec_max_file_size)
+    except TooLarge:
+        size = path.stat().st_size
+        return None, [Diagnostic(display, 0, f"the file is {size} bytes, over the limit of {limits.spec_max_file_size} "
+                                             "(limits.spec_max_file_size)")]
+    except (OSError, ValueError) as e:
+        return None, [Diagnostic(display, 0, f"cannot read the spec file: {e}")]
     cache_file = None
     if cache_dir is not None:
-        digest = hashlib.sha256(data + CACHE_VERSION.encode() + display.encode()).hexdigest()
+        # the limits decide which diagnostics a parse gives, so they are part of its key
+        salt = f"{CACHE_VERSION}:{limits.yaml_max_depth}:{limits.yaml_max_alias_nodes}"
+        digest = hashlib.sha256(data + salt.encode() + display.encode()).hexdigest()
         cache_file = cache_dir / f"{digest}.json"
         try:
             cached = json.loads(cache_file.read_text())
@@ -37,7 +48,7 @@ def load_file(path: Path, display: str, cache_dir: Path | None) -> tuple[Node | 
         return None, [Diagnostic(display, 0, f"not UTF-8 text ({e}); save the file as UTF-8")]
     from .yamlparse import parse_text  # PyYAML only on a cache miss
 
-    root, problems = parse_text(text, display)
+    root, problems = parse_text(text, display, limits)
     if cache_file is not None:
         payload = {"root": root.to_json() if root else None, "problems": [[d.file, d.line, d.message] for d in problems]}
         try:

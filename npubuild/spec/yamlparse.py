@@ -9,6 +9,7 @@ from __future__ import annotations
 import yaml
 
 from ..errors import Diagnostic
+from ..limits import Limits
 from .yamlnode import Node
 
 try:  # the C loader is ~7x faster; fall back when libyaml is missing
@@ -25,12 +26,16 @@ class _Converter:
 
     MERGE_TAG = "tag:yaml.org,2002:merge"
 
-    def __init__(self, file: str):
+    def __init__(self, file: str, max_alias_nodes: int):
         self.file = file
         self.constructor = yaml.constructor.SafeConstructor()
         self.problems: list[Diagnostic] = []
         self.done: dict[int, Node] = {}  # id(yaml node) -> Node, for aliases
         self.active: set[int] = set()  # nodes being converted, to catch recursive aliases
+        self.sizes: dict[int, int] = {}  # id(yaml node) -> values in it once expanded
+        # Each alias shares its node in the tree, but everything downstream (plain(),
+        # the parse cache, the spec) expands it: the expansion is what is bounded.
+        self.alias_budget = self.limit = max_alias_nodes
 
     def scalar(self, n):
         try:
@@ -50,6 +55,12 @@ class _Converter:
         """None for a recursive alias (reported; the caller drops it)."""
         line = n.start_mark.line + 1
         if id(n) in self.done:
+            self.alias_budget -= self.sizes[id(n)]
+            if self.alias_budget < 0:
+                if self.alias_budget + self.sizes[id(n)] >= 0:  # report the first alias past the limit only
+                    self.problems.append(Diagnostic(self.file, line, f"aliases expand this file past the limit of {self.limit} "
+                                                    "values (limits.yaml_max_alias_nodes); write the values out or use fewer aliases"))
+                return None
             return self.done[id(n)]
         if id(n) in self.active:
             self.problems.append(Diagnostic(self.file, line, "recursive alias: a value cannot contain itself; remove the alias"))
@@ -60,9 +71,15 @@ class _Converter:
         finally:
             self.active.discard(id(n))
         self.done[id(n)] = node
+        self.sizes[id(n)] = _expanded_size(node)
         return node
 
     def _convert(self, n, line: int) -> Node:
+        plain_tag = _PLAIN_TAGS.get(type(n))
+        if plain_tag is not None and n.tag != plain_tag:
+            # !!python/object/apply and friends on a mapping or list: PyYAML's safe
+            # composer keeps the tag, so the value would silently lose its meaning
+            self.problems.append(Diagnostic(self.file, line, f"tag {n.tag} is not allowed in specs; remove it"))
         if isinstance(n, yaml.MappingNode):
             out, lines = {}, {}
             merges = []
@@ -101,8 +118,38 @@ class _Converter:
         return Node(line, self.scalar(n))
 
 
-def parse_text(text: str, file: str) -> tuple[Node | None, list[Diagnostic]]:
+_PLAIN_TAGS = {yaml.MappingNode: "tag:yaml.org,2002:map", yaml.SequenceNode: "tag:yaml.org,2002:seq"}
+
+
+def _expanded_size(node: Node) -> int:
+    v = node.value
+    if isinstance(v, dict):
+        return 1 + sum(_expanded_size(x) for x in v.values())
+    if isinstance(v, list):
+        return 1 + sum(_expanded_size(x) for x in v)
+    return 1
+
+
+def _too_deep(text: str, max_depth: int) -> int | None:
+    """The line where nesting first passes ``max_depth``, found on the event stream
+    (flat, unlike composing, which recurses per level and would overflow first)."""
+    depth = 0
+    for ev in yaml.parse(text, Loader=_Loader):
+        if isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            depth += 1
+            if depth > max_depth:
+                return ev.start_mark.line + 1
+        elif isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            depth -= 1
+    return None
+
+
+def parse_text(text: str, file: str, limits: Limits = Limits()) -> tuple[Node | None, list[Diagnostic]]:
     try:
+        deep = _too_deep(text, limits.yaml_max_depth)
+        if deep is not None:
+            return None, [Diagnostic(file, deep, f"values are nested more than {limits.yaml_max_depth} deep "
+                                                 "(limits.yaml_max_depth); flatten the spec")]
         root = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
@@ -112,7 +159,7 @@ def parse_text(text: str, file: str) -> tuple[Node | None, list[Diagnostic]]:
         return None, [Diagnostic(file, 0, f"YAML error: {e}")]
     if root is None:
         return None, [Diagnostic(file, 0, "the file is empty; add a 'kernels:' or 'graphs:' mapping or delete it")]
-    conv = _Converter(file)
+    conv = _Converter(file, limits.yaml_max_alias_nodes)
     return conv.convert(root), conv.problems
 
 

@@ -178,10 +178,11 @@ class _CompileFailed(Exception):
     pass
 
 
-def _timeout() -> float:
+def _timeout(default: float = DEFAULT_TIMEOUT) -> float:
+    """Seconds a run may take: $NPUBUILD_AIECC_TIMEOUT when set, else the project's limit."""
     raw = os.environ.get(TIMEOUT_ENV, "").strip()
     if not raw:
-        return DEFAULT_TIMEOUT
+        return default
     try:
         t = float(raw)
     except ValueError:
@@ -232,7 +233,7 @@ def _run(cmd: list[str], cwd: Path, env: dict[str, str], timeout: float, log: li
         out, _ = p.communicate()
         if out:
             log.append(out.rstrip("\n"))
-        log.append(f"error: {Path(cmd[0]).name} timed out after {timeout:g} s (killed; set {TIMEOUT_ENV} to change)")
+        log.append(f"error: {Path(cmd[0]).name} timed out after {timeout:g} s (killed; limits.aiecc_timeout / limits.tool_timeout, or {TIMEOUT_ENV})")
         raise _CompileFailed from None
     except BaseException:  # e.g. KeyboardInterrupt: do not leave aiecc running
         _kill(p)
@@ -341,6 +342,7 @@ def compile_design(
     tools: dict,
     cli_dialect: str,
     objects: list[Path] = (),
+    timeout: float = DEFAULT_TIMEOUT,
 ) -> None:
     """Compile the AIE design ``mlir_text`` to ``out_dir/final.xclbin`` and
     ``out_dir/insts.bin`` with aiecc (Peano backend).
@@ -356,7 +358,7 @@ def compile_design(
     output missing or empty, or an ``insts.bin`` that is not whole 32-bit
     words, is a failure (aiecc skips the xclbin without an error when it
     cannot find xclbinutil), as are a non-zero exit and a run longer than
-    ``$NPUBUILD_AIECC_TIMEOUT`` seconds (default 1800). The full log goes to
+    ``timeout`` seconds (limits.aiecc_timeout; ``$NPUBUILD_AIECC_TIMEOUT`` wins). The full log goes to
     ``log_path`` in every case; on failure the previous outputs are untouched
     and :class:`UserError` carries the log's tail.
     """
@@ -371,7 +373,7 @@ def compile_design(
         )
     if problem is None:
         try:
-            timeout = _timeout()
+            timeout = _timeout(timeout)
             linked = _objects_by_basename(objects)
         except UserError as e:
             problem = str(e)
@@ -448,6 +450,7 @@ def compile_object(
     arch: str,
     include_dirs,
     defines,
+    timeout: float = DEFAULT_TIMEOUT,
 ) -> None:
     """Compile the microkernel ``src`` to the object ``out`` with Peano
     ``clang++`` (:func:`peano_argv`) for ``arch`` (``aie2`` = npu1, ``aie2p``
@@ -470,7 +473,7 @@ def compile_object(
             raise UserError(f"cannot compile {src.name}: {peano.get('missing') or 'not found: Peano clang++'}")
         if not src.is_file():
             raise UserError(f"cannot compile {src}: no such file")
-        timeout = _timeout()
+        timeout = _timeout(timeout)
         tmp_out_name = out.name
         # Absolute include dirs: clang runs in the temporary directory.
         incs = [os.path.abspath(d) for d in include_dirs]

@@ -329,12 +329,15 @@ class _CompileFailed(Exception):
     pass
 
 
-def _run(cmd: list[str], cwd: Path, expect: Path, log: list[str]) -> None:
+def _run(cmd: list[str], cwd: Path, expect: Path, log: list[str], timeout: float) -> None:
     log.append(f"$ {shlex.join(cmd)}")
     try:
-        r = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
+        r = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace", timeout=timeout)
     except OSError as e:
         log.append(f"cannot run {cmd[0]}: {e}")
+        raise _CompileFailed from None
+    except subprocess.TimeoutExpired:
+        log.append(f"error: {Path(cmd[0]).name} timed out after {timeout:g} s (killed; limits.tool_timeout)")
         raise _CompileFailed from None
     if r.stdout:
         log.append(r.stdout.rstrip("\n"))
@@ -346,7 +349,7 @@ def _run(cmd: list[str], cwd: Path, expect: Path, log: list[str]) -> None:
         raise _CompileFailed
 
 
-def compile_shared_library(mlir_text: str, out_so: Path, log_path: Path) -> None:
+def compile_shared_library(mlir_text: str, out_so: Path, log_path: Path, timeout: float = 600.0) -> None:
     """Compile ``mlir_text`` to the shared library ``out_so``.
 
     Works in a fresh temporary directory next to ``out_so``; the full log
@@ -369,8 +372,8 @@ def compile_shared_library(mlir_text: str, out_so: Path, log_path: Path) -> None
                 log.append(str(e))
                 raise _CompileFailed from None
             (tmp / "kernel.ll").write_text(ll, encoding="utf-8")
-            _run([tools["llc"], *HOST_FLAGS["llc"], "kernel.ll", "-o", "kernel.o"], tmp, tmp / "kernel.o", log)
-            _run([*tools["cc"], *HOST_FLAGS["cc"], "-o", "kernel.so", "kernel.o"], tmp, tmp / "kernel.so", log)
+            _run([tools["llc"], *HOST_FLAGS["llc"], "kernel.ll", "-o", "kernel.o"], tmp, tmp / "kernel.o", log, timeout)
+            _run([*tools["cc"], *HOST_FLAGS["cc"], "-o", "kernel.so", "kernel.o"], tmp, tmp / "kernel.so", log, timeout)
             so = tmp / "kernel.so"
             with open(so, "rb+") as f:
                 os.fsync(f.fileno())

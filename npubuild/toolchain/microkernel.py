@@ -50,7 +50,8 @@ def microkernel_recipe(instance, toolchain: dict, device_name: str) -> dict:
     }
 
 
-def build_microkernel(instance, tools: dict, toolchain: dict, store_root: Path, out_dir: Path, device_name: str) -> Path:
+def build_microkernel(instance, tools: dict, toolchain: dict, store_root: Path, out_dir: Path, device_name: str,
+                      timeout: float = 600.0) -> Path:
     """The microkernel object for ``instance``'s overlay in ``out_dir/link/`` (from the stores when cached)."""
     from ..artifacts.stores import open_stores
     from .aiecc import compile_object
@@ -66,7 +67,7 @@ def build_microkernel(instance, tools: dict, toolchain: dict, store_root: Path, 
         link.mkdir(parents=True, exist_ok=True)
         compile_object(
             Path(src["mm_cc"]), obj, link / f"{ov.microkernel}.log",
-            tools=tools, arch=ov.arch, include_dirs=[src["include"]], defines=list(ov.define_names),
+            tools=tools, arch=ov.arch, include_dirs=[src["include"]], defines=list(ov.define_names), timeout=timeout,
         )
         store.put(key, {ov.microkernel: obj}, {"microkernel": ov.microkernel})
     return obj

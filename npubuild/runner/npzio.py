@@ -1,0 +1,126 @@
+"""Reading the ``.npz`` files ``npubuild run`` is given and writing the one it
+produces, for files that may come from someone else.
+
+Reading: the file must be a regular file (a FIFO is refused without blocking),
+a zip of ``.npy`` members, each with a plain dtype (never objects: no pickle),
+and each member's header must claim exactly the bytes the member holds and no
+more than ``limits.max_input_bytes`` before NumPy allocates anything: a member
+that claims 4e12 elements is refused from its header.
+
+Writing: only onto a regular file or a new name, through a temporary file in
+the same directory and a rename, so a device, FIFO or directory at the path is
+never written through and a killed run leaves the old file whole.
+"""
+from __future__ import annotations
+
+import math
+import os
+import stat
+import tempfile
+import zipfile
+from pathlib import Path
+
+from ..errors import UserError
+from ..fsio import tmp_prefix
+from ..limits import Limits
+from ..ops.lazy_numpy import np
+
+_MAX_MEMBERS = 4096  # arrays in one inputs/params file
+
+
+def _open_regular(path: Path, what: str):
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as e:
+        raise UserError(f"cannot read {what} file {path}: {e.strerror or e}") from None
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode):
+        os.close(fd)
+        raise UserError(f"{what} file {path} is not a regular file (a directory, FIFO or device); give a .npz file")
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "rb")
+
+
+def _member(z: zipfile.ZipFile, info: zipfile.ZipInfo, where: str, limits: Limits):
+    from numpy.lib import format as npy_format
+
+    if info.file_size > limits.max_input_bytes + (1 << 16):
+        raise UserError(f"{where} is {info.file_size} bytes, over the limit of {limits.max_input_bytes} (limits.max_input_bytes)")
+    with z.open(info) as f:
+        try:
+            version = npy_format.read_magic(f)
+            if version == (1, 0):
+                shape, fortran, dtype = npy_format.read_array_header_1_0(f)
+            else:
+                shape, fortran, dtype = npy_format.read_array_header_2_0(f)
+        except (ValueError, SyntaxError, EOFError) as e:
+            raise UserError(f"{where} is not a .npy array ({e})") from None
+        if dtype.hasobject or dtype.kind not in "biufc":
+            raise UserError(f"{where} has dtype {dtype}; inputs are numeric or bool arrays (object and string arrays are refused)")
+        nbytes = math.prod(shape) * dtype.itemsize
+        if nbytes > limits.max_input_bytes:
+            raise UserError(f"{where} claims {nbytes} bytes, over the limit of {limits.max_input_bytes} (limits.max_input_bytes)")
+        if info.file_size - f.tell() != nbytes:
+            raise UserError(f"{where}: its header says {nbytes} bytes of data but the member holds {info.file_size - f.tell()}")
+        data = f.read(nbytes)
+    arr = np.frombuffer(data, dtype=dtype)
+    return arr.reshape(shape, order="F" if fortran else "C").copy()
+
+
+def read_npz(path, what: str, limits: Limits = Limits()) -> dict:
+    """name -> array of an inputs/params file; one UserError for anything else."""
+    path = Path(path)
+    with _open_regular(path, what) as f:
+        if not zipfile.is_zipfile(f):
+            f.seek(0)
+            if f.read(6) == b"\x93NUMPY":
+                raise UserError(f"{what} file {path} is a single .npy array; {what} need a .npz with one array per name (numpy.savez)")
+            raise UserError(f"cannot read {what} file {path}: not a .npz (zip) file; write it with numpy.savez")
+        f.seek(0)
+        try:
+            with zipfile.ZipFile(f) as z:
+                infos = z.infolist()
+                if len(infos) > _MAX_MEMBERS:
+                    raise UserError(f"{what} file {path} has {len(infos)} arrays; at most {_MAX_MEMBERS}")
+                out = {}
+                for info in infos:
+                    name = info.filename.removesuffix(".npy")
+                    if not info.filename.endswith(".npy") or not name:
+                        raise UserError(f"{what} file {path}: member {info.filename!r} is not a .npy array")
+                    if name in out:
+                        raise UserError(f"{what} file {path} holds '{name}' twice")
+                    out[name] = _member(z, info, f"{what} file {path}: array '{name}'", limits)
+                return out
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, NotImplementedError, RuntimeError) as e:
+            raise UserError(f"cannot read {what} file {path}: a damaged .npz ({e}); write it again with numpy.savez") from None
+
+
+def write_npz(path, arrays: dict) -> None:
+    """Write ``arrays`` as a .npz at ``path``: a regular file or a new name only."""
+    path = Path(path)
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        st = None
+    except OSError as e:
+        raise UserError(f"cannot write {path}: {e.strerror or e}") from None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise UserError(f"{path} exists and is not a regular file (a directory, link, FIFO or device); give a file name for -o")
+    parent = path.parent if str(path.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=tmp_prefix("out"), suffix=".npz", dir=parent)
+    except OSError as e:
+        raise UserError(f"cannot write {path}: {e.strerror or e}") from None
+    try:
+        with os.fdopen(fd, "wb") as f:
+            np.savez(f, **arrays)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except OSError as e:
+        Path(tmp).unlink(missing_ok=True)
+        raise UserError(f"cannot write {path}: {e.strerror or e}") from None
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

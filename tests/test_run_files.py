@@ -1,0 +1,151 @@
+"""The .npz files `npubuild run` reads and writes: hostile or broken ones are one
+message, checked before anything is allocated; -o writes only regular files."""
+from __future__ import annotations
+
+import io
+import os
+import threading
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from npubuild.errors import UserError
+from npubuild.limits import Limits
+from npubuild.runner.npzio import read_npz, write_npz
+
+
+def _npy_bytes(arr) -> bytes:
+    buf = io.BytesIO()
+    np.save(buf, arr, allow_pickle=True)
+    return buf.getvalue()
+
+
+def _zip(path: Path, members: dict) -> Path:
+    with zipfile.ZipFile(path, "w") as z:
+        for name, data in members.items():
+            z.writestr(name, data)
+    return path
+
+
+def test_round_trip(tmp_path):
+    arrays = {"x": np.arange(6, dtype=np.float32).reshape(2, 3), "m": np.asfortranarray(np.eye(3)), "b": np.array([True, False])}
+    write_npz(tmp_path / "a.npz", arrays)
+    back = read_npz(tmp_path / "a.npz", "inputs")
+    assert set(back) == set(arrays)
+    for k in arrays:
+        np.testing.assert_array_equal(back[k], arrays[k])
+        assert back[k].dtype == arrays[k].dtype
+    assert [p.name for p in tmp_path.iterdir()] == ["a.npz"]  # no temp file left
+
+
+@pytest.mark.parametrize("arr,what", [(np.array([{"a": 1}], dtype=object), "dtype object"), (np.array(["abc"]), "dtype <U3"),
+                                      (np.array([b"ab"]), "dtype |S2")])
+def test_object_and_string_arrays_are_refused(tmp_path, arr, what):
+    p = _zip(tmp_path / "i.npz", {"x.npy": _npy_bytes(arr)})
+    with pytest.raises(UserError, match=f"array 'x' has {what}; inputs are numeric or bool arrays"):
+        read_npz(p, "inputs")
+
+
+def test_a_header_claiming_more_than_the_member_holds(tmp_path):
+    header = "{'descr': '<f4', 'fortran_order': False, 'shape': (2000000, 2000000), }"
+    header += " " * (63 - (len(header) + 10) % 64) + "\n"
+    member = b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode() + b"\0" * 64
+    p = _zip(tmp_path / "i.npz", {"x.npy": member})
+    with pytest.raises(UserError, match=r"array 'x' claims 16000000000000 bytes, over the limit of \d+ \(limits.max_input_bytes\)"):
+        read_npz(p, "inputs")
+    small = np.zeros(4, np.float32)
+    p = _zip(tmp_path / "j.npz", {"x.npy": _npy_bytes(small)[:-4]})
+    with pytest.raises(UserError, match="its header says 16 bytes of data but the member holds 12"):
+        read_npz(p, "inputs")
+
+
+def test_input_size_limit_at_and_past(tmp_path):
+    p = tmp_path / "i.npz"
+    np.savez(p, x=np.zeros(256, np.float32))
+    assert read_npz(p, "inputs", Limits(max_input_bytes=1024))["x"].shape == (256,)
+    with pytest.raises(UserError, match="over the limit of 1023"):
+        read_npz(p, "inputs", Limits(max_input_bytes=1023))
+
+
+def _corrupt_npz(path: Path) -> Path:
+    np.savez(path, x=np.arange(64, dtype=np.float32))
+    data = bytearray(path.read_bytes())
+    data[200] ^= 0xFF  # inside the member's data: the CRC check fails when it is read
+    path.write_bytes(bytes(data))
+    return path
+
+
+@pytest.mark.parametrize("content,msg", [(b"PK\x03\x04garbage", r"not a .npz \(zip\) file"), (b"hello", r"not a .npz \(zip\) file"),
+                                         (_npy_bytes(np.ones(2)), "is a single .npy array"), (None, "a damaged .npz")])
+def test_damaged_files(tmp_path, content, msg):
+    p = tmp_path / "i.npz"
+    if content is None:
+        _corrupt_npz(p)
+    else:
+        p.write_bytes(content)
+    with pytest.raises(UserError, match=msg):
+        read_npz(p, "inputs")
+
+
+def test_members_that_are_not_arrays(tmp_path):
+    with pytest.raises(UserError, match="member 'notes.txt' is not a .npy array"):
+        read_npz(_zip(tmp_path / "a.npz", {"notes.txt": b"hi"}), "inputs")
+    with pytest.raises(UserError, match="array 'x' is not a .npy array"):
+        read_npz(_zip(tmp_path / "b.npz", {"x.npy": b"not numpy"}), "inputs")
+
+
+def test_fifo_input_does_not_block(tmp_path):
+    fifo = tmp_path / "in.npz"
+    os.mkfifo(fifo)
+    got = []
+    t = threading.Thread(target=lambda: got.append(pytest.raises(UserError, read_npz, fifo, "inputs")), daemon=True)
+    t.start()
+    t.join(10)
+    assert got and "is not a regular file" in str(got[0].value)
+    with pytest.raises(UserError, match="not a regular file"):
+        read_npz(tmp_path, "params")
+
+
+@pytest.mark.parametrize("kind", ["dir", "fifo", "symlink", "device"])
+def test_output_only_onto_regular_files(tmp_path, kind):
+    target = tmp_path / "out.npz"
+    if kind == "dir":
+        target.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(target)
+    elif kind == "symlink":
+        (tmp_path / "elsewhere").write_bytes(b"keep")
+        target.symlink_to(tmp_path / "elsewhere")
+    else:
+        target = Path("/dev/null")
+    with pytest.raises(UserError, match="exists and is not a regular file"):
+        write_npz(target, {"y": np.ones(2)})
+    if kind == "symlink":
+        assert (tmp_path / "elsewhere").read_bytes() == b"keep"
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".npb-tmp-")]
+
+
+def test_output_replaces_a_file_whole(tmp_path):
+    target = tmp_path / "out.npz"
+    target.write_bytes(b"old")
+    write_npz(target, {"y": np.arange(3)})
+    np.testing.assert_array_equal(read_npz(target, "outputs")["y"], np.arange(3))
+    with pytest.raises(UserError, match="cannot write"):
+        write_npz(tmp_path / "missing-dir" / "o.npz", {"y": np.ones(1)})
+
+
+def test_cli_run_reports_bad_files_in_one_line(project, tmp_path):
+    p = project(graphs="graphs:\n  g:\n    inputs: {x: {shape: [4]}}\n    nodes:\n      y: {op: relu, inputs: [x]}\n    outputs: [y]\n",
+                targets=("ref",))
+    p.doit()
+    bad = _corrupt_npz(tmp_path / "bad.npz")
+    r = p.npubuild("run", "g", "-i", str(bad), check=False)
+    assert r.rc == 1 and "Traceback" not in r.err and "a damaged .npz" in r.err
+    good = tmp_path / "x.npz"
+    np.savez(good, x=np.array([-1, 2, -3, 4], np.float32))
+    r = p.npubuild("run", "g", "-i", str(good), "-o", str(tmp_path), check=False)
+    assert r.rc == 1 and "exists and is not a regular file" in r.err and "Traceback" not in r.err
+    p.npubuild("run", "g", "-i", str(good), "-o", str(tmp_path / "y.npz"))
+    np.testing.assert_array_equal(np.load(tmp_path / "y.npz")["y"], [0, 2, 0, 4])
