@@ -5,6 +5,7 @@ Every problem in every file is collected and reported together as
 """
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 from typing import Callable, Mapping
@@ -96,6 +97,9 @@ def _shape(ctx: _Ctx, node: Node, what: str) -> tuple[int, ...] | None:
             ctx.err(node.line, f"{what} has {len(dims)} dimensions, over the limit of {ctx.limits.max_rank} (limits.max_rank)")
             return None
         if all(d > 0 for d in dims):
+            if math.prod(dims) > ctx.limits.max_elements:
+                ctx.err(node.line, f"{what} has {math.prod(dims)} elements, over the limit of {ctx.limits.max_elements} (limits.max_elements)")
+                return None
             return dims
     ctx.err(node.line, f"{what} must be a list of positive integers such as [32, 1024]; got {node.plain()!r}")
     return None
