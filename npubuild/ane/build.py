@@ -17,11 +17,17 @@ import re
 from pathlib import Path
 
 from ..errors import UserError
-from ..fsio import atomic_write_bytes, atomic_write_text, sha256_file
+from ..fsio import atomic_write_bytes, atomic_write_text, read_regular, sha256_file, within_roots
+from .mil_model import MilBounds
+from .mil_tokens import unescape
 
 PLAN_FILE = "plan.json"
 FILLS_FILE = "fills.weight.bin"
-_BLOB_PATH = re.compile(r'BLOBFILE\(\s*path\s*=\s*(?:string|tensor<string,\s*\[\s*\]>)\(\s*"([^"]*)"\s*\)')
+# Every `path = <string literal>` outside comments, in any argument order and either literal
+# spelling: a superset of the BLOBFILE paths the reader opens (a key may name too many files,
+# never too few). spec.files.plan_key scans with the same two patterns (spec may not import ane).
+_COMMENT_OR_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*.*?\*/', re.S)
+_PATH_ARG = re.compile(r'\bpath\s*=\s*(?:string|tensor\s*<\s*string\s*,\s*\[\s*\]\s*>)\s*\(\s*(?:\[\s*)*("(?:[^"\\\n]|\\.)*")', re.S)
 
 
 def mil_files(spec_dir: Path) -> list[Path]:
@@ -29,16 +35,30 @@ def mil_files(spec_dir: Path) -> list[Path]:
     return sorted(p for p in d.rglob("*.mil") if p.is_file()) if d.is_dir() else []
 
 
-def blob_files(mil_path: Path) -> list[Path]:
-    """The weight files a MIL program reads (its BLOBFILE paths, resolved as the reader does)."""
-    base = mil_path.parent
+def blob_paths(text: str, base: Path) -> list[Path]:
+    """The weight files MIL ``text`` may read, resolved as the reader does against ``base``."""
+    code = _COMMENT_OR_STRING.sub(lambda m: m.group() if m.group().startswith('"') else " ", text)
     out = []
-    for raw in _BLOB_PATH.findall(mil_path.read_text(errors="replace")):
-        p = raw.replace("@model_path/", "", 1) if raw.startswith("@model_path/") else raw
+    for lit in _PATH_ARG.findall(code):
+        raw = unescape(lit)
+        if "\0" in raw:
+            continue  # the reader refuses it; there is no file to name
+        p = raw[len("@model_path/"):] if raw.startswith("@model_path/") else raw
         path = Path(p) if Path(p).is_absolute() else base / p
         if path not in out:
             out.append(path)
     return out
+
+
+def blob_files(mil_path: Path, bounds: MilBounds | None = None) -> list[Path]:
+    """The weight files a MIL program reads (its BLOBFILE paths, resolved as the reader does);
+    none when the .mil itself cannot be read (its parse says why)."""
+    bounds = bounds or MilBounds()
+    try:
+        text = read_regular(Path(mil_path), bounds.limits.spec_max_file_size).decode("utf-8", "replace")
+    except (OSError, ValueError):
+        return []
+    return blob_paths(text, Path(mil_path).parent)
 
 
 def code_version() -> str:
@@ -48,21 +68,36 @@ def code_version() -> str:
     return h.hexdigest()
 
 
-def load_plan(mil_path: Path, display: str):
-    from .mil import parse_mil
+def load_plan(mil_path: Path, display: str, bounds: MilBounds):
+    """The plan of one .mil; ``bounds`` (MilBounds.of(config)) says where its blobs may be and what it may cost."""
+    from .mil import load_mil
     from .plan import compile_plan
 
-    prog = parse_mil(mil_path.read_text(), file=display, base_dir=mil_path.parent)
-    return compile_plan(prog)
+    return compile_plan(load_mil(mil_path, display, bounds), bounds)
 
 
-def graph_key(mil_path: Path) -> str:
-    h = hashlib.sha256(b"ane-graph-1\0" + code_version().encode())
-    h.update(hashlib.sha256(mil_path.read_bytes()).digest())
-    for b in blob_files(mil_path):
-        h.update(str(b.name).encode() + b"\0")
-        h.update(sha256_file(b).encode() if b.is_file() else b"missing")
+def _digest(path: Path, bounds: MilBounds) -> bytes:
+    """A blob file's sha256, read as the reader reads it; what cannot be read is a marker (the parse says why)."""
+    try:
+        return hashlib.sha256(read_regular(path, bounds.max_bytes, bounds.roots)).hexdigest().encode()
+    except (OSError, ValueError):
+        return b"unreadable"
+
+
+def graph_key(mil_path: Path, bounds: MilBounds) -> str:
+    h = hashlib.sha256(b"ane-graph-2\0" + code_version().encode())
+    try:
+        h.update(hashlib.sha256(read_regular(mil_path, bounds.limits.spec_max_file_size)).digest())
+    except (OSError, ValueError):
+        h.update(b"unreadable")
+    for b in blob_files(mil_path, bounds):
+        h.update(b.name.encode() + b"\0" + _digest(b, bounds))  # the name, not the path: stores are shared across checkouts
     return h.hexdigest()
+
+
+def readable_blobs(mil_path: Path, bounds: MilBounds) -> list[Path]:
+    """The blob files of a .mil that a build may depend on: regular files inside the bounds' roots."""
+    return [b for b in blob_files(mil_path, bounds) if b.is_file() and (bounds.roots is None or within_roots(b, bounds.roots))]
 
 
 def _file_rec(path: Path, rel_to: Path) -> dict:
@@ -72,7 +107,7 @@ def _file_rec(path: Path, rel_to: Path) -> dict:
 def write_graph(plan, out_dir: Path) -> list[Path]:
     """Write every artifact of ``plan`` into ``out_dir``; returns the files."""
     from ..ops.lazy_numpy import np
-    from .plan import HostNode
+    from .plan_model import HostNode
     from .programs import node_program, plan_record
     from .weightbin import write_weight_bin
 
@@ -117,10 +152,10 @@ def write_graph(plan, out_dir: Path) -> list[Path]:
     return [pj, *files]
 
 
-def build_graph(mil_path: str, display: str, out_dir: str, stores) -> dict:
+def build_graph(mil_path: str, display: str, out_dir: str, stores, bounds: MilBounds) -> dict:
     """The doit action: materialise from the stores or compile and store.
 
-    ``stores`` is a StoreAccess or the local store's path.
+    ``stores`` is a StoreAccess or the local store's path; ``bounds`` the project's MilBounds.
     """
     from doit.exceptions import TaskFailed
 
@@ -128,11 +163,11 @@ def build_graph(mil_path: str, display: str, out_dir: str, stores) -> dict:
 
     mil, out = Path(mil_path), Path(out_dir)
     try:
-        key = graph_key(mil)
+        key = graph_key(mil, bounds)
         store = open_stores(stores)
         if store.materialize(key, out) is not None:
             return {"outcome": "store"}
-        plan = load_plan(mil, display)
+        plan = load_plan(mil, display, bounds)
         files = write_graph(plan, out)
     except UserError as e:
         return TaskFailed(str(e))

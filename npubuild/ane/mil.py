@@ -24,14 +24,22 @@ literal is the same :class:`Literal` as the scalar one. Attribute blocks after
 :attr:`MilFunction.consts`; every other op is a :class:`MilOp`. Every problem
 in the text raises :class:`MilError` naming ``file:line`` and the token.
 
+Reading is bounded by a :class:`MilBounds` (where BLOBFILEs may be, the limits of
+``npubuild.limits``, a byte budget): nesting, literal sizes, ranks, element counts
+and constant sizes are messages checked before memory is taken, and nested values
+are read in loops, so no input reaches Python's recursion limit.
+
 The parser is here; the tokens and the cursor over them are in :mod:`.mil_tokens`,
-what is read (types, values, ops, the program) in :mod:`.mil_model`.
+constants and ``constexpr_*`` ops in :mod:`.mil_consts`, what is read (types,
+values, ops, the program) in :mod:`.mil_model`.
 """
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 
+from ..limits import over
 from ..ops.lazy_numpy import np
 from . import weightbin
 from .mil_model import (
@@ -40,6 +48,7 @@ from .mil_model import (
     HOLD,
     INT_BITS,
     Literal,
+    MilBounds,
     MilError,
     MilFunction,
     MilOp,
@@ -47,13 +56,48 @@ from .mil_model import (
     MilType,
     Ref,
 )
-from .mil_tokens import Tok, TokenCursor, check_brackets, tokenize, unescape
+from .mil_consts import ConstantReader
+from .mil_tokens import Tok, TokenCursor, check_brackets, decode, tokenize, unescape
+
+# an integer literal longer than this is out of range for every MIL dtype (uint64 has 20 digits);
+# refusing it by length keeps int() from Python's 4300-digit ValueError
+_MAX_INT_CHARS = 40
 
 
-class _Parser(TokenCursor):
-    def __init__(self, toks: list[Tok], file: str, base_dir: Path | None):
+class _Parser(ConstantReader, TokenCursor):
+    def __init__(self, toks: list[Tok], file: str, base_dir: Path | None, bounds: MilBounds):
         super().__init__(toks, file)
         self.base_dir = base_dir
+        self.bounds, self.limits = bounds, bounds.limits
+        self.depth = 0
+        self.blob_data: dict[Path, bytes] = {}  # each blob file is read once per program
+        self.spent = 0  # bytes of constants and blob files held so far
+
+    # -- limits
+    def over(self, what: str, value, key: str, tok: Tok | None = None) -> MilError:
+        return self.error(str(over(what, value, key, getattr(self.limits, key))), tok)
+
+    def enter(self, tok: Tok) -> None:
+        """One level deeper into a tuple or list; counted, so depth is a message, never a RecursionError."""
+        self.depth += 1
+        if self.depth > self.limits.mil_max_depth:
+            raise self.error("nested too deeply: " + str(over(
+                "the nesting of values and literals", self.depth, "mil_max_depth", self.limits.mil_max_depth)), tok)
+
+    def spend(self, nbytes: int, tok: Tok) -> None:
+        """Count bytes the program makes us hold: many constants each under the per-constant limit still add up."""
+        self.spent += nbytes
+        if self.spent > self.bounds.max_bytes:
+            raise self.error(
+                f"the constants and blob files of this program take {self.spent} bytes, over the limit of "
+                f"{self.bounds.max_bytes} (max_artifact_size in [tool.npubuild])", tok)
+
+    def check_constant(self, ty: MilType, tok: Tok) -> int:
+        """A constant's declared bytes, checked against limits.max_constant_bytes before it is read or computed."""
+        nbytes = math.prod(ty.shape or ()) * np.dtype(HOLD[ty.dtype]).itemsize
+        if nbytes > self.limits.max_constant_bytes:
+            raise self.over(f"the size of constant {ty}", f"{nbytes} bytes", "max_constant_bytes", tok)
+        return nbytes
 
     # -- types
     def parse_type(self, what: str = "expected a type") -> MilType:
@@ -72,23 +116,35 @@ class _Parser(TokenCursor):
             while not self.at("]"):
                 if dims:
                     self.expect(",", "expected ',' or ']' in the tensor shape")
-                d = self.peek()
-                if d.kind == "punct" and d.text == "?":
-                    dims.append(-1)
-                elif d.kind == "num" and re.fullmatch(r"[0-9]+", d.text):
-                    dims.append(int(d.text))
-                else:
-                    raise self.error("expected a dimension (a non-negative integer or '?')")
-                self.next()
+                if len(dims) == self.limits.max_rank:
+                    raise self.over("the rank of a tensor type", f"{len(dims) + 1} or more", "max_rank")
+                dims.append(self.dim())
             self.next()
             self.expect(">", "expected '>' closing the tensor type")
-            return MilType(dt.text, tuple(dims))
+            ty = MilType(dt.text, tuple(dims))
+            if math.prod(d for d in dims if d > 0) > self.limits.max_elements:
+                raise self.over(f"the element count of {ty}", math.prod(d for d in dims if d > 0), "max_elements", t)
+            return ty
         if t.text in DTYPES:
             self.next()
             return MilType(t.text)
         if self.peek(1).text == "<":
             raise self.error(f"unsupported type '{t.text}'")
         raise self.error(f"unknown type '{t.text}'")
+
+    def dim(self) -> int:
+        d = self.peek()
+        if d.kind == "punct" and d.text == "?":
+            self.next()
+            return -1
+        if not (d.kind == "num" and re.fullmatch(r"[0-9]+", d.text)):
+            raise self.error("expected a dimension (a non-negative integer or '?')")
+        digits = d.text.lstrip("0") or "0"
+        if len(digits) > len(str(self.limits.max_elements)) or int(digits) > self.limits.max_elements:
+            shown = digits if len(digits) <= 20 else f"a {len(digits)}-digit number"
+            raise self.over("a dimension", shown, "max_elements")
+        self.next()
+        return int(digits)
 
     # -- scalars
     def scalar(self, dtype: str, tok: Tok):
@@ -103,10 +159,14 @@ class _Parser(TokenCursor):
             raise self.error("expected a quoted string", tok)
         if dtype in FLOATS:
             txt = tok.text
-            if tok.kind == "num" or (tok.kind == "ident" and txt in ("inf", "nan")):
-                v = float.fromhex(txt) if "x" in txt.lower() else float(txt)
-            else:
+            if not (tok.kind == "num" or (tok.kind == "ident" and txt in ("inf", "nan"))):
                 raise self.error(f"expected a number for a {dtype} literal", tok)
+            try:
+                v = float.fromhex(txt) if "x" in txt.lower() else float(txt)
+            except (OverflowError, ValueError):  # 0x1p99999
+                raise self.error(f"value out of range for {dtype}", tok) from None
+            if math.isinf(v) and "inf" not in txt.lower():  # 1e99999 reads as inf
+                raise self.error(f"value out of range for {dtype}", tok)
             if dtype == "fp64":
                 return v
             with np.errstate(over="ignore"):
@@ -117,6 +177,8 @@ class _Parser(TokenCursor):
         if dtype in INT_BITS:
             if tok.kind != "num":
                 raise self.error(f"expected an integer for a {dtype} literal", tok)
+            if len(tok.text) > _MAX_INT_CHARS:
+                raise self.error(f"value out of range for {dtype}", tok)
             try:
                 v = int(tok.text, 0)
             except ValueError:
@@ -139,17 +201,35 @@ class _Parser(TokenCursor):
 
     # -- values
     def value(self, scope: dict[str, MilType] | None):
-        """A reference, a typed literal or a parenthesised tuple of values."""
-        t = self.peek()
-        if t.kind == "punct" and t.text == "(":
-            self.next()
-            items = []
-            while not self.at(")"):
-                if items:
+        """A reference, a typed literal or a parenthesised tuple of values; nested tuples in a loop, not recursion."""
+        tuples: list[list] = []  # the items of each open tuple
+        while True:
+            t = self.peek()
+            if t.kind == "punct" and t.text == "(":
+                self.enter(t)
+                self.next()
+                tuples.append([])
+                if not self.at(")"):
+                    continue
+                self.next()
+                self.depth -= 1
+                item = tuple(tuples.pop())
+            else:
+                item = self.single_value(scope)
+            while tuples:
+                tuples[-1].append(item)
+                if not self.at(")"):
                     self.expect(",", "expected ',' or ')' in a tuple")
-                items.append(self.value(scope))
-            self.next()
-            return tuple(items)
+                    break
+                self.next()
+                self.depth -= 1
+                item = tuple(tuples.pop())
+            else:
+                return item
+
+    def single_value(self, scope: dict[str, MilType] | None):
+        """A reference or a typed literal."""
+        t = self.peek()
         if t.kind != "ident":
             if t.kind in ("num", "str"):
                 raise self.error("untyped literal; write it as e.g. fp16(...), int32(...) or string(\"...\")")
@@ -179,20 +259,21 @@ class _Parser(TokenCursor):
         assert ty.shape is not None
         if any(d < 0 for d in ty.shape):
             raise self.error(f"a literal {ty} cannot have '?' dimensions", start)
-        count = 1
-        for d in ty.shape:
-            count *= d
+        count = math.prod(ty.shape)
         self.expect("(", f"expected '(' after {ty}")
         body = self.peek()
         if body.kind == "ident" and body.text == "BLOBFILE":
             arr = self.blobfile(ty)
         elif body.kind == "punct" and body.text == "[":
+            if count > self.limits.mil_max_literal_elements:
+                raise self.over(f"the element count of inline {ty}", count, "mil_max_literal_elements", body)
             flat: list[Tok] = []
             self.nested_list(flat)
             if len(flat) != count:
                 raise self.error(
                     f"inline tensor has {len(flat)} elements but {ty} needs {count}", body
                 )
+            self.spend(self.check_constant(ty, body), body)
             vals = [self.scalar(ty.dtype, tk) for tk in flat]
             arr = np.array(vals, dtype=HOLD[ty.dtype]).reshape(ty.shape)
         else:
@@ -206,17 +287,29 @@ class _Parser(TokenCursor):
         return Literal(ty, arr)
 
     def nested_list(self, flat: list[Tok]) -> None:
+        """A bracketed list of scalars nested to any shape, flattened into ``flat``; a loop, not recursion."""
+        cap = self.limits.mil_max_literal_elements
+        has_item: list[bool] = []  # per open bracket
+        self.enter(self.peek())
         self.expect("[")
-        first = True
-        while not self.at("]"):
-            if not first:
+        has_item.append(False)
+        while has_item:
+            if self.at("]"):
+                self.next()
+                self.depth -= 1
+                has_item.pop()
+                continue
+            if has_item[-1]:
                 self.expect(",", "expected ',' or ']' in a tensor literal")
-            first = False
+            has_item[-1] = True
             if self.at("["):
-                self.nested_list(flat)
+                self.enter(self.peek())
+                self.next()
+                has_item.append(False)
+            elif len(flat) == cap:
+                raise self.over("the element count of an inline tensor literal", f"{cap + 1} or more", "mil_max_literal_elements")
             else:
                 flat.append(self.scalar_token())
-        self.next()
 
     def blobfile(self, ty: MilType):
         kw = self.next()  # BLOBFILE
@@ -249,13 +342,25 @@ class _Parser(TokenCursor):
         path = self.resolve_blob_path(pv.value, ptok)
         if ty.dtype not in weightbin.NUMPY_DTYPES:
             raise self.error(f"{ty} cannot be read from a blob file", kw)
+        self.check_constant(ty, kw)
         try:
-            arr = weightbin.read_blob(path, args["offset"][1].value, ty.dtype, ty.shape)
+            data = self.blob_file(path, kw)
+            return weightbin.blob_from_bytes(data, path, args["offset"][1].value, ty.dtype, ty.shape, copy=False)
         except weightbin.WeightBinError as e:
             raise self.error(str(e), kw) from None
-        return arr
+
+    def blob_file(self, path: Path, kw: Tok) -> bytes:
+        """The bytes of a blob file: inside the bounds' roots, regular, bounded; read once per program."""
+        data = self.blob_data.get(path)
+        if data is None:
+            data = weightbin.read_file(path, self.bounds.max_bytes, self.bounds.roots, "max_artifact_size in [tool.npubuild]")
+            self.spend(len(data), kw)
+            self.blob_data[path] = data
+        return data
 
     def resolve_blob_path(self, p: str, tok: Tok) -> Path:
+        if "\0" in p:  # the OS would cut the name there; Path would raise
+            raise self.error(f"BLOBFILE path {p!r} holds a NUL byte", tok)
         if p.startswith("@model_path/"):
             rel = p[len("@model_path/") :]
         elif Path(p).is_absolute():
@@ -303,6 +408,7 @@ class _Parser(TokenCursor):
         self.expect("(", f"expected '(' starting the parameters of '{name}'")
         scope: dict[str, MilType] = {}
         inputs: list[tuple[str, MilType]] = []
+        lines: dict[str, int] = {}
         while not self.at(")"):
             if inputs:
                 self.expect(",", "expected ',' or ')' in the parameter list")
@@ -312,11 +418,12 @@ class _Parser(TokenCursor):
                 raise self.error(f"duplicate variable '{nt.text}'", nt)
             scope[nt.text] = ty
             inputs.append((nt.text, ty))
+            lines[nt.text] = nt.line
         self.next()
         if self.at("["):
             self.skip_group()
         self.expect("{", f"expected '{{' starting the body of '{name}'")
-        fn = MilFunction(name, opset, inputs, [], {}, {}, [], ft.line)
+        fn = MilFunction(name, opset, inputs, [], {}, {}, [], ft.line, lines)
         while not self.at("}"):
             self.statement(fn, scope)
         close = self.next()
@@ -414,147 +521,32 @@ class _Parser(TokenCursor):
         fn.const_types[vt.text] = ty
         scope[vt.text] = ty
 
-    # -- constants
-    def materialise(self, lit: Literal, ty: MilType, tok: Tok):
-        """A const's value as declared: NumPy array (0-d for scalars), str for strings."""
-        lt = lit.type
-        if lt.dtype != ty.dtype or not _shape_fits(lt.shape or (), ty.shape or ()):
-            raise self.error(f"const declared {ty} but its val is {lt}", tok)
-        if ty.dtype == "string" and not isinstance(lit.value, np.ndarray):
-            return lit.value
-        return np.asarray(lit.value, dtype=HOLD[ty.dtype]).reshape(lt.shape or ())
-
-    def const_arg(self, op: Tok, key: str, args, toks, fn: MilFunction, required: bool = True):
-        if key not in args:
-            if required:
-                raise self.error(f"{op.text} needs argument '{key}'", op)
-            return None
-        v = args[key]
-        if isinstance(v, Ref):
-            if v.name not in fn.consts:
-                raise self.error(
-                    f"argument '{key}' of {op.text} must be a constant; '{v.name}' is computed at run time",
-                    toks[key],
-                )
-            return np.asarray(fn.consts[v.name])
-        if isinstance(v, Literal):
-            return np.asarray(v.value, dtype=HOLD[v.type.dtype])
-        raise self.error(f"argument '{key}' of {op.text} must be a constant", toks[key])
-
-    def constexpr(self, op: Tok, ty: MilType, args, toks, fn: MilFunction):
-        if op.text == "constexpr_blockwise_shift_scale":
-            return self.blockwise_shift_scale(op, ty, args, toks, fn)
-        if op.text == "constexpr_affine_dequantize":
-            return self.affine_dequantize(op, ty, args, toks, fn)
-        raise self.error(f"unsupported constexpr op '{op.text}'", op)
-
-    def _float_out(self, op: Tok, ty: MilType):
-        if ty.dtype not in FLOATS:
-            raise self.error(f"{op.text} must produce fp16 or fp32, not {ty.dtype}", op)
-        return HOLD[ty.dtype]
-
-    def _check_out_shape(self, op: Tok, ty: MilType, shape) -> None:
-        if ty.shape is None or not _shape_fits(tuple(shape), ty.shape):
-            raise self.error(f"{op.text} produces shape {list(shape)} but the result is declared {ty}", op)
-
-    def blockwise_shift_scale(self, op, ty, args, toks, fn):
-        extra = set(args) - {"data", "scale", "offset"}
-        if extra:
-            k = sorted(extra)[0]
-            raise self.error(f"unknown argument '{k}' for {op.text}", toks[k])
-        data = self.const_arg(op, "data", args, toks, fn)
-        scale = self.const_arg(op, "scale", args, toks, fn)
-        offset = self.const_arg(op, "offset", args, toks, fn, required=False)
-        out_dt = self._float_out(op, ty)
-        if scale.ndim != data.ndim:
-            raise self.error(
-                f"{op.text}: scale has rank {scale.ndim} but data has rank {data.ndim}", toks["scale"]
-            )
-        if offset is not None and offset.shape != scale.shape:
-            raise self.error(
-                f"{op.text}: offset shape {list(offset.shape)} differs from scale shape {list(scale.shape)}",
-                toks["offset"],
-            )
-        blocks = []
-        for i, (d, s) in enumerate(zip(data.shape, scale.shape)):
-            if s == 0 or d % s:
-                raise self.error(
-                    f"{op.text}: data dim {i} ({d}) is not a multiple of scale dim {i} ({s})",
-                    toks["scale"],
-                )
-            blocks.append(d // s)
-        self._check_out_shape(op, ty, data.shape)
-
-        def expand(a):
-            for ax, b in enumerate(blocks):
-                if b != 1:
-                    a = np.repeat(a, b, axis=ax)
-            return a.astype(np.float32)
-
-        x = data.astype(np.float32)
-        if offset is not None:
-            x = x - expand(offset)
-        with np.errstate(over="ignore", invalid="ignore"):
-            return (expand(scale) * x).astype(out_dt)
-
-    def affine_dequantize(self, op, ty, args, toks, fn):
-        extra = set(args) - {"quantized_data", "zero_point", "scale", "axis"}
-        if extra:
-            k = sorted(extra)[0]
-            raise self.error(f"unknown argument '{k}' for {op.text}", toks[k])
-        q = self.const_arg(op, "quantized_data", args, toks, fn)
-        zp = self.const_arg(op, "zero_point", args, toks, fn)
-        sc = self.const_arg(op, "scale", args, toks, fn)
-        axis_a = self.const_arg(op, "axis", args, toks, fn)
-        out_dt = self._float_out(op, ty)
-        if axis_a.ndim != 0 or axis_a.dtype.kind not in "iu":
-            raise self.error(f"{op.text}: axis must be an integer scalar", toks["axis"])
-        axis = int(axis_a)
-        if not -q.ndim <= axis < q.ndim:
-            raise self.error(f"{op.text}: axis {axis} out of range for rank {q.ndim}", toks["axis"])
-        axis %= q.ndim
-        bshape = [1] * q.ndim
-        for key, a in (("zero_point", zp), ("scale", sc)):
-            if a.ndim > 1 or (a.ndim == 1 and a.shape[0] != q.shape[axis]):
-                raise self.error(
-                    f"{op.text}: {key} must be a scalar or have {q.shape[axis]} elements", toks[key]
-                )
-        bshape[axis] = -1
-        zpf = zp.astype(np.float32).reshape(bshape) if zp.ndim else zp.astype(np.float32)
-        scf = sc.astype(np.float32).reshape(bshape) if sc.ndim else sc.astype(np.float32)
-        self._check_out_shape(op, ty, q.shape)
-        with np.errstate(over="ignore", invalid="ignore"):
-            return ((q.astype(np.float32) - zpf) * scf).astype(out_dt)
-
-
-
-def _shape_fits(have: tuple, declared: tuple) -> bool:
-    return len(have) == len(declared) and all(d < 0 or h == d for h, d in zip(have, declared))
-
 
 # ----------------------------------------------------------------------------
 # entry points
 
 
-def parse_mil(text: str, file: str = "<mil>", base_dir: Path | None = None) -> MilProgram:
+def parse_mil(text: str, file: str = "<mil>", base_dir: Path | None = None, bounds: MilBounds | None = None) -> MilProgram:
     """Parse MIL text. Relative and ``@model_path/`` BLOBFILE paths resolve
-    against ``base_dir`` (the directory holding the .mil file)."""
+    against ``base_dir`` (the directory holding the .mil file); ``bounds`` says
+    where blob files may be and what the program may cost (default: anywhere,
+    the default limits). A build passes its project's bounds (MilBounds.of(config))."""
     toks = tokenize(text, file)
     check_brackets(toks, file)
-    p = _Parser(toks, file, Path(base_dir) if base_dir is not None else None)
-    try:
-        return p.program()
-    except RecursionError:
-        raise MilError(file, p.peek().line, "literal nested too deeply", p.peek().text) from None
+    return _Parser(toks, file, Path(base_dir) if base_dir is not None else None, bounds or MilBounds()).program()
 
 
-def load_mil(path) -> MilProgram:
-    """Read and parse a .mil file; BLOBFILE paths resolve against its directory."""
-    path = Path(path)
+def load_mil(path, display: str | None = None, bounds: MilBounds | None = None) -> MilProgram:
+    """Read and parse a .mil file (named ``display`` in messages); BLOBFILE paths resolve against its directory."""
+    from ..fsio import read_regular
+
+    path, bounds = Path(path), bounds or MilBounds()
+    file = display or str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        data = read_regular(path, bounds.limits.spec_max_file_size)
     except FileNotFoundError:
-        raise MilError(str(path), 0, "MIL file not found") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise MilError(str(path), 0, f"cannot read MIL file: {e}") from None
-    return parse_mil(text, str(path), path.parent)
+        raise MilError(file, 0, "MIL file not found") from None
+    except (OSError, ValueError) as e:
+        hint = " (limits.spec_max_file_size in [tool.npubuild.limits])" if "over the limit" in str(e) else ""
+        raise MilError(file, 0, f"cannot read MIL file: {e}{hint}") from None
+    return parse_mil(decode(data, file), file, path.parent, bounds)

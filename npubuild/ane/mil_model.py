@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import UserError
+from ..limits import Limits
 from ..ops.lazy_numpy import np
 
 
@@ -20,6 +21,27 @@ class MilError(UserError):
             msg += f" (at '{shown}')"
         super().__init__(msg)
 
+
+
+@dataclass(frozen=True)
+class MilBounds:
+    """What reading one MIL program (and planning it) may touch and cost.
+
+    ``roots``: the directories BLOBFILE paths must resolve into (symlinks
+    followed): a build passes the project and its data_dirs; None reads anywhere
+    (tests, and npubuild's own artifacts). ``max_bytes``: the largest blob file,
+    and the budget of bytes all constants of the program and the weights of its
+    plan may take together (a hostile program can name one big blob a thousand times).
+    """
+
+    roots: tuple | None = None
+    limits: Limits = Limits()
+    max_bytes: int = 1 << 30
+
+    @classmethod
+    def of(cls, config) -> "MilBounds":
+        """A project's bounds: its data roots, its limits, its max_artifact_size."""
+        return cls(tuple(config.data_roots()), config.limits, config.max_artifact_size)
 
 
 # ----------------------------------------------------------------------------
@@ -91,6 +113,7 @@ class MilFunction:
     const_types: dict[str, MilType]
     outputs: list[str]
     line: int
+    input_lines: dict = field(default_factory=dict)  # input name -> the line declaring it
 
     def __eq__(self, other):
         """Equal content (source lines are ignored; arrays compare by value)."""

@@ -31,11 +31,20 @@ CLOSE = {v: k for k, v in OPEN.items()}
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", '"': '"', "\\": "\\", "'": "'"}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: a large file is millions of tokens
 class Tok:
     kind: str  # num | ident | str | punct | eof
     text: str
     line: int
+
+
+def decode(data: bytes, file: str) -> str:
+    """MIL file bytes as text; bytes that are not UTF-8 are one error naming their line."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise MilError(file, line, f"not UTF-8 text: byte 0x{data[e.start]:02X} at offset {e.start} ({e.reason})") from None
 
 
 def tokenize(text: str, file: str) -> list[Tok]:

@@ -29,109 +29,13 @@ function outputs; :func:`plan_record` turns it into the manifest's JSON.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import math
+from dataclasses import dataclass
 
-from ..errors import UserError
+from ..limits import over
 from ..ops.lazy_numpy import np
-
-
-class PlanError(UserError):
-    pass
-
-
-@dataclass(frozen=True)
-class Cur:
-    kind: str  # strided | contig | packed
-    a: int  # n, or t for packed
-    b: int = 0  # d for packed
-
-    @staticmethod
-    def strided(n: int) -> "Cur":
-        return Cur("strided", int(n))
-
-    @staticmethod
-    def contig(n: int) -> "Cur":
-        return Cur("contig", int(n))
-
-    @staticmethod
-    def packed(t: int, d: int) -> "Cur":
-        return Cur("packed", int(t), int(d))
-
-    @property
-    def elems(self) -> int:
-        return self.a * self.b if self.kind == "packed" else self.a
-
-    @property
-    def shape(self) -> list[int]:
-        """The 4-D MIL shape a program declares for a tensor in this currency."""
-        if self.kind == "strided":
-            return [1, self.a, 1, 1]
-        if self.kind == "contig":
-            return [1, 1, 1, self.a]
-        return [1, self.a, 1, self.b]
-
-    def __str__(self) -> str:
-        return f"packed[{self.a}x{self.b}]" if self.kind == "packed" else f"{self.kind}[{self.a}]"
-
-    @staticmethod
-    def parse(text: str) -> "Cur":
-        kind, _, rest = text.partition("[")
-        dims = rest.rstrip("]").split("x")
-        return Cur(kind, *map(int, dims))
-
-
-@dataclass(frozen=True)
-class Bind:
-    """Where an input port reads: an external (function input, constant, host vector) or a node's output."""
-
-    ext: str | None = None
-    node: int | None = None
-
-    def to_json(self):
-        return {"ext": self.ext} if self.ext is not None else {"node": self.node}
-
-
-@dataclass
-class ProgNode:
-    name: str
-    route: str
-    attrs: dict
-    ins: list  # wanted Cur per port
-    out: Cur
-    weights: dict = field(default_factory=dict)  # name -> fp16 array
-    binds: list = field(default_factory=list)
-    alias: list = field(default_factory=list)  # (out port, in port): the output rides the input's buffer
-    zero: list = field(default_factory=list)  # input ports zeroed before the first run and by reset_state
-    line: int | None = None
-
-
-@dataclass
-class HostNode:
-    """``rsqrt(mean(src²) + eps)`` (times gamma), broadcast strided into the external ``ext``."""
-
-    name: str
-    src: Bind
-    ext: str
-    n: int
-    eps: float
-    gamma: object = None  # fp16 array or None
-    line: int | None = None
-    route: str = "host_rsqrt_broadcast"
-
-
-@dataclass
-class AnePlan:
-    nodes: list
-    order: list[int]
-    externals: dict  # name -> [(node, port)]
-    const_fills: dict  # name -> fp16 values
-    outputs: dict  # name -> node
-    inputs: list  # [(name, shape, dtype)] function inputs
-    ext_curs: dict  # external name -> the currency its consumers read it in
-    output_shapes: dict = field(default_factory=dict)  # function output -> declared shape
-
-    def programs(self) -> list[int]:
-        return [i for i, n in enumerate(self.nodes) if isinstance(n, ProgNode)]
+from .mil_model import FLOATS, MilBounds
+from .plan_model import AnePlan, Bind, Cur, HostNode, PlanError, ProgNode  # noqa: F401 - re-exported for callers of .plan
 
 
 # ---- the op list the scheduler works on --------------------------------------------------------------------------------------
@@ -168,16 +72,23 @@ def _where(fn_file: str, o: _Op) -> str:
 # ---- compile ---------------------------------------------------------------------------------------------------------------
 
 
-def compile_plan(prog) -> AnePlan:
+def compile_plan(prog, bounds: MilBounds | None = None) -> AnePlan:
+    """The plan of ``prog``'s main function; ``bounds`` limits the buffers and weights it may plan."""
     fn = prog.main
-    return _Compiler(prog.file, fn).run()
+    return _Compiler(prog.file, fn, bounds or MilBounds()).run()
+
+
+def _count(shape) -> int:
+    return math.prod(int(d) for d in shape)
 
 
 class _Compiler:
-    def __init__(self, file: str, fn):
+    def __init__(self, file: str, fn, bounds: MilBounds):
         self.file = file
         self.fn = fn
         self.consts = fn.consts
+        self.limits, self.budget = bounds.limits, bounds.max_bytes
+        self.f16: dict[str, object] = {}  # const name -> its fp16 values, made once however many nodes use it
         self.input_shapes = {n: list(t.shape or ()) for n, t in fn.inputs}
 
     # -- helpers --------------------------------------------------------------------------------------------------------
@@ -189,18 +100,39 @@ class _Compiler:
         return isinstance(name, str) and name in self.consts
 
     def const_f16(self, name: str):
-        return np.asarray(self.consts[name]).astype(np.float16)
+        if name not in self.f16:
+            arr = np.asarray(self.consts[name])
+            if arr.dtype.kind not in "biuf":
+                raise PlanError(f"{self.file}: constant '{name}' ({arr.dtype}) is read as fp16 data but holds no numbers")
+            if arr.dtype != np.float16:
+                self.spend(None, arr.size * 2, f"constant '{name}' as fp16")
+            self.f16[name] = arr.astype(np.float16, copy=False)
+        return self.f16[name]
+
+    def spend(self, o: _Op | None, nbytes: int, what: str) -> None:
+        """Weights the plan makes count against the program's byte budget (MilBounds.max_bytes)."""
+        if nbytes > self.limits.max_constant_bytes:
+            raise self.err(o, str(over(f"the planned weight {what}", f"{nbytes} bytes", "max_constant_bytes", self.limits.max_constant_bytes)))
+        self.budget -= nbytes
+        if self.budget < 0:
+            raise self.err(o, "the weights of this plan are over the byte budget of the program (max_artifact_size in [tool.npubuild])")
 
     def scalar(self, o: _Op, key: str, default=None):
         v = o.args.get(key)
         if v is None:
             return default
         if isinstance(v, _Lit):
-            return v.value
-        if self.is_const(v):
+            value = v.value
+        elif self.is_const(v):
             arr = np.asarray(self.consts[v])
-            return arr.reshape(-1)[0].item() if arr.size else default
-        raise self.err(o, f"'{key}' of {o.op} '{o.result}' must be a constant, got the variable '{v}'")
+            value = arr.reshape(-1)[0].item() if arr.size == 1 else None
+        else:
+            raise self.err(o, f"'{key}' of {o.op} '{o.result}' must be a constant, got the variable '{v}'")
+        if isinstance(value, (np.generic, np.ndarray)) and np.size(value) == 1:
+            value = np.asarray(value).reshape(-1)[0].item()
+        if not isinstance(value, (bool, int, float)):
+            raise self.err(o, f"'{key}' of {o.op} '{o.result}' must be one number or bool")
+        return value
 
     def arg(self, o: _Op, key: str) -> str:
         v = o.args.get(key)
@@ -208,10 +140,43 @@ class _Compiler:
             raise self.err(o, f"{o.op} '{o.result}' needs '{key}' as a variable or constant name")
         return v
 
+    # -- 0. declared shapes ---------------------------------------------------------------------------------------------
+    def check_declared(self) -> None:
+        """Every input and result the plan sizes buffers from must have known, positive dimensions
+        (a '?' or 0 would be taken as 1 and the plan would disagree with the program) and a float
+        dtype (every program computes in fp16)."""
+        named = [(f"function input '{n}'", t, self.fn.input_lines.get(n, self.fn.line)) for n, t in self.fn.inputs]
+        for what, t, line in named + [(f"'{o.result}'", o.type, o.line) for o in self.fn.ops]:
+            if any(d <= 0 for d in t.shape or ()):
+                raise PlanError(f"{self.file}:{line}: {what} is declared {t}; an ANE graph needs known, positive dimensions")
+            if t.dtype not in FLOATS:
+                raise PlanError(f"{self.file}:{line}: {what} is declared {t}; an ANE graph computes in fp16 "
+                                f"(declare {', '.join(FLOATS)})")
+
+    def declared_count(self, name: str) -> int | None:
+        """Values of a variable as the program declares it (None for names the plan made up)."""
+        if name in self.shapes:
+            return _count(self.shapes[name])
+        if self.is_const(name):
+            return int(np.size(self.consts[name]))
+        return None
+
+    def same_count(self, o: _Op, name: str, n: int, what: str) -> None:
+        have = self.declared_count(name)
+        if have is not None and have != n:
+            shape = self.shapes.get(name, list(np.shape(self.consts.get(name, ()))))
+            raise self.err(o, f"{o.op} '{o.result}' reads '{name}' as {what} ({n} values), but '{name}' is declared "
+                              f"with shape {shape} ({have} values)")
+
     # -- 1. lowering ----------------------------------------------------------------------------------------------------
     def lower(self, ops: list[_Op]) -> list[_Op]:
+        taken = {n for n, _ in self.fn.inputs} | set(self.consts) | {o.result for o in ops}
         flat = []
         for o in ops:
+            made = {"rms_norm": ("_rvec", "_xn"), "silu": ("_sig",), "conv": ("_nb",)}.get(o.op, ())
+            for name in (o.result + m for m in made):
+                if name in taken:  # the lowering would wire two values under one name
+                    raise self.err(o, f"'{name}' is a name the lowering of {o.op} '{o.result}' needs; rename that variable")
             if o.op == "rms_norm":
                 x = self.arg(o, "x")
                 eps = float(self.scalar(o, "eps", 1e-5))
@@ -253,8 +218,10 @@ class _Compiler:
                 if isinstance(v, str):
                     uses[v] = uses.get(v, 0) + 1
 
-        def is_1x1(s) -> bool:
-            return len(s) == 4 and s[0] == 1 and s[2] == 1 and s[3] == 1 and s[1] >= 32
+        def is_1x1(o) -> bool:
+            s = o.shape
+            return (len(s) == 4 and s[0] == 1 and s[2] == 1 and s[3] == 1 and s[1] >= 32
+                    and self.is_const(o.args.get("weight")))
 
         fused, i = [], 0
         while i < len(flat):
@@ -276,9 +243,9 @@ class _Compiler:
                                      {"x": o.args.get("x"), "weight": o.args.get("weight"), "act": _Lit(nxt.op)}, o.line))
                     i += 2
                     continue
-            if o.op == "conv" and is_1x1(o.shape) and o.result not in outs and uses.get(o.result) == 1:
+            if o.op == "conv" and is_1x1(o) and o.result not in outs and uses.get(o.result) == 1:
                 end = i + 1
-                while end < len(flat) and flat[end].op == "conv" and is_1x1(flat[end].shape) and flat[end].args.get("x") == flat[end - 1].result:
+                while end < len(flat) and flat[end].op == "conv" and is_1x1(flat[end]) and flat[end].args.get("x") == flat[end - 1].result:
                     res = flat[end].result
                     end += 1
                     if res in outs or uses.get(res) != 1:
@@ -301,6 +268,7 @@ class _Compiler:
 
     # -- 3. routes ------------------------------------------------------------------------------------------------------
     def run(self) -> AnePlan:
+        self.check_declared()
         flat = self.fuse(self.lower(_flat_ops(self.fn)))
         self.shapes = dict(self.input_shapes)
         for o in flat:
@@ -314,6 +282,12 @@ class _Compiler:
         return self.bind()
 
     def add_node(self, o: _Op, route: str, attrs: dict, ins: list[tuple[str, Cur]], out: Cur, weights=None, **kw) -> int:
+        """A program; what it reads and writes must be what the program declares, value for value."""
+        for name, cur in ins:
+            self.same_count(o, name, cur.elems, str(cur))
+        if _count(o.shape) != out.elems:
+            raise self.err(o, f"{o.op} '{o.result}' is declared with shape {o.shape} ({_count(o.shape)} values), but its "
+                              f"inputs make {out} ({out.elems} values)")
         idx = len(self.nodes)
         self.nodes.append(ProgNode(o.result, route, attrs, [c for _, c in ins], out, weights or {}, line=o.line, **kw))
         self.created.append(idx)
@@ -327,9 +301,12 @@ class _Compiler:
             elems *= max(int(d), 1)
         op = o.op
         if op == "__rsqrt_bcast":
-            src = o.args["x"]
+            src = self.arg(o, "x")
+            self.same_count(o, src, elems, "the rms_norm input")
             bind = Bind(node=self.prod[src][0]) if src in self.prod else Bind(ext=src)
             gamma = self.const_f16(o.args["w"]).reshape(-1) if "w" in o.args else None
+            if gamma is not None and gamma.size != elems:
+                raise self.err(o, f"rms_norm of '{src}' has {elems} values but its gamma '{o.args['w']}' has {gamma.size}")
             self.nodes.append(HostNode(o.result, bind, o.result, elems, float(o.args["eps"].value), gamma, o.line))
             self.created.append(len(self.nodes) - 1)
             return  # the vector is an external of its consumers
@@ -364,6 +341,7 @@ class _Compiler:
             return
         if op in ("reshape", "cast"):
             x = self.arg(o, "x")
+            self.same_count(o, x, elems, str(o.shape))
             if x in self.prod:
                 self.prod[o.result] = self.prod[x]  # pass-through: same bytes, new name
             else:
@@ -380,9 +358,14 @@ class _Compiler:
             shapes, weights = [], {}
             for i in range(k):
                 cout = int(o.args[f"c{i}"].value)
-                w = self.const_f16(o.args[f"w{i}"]).reshape(cout, -1)
-                shapes.append([w.shape[1], cout])
-                weights[f"w{i}"] = w
+                w = self.const_f16(o.args[f"w{i}"])
+                cin = w.size // cout
+                if w.size % cout or (shapes and cin != shapes[-1][1]):
+                    want = f"{shapes[-1][1]} x {cout}" if shapes else f"a multiple of {cout}"
+                    raise self.err(o, f"conv {i} of the 1x1 conv chain ending in '{o.result}' has a {w.size}-element "
+                                      f"weight '{o.args[f'w{i}']}'; it needs {want}")
+                shapes.append([cin, cout])
+                weights[f"w{i}"] = w.reshape(cout, cin)
             self.add_node(o, "conv_chain", {"shapes": shapes}, [(x, Cur.strided(shapes[0][0]))], Cur.strided(shapes[-1][1]), weights)
             return
         if op == "conv":
@@ -484,15 +467,31 @@ class _Compiler:
             if name not in self.prod:
                 raise self.err(None, f"function output '{name}' is not produced by any program")
             outputs[name] = self.prod[name][0]
+        self.check_buffers(ext_curs)
         inputs = [(n, list(t.shape or ()), t.dtype) for n, t in self.fn.inputs]
         shapes = {name: list(self.shapes.get(name, [])) for name in outputs}
         return AnePlan(self.nodes, order, ext_uses, const_fills, outputs, inputs, ext_curs, shapes)
+
+    def check_buffers(self, ext_curs: dict) -> None:
+        """Every buffer the runtime will allocate, in its physical layout, within limits.max_elements."""
+        lim = self.limits.max_elements
+        for node in self.nodes:
+            for cur in (*node.ins, node.out) if isinstance(node, ProgNode) else ():
+                if cur.buffer_elems > lim:
+                    where = f"{self.file}:{node.line}: " if node.line else f"{self.file}: "
+                    raise PlanError(where + str(over(f"the buffer of {cur} in program '{node.name}'", f"{cur.buffer_elems} fp16 values",
+                                                     "max_elements", lim)))
+        for name, cur in ext_curs.items():
+            if cur.buffer_elems > lim:
+                raise PlanError(f"{self.file}: " + str(over(f"the buffer of input '{name}' ({cur})", f"{cur.buffer_elems} fp16 values",
+                                                              "max_elements", lim)))
 
     def adapter(self, o: _Op, name: str, pn: int, have: Cur, want: Cur) -> int:
         idx = len(self.nodes)
         if have.kind == "strided" and want.kind == "contig" and have.a == want.a:
             node = ProgNode(f"{name}_rp", "repack", {"n": have.a}, [have], want, line=o.line)
         elif have.kind == "contig" and want.kind == "strided" and have.a == want.a:
+            self.spend(o, have.a * have.a * 2, f"of the {have} -> {want} adapter of '{name}'")  # before np.eye: n² values
             eye = np.eye(have.a, dtype=np.float16)  # identity matmul: contig in, strided out
             node = ProgNode(f"{name}_unrp", "matvec", {"k": have.a, "n": have.a}, [have], want, {"w": eye}, line=o.line)
         else:

@@ -12,7 +12,7 @@ weights read back from that file.
 from __future__ import annotations
 
 from ..ops.lazy_numpy import np
-from .plan import AnePlan, Bind, Cur, HostNode, ProgNode
+from .plan_model import AnePlan, Bind, Cur, HostNode, ProgNode
 from .weightbin import write_weight_bin
 
 HEADER = 'program(1.3)\n[buildInfo = dict<string, string>({{{{"npubuild-ane-route", "{route}"}}}})]\n{{'

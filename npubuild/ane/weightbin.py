@@ -14,13 +14,18 @@ first blob of a file is at offset 64.
 
 :func:`read_blob` also accepts *raw* blob files (plain little-endian element
 data, no header), where the BLOBFILE offset is the byte offset of the data.
-A file is taken to be version 2 when its header says version 2 *and* a
-metadata sentinel sits at byte 64 (where every version-2 file has its first
-record); in such a file every requested offset must hold a metadata record.
+A file is taken to be a weight file when its header says version 2 (with zero
+reserved words) *or* a metadata sentinel sits at byte 64 (where every weight
+file has its first record); such a file must then be a sound version-2 file
+(version 2, the sentinel at 64, every requested offset a metadata record whose
+data lies after it and inside the file), else it is refused, never read as raw
+data. Files are read whole with :func:`npubuild.fsio.read_regular` under a size
+bound: FIFOs, devices and directories are refused before a byte is read.
 """
 from __future__ import annotations
 
 import os
+import stat
 import struct
 from pathlib import Path
 
@@ -121,89 +126,142 @@ def write_weight_file(path, blobs) -> list[int]:
     return offsets
 
 
-def _read_at(f, offset: int, n: int) -> bytes:
-    f.seek(offset)
-    return f.read(n)
+#: the largest blob file read when the caller gives no bound (Config.max_artifact_size's default)
+DEFAULT_MAX_FILE = 1 << 30
 
 
-def _is_v2(f, size: int) -> bool:
-    if size < 2 * ALIGN:
-        return False
-    head = _read_at(f, 0, ALIGN)
-    if _HEADER.unpack(head)[1] != VERSION:
-        return False
-    return _META.unpack(_read_at(f, ALIGN, ALIGN))[0] == SENTINEL
+def read_file(path, max_size: int = DEFAULT_MAX_FILE, roots=None, limit_key: str = "") -> bytes:
+    """A blob file's bytes: a regular file of at most ``max_size`` bytes inside ``roots`` (when given).
 
-
-def read_blob(path, offset: int, dtype: str, shape):
-    """Read one blob as a NumPy array of ``dtype`` (a MIL dtype name) and ``shape``.
-
-    In a version-2 weight file ``offset`` must name a metadata record whose
-    dtype code and size match the request; any other file is read as raw
-    little-endian data starting at byte ``offset``.
+    A FIFO, device, socket or directory is refused before anything is read, so a
+    hostile path cannot block the build or stream a device into the artifacts.
+    ``limit_key`` names the setting behind ``max_size`` in the message.
     """
-    path = Path(path)
-    shape = tuple(int(d) for d in shape)
+    from ..fsio import read_regular
+
+    try:
+        return read_regular(Path(path), max_size, roots)
+    except FileNotFoundError:
+        raise WeightBinError(f"weight file not found: {path}") from None
+    except ValueError as e:
+        hint = f" ({limit_key})" if limit_key and "over the limit" in str(e) else ""
+        raise WeightBinError(f"cannot read weight file: {e}{hint}") from None
+    except OSError as e:
+        if not _regular_or_missing(path):  # a socket cannot even be opened: say what it is, not ENXIO
+            raise WeightBinError(f"cannot read weight file: {path} is not a regular file (a directory, FIFO, socket or device)") from None
+        raise WeightBinError(f"cannot read weight file {path}: {e.strerror or e}") from None
+
+
+def _regular_or_missing(path) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return True
+
+
+def _is_v2(data: bytes, path) -> bool:
+    """Whether ``data`` is a version-2 weight file; a damaged weight-file header is an error.
+
+    A file looks like a weight file when its header says version 2 with zero
+    reserved words, or a metadata sentinel sits at byte 64 (where every weight
+    file has its first record); raw blob data is everything else.
+    """
+    if len(data) < ALIGN:
+        return False
+    _count, version, *reserved = _HEADER.unpack_from(data, 0)
+    has_record = len(data) >= 2 * ALIGN and _META.unpack_from(data, ALIGN)[0] == SENTINEL
+    if not has_record and not (version == VERSION and not any(reserved)):
+        return False
+    if version != VERSION:
+        raise WeightBinError(f"weight file {path} has version {version} in its header; only version {VERSION} is read")
+    if not has_record:
+        found = _META.unpack_from(data, ALIGN)[0] if len(data) >= 2 * ALIGN else None
+        what = f"found 0x{found:08X}" if found is not None else f"the file has only {len(data)} bytes"
+        raise WeightBinError(
+            f"weight file {path} has a version-2 header but no blob metadata sentinel at byte {ALIGN} "
+            f"({what}, expected 0x{SENTINEL:08X}): the file is damaged"
+        )
+    return True
+
+
+def _byte_count(dtype: str, shape) -> int:
     if dtype not in NUMPY_DTYPES:
         raise WeightBinError(
             f"blob dtype {dtype!r} is not supported (supported: {', '.join(NUMPY_DTYPES)})"
         )
-    if offset < 0:
-        raise WeightBinError(f"negative blob offset {offset} in {path}")
-    npdt = np.dtype(NUMPY_DTYPES[dtype])
     count = 1
     for d in shape:
         if d < 0:
             raise WeightBinError(f"blob shape {list(shape)} has an unknown dimension")
         count *= d
-    want = count * npdt.itemsize
-    try:
-        size = os.path.getsize(path)
-        f = open(path, "rb")
-    except FileNotFoundError:
-        raise WeightBinError(f"weight file not found: {path}") from None
-    except OSError as e:
-        raise WeightBinError(f"cannot read weight file {path}: {e.strerror or e}") from None
-    with f:
-        if _is_v2(f, size):
-            if offset + _META.size > size:
-                raise WeightBinError(
-                    f"offset {offset} is past the end of weight file {path} ({size} bytes)"
-                )
-            sentinel, code, nbytes, data_off, _pad, *_ = _META.unpack(_read_at(f, offset, _META.size))
-            if sentinel != SENTINEL:
-                raise WeightBinError(
-                    f"no blob metadata at offset {offset} in version-2 weight file {path} "
-                    f"(found 0x{sentinel:08X}, expected sentinel 0x{SENTINEL:08X}); "
-                    f"a BLOBFILE offset names a 64-byte metadata record, the first is at {ALIGN}"
-                )
-            if code != MIL_DTYPES[dtype]:
-                have = _CODE_NAMES.get(code, "unknown")
-                raise WeightBinError(
-                    f"Metadata data type does not match requested type: blob at offset {offset} "
-                    f"in {path} holds {have} (code {code}), the MIL declares {dtype} "
-                    f"(code {MIL_DTYPES[dtype]})"
-                )
-            if nbytes != want:
-                raise WeightBinError(
-                    f"blob at offset {offset} in {path} holds {nbytes} bytes, "
-                    f"but {dtype} {list(shape)} needs {want}"
-                )
-            if data_off + nbytes > size:
-                raise WeightBinError(
-                    f"weight file {path} is truncated: blob at offset {offset} needs bytes "
-                    f"{data_off}..{data_off + nbytes} but the file has {size}"
-                )
-            start = data_off
-        else:
-            if offset + want > size:
-                raise WeightBinError(
-                    f"blob file {path} is truncated: {dtype} {list(shape)} needs {want} bytes "
-                    f"at offset {offset} but the file has {size}"
-                )
-            start = offset
-        raw = _read_at(f, start, want)
-    if len(raw) != want:  # the file shrank under us
-        raise WeightBinError(f"short read from {path} at offset {start}")
-    arr = np.frombuffer(raw, dtype=npdt).reshape(shape)
-    return arr.astype(npdt.newbyteorder("="), copy=True)
+    return count * np.dtype(NUMPY_DTYPES[dtype]).itemsize
+
+
+def _v2_data_start(data: bytes, path, offset: int, dtype: str, shape, want: int) -> int:
+    """Where the blob the metadata record at ``offset`` describes starts, after checking the record."""
+    size = len(data)
+    if offset + _META.size > size:
+        raise WeightBinError(f"offset {offset} is past the end of weight file {path} ({size} bytes)")
+    sentinel, code, nbytes, data_off, _pad, *_ = _META.unpack_from(data, offset)
+    if sentinel != SENTINEL:
+        raise WeightBinError(
+            f"no blob metadata at offset {offset} in version-2 weight file {path} "
+            f"(found 0x{sentinel:08X}, expected sentinel 0x{SENTINEL:08X}); "
+            f"a BLOBFILE offset names a 64-byte metadata record, the first is at {ALIGN}"
+        )
+    if code != MIL_DTYPES[dtype]:
+        have = _CODE_NAMES.get(code, "unknown")
+        raise WeightBinError(
+            f"Metadata data type does not match requested type: blob at offset {offset} "
+            f"in {path} holds {have} (code {code}), the MIL declares {dtype} "
+            f"(code {MIL_DTYPES[dtype]})"
+        )
+    if nbytes != want:
+        raise WeightBinError(
+            f"blob at offset {offset} in {path} holds {nbytes} bytes, "
+            f"but {dtype} {list(shape)} needs {want}"
+        )
+    if data_off < offset + _META.size:  # the data would overlap the header or its own record
+        raise WeightBinError(
+            f"blob at offset {offset} in weight file {path} says its data starts at byte {data_off}, "
+            f"inside the header or its own metadata record (the data follows the record, at {offset + _META.size} or later)"
+        )
+    if data_off + nbytes > size:
+        raise WeightBinError(
+            f"weight file {path} is truncated: blob at offset {offset} needs bytes "
+            f"{data_off}..{data_off + nbytes} but the file has {size}"
+        )
+    return data_off
+
+
+def blob_from_bytes(data: bytes, path, offset: int, dtype: str, shape, copy: bool = True):
+    """One blob of a weight file's bytes (see :func:`read_blob`); ``copy=False`` returns a
+    read-only view of ``data`` where the byte order allows."""
+    shape = tuple(int(d) for d in shape)
+    want = _byte_count(dtype, shape)
+    if offset < 0:
+        raise WeightBinError(f"negative blob offset {offset} in {path}")
+    if _is_v2(data, path):
+        start = _v2_data_start(data, path, offset, dtype, shape, want)
+    else:
+        if offset + want > len(data):
+            raise WeightBinError(
+                f"blob file {path} is truncated: {dtype} {list(shape)} needs {want} bytes "
+                f"at offset {offset} but the file has {len(data)}"
+            )
+        start = offset
+    npdt = np.dtype(NUMPY_DTYPES[dtype])
+    arr = np.frombuffer(data, dtype=npdt, count=want // npdt.itemsize, offset=start).reshape(shape)
+    return arr.astype(npdt.newbyteorder("="), copy=copy)
+
+
+def read_blob(path, offset: int, dtype: str, shape, max_size: int = DEFAULT_MAX_FILE, roots=None):
+    """Read one blob as a NumPy array of ``dtype`` (a MIL dtype name) and ``shape``.
+
+    In a version-2 weight file ``offset`` must name a metadata record whose
+    dtype code and size match the request; any other file is read as raw
+    little-endian data starting at byte ``offset``. The file is read with
+    :func:`read_file` (``max_size``, ``roots``).
+    """
+    _byte_count(dtype, shape)
+    return blob_from_bytes(read_file(path, max_size, roots), path, offset, dtype, shape)

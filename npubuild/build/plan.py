@@ -145,7 +145,9 @@ def _ane_graphs(config: Config, spec) -> dict:
     """specs/graphs/*.mil, each an ane graph named after its file; checked here so
     that a bad program fails before any task runs, naming file:line."""
     from ..ane.build import load_plan, mil_files
+    from ..ane.mil_model import MilBounds
 
+    bounds = MilBounds.of(config)  # BLOBFILEs only from the project and its data_dirs
     out: dict[str, tuple[str, str]] = {}
     for path in mil_files(config.specs):
         try:
@@ -155,6 +157,6 @@ def _ane_graphs(config: Config, spec) -> dict:
         name = path.stem
         if name in spec.graphs or name in out:
             raise UserError(f"{display}: graph '{name}' is already defined ({'a YAML graph' if name in spec.graphs else out[name][1]}); rename the file")
-        load_plan(path, display)
+        load_plan(path, display, bounds)
         out[name] = (str(path), display)
     return out

@@ -307,17 +307,19 @@ def task_ane():
     yield {"name": None, "doc": "compile specs/graphs/*.mil into per-node ANE programs (or take them from the store)"}
     if _fast_stamp() or plan is None or not plan.ane_graphs:
         return
-    from ..ane.build import PLAN_FILE, blob_files, build_graph, code_version
+    from ..ane.build import PLAN_FILE, build_graph, code_version, readable_blobs
+    from ..ane.mil_model import MilBounds
     from ..artifacts.stores import StoreAccess
 
     version = code_version()
     store = StoreAccess.from_config(plan.config)
+    bounds = MilBounds.of(plan.config)
     for name, (path, display) in sorted(plan.ane_graphs.items()):
         out = _ane_dir(plan, name)
         yield {
             "name": name,
-            "actions": [(build_graph, (path, display, out, store))],
-            "file_dep": [path, *(str(b) for b in blob_files(Path(path)) if b.is_file())],
+            "actions": [(build_graph, (path, display, out, store, bounds))],
+            "file_dep": [path, *(str(b) for b in readable_blobs(Path(path), bounds))],
             "targets": [f"{out}/{PLAN_FILE}"],
             "uptodate": [KeyUnchanged(version)],
             "clean": True,
@@ -331,19 +333,21 @@ def _ane_files(plan) -> list[str]:
     import json
 
     from ..ane.build import PLAN_FILE, blob_files
+    from ..ane.mil_model import MilBounds
 
     files = []
+    bounds = MilBounds.of(plan.config)
     for name, (path, _) in sorted(plan.ane_graphs.items()):
         out = Path(_ane_dir(plan, name))
-        files += [path, *(str(b) for b in blob_files(Path(path))), str(out / PLAN_FILE)]
+        files += [path, *(str(b) for b in blob_files(Path(path), bounds)), str(out / PLAN_FILE)]
         try:
             rec = json.loads((out / PLAN_FILE).read_text())
-        except (OSError, ValueError):
-            continue
-        for n in rec["nodes"]:
-            files += [str(out / n[k]["path"]) for k in ("mil", "weights") if n.get(k)]
-        if rec.get("fills"):
-            files.append(str(out / rec["fills"]["path"]))
+            for n in rec["nodes"]:
+                files += [str(out / n[k]["path"]) for k in ("mil", "weights") if n.get(k)]
+            if rec.get("fills"):
+                files.append(str(out / rec["fills"]["path"]))
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            continue  # a damaged plan.json names no files (it is stamped itself)
     return files
 
 

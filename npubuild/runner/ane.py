@@ -25,10 +25,9 @@ ANE. sigmoid/tanh use exact functions rather than the ANE's lookup tables.
 """
 from __future__ import annotations
 
+from ..ane.plan_model import PLANE
 from ..errors import UserError
 from ..ops.lazy_numpy import np
-
-PLANE = 32  # fp16 values per 64-byte plane
 
 
 class NoAneResources(Exception):

@@ -14,6 +14,11 @@ from ..errors import UserError
 from ..ops.lazy_numpy import np
 
 
+# what an input may be given as: every value is rounded to fp16, and these round (ints, bools
+# and complex numbers would be reinterpreted or lose their imaginary part)
+INPUT_DTYPES = ("float16", "float32", "float64")
+
+
 class AneGraphRunner:
     backend = "ane"
     fallback_reason = None
@@ -46,8 +51,27 @@ class AneGraphRunner:
         if arrays:
             raise UserError(f"graph '{self.name}' is an ANE graph: it has no params; pass its inputs to run() or write_ext()")
 
+    def _values(self, name: str, array):
+        """``array`` as the fp16 values of external ``name``: a float array, of the declared shape
+        for a function input, whose values fp16 can hold; one message naming the graph and input otherwise."""
+        where = f"graph '{self.name}': input '{name}'"
+        try:
+            a = np.asarray(array)
+        except (TypeError, ValueError) as e:
+            raise UserError(f"{where} is not an array ({e})") from None
+        if a.dtype.name not in INPUT_DTYPES:
+            raise UserError(f"{where} must be {', '.join(INPUT_DTYPES)} (it is rounded to fp16), got {a.dtype}")
+        declared = self.record["inputs"].get(name)
+        if declared is not None and list(a.shape) != list(declared["shape"]):
+            raise UserError(f"{where} must have shape {list(declared['shape'])}, got {list(a.shape)}")
+        with np.errstate(over="ignore"):
+            h = a.astype(np.float16)
+        if np.any(np.isinf(h) & np.isfinite(a)):  # fp16 would make these inf without a word
+            raise UserError(f"{where} holds finite values beyond the fp16 range (±65504)")
+        return h.reshape(-1)
+
     def write_ext(self, name: str, array) -> None:
-        self.engine.write_ext(name, np.asarray(array).reshape(-1))
+        self.engine.write_ext(name, self._values(name, array))
 
     def reset_state(self) -> None:
         self.engine.reset_state()
@@ -55,14 +79,13 @@ class AneGraphRunner:
     def run(self, **arrays) -> dict:
         """Write the inputs given (others keep their values: state), run every program once."""
         declared = self.record["inputs"]
-        for n, a in arrays.items():
+        checked = {}
+        for n, a in arrays.items():  # every input checked before any is written: a refused run changes no state
             if n not in declared:
                 raise UserError(f"graph '{self.name}': unknown input '{n}' (inputs: {', '.join(declared)})")
-            a = np.asarray(a)
-            want = [d for d in declared[n]["shape"]]
-            if list(a.shape) != want and a.size != int(np.prod(want)):
-                raise UserError(f"graph '{self.name}': input '{n}' must have shape {want}, got {list(a.shape)}")
-            self.write_ext(n, a)
+            checked[n] = self._values(n, a)
+        for n, values in checked.items():
+            self.engine.write_ext(n, values)
         loads, evictions = len(self.engine.loads), len(self.engine.evictions)
         self.engine.run()
         self.last_stats = {
