@@ -280,7 +280,7 @@ def cmd_pack(args) -> int:
     cfg = load_config()
     src = Path(args.dir) if args.dir else cfg.artifacts
     key = None if args.no_sign else (Path(args.sign) if args.sign else cfg.signing_key)
-    r = pack(src, Path(args.output), signing_key=key, level=args.level)
+    r = pack(src, Path(args.output), signing_key=key, level=args.level, limits=cfg.limits)
     signed = f"; signed with {key}" if r.signed_by else "; unsigned"
     print(f"pack: {r.path}: {r.entries} entries (manifest, {'signature, ' if r.signed_by else ''}{r.files} files), {r.size} bytes{signed}")
     return 0
@@ -299,6 +299,7 @@ def cmd_unpack(args) -> int:
         trusted=trust.load_trusted(cfg.trusted_keys),
         required=cfg.require_signatures or args.require_signatures,
         force=args.force,
+        limits=cfg.limits,
     )
     if r.signer:
         how = f"signature verified (trusted key {r.signer})"

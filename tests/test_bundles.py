@@ -16,6 +16,7 @@ import zstandard
 from npubuild.artifacts import bundle, trust
 from npubuild.artifacts.manifest import manifest_files
 from npubuild.errors import UserError
+from npubuild.limits import Limits
 
 from .conftest import new_project
 
@@ -112,8 +113,8 @@ def _good_members(files=FILES, manifest: bytes | None = None) -> list:
     return [("manifest.json", manifest if manifest is not None else _mbytes(_manifest(files))), *sorted(files.items())]
 
 
-def _unpack(b: Path, dest: Path, max_size: int = MB, trusted=None, required=False, force=False):
-    return bundle.unpack(b, dest, max_size=max_size, trusted=trusted or {}, required=required, force=force)
+def _unpack(b: Path, dest: Path, max_size: int = MB, trusted=None, required=False, force=False, limits=Limits()):
+    return bundle.unpack(b, dest, max_size=max_size, trusted=trusted or {}, required=required, force=force, limits=limits)
 
 
 def _tree(d: Path) -> dict:
@@ -396,7 +397,9 @@ def test_refuses_an_archive_expanding_far_beyond_its_manifest(tmp_path):
             zw.write(b"\0" * MB)
     (tmp_path / "bomb.tar.zst").write_bytes(out.getvalue())
     assert len(out.getvalue()) < 100_000
-    _refused(tmp_path / "bomb.tar.zst", tmp_path, "expands to more data than its manifest names")
+    # the expansion ratio stops it first; without that limit, what the manifest names still does
+    _refused(tmp_path / "bomb.tar.zst", tmp_path, "the ratio of unpacked to compressed bytes", "limits.bundle_max_ratio")
+    _refused(tmp_path / "bomb.tar.zst", tmp_path, "expands to more data than its manifest names", limits=Limits(bundle_max_ratio=10**6))
 
 
 def test_refuses_garbage_and_empty_files(tmp_path):

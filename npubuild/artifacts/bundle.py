@@ -15,10 +15,15 @@ Archive format (fixed, so two packs of the same artifacts are byte-identical):
   single-threaded (``threads=0``), frame checksum on, no content size, no
   dictionary id.
 
-Unpacking streams the archive (nothing is read whole into memory), extracts into
-a temporary directory beside the destination, checks every entry against the
-manifest (names, types, sizes, sha256) and the signature, and only then moves
-the files into place.
+Unpacking streams the archive (nothing is read whole into memory) through a
+scan of every tar header and the bundle limits of :class:`~npubuild.limits.Limits`
+(:mod:`.bundle_stream`), extracts into a temporary directory beside the
+destination, checks every entry against the manifest (names, types, sizes,
+sha256) and the signature, and only then puts the new tree in place by renames,
+so that the destination is the old complete tree or the new one at every
+instant, even for a process killed with SIGKILL. Temporary names carry the
+writer's pid (:func:`npubuild.fsio.tmp_prefix`): each pack and unpack first
+removes what killed ones left beside its output.
 """
 from __future__ import annotations
 
@@ -33,8 +38,10 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import VerifyError
-from ..fsio import TMP_PREFIX
+from ..fsio import read_regular, tmp_prefix
+from ..limits import Limits, over
+from .bundle_install import check_targets, carry_over, empty_dir, install, set_dir_modes, sweep_beside
+from .bundle_stream import BundleError, HeaderScan, ZstdReader, check_entries, check_ratio, check_total, header_class, zstd
 from .manifest import MANIFEST, SCHEMA, manifest_files
 
 SIGNATURE = "signature.json"
@@ -43,38 +50,39 @@ TAR_FORMAT = tarfile.PAX_FORMAT
 ZSTD_LEVEL = 3
 ZSTD_LEVELS = range(1, 20)
 FILE_MODE = 0o644
-MANIFEST_LIMIT = 64 << 20  # largest manifest.json accepted
 SIGNATURE_LIMIT = 64 << 10  # largest signature.json accepted
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _CHUNK = 1 << 20
-_ZSTD_INPUT = 1 << 10  # compressed bytes fed per step: bounds the output of one step (~32 MiB at most)
-
-
-def _tmp_prefix(kind: str) -> str:
-    """Temporary names carry the writer's process id (``.npb-tmp-<pid>-<kind>-``) so cleaners can tell abandoned ones."""
-    return f"{TMP_PREFIX}{os.getpid()}-{kind}-"
-
-
-class BundleError(VerifyError):
-    """A bundle that cannot be packed or is refused on unpack."""
-
-
-def _zstd():
-    try:
-        import zstandard
-    except ImportError:
-        raise BundleError("bundles need zstandard: pip install zstandard") from None
-    return zstandard
 
 
 # ---------------------------------------------------------------- the manifest
 
 
-def _parse_manifest(data: bytes, where: str) -> dict:
+def _too_deep(value, limit: int) -> bool:
+    """Whether JSON ``value`` nests lists and objects more than ``limit`` deep (walked without recursion)."""
+    if not isinstance(value, (dict, list)):
+        return False
+    stack = [(value, 1)]
+    while stack:
+        v, depth = stack.pop()
+        if depth > limit:
+            return True
+        for x in v.values() if isinstance(v, dict) else v:
+            if isinstance(x, (dict, list)):
+                stack.append((x, depth + 1))
+    return False
+
+
+def _parse_manifest(data: bytes, where: str, limits: Limits = Limits()) -> dict:
+    deep = f"{where}: manifest.json is nested more than {limits.manifest_max_depth} levels deep (limits.manifest_max_depth in [tool.npubuild.limits])"
     try:
         m = json.loads(data)
+    except RecursionError:
+        raise BundleError(deep) from None
     except (UnicodeDecodeError, ValueError) as e:
         raise BundleError(f"{where}: manifest.json is not valid JSON ({e})") from None
+    if _too_deep(m, limits.manifest_max_depth):
+        raise BundleError(deep)
     if not isinstance(m, dict) or m.get("schema") != SCHEMA:
         got = m.get("schema") if isinstance(m, dict) else "?"
         raise BundleError(f"{where}: manifest.json has unsupported schema {got!r} (this npubuild reads schema {SCHEMA})")
@@ -158,6 +166,17 @@ class _HashingReader:
         return b
 
 
+class _CountingWriter:
+    """Counts the uncompressed tar bytes, to refuse packing what unpack's bundle_max_ratio would refuse."""
+
+    def __init__(self, f):
+        self.f, self.n = f, 0
+
+    def write(self, b) -> int:
+        self.n += len(b)
+        return self.f.write(b)
+
+
 def _entry(name: str, size: int) -> tarfile.TarInfo:
     ti = tarfile.TarInfo(name)
     ti.size, ti.mtime, ti.mode, ti.type = size, 0, FILE_MODE, tarfile.REGTYPE
@@ -166,20 +185,19 @@ def _entry(name: str, size: int) -> tarfile.TarInfo:
     return ti
 
 
-def pack(src: Path, out: Path, signing_key: Path | None = None, level: int = ZSTD_LEVEL) -> PackResult:
-    """Write the bundle of artifact directory ``src`` to ``out`` (atomically)."""
-    zstd = _zstd()
-    if level not in ZSTD_LEVELS:
-        raise BundleError(f"zstd level must be between {ZSTD_LEVELS.start} and {ZSTD_LEVELS.stop - 1}, got {level}")
-    src = Path(src)
-    mpath = src / MANIFEST
+def _read_manifest(mpath: Path, limits: Limits) -> bytes:
     try:
-        mbytes = mpath.read_bytes()
+        size = mpath.stat().st_size
+        if size > limits.manifest_max_size:
+            raise BundleError(str(over(f"{mpath}", f"{size} bytes", "manifest_max_size", f"{limits.manifest_max_size} bytes")))
+        return read_regular(mpath, limits.manifest_max_size)
     except FileNotFoundError:
         raise BundleError(f"{mpath} not found; run `doit build` (or point at a built artifact directory)") from None
-    except OSError as e:
+    except (OSError, ValueError) as e:
         raise BundleError(f"{mpath}: {e}") from None
-    files = named_files(_parse_manifest(mbytes, str(mpath)), str(mpath))
+
+
+def _sources(src: Path, files: dict) -> dict[str, Path]:
     root = src.resolve()
     sources = {}
     for rel, f in sorted(files.items()):
@@ -193,21 +211,41 @@ def pack(src: Path, out: Path, signing_key: Path | None = None, level: int = ZST
         if not p.is_file() or st.st_size != f["size"]:
             raise BundleError(f"{src}: {rel} ({f['what']}) does not match the manifest (size); run `doit build` or `npubuild verify`")
         sources[rel] = p
+    return sources
+
+
+def pack(src: Path, out: Path, signing_key: Path | None = None, level: int = ZSTD_LEVEL, *, limits: Limits = Limits()) -> PackResult:
+    """Write the bundle of artifact directory ``src`` to ``out`` (atomically).
+
+    A bundle that unpack would refuse under ``limits`` is not written.
+    """
+    zstandard = zstd()
+    if level not in ZSTD_LEVELS:
+        raise BundleError(f"zstd level must be between {ZSTD_LEVELS.start} and {ZSTD_LEVELS.stop - 1}, got {level}")
+    src, out = Path(src), Path(out)
+    mpath = src / MANIFEST
+    mbytes = _read_manifest(mpath, limits)
+    files = named_files(_parse_manifest(mbytes, str(mpath), limits), str(mpath))
+    sources = _sources(src, files)
     signature = None
     if signing_key is not None:
         from . import trust
 
         sig = trust.sign(mbytes, Path(signing_key))
         signature = (json.dumps(sig, sort_keys=True, indent=1) + "\n").encode()
+    refused = f"{out}: unpack would refuse this bundle"
+    check_entries(refused, 1 + (signature is not None) + len(sources), limits)
+    check_total(refused, len(mbytes) + len(signature or b"") + sum(f["size"] for f in files.values()), limits)
 
-    out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=_tmp_prefix("pack"), dir=out.parent)
+    sweep_beside(out.parent)
+    fd, tmp = tempfile.mkstemp(prefix=tmp_prefix("pack"), dir=out.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
-            cctx = zstd.ZstdCompressor(level=level, threads=0, write_checksum=True, write_content_size=False, write_dict_id=False)
+            cctx = zstandard.ZstdCompressor(level=level, threads=0, write_checksum=True, write_content_size=False, write_dict_id=False)
             with cctx.stream_writer(fh, closefd=False) as zw:
-                with tarfile.open(fileobj=zw, mode="w|", format=TAR_FORMAT, encoding="utf-8") as tf:
+                counted = _CountingWriter(zw)
+                with tarfile.open(fileobj=counted, mode="w|", format=TAR_FORMAT, encoding="utf-8") as tf:
                     tf.addfile(_entry(MANIFEST, len(mbytes)), io.BytesIO(mbytes))
                     if signature is not None:
                         tf.addfile(_entry(SIGNATURE, len(signature)), io.BytesIO(signature))
@@ -219,6 +257,7 @@ def pack(src: Path, out: Path, signing_key: Path | None = None, level: int = ZST
                             raise BundleError(
                                 f"{src}: {rel} ({files[rel]['what']}) does not match the manifest (sha256); run `doit build` or `npubuild verify`"
                             )
+            check_ratio(refused, counted.n, fh.tell(), limits)
             fh.flush()
             os.fsync(fh.fileno())
         os.chmod(tmp, 0o644)
@@ -233,71 +272,6 @@ def pack(src: Path, out: Path, signing_key: Path | None = None, level: int = ZST
 
 
 # -------------------------------------------------------------------- unpacking
-
-
-class _ZstdReader:
-    """A bounded, streaming reader over one zstd frame that notices truncation.
-
-    Compressed input is fed in small steps so a highly compressible frame
-    cannot expand into memory all at once; ``limit`` caps the total
-    decompressed bytes; a frame that ends early, a bad checksum and data
-    after the frame are errors.
-    """
-
-    def __init__(self, fh, where: str, limit: int):
-        self.fh, self.where, self.limit = fh, where, limit
-        self.obj = _zstd().ZstdDecompressor().decompressobj()
-        self.buf = b""
-        self.pos = 0
-        self.total = 0
-        self.done = False
-
-    def read(self, size: int = -1) -> bytes:
-        if size is None or size < 0:
-            size = _CHUNK
-        while self.pos >= len(self.buf) and not self.done:
-            self._fill()
-        out = self.buf[self.pos : self.pos + size]
-        self.pos += len(out)
-        return out
-
-    def _fill(self) -> None:
-        zstd = _zstd()
-        chunk = self.fh.read(_ZSTD_INPUT)
-        if not chunk:
-            if not self.obj.eof:
-                raise BundleError(f"{self.where}: the archive is truncated (the compressed stream ends early)")
-            self.done = True
-            self.buf, self.pos = b"", 0
-            return
-        if self.obj.eof:
-            raise BundleError(f"{self.where}: unexpected data after the end of the compressed archive")
-        try:
-            self.buf = self.obj.decompress(chunk)
-        except zstd.ZstdError as e:
-            raise BundleError(f"{self.where}: the archive is corrupt ({e})") from None
-        self.pos = 0
-        self.total += len(self.buf)
-        if self.total > self.limit:
-            raise BundleError(f"{self.where}: the archive expands to more data than its manifest names; refusing it")
-        if self.obj.eof and (self.obj.unused_data or self.fh.read(1)):
-            raise BundleError(f"{self.where}: unexpected data after the end of the compressed archive")
-
-
-def _header_class(where: str):
-    class Header(tarfile.TarInfo):
-        @classmethod
-        def frombuf(cls, buf, encoding, errors):
-            try:
-                return super().frombuf(buf, encoding, errors)
-            except tarfile.EOFHeaderError:
-                raise  # a zero block: the end-of-archive marker
-            except tarfile.EmptyHeaderError:
-                raise BundleError(f"{where}: the archive is truncated (no end-of-archive marker)") from None
-            except tarfile.HeaderError as e:
-                raise BundleError(f"{where}: the archive is corrupt (bad tar header: {e})") from None
-
-    return Header
 
 
 @dataclass
@@ -331,48 +305,53 @@ def _entry_problem(member: tarfile.TarInfo) -> str | None:
     return None
 
 
-def _empty_dir(d: Path) -> bool:
-    with os.scandir(d) as it:
-        return next(it, None) is None
-
-
-def unpack(bundle: Path, dest: Path, *, max_size: int, trusted: dict, required: bool, force: bool = False) -> UnpackResult:
+def unpack(
+    bundle: Path, dest: Path, *, max_size: int, trusted: dict, required: bool, force: bool = False, limits: Limits = Limits()
+) -> UnpackResult:
     """Verify bundle ``bundle`` and extract it into ``dest``.
 
-    ``dest`` must be absent or empty unless ``force`` (then only the files the
-    bundle names are replaced). On any refusal nothing in ``dest`` changes.
+    ``dest`` must be absent or empty unless ``force``: then the files the
+    bundle names are replaced and everything else in ``dest`` is kept, and the
+    new tree takes the old one's place in one rename. On any refusal nothing
+    in ``dest`` changes.
     """
     bundle, dest = Path(bundle), Path(os.path.abspath(dest))
-    if dest.is_symlink() or dest.exists():
+    was_link = dest.is_symlink()
+    if was_link or dest.exists():
         dest = dest.resolve()
+    sweep_beside(dest.parent)
+    if was_link or dest.exists():
         if not dest.is_dir():
             raise BundleError(f"{dest} exists and is not a directory")
-        if not force and not _empty_dir(dest):
+        if not force and not empty_dir(dest):
             raise BundleError(f"{dest} is not empty; use --force to replace the files the bundle names")
     if not bundle.is_file():
         raise BundleError(f"{bundle}: no such bundle file")
     dest.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=_tmp_prefix("unpack"), dir=dest.parent))
+    tmp = Path(tempfile.mkdtemp(prefix=tmp_prefix("unpack"), dir=dest.parent))
     from .trust import TrustError
 
     try:
         try:
-            files, signed, signer = _extract(bundle, tmp, max_size, trusted, required)
-            _check_targets(dest, files, force)
+            files, signed, signer = _extract(bundle, tmp, max_size, trusted, required, limits)
+            check_targets(dest, files, force)
+            set_dir_modes(tmp)
+            if dest.is_dir() and not empty_dir(dest):
+                carry_over(dest, tmp, files)
         except (BundleError, TrustError) as e:
             raise type(e)(f"{e}; {dest} was left untouched") from None
         except OSError as e:
             raise BundleError(f"bundle {bundle}: cannot extract it ({e}); {dest} was left untouched") from None
         try:
-            _install(tmp, dest, files, force)
+            install(tmp, dest, files, force)
         except OSError as e:
-            raise BundleError(f"bundle {bundle}: cannot move the files into {dest} ({e})") from None
+            raise BundleError(f"bundle {bundle}: cannot move the files into {dest} ({e}); {dest} was left untouched") from None
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        shutil.rmtree(tmp, ignore_errors=True)  # after a swap: the old tree
     return UnpackResult(dest, len(files), signed, signer)
 
 
-def _extract(bundle: Path, tmp: Path, max_size: int, trusted: dict, required: bool):
+def _extract(bundle: Path, tmp: Path, max_size: int, trusted: dict, required: bool, limits: Limits):
     from . import trust
 
     where = f"bundle {bundle}"
@@ -391,10 +370,12 @@ def _extract(bundle: Path, tmp: Path, max_size: int, trusted: dict, required: bo
             sig_checked = True
 
     with open(bundle, "rb") as fh:
-        stream = _ZstdReader(fh, where, limit=min(max_size, MANIFEST_LIMIT) + (64 << 20))
+        stream = ZstdReader(fh, where, limits.manifest_max_size + (64 << 20), limits)
+        scan = HeaderScan(stream, where, limits, stream.compressed)
         try:
-            with tarfile.open(fileobj=stream, mode="r|", tarinfo=_header_class(where), encoding="utf-8") as tf:
+            with tarfile.open(fileobj=scan, mode="r|", tarinfo=header_class(where), encoding="utf-8") as tf:
                 for member in tf:
+                    scan.agrees(member)
                     name = member.name
                     problem = _entry_problem(member)
                     if problem:
@@ -408,24 +389,12 @@ def _extract(bundle: Path, tmp: Path, max_size: int, trusted: dict, required: bo
                     seen.add(name)
                     index += 1
                     if index == 1:
-                        if name != MANIFEST:
-                            raise BundleError(f"{where}: entry {name!r} comes first; a bundle starts with {MANIFEST}")
-                        if member.size > min(max_size, MANIFEST_LIMIT):
-                            raise BundleError(f"{where}: entry {name!r} is {member.size} bytes, over the {min(max_size, MANIFEST_LIMIT)} bytes a manifest may have")
-                        manifest_bytes = tf.extractfile(member).read()
-                        files = named_files(_parse_manifest(manifest_bytes, where), where, max_size)
+                        manifest_bytes, files = _manifest_entry(tf, member, where, max_size, limits, stream.compressed)
                         # from here on the archive may only hold what the manifest names
                         stream.limit = stream.total + sum(f["size"] for f in files.values()) + (len(files) + 8) * 16384 + SIGNATURE_LIMIT + (1 << 20)
                         continue
                     if index == 2 and name == SIGNATURE:
-                        if member.size > SIGNATURE_LIMIT:
-                            raise BundleError(f"{where}: entry {name!r} is {member.size} bytes, too large for a signature")
-                        try:
-                            signature = json.loads(tf.extractfile(member).read())
-                        except (UnicodeDecodeError, ValueError):
-                            raise BundleError(f"{where}: entry {name!r} is not valid JSON") from None
-                        if not isinstance(signature, dict) or not signature:
-                            raise BundleError(f"{where}: entry {name!r} is not a signature")
+                        signature = _signature_entry(tf, member, where)
                         continue
                     check_signature()
                     f = files.get(name)
@@ -463,6 +432,36 @@ def _extract(bundle: Path, tmp: Path, max_size: int, trusted: dict, required: bo
     return files, signature is not None, signer
 
 
+def _manifest_entry(tf: tarfile.TarFile, member: tarfile.TarInfo, where: str, max_size: int, limits: Limits, compressed: int):
+    """The manifest's bytes and the files it names, refused before anything else is read if the bundle it
+    describes is over a limit."""
+    if member.name != MANIFEST:
+        raise BundleError(f"{where}: entry {member.name!r} comes first; a bundle starts with {MANIFEST}")
+    if member.size > limits.manifest_max_size:
+        raise BundleError(str(over(f"{where}: entry {MANIFEST!r}", f"{member.size} bytes", "manifest_max_size", f"{limits.manifest_max_size} bytes")))
+    if member.size > max_size:
+        raise BundleError(f"{where}: entry {MANIFEST!r} is {member.size} bytes, over max_artifact_size ({max_size} bytes)")
+    data = tf.extractfile(member).read()
+    files = named_files(_parse_manifest(data, where, limits), where, max_size)
+    check_entries(where, 1 + len(files), limits)
+    total = len(data) + sum(f["size"] for f in files.values())
+    check_total(where, total, limits)
+    check_ratio(where, total, compressed, limits)
+    return data, files
+
+
+def _signature_entry(tf: tarfile.TarFile, member: tarfile.TarInfo, where: str) -> dict:
+    if member.size > SIGNATURE_LIMIT:
+        raise BundleError(f"{where}: entry {member.name!r} is {member.size} bytes, too large for a signature")
+    try:
+        signature = json.loads(tf.extractfile(member).read())
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise BundleError(f"{where}: entry {member.name!r} is not valid JSON") from None
+    if not isinstance(signature, dict) or not signature:
+        raise BundleError(f"{where}: entry {member.name!r} is not a signature")
+    return signature
+
+
 def _write_member(tf: tarfile.TarFile, member: tarfile.TarInfo, target: Path, f: dict, where: str) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     src = tf.extractfile(member)
@@ -484,50 +483,3 @@ def _write_member(tf: tarfile.TarFile, member: tarfile.TarInfo, target: Path, f:
         raise BundleError(
             f"{where}: entry {member.name!r} ({f['what']}) does not match the manifest: sha256 {h.hexdigest()[:16]}..., expected {f['sha256'][:16]}..."
         )
-
-
-def _check_targets(dest: Path, files: dict, force: bool) -> None:
-    """With --force into a non-empty ``dest``: every target can be written without following a link."""
-    if not dest.exists() or _empty_dir(dest):
-        return
-    if not force:
-        raise BundleError(f"{dest} is not empty; use --force to replace the files the bundle names")
-    for rel in [*sorted(files), MANIFEST]:
-        parts = rel.split("/")
-        p = dest
-        for i, part in enumerate(parts):
-            p = p / part
-            last = i == len(parts) - 1
-            if p.is_symlink():
-                if last:
-                    continue  # the link itself is replaced by the new file, never written through
-                raise BundleError(f"{p} is a symbolic link; refusing to write {rel} through it")
-            if p.exists() and (p.is_dir() if last else not p.is_dir()):
-                raise BundleError(f"{p} is {'a directory' if last else 'not a directory'}; cannot place {rel} there")
-
-
-def _install(tmp: Path, dest: Path, files: dict, force: bool) -> None:
-    mode = 0o777 & ~_umask()
-    os.chmod(tmp, mode)
-    for d, subdirs, _ in os.walk(tmp):
-        for s in subdirs:
-            os.chmod(os.path.join(d, s), mode)
-    if not dest.exists() or _empty_dir(dest):
-        try:
-            os.rename(tmp, dest)  # a new or empty directory: one atomic rename
-            return
-        except OSError:
-            if not dest.is_dir() or _empty_dir(dest):
-                raise
-            _check_targets(dest, files, force)  # it filled up meanwhile
-    # --force into a non-empty directory: file by file, the manifest last
-    for rel in [*sorted(files), MANIFEST]:
-        target = dest / rel
-        target.parent.mkdir(parents=True, exist_ok=True)
-        os.replace(tmp / rel, target)
-
-
-def _umask() -> int:
-    m = os.umask(0o022)
-    os.umask(m)
-    return m
