@@ -189,3 +189,54 @@ def test_grouping_of_blocks_does_not_change_the_sums():
     np.testing.assert_array_equal(per_tile.last_accumulator, grouped.last_accumulator)
     blocks = (2 * 3 * 3)  # M-blocks of 64, K-blocks of 512, N-blocks of 256
     assert len(calls) == blocks and per_tile.dispatches == grouped.dispatches == blocks
+
+
+# ---- NaN: int8 has none, so the rows and columns holding one give NaN -------------------------------------------
+
+
+@pytest.mark.parametrize("case", range(len(HOST_SHAPES)), ids=[f"{m}x{k}x{n}" for m, k, n in HOST_SHAPES])
+def test_nan_rows_and_columns_give_nan_on_ref_and_host_alike(host_kernels, case):
+    kernels, insts = host_kernels
+    m, k, n = HOST_SHAPES[case]
+    a, w = _data(m, k, n, seed=20 + case)
+    a[m // 2, k - 1] = np.nan
+    w[0, n - 1] = np.nan
+    d, kt, cols = overlay_geometry(k, n)
+    tile = kernels[insts[case].key].function("gemm_tile", [((d, kt * d), "int8"), ((kt * d, cols * d), "int8"), ((d, cols * d), "int32")])
+    host, ref = BlockedGemm(k, n, TileDispatch(tile, d), d, kt, cols), _ref_gemm(k, n)
+    for g in (host, ref):
+        g.set_weight(w)
+    y_host, y_ref = host(a), ref(a)
+    np.testing.assert_array_equal(y_host, y_ref)  # NaN in the same places, the same bits elsewhere
+    np.testing.assert_array_equal(host.last_accumulator, ref.last_accumulator)
+    want = np.zeros((m, n), bool)
+    want[m // 2, :] = True
+    want[:, n - 1] = True
+    np.testing.assert_array_equal(np.isnan(y_ref), want)
+    # elsewhere: the reference GEMM, whose codes of a NaN are 0
+    np.testing.assert_array_equal(y_ref[~want], int8_matmul(a, w)[~want])
+
+
+def test_an_all_nan_weight_gives_nan_not_zeros():
+    a, w = _data(5, 70, 9, seed=11)
+    g = _ref_gemm(70, 9)
+    g.set_weight(np.full_like(w, np.nan))
+    assert np.isnan(g(a)).all()
+    assert not np.isnan(int8_matmul(a, np.full_like(w, np.nan))).any()  # the reference rule alone: all zeros
+    g.set_weight(w)  # a finite weight afterwards: no NaN left over
+    np.testing.assert_array_equal(g(a), int8_matmul(a, w))
+
+
+def test_gemm_tile_of_another_geometry_is_refused(host_kernels):
+    from npubuild.errors import UserError
+
+    kernels, insts = host_kernels
+    hk = kernels[insts[1].key]  # 65x130x70: d 64, kt 3, cols 2
+    tile = hk.function("gemm_tile", [((64, 64), "int8"), ((64, 128), "int8"), ((64, 128), "int32")])
+    args = [np.zeros((64, 64), np.int8), np.zeros((64, 128), np.int8), np.zeros((64, 128), np.int32)]
+    with pytest.raises(UserError) as e:
+        tile(*args)
+    assert str(e.value) == (
+        f"kernel {insts[1].id}: gemm_tile in {hk.so_path} was compiled for (int8[64, 192], int8[192, 128], int32[64, 128]), "
+        "not what this npubuild passes; rebuild with `doit build`"
+    )

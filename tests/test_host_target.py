@@ -486,3 +486,102 @@ def test_host_kernel_rejects_bad_inputs(tmp_path):
     with pytest.raises(UserError, match="cannot load"):
         k(a, b)
     assert not k.is_open
+
+
+# ---- the embedded ABI ------------------------------------------------------------------------------------------
+
+
+def _abi_line(text: str) -> str:
+    lines = [ln for ln in text.splitlines() if "@npubuild_abi" in ln]
+    assert len(lines) == 1
+    return lines[0]
+
+
+def test_every_emitted_module_exports_its_abi():
+    from npubuild.emitters.host.mlir_text import kernel_abi
+
+    for case in CASES[:: max(1, len(CASES) // 40)] + [("relu", "f32", [(4, 16)])]:
+        inst = _instance(case)
+        text = emitters.emit(inst)
+        line = _abi_line(text)
+        assert text.splitlines()[text.splitlines().index("module {") + 1] == line  # the module's first member
+        n, hexed = line.split("memref<")[1].split("xi8>")[0], line.split('dense<"0x')[1].split('">')[0]
+        data = bytes.fromhex(hexed)
+        assert len(data) == int(n) and data.endswith(b"\0") and data.count(b"\0") == 1
+        assert json.loads(data[:-1]) == kernel_abi(inst)
+    relu = json.loads(bytes.fromhex(_abi_line(emitters.emit(make_instance("relu", "f32", [(4, 16)], None))).split("0x")[1][:-2])[:-1])
+    assert relu == {
+        "abi": 1, "id": "relu_f32_4x16", "key": make_instance("relu", "f32", [(4, 16)], None).key, "op": "relu", "dtype": "f32",
+        "inputs": [{"name": "x", "shape": [4, 16], "dtype": "f32", "bytes": 256}],
+        "outputs": [{"name": "y", "shape": [4, 16], "dtype": "f32", "bytes": 256}],
+    }
+
+
+def test_the_abi_and_key_recipes_agree_across_layers():
+    """artifacts may not import spec or emitters: their copies of the versions and the key recipe must agree."""
+    from npubuild.artifacts import manifest
+    from npubuild.emitters.host import mlir_text
+    from npubuild.spec import instances
+
+    assert manifest.ABI_VERSION == mlir_text.ABI_VERSION and manifest.ABI_SYMBOL == mlir_text.ABI_SYMBOL
+    assert manifest.INSTANCE_VERSION == instances.INSTANCE_VERSION
+    for inst in (
+        make_instance("clamp", "f32", [[4]], {"max": 1.5}),  # a non-finite default (-inf)
+        make_instance("softmax", "f16", [(3, 5)], {"axis": 0}),
+        make_instance("matmul", "i8", [(8, 256), (256, 512)], {}),
+        make_instance("attention", "f32", [(2, 5, 24), (2, 9, 24), (2, 9, 24)], {"num_heads": 3, "head_dim": 8, "mask": "causal", "scale": 0.25}),
+        make_instance("where", "f32", [(4,), (4,), (4,)], None),
+    ):
+        desc = json.loads(json.dumps(inst.describe(), allow_nan=False))  # as the manifest holds it
+        assert manifest.instance_key(desc) == inst.key, inst.id
+
+
+@pytest.fixture(scope="module")
+def neg_so(tmp_path_factory):
+    inst = make_instance("neg", "f32", [(4, 16)], None)
+    so = tmp_path_factory.mktemp("abi") / "neg.so"
+    toolchain.compile_shared_library(emitters.emit(inst), so, so.with_suffix(".log"))
+    return so, inst
+
+
+@pytest.mark.parametrize(
+    "field,value,why",
+    [
+        ("outputs.shape", [1], "outputs[0].shape is [1] in the manifest, [4, 16] in neg.so"),
+        ("outputs.dtype", "i8", 'outputs[0].dtype is "i8" in the manifest, "f32" in neg.so'),
+        ("inputs.shape", [64], "inputs[0].shape is [64] in the manifest, [4, 16] in neg.so"),
+        ("op", "relu", "op is 'relu' in the manifest, \"neg\" in neg.so"),
+        ("key", "0" * 64, "key is 0000000000000000... in the manifest, " + make_instance("neg", "f32", [(4, 16)], None).key[:16] + "... in neg.so (the attrs differ)"),
+    ],
+)
+def test_host_kernel_refuses_a_description_the_library_was_not_compiled_for(neg_so, field, value, why):
+    so, inst = neg_so
+    desc = inst.describe()
+    side, _, f = field.partition(".")
+    if f:
+        desc[side][0][f] = value
+    else:
+        desc[side] = value
+    k = HostKernel(so, desc, origin="neg.so")
+    args = [np.zeros(t["shape"], NUMPY_DTYPE[t["dtype"]]) for t in desc["inputs"]]
+    with pytest.raises(UserError) as e:
+        k(*args)
+    assert str(e.value) == (
+        f"kernel neg_f32_4x16: the manifest does not match the ABI compiled into neg.so: {why}; "
+        "refusing to call it (rebuild with `doit build`)"
+    )
+    assert not k.is_open  # checked from the file: the library was never loaded
+
+
+def test_a_library_without_an_abi_runs_only_when_none_is_required(tmp_path):
+    inst = make_instance("neg", "f32", [(4,)], None)
+    text = emitters.EMITTERS["neg"](inst)  # the body without emit()'s ABI constant
+    so = tmp_path / "bare.so"
+    toolchain.compile_shared_library(text, so, tmp_path / "bare.log")
+    x = np.arange(4, dtype=np.float32)
+    np.testing.assert_array_equal(HostKernel(so, inst.describe())(x), -x)
+    with pytest.raises(UserError) as e:
+        HostKernel(so, inst.describe(), origin="bare.so", require_abi=True)(x)
+    assert str(e.value) == (
+        "kernel neg_f32_4: bare.so: it exports no 'npubuild_abi' (built by an older npubuild or not by npubuild); rebuild with `doit build`"
+    )

@@ -8,6 +8,8 @@ The fake runs each kernel with NumPy (the op oracle or the overlay
 emulation); none of this is the NPU working."""
 from __future__ import annotations
 
+import hashlib
+import json
 import sys
 
 import numpy as np
@@ -268,3 +270,188 @@ def test_doctor_reports_the_npu(npu):
         "npu": info,
     }
     assert _doctor_lines(report)[-1] == "NPU:          RyzenAI-npu1 (family npu1, XRT 2.19.0, hardware contexts kept open: 6)"
+
+
+# ---- the xdna ABI: abi.json beside the binaries, checked before a context opens -------------------------------
+
+RELU = "relu_f32_32x1024"
+GEMM = "matmul_i8_8x256_256x512"
+
+
+def _edit(built, fn) -> None:
+    m = json.loads((built.artifacts / "manifest.json").read_text())
+    fn(m)
+    (built.artifacts / "manifest.json").write_text(json.dumps(m))
+
+
+def _rewrite_abi_json(built, m, kid, fn) -> None:
+    """Change abi.json and give the manifest its new hash: a self-consistent edit."""
+    t = m["kernels"][kid]["targets"]["xdna"]
+    path = built.artifacts / t["abi_file"]["path"]
+    abi = json.loads(path.read_text())
+    fn(abi)
+    data = json.dumps(abi).encode()
+    path.write_bytes(data)
+    t["abi_file"].update(sha256=hashlib.sha256(data).hexdigest(), size=len(data))
+
+
+def test_every_compiled_xdna_kernel_has_its_abi_json(built):
+    m = json.loads((built.artifacts / "manifest.json").read_text())
+    compiled = {kid: k for kid, k in m["kernels"].items() if k["targets"].get("xdna", {}).get("compiled")}
+    assert {RELU, GEMM} <= set(compiled) and len(compiled) == len(m["kernels"])
+    for kid, k in compiled.items():
+        t = k["targets"]["xdna"]
+        assert t["abi_file"]["path"] == f"kernels/{kid}/xdna/abi.json" and set(t["files"]) == {"source", "xclbin", "insts"}
+        abi = json.loads((built.artifacts / t["abi_file"]["path"]).read_text())
+        assert abi["xdna"] == t["abi"] and abi["key"] == k["key"] and abi["outputs"][0]["shape"] == k["outputs"][0]["shape"]
+    from npubuild.artifacts.manifest import verify
+
+    assert verify(built.artifacts) == []
+
+
+def _slot(m):
+    m["kernels"][RELU]["targets"]["xdna"]["abi"]["buffers"][0]["parts"][0]["slot"] = 16
+
+
+def _slot_in_both(built):
+    def edit(m):
+        _slot(m)
+        _rewrite_abi_json(built, m, RELU, lambda abi: abi["xdna"]["buffers"][0]["parts"][0].update(slot=16))
+
+    return edit
+
+
+def _gemm_kt_in_both(built):
+    def edit(m):
+        m["kernels"][GEMM]["targets"]["xdna"]["abi"]["kt"] = 2
+        _rewrite_abi_json(built, m, GEMM, lambda abi: abi["xdna"].update(kt=2))
+
+    return edit
+
+
+XDNA_TAMPERED = {
+    "manifest-abi-only": (
+        lambda built: _slot,
+        "chain",
+        f"kernel '{RELU}': the manifest's xdna abi differs from abi.json; refusing to run it (rebuild with `doit build`)",
+        f"kernel {RELU}: [xdna] the manifest's xdna abi differs from abi.json",
+    ),
+    "buffer-too-small-in-both": (
+        _slot_in_both,
+        "chain",
+        f"kernel '{RELU}': xdna buffer 0 part 'x' does not fit its tensor (32768 f32 elements); refusing to run it (rebuild with `doit build`)",
+        f"kernel {RELU}: [xdna] xdna buffer 0 part 'x' does not fit its tensor (32768 f32 elements)",
+    ),
+    "no-abi-json": (
+        lambda built: lambda m: m["kernels"][RELU]["targets"]["xdna"].pop("abi_file"),
+        "chain",
+        f"kernel '{RELU}': the manifest names no abi.json for xdna; delete manifest.json and run `doit build`",
+        f"kernel {RELU}: [xdna] the manifest names no abi.json; delete manifest.json and run `doit build` to rewrite it",
+    ),
+    "gemm-geometry-in-both": (
+        _gemm_kt_in_both,
+        "mlp",
+        f"kernel '{GEMM}': its xdna abi is not the GEMM overlay this npubuild drives (d 64, kt 4, cols 4: buffers i8 [64, 256], "
+        "i8 [256, 256], i32 [64, 256]); rebuild with `doit build`",
+        None,  # the overlay's geometry is the runner's: verify cannot see it
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(XDNA_TAMPERED))
+def test_tampered_xdna_abi_is_refused_before_any_context(built, npu, case):
+    edit, graph, message, problem = XDNA_TAMPERED[case]
+    _edit(built, edit(built))
+    from npubuild.artifacts.manifest import verify
+
+    assert [p for p in verify(built.artifacts) if "[xdna]" in p] == ([problem] if problem else [])
+    rt = npubuild.load(built.artifacts, verify_files=False)
+    g = rt.graph(graph, backend="xrt")
+    rec = rt.manifest["graphs"][graph]
+    with pytest.raises(UserError) as e:
+        g.set_params(**_inputs(rec["params"], 1))
+        g.run(**_inputs(rec["inputs"], 2))
+    assert str(e.value) == message
+    bad = GEMM if graph == "mlp" else RELU
+    assert rt._xrt is None or bad not in rt._xrt[2].opened  # no hardware context for a kernel that failed its check
+
+
+def test_xclbin_swapped_after_load_is_refused(built, npu, monkeypatch):
+    from npubuild.runner import pinned
+
+    # a byte-identical xclbin copied by an earlier test would run instead (harmless, but not this test)
+    monkeypatch.setattr(pinned, "_COPIES", {})
+    rt = npubuild.load(built.artifacts)
+    files = rt.manifest["kernels"][RELU]["targets"]["xdna"]["files"]
+    (built.artifacts / files["xclbin"]["path"]).write_bytes(b"another design")
+    g = rt.graph("chain", backend="xrt")
+    with pytest.raises(UserError) as e:
+        g.set_params(**_inputs(rt.manifest["graphs"]["chain"]["params"], 1))
+        g.run(**_inputs(rt.manifest["graphs"]["chain"]["inputs"], 2))
+    assert str(e.value) == (
+        f"kernel {RELU} [xdna xclbin]: {files['xclbin']['path']} changed since the manifest was written (sha256/size differ); refusing to use it"
+    )
+
+
+def test_any_xdna_field_of_the_wrong_type_or_missing_is_a_user_error(built, npu):
+    """Every field of one kernel's xdna record deleted or replaced by values of other types:
+    UserError or the right answer (the fake NPU runs Python only, so this runs in process)."""
+    import copy
+
+    good = json.loads((built.artifacts / "manifest.json").read_text())
+    want = None
+    cases, bad = 0, []
+
+    def paths(node, prefix):
+        yield prefix
+        children = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        for k, v in children:
+            yield from paths(v, prefix + (k,))
+
+    params, x = _inputs(good["graphs"]["chain"]["params"], 1), _inputs(good["graphs"]["chain"]["inputs"], 2)
+    for path in list(paths(good["kernels"][RELU]["targets"]["xdna"], ("kernels", RELU, "targets", "xdna")))[1:]:
+        for value in ("<delete>", None, "x", [], -1, 7):
+            m = copy.deepcopy(good)
+            node = m
+            for p in path[:-1]:
+                node = node[p]
+            if value == "<delete>":
+                node.pop(path[-1])
+            else:
+                node[path[-1]] = value
+            (built.artifacts / "manifest.json").write_text(json.dumps(m))
+            cases += 1
+            fake_pyxrt.reset()
+            try:
+                rt = _load(built, npu)
+                g = rt.graph("chain", backend="xrt")
+                g.set_params(**params)
+                y = g.run(**x)["y"]
+                want = y if want is None else want
+                if not np.array_equal(y, want):
+                    bad.append(f"{'.'.join(map(str, path))}={value!r}: a different answer")
+            except UserError:
+                pass
+            except Exception as e:  # noqa: BLE001 - what this test looks for
+                bad.append(f"{'.'.join(map(str, path))}={value!r}: {type(e).__name__}: {e}")
+    assert cases > 200 and bad == []
+
+
+def test_int8_gemm_propagates_nan_identically_on_every_backend(built, npu):
+    rt = _load(built, npu)
+    rec = rt.manifest["graphs"]["backward"]
+    inputs = _inputs(rec["inputs"], 7)
+    x, dy = inputs["x"], inputs["dy"]
+    dy[9, 5] = np.nan  # a NaN in column 5 of the weight dy
+    x[3, 7] = np.nan  # a NaN in row 7 of the activation x^T
+    out = {}
+    for backend in ("ref", "host", "xrt"):
+        g = rt.graph("backward", backend=backend)
+        g.set_params()
+        out[backend] = g.run(x=x, dy=dy)["gw"]
+    np.testing.assert_array_equal(out["host"], out["ref"])
+    np.testing.assert_array_equal(out["xrt"], out["ref"])
+    want = np.zeros((32, 48), bool)
+    want[:, 5] = True
+    want[7, :] = True
+    np.testing.assert_array_equal(np.isnan(out["ref"]), want)

@@ -2,17 +2,20 @@
 its kernels (the schema and its reader: npubuild.artifacts.manifest).
 
 ``write_manifest`` is the ``manifest`` task's action; the graph constants are
-written next to the manifest, as .npy files it names.
+written next to the manifest, as .npy files it names, and each compiled xdna
+kernel gets an ``abi.json`` beside its xclbin (what the binary takes and gives:
+an xclbin has no room for it, unlike a host kernel.so, whose ABI is compiled in).
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from pathlib import Path
 
 from .. import __version__
 from ..ane.build import manifest_record
-from ..artifacts.manifest import MANIFEST, SCHEMA
+from ..artifacts.manifest import ABI_FILE, MANIFEST, SCHEMA
 from ..errors import UserError
 from ..fsio import atomic_write_text, sha256_file, write_if_changed
 from .actions import RECORD_NAME, user_errors_fail
@@ -69,6 +72,8 @@ def build_manifest(plan) -> dict:
             abi = tgt.abi(inst, {**options[t], "device": plan.device(kid)} if t == "xdna" else options[t])
             if abi is not None:
                 entry["abi"] = abi
+                if entry.get("compiled"):
+                    entry["abi_file"] = write_abi_file(art, d, inst, abi)
             targets[t] = entry
         rec["targets"] = targets
         if unavailable:
@@ -101,6 +106,17 @@ def _prune(art: Path, kernel_ids: set[str], graph_names: set[str], ane_names: se
             for child in d.iterdir():
                 if child.is_dir() and child.name not in keep:
                     shutil.rmtree(child, ignore_errors=True)
+
+
+def write_abi_file(artifacts: Path, target_dir: Path, inst, target_abi: dict) -> dict:
+    """``abi.json`` beside the binaries: the kernel's tensors (the host ABI's form) and the target's buffers."""
+    from ..emitters.host.mlir_text import kernel_abi
+
+    path = target_dir / ABI_FILE
+    text = json.dumps({**kernel_abi(inst), "xdna": target_abi}, indent=1, sort_keys=True, allow_nan=False) + "\n"
+    write_if_changed(path, text)
+    data = text.encode()
+    return {"path": path.relative_to(artifacts).as_posix(), "sha256": hashlib.sha256(data).hexdigest(), "size": len(data)}
 
 
 def write_constants(artifacts: Path, graph, out_dir: Path) -> dict:

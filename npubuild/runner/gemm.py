@@ -15,6 +15,13 @@ same accumulator bit for bit; ``last_accumulator`` keeps it for tests.
 A weight that is not a graph parameter (an intermediate, as in backward
 graphs) is quantised and tiled on every run.
 
+NaN: int8 has no NaN, and the reference rule makes a NaN code 0, which would
+turn a NaN into ordinary-looking numbers (a NaN weight column into zeros). So
+the output rows of activation rows holding a NaN, and the output columns of
+weight columns holding one, are NaN, as a float matmul gives; everything else,
+and the int32 accumulators, are the reference GEMM's. (A row or column holding
+an infinity already comes out NaN: its scale is infinite and its codes 0.)
+
 Dispatches:
 
 * :class:`RefDispatch` multiplies in float32 with BLAS. That is exact: a
@@ -136,6 +143,7 @@ class BlockedGemm:
         self.dispatch = dispatch
         self._tiles: dict | None = None
         self._sw = None
+        self._nan_cols = None  # weight columns holding a NaN (None: none)
         self.last_accumulator = None
         self.dispatches = 0  # tile products computed (for stats)
 
@@ -151,10 +159,13 @@ class BlockedGemm:
         if w.shape != (self.k, self.n):
             raise ValueError(f"weight must be [{self.k}, {self.n}], got {list(w.shape)}")
         self.set_weight_codes(*quantize_per_col(w))
+        cols = np.isnan(w).any(axis=0)
+        self._nan_cols = cols if cols.any() else None
 
     def set_weight_codes(self, qw, sw) -> None:
         """Keep the tiles of already quantised int8 codes ``qw`` [K, N] with column scales ``sw``."""
         self._sw = sw
+        self._nan_cols = None
         deep, wide = self._deep, self._wide
         padded = np.zeros((self._k_padded, self.nnb * self.nn), dtype=np.int8)
         padded[: self.k, : self.n] = qw
@@ -214,13 +225,23 @@ class BlockedGemm:
             raise ValueError("the weight is not set")
         a = np.asarray(a, dtype=np.float32)
         lead = a.shape[:-1]
-        qa, sx = quantize_per_row(a.reshape(-1, self.k), getattr(self.dispatch, "codes_dtype", "int8"))
+        a2 = a.reshape(-1, self.k)
+        qa, sx = quantize_per_row(a2, getattr(self.dispatch, "codes_dtype", "int8"))
         acc = self.accumulate(qa)
         self.last_accumulator = acc
         y = acc.astype(np.float32)
         y *= sx[:, None]  # (acc * sx[m]) * sw[n], rounded in that order as the reference GEMM
         y *= self._sw[None, :]
+        self._propagate_nan(y, a2)
         return y.reshape(*lead, self.n)
+
+    def _propagate_nan(self, y, a2) -> None:
+        """NaN rows of a and NaN columns of the weight give NaN outputs (the codes dropped them)."""
+        rows = np.isnan(a2).any(axis=1)
+        if rows.any():
+            y[rows, :] = np.nan
+        if self._nan_cols is not None:
+            y[:, self._nan_cols] = np.nan
 
 
 class GemmKernel:

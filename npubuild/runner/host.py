@@ -2,7 +2,12 @@
 
 ABI: ``void kernel(T0 *in0, ..., Tout *out)`` over contiguous row-major buffers
 whose shapes and dtypes are fixed by the kernel description
-(``KernelInstance.describe()`` / the manifest entry).
+(``KernelInstance.describe()`` / the manifest entry). The library also exports
+``npubuild_abi`` (the shapes it was compiled for); before the library is loaded
+it is read from the file and compared with the description, so a description
+that disagrees with the code never reaches a call (the runtime requires it;
+a library without one, e.g. a test's hand-made module, is allowed only when
+``require_abi`` is false).
 """
 from __future__ import annotations
 
@@ -12,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..artifacts.manifest import abi_mismatch, embedded_abi
 from ..errors import UserError
 from ..ops.registry import NUMPY_DTYPE
 
@@ -27,10 +33,15 @@ class HostKernel:
     kernel reloads on its next call.
     """
 
-    def __init__(self, so_path, instance_description: dict):
+    def __init__(self, so_path, instance_description: dict, *, origin: str | None = None, require_abi: bool = False):
+        """``origin``: what to call the file in messages (the runtime loads a private copy of it)."""
         self.so_path = Path(so_path)
         self.description = instance_description
         self.id = str(instance_description.get("id", self.so_path.name))
+        self.origin = origin or str(self.so_path)
+        self.require_abi = require_abi
+        self.abi: dict | None = None
+        self._abi_checked = False
         try:
             self._inputs = [
                 (str(t["name"]), tuple(int(d) for d in t["shape"]), np.dtype(NUMPY_DTYPE[t["dtype"]]))
@@ -52,16 +63,60 @@ class HostKernel:
     def is_open(self) -> bool:
         return self._lib is not None
 
+    def _check_abi(self) -> None:
+        """Compare the library's embedded ABI with the description, from the file, before dlopen."""
+        if self._abi_checked:
+            return
+        try:
+            data = self.so_path.read_bytes()
+        except OSError as e:
+            raise UserError(f"kernel {self.id}: cannot load {self.origin}: {e}") from None
+        try:
+            abi = embedded_abi(data)
+        except ValueError as e:
+            if self.require_abi:
+                raise UserError(f"kernel {self.id}: {self.origin}: {e}; rebuild with `doit build`") from None
+            abi = None  # dlopen reports a file that is no library at all
+        if abi is not None:
+            d = self.description
+            record = {f: d.get(f) for f in ("key", "op", "dtype")}
+            for side in ("inputs", "outputs"):
+                record[side] = [{"name": t["name"], "shape": list(t["shape"]), "dtype": t["dtype"]} for t in d[side]]
+            why = abi_mismatch(self.id, record, abi, self.origin)
+            if why:
+                raise UserError(
+                    f"kernel {self.id}: the manifest does not match the ABI compiled into {self.origin}: {why}; "
+                    "refusing to call it (rebuild with `doit build`)"
+                )
+        self.abi, self._abi_checked = abi, True
+
+    def _function_abi(self, name: str, want: list) -> None:
+        """A further entry point must be in the ABI with exactly these argument shapes (none to check without an ABI)."""
+        if self.abi is None:
+            return
+        specs = (self.abi.get("functions") or {}).get(name)
+        try:
+            compiled = [(tuple(a["shape"]), np.dtype(NUMPY_DTYPE[a["dtype"]])) for a in specs]
+        except (KeyError, TypeError, ValueError):
+            raise UserError(f"kernel {self.id}: {self.origin} lists no '{name}' in its ABI; rebuild with `doit build`") from None
+        if compiled != want:
+            shown = ", ".join(f"{dt}{list(s)}" for s, dt in compiled)
+            raise UserError(
+                f"kernel {self.id}: {name} in {self.origin} was compiled for ({shown}), not what this npubuild passes; "
+                "rebuild with `doit build`"
+            )
+
     def _open(self):
         if self._fn is None:
+            self._check_abi()
             try:
                 lib = ctypes.CDLL(str(self.so_path))
             except OSError as e:
-                raise UserError(f"kernel {self.id}: cannot load {self.so_path}: {e}") from None
+                raise UserError(f"kernel {self.id}: cannot load {self.origin}: {e}") from None
             try:
                 fn = lib.kernel
             except AttributeError:
-                raise UserError(f"kernel {self.id}: {self.so_path} has no symbol 'kernel'") from None
+                raise UserError(f"kernel {self.id}: {self.origin} has no symbol 'kernel'") from None
             fn.restype = None
             fn.argtypes = [ctypes.c_void_p] * (len(self._inputs) + 1)
             self._lib, self._fn = lib, fn
@@ -96,9 +151,8 @@ class HostKernel:
 
     def function(self, name: str, specs: list[tuple[tuple[int, ...], str]]):
         """Another exported function of the library, ``void name(T0 *, ...)`` over
-        arrays of the given (shape, NumPy dtype); the returned callable checks them."""
-        import ctypes
-
+        arrays of the given (shape, NumPy dtype); the returned callable checks them,
+        and that the library's ABI lists ``name`` with exactly these shapes."""
         want = [(tuple(s), np.dtype(t)) for s, t in specs]
 
         def call(*arrays):
@@ -109,10 +163,11 @@ class HostKernel:
                     raise UserError(f"kernel {self.id}: {name} argument {i} must be a contiguous {dt} array of shape {list(shape)}")
             with self._lock:
                 self._open()
+                self._function_abi(name, want)
                 try:
                     fn = getattr(self._lib, name)
                 except AttributeError:
-                    raise UserError(f"kernel {self.id}: {self.so_path} has no symbol '{name}'; rebuild with `doit build`") from None
+                    raise UserError(f"kernel {self.id}: {self.origin} has no symbol '{name}'; rebuild with `doit build`") from None
                 fn.restype = None
                 fn.argtypes = [ctypes.c_void_p] * len(want)
                 fn(*[a.ctypes.data for a in arrays])

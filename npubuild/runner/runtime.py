@@ -4,6 +4,12 @@
     g = rt.graph("mlp_block", backend="auto")  # host if every kernel has a host binary, else ref
     g.set_params(w1=w1, gamma=gamma)
     out = g.run(x=x)                           # {"y": ndarray}
+
+What is checked when (docs/runtime.md): ``load`` reads the manifest (bounded,
+every field typed) and, by default, verifies it; ``graph`` checks the graph's
+steps against its kernels and each kernel record against its op; opening a
+kernel reads its binary once, checks the bytes against the manifest and loads a
+private copy of them, after comparing the ABI compiled into it with the record.
 """
 from __future__ import annotations
 
@@ -11,9 +17,10 @@ import itertools
 from collections import OrderedDict
 from pathlib import Path
 
-from ..artifacts.manifest import read_manifest, safe_path, verify
+from ..artifacts.manifest import graph_problems, read_manifest, verify, xdna_abi_problem
 from ..errors import UserError, VerifyError
-from ..ops.registry import NUMPY_DTYPE
+from .checks import as_checked_array, check_gemm_abi, check_kernel_record
+from .pinned import PinnedFiles
 
 BACKENDS = ("ref", "host", "xrt", "auto")
 
@@ -58,6 +65,9 @@ class Runtime:
         self.path = path
         self.manifest = manifest
         self.kernels = KernelCache(self._open_kernel, max_open)
+        self.files = PinnedFiles(path)  # what runs: private copies of the bytes that were hashed
+        self._checked: set[str] = set()  # kernel records found to be instances of their ops
+        self._xdna: dict[str, dict] = {}  # kernel id -> its checked xdna binaries (private copies)
         self.xrt_contexts = xrt_contexts
         self.ane_resident: int | None = None  # ANE programs kept loaded (None: no limit)
         self._xrt = None  # (pyxrt, device, ContextPool, Traffic) once the xrt backend is used
@@ -94,22 +104,43 @@ class Runtime:
         return self._xrt
 
     def _xdna_files(self, kernel_id: str) -> dict:
-        t = self.kernel_record(kernel_id).get("targets", {}).get("xdna", {})
+        """Private copies of the kernel's xclbin and insts, once its abi.json matches its record."""
+        if kernel_id in self._xdna:
+            return self._xdna[kernel_id]
+        rec = self.checked_record(kernel_id)
+        t = rec["targets"].get("xdna", {})
         files = t.get("files", {})
         if not t.get("compiled") or "xclbin" not in files or "insts" not in files:
             why = t.get("not_compiled") or "not built for xdna"
             raise UserError(f"kernel '{kernel_id}' has no xdna binary ({why})")
-        return {role: safe_path(self.path, files[role]["path"]) for role in ("xclbin", "insts")}
+        if "abi_file" not in t:
+            raise UserError(f"kernel '{kernel_id}': the manifest names no abi.json for xdna; delete manifest.json and run `doit build`")
+        why = xdna_abi_problem(kernel_id, rec, self.files.read(t["abi_file"], f"kernel {kernel_id} [xdna abi]"))
+        if why:
+            raise UserError(f"kernel '{kernel_id}': {why}; refusing to run it (rebuild with `doit build`)")
+        if rec["op"] == "matmul":
+            check_gemm_abi(kernel_id, rec, t["abi"])
+        pinned = {role: self.files.path(files[role], f"kernel {kernel_id} [xdna {role}]") for role in ("xclbin", "insts")}
+        self._xdna[kernel_id] = pinned
+        return pinned
 
     # -- kernels ---------------------------------------------------------------------------
     def kernel_record(self, kernel_id: str) -> dict:
-        try:
-            return self.manifest["kernels"][kernel_id]
-        except KeyError:
-            raise UserError(f"kernel '{kernel_id}' is not in {self.path / 'manifest.json'}") from None
+        rec = self.manifest["kernels"].get(kernel_id) if isinstance(kernel_id, str) else None
+        if rec is None:
+            raise UserError(f"kernel {kernel_id!r} is not in {self.path / 'manifest.json'}")
+        return rec
+
+    def checked_record(self, kernel_id: str) -> dict:
+        """The record, once found to be an instance its op accepts (UserError naming the kernel otherwise)."""
+        rec = self.kernel_record(kernel_id)
+        if kernel_id not in self._checked:
+            check_kernel_record(kernel_id, rec)
+            self._checked.add(kernel_id)
+        return rec
 
     def _open_kernel(self, kernel_id: str, backend: str):
-        rec = self.kernel_record(kernel_id)
+        rec = self.checked_record(kernel_id)
         desc = dict(rec, id=kernel_id)
         if backend == "xrt":
             from . import xrt
@@ -151,7 +182,9 @@ class Runtime:
         files = desc.get("targets", {}).get("host", {}).get("files", {})
         if "binary" not in files:
             raise UserError(f"kernel '{kernel_id}' has no host binary ({desc.get('unavailable', {}).get('host', 'not built for host')})")
-        return HostKernel(safe_path(self.path, files["binary"]["path"]), desc)
+        binary = files["binary"]
+        path = self.files.path(binary, f"kernel {kernel_id} [host binary]")
+        return HostKernel(path, desc, origin=binary["path"], require_abi=True)
 
     def has_target(self, kernel_id: str, target: str) -> bool:
         t = self.kernel_record(kernel_id).get("targets", {})
@@ -163,6 +196,10 @@ class Runtime:
 
     def graph(self, name: str, backend: str = "auto") -> "GraphRunner":
         graphs = self.manifest.get("graphs", {})
+        if not isinstance(name, str):
+            raise UserError(f"a graph name is a string, got {type(name).__name__}; graphs: {', '.join(sorted(graphs)) or 'none'}")
+        if not isinstance(backend, str):
+            raise UserError(f"a backend is a string, got {type(backend).__name__}; choose one of {', '.join(BACKENDS)}")
         if name not in graphs:
             from ..ops.registry import did_you_mean
 
@@ -177,6 +214,7 @@ class Runtime:
             return AneGraphRunner(self, name, g, self.ane_resident)
         if backend not in BACKENDS:
             raise UserError(f"unknown backend '{backend}'; choose one of {', '.join(BACKENDS)}")
+        self._check_graph(name, g)
         kernel_ids = [s["kernel"] for s in g["steps"]]
 
         def lacking(target: str) -> list[str]:
@@ -203,28 +241,18 @@ class Runtime:
             )
         return GraphRunner(self, name, g, backend, reason)
 
+    def _check_graph(self, name: str, g: dict) -> None:
+        """Steps against the kernels they name, and each kernel against its op: before anything opens."""
+        problems = graph_problems(name, g, self.manifest["kernels"])
+        if problems:
+            raise UserError(f"{self.path / 'manifest.json'}: " + "; ".join(problems[:5]))
+        for s in g["steps"]:
+            self.checked_record(s["kernel"])
+
     def close(self) -> None:
         self.kernels.close()
         if self._xrt is not None:
             self._xrt[2].close()
-
-
-def _check_array(kind: str, name: str, arr, sig: dict, graph: str):
-    import numpy as np
-
-    want_dtype = np.dtype(NUMPY_DTYPE[sig["dtype"]])
-    if not isinstance(arr, np.ndarray):
-        if isinstance(arr, (list, tuple, int, float)):
-            arr = np.asarray(arr)
-        else:
-            raise UserError(f"graph '{graph}': {kind} '{name}' must be a NumPy array, got {type(arr).__name__}")
-    if tuple(arr.shape) != tuple(sig["shape"]):
-        raise UserError(f"graph '{graph}': {kind} '{name}' must have shape {list(sig['shape'])}, got {list(arr.shape)}")
-    if arr.dtype != want_dtype:
-        raise UserError(
-            f"graph '{graph}': {kind} '{name}' must be {want_dtype} ({sig['dtype']}), got {arr.dtype}; convert with .astype(np.{want_dtype})"
-        )
-    return arr
 
 
 def _check_names(kind: str, given, declared, graph: str) -> None:
@@ -263,18 +291,27 @@ class GraphRunner:
 
     def _load_constants(self) -> dict:
         if self._constants is None:
-            import numpy as np
-
-            self._constants = {
-                n: np.load(safe_path(self.rt.path, c["path"]), allow_pickle=False) for n, c in self.record["constants"].items()
-            }
+            self._constants = {n: self._load_constant(n, c) for n, c in self.record["constants"].items()}
         return self._constants
+
+    def _load_constant(self, name: str, c: dict):
+        """The .npy's checked bytes, parsed from memory, of exactly the declared shape and dtype."""
+        import io
+
+        import numpy as np
+
+        what = f"graph '{self.name}': constant '{name}'"
+        try:
+            arr = np.load(io.BytesIO(self.rt.files.read(c, what)), allow_pickle=False)
+        except (ValueError, OSError, EOFError) as e:
+            raise UserError(f"{what}: {c['path']} is not a .npy array ({e})") from None
+        return as_checked_array("constant", name, arr, c, self.name)
 
     def set_params(self, **arrays) -> None:
         import numpy as np
 
         _check_names("params", arrays, self.record["params"], self.name)
-        checked = {n: _check_array("param", n, a, self.record["params"][n], self.name) for n, a in arrays.items()}
+        checked = {n: as_checked_array("param", n, a, self.record["params"][n], self.name) for n, a in arrays.items()}
         # copies: a caller changing its array later must not change what was bound
         self._params = {n: np.array(a, copy=True) for n, a in checked.items()}
         # unique across runners: a kernel shared by two graphs must know whose params it holds
@@ -295,7 +332,7 @@ class GraphRunner:
         if self._params is None:
             raise UserError(f"graph '{self.name}': call set_params({', '.join(sorted(self.record['params']))}) before run()")
         _check_names("inputs", arrays, self.record["inputs"], self.name)
-        env = {n: _check_array("input", n, a, self.record["inputs"][n], self.name) for n, a in arrays.items()}
+        env = {n: as_checked_array("input", n, a, self.record["inputs"][n], self.name) for n, a in arrays.items()}
         env.update(self._params)
         env.update(self._load_constants())
         stats = {"backend": self.backend, "kernel_calls": 0, "gemm_tiles": 0, "host_to_device_bytes": 0, "device_to_host_bytes": 0}
@@ -337,23 +374,27 @@ class GraphRunner:
 
 
 def load(path="artifacts", verify_files: bool = True, max_open: int | None = None, xrt_contexts: int | None = None) -> Runtime:
-    """Open a built artifact directory; by default re-hash every file first."""
-    path = Path(path)
-    manifest = read_manifest(path)
-    if verify_files:
-        problems = verify(path)
-        if problems:
-            raise VerifyError(f"{path} does not match its manifest:\n  " + "\n  ".join(problems))
-    from ..config import load_config
+    """Open a built artifact directory; by default re-hash and cross-check every file first.
 
-    resident = None
+    Even with ``verify_files=False`` the manifest's fields are type-checked here,
+    and a kernel's record, binary bytes and ABI are checked before it first runs."""
+    from ..config import load_config
+    from ..limits import Limits
+
+    path = Path(path)
+    resident, limits = None, Limits()
     try:  # the project's settings fill in what the caller did not give
         cfg = load_config()
         max_open = max_open if max_open is not None else cfg.max_open_kernels
         xrt_contexts = xrt_contexts if xrt_contexts is not None else cfg.xrt_contexts
-        resident = cfg.ane_resident_programs
+        resident, limits = cfg.ane_resident_programs, cfg.limits
     except UserError:
         max_open = max_open if max_open is not None else 16
+    manifest = read_manifest(path, limits)
+    if verify_files:
+        problems = verify(path, manifest, limits)
+        if problems:
+            raise VerifyError(f"{path} does not match its manifest:\n  " + "\n  ".join(problems))
     rt = Runtime(path, manifest, max_open, xrt_contexts)
     rt.ane_resident = resident
     return rt

@@ -7,6 +7,7 @@ imports can be read without running it; a test checks that none is left out).
 whenever emitter code changes and belongs in the cache key of the emitted text.
 
 The text must be deterministic (a pure function of the instance and this code).
+:func:`emit` adds the ``npubuild_abi`` constant (mlir_text.abi_global) to every module.
 """
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from ...spec.instances import KernelInstance
 from . import (
     cast,
     elementwise,
+    mlir_text,
     movement,
     nn,
     normalize,
@@ -62,4 +64,16 @@ def emit(instance: KernelInstance) -> str:
             f"{instance.id}: op '{instance.op}' has no host emitter yet "
             f"(host emitters exist for: {', '.join(sorted(EMITTERS))})"
         )
-    return fn(instance)
+    return mlir_text.with_abi(fn(instance), mlir_text.kernel_abi(instance, _functions(instance)))
+
+
+def _functions(instance: KernelInstance) -> dict | None:
+    """Entry points besides ``kernel``: the int8 matmul's ``gemm_tile`` (quant.emit_matmul), whose
+    shapes the runtime derives from the overlay geometry, so a runtime of another geometry is refused."""
+    if instance.op != "matmul" or instance.dtype != "i8":
+        return None
+    from ..gemm_layout import overlay_geometry
+
+    d, kt, cols = overlay_geometry(instance.inputs[0].shape[-1], instance.inputs[1].shape[1])
+    kk, nn = kt * d, cols * d
+    return {"gemm_tile": [{"shape": [d, kk], "dtype": "i8"}, {"shape": [kk, nn], "dtype": "i8"}, {"shape": [d, nn], "dtype": "i32"}]}

@@ -7,6 +7,9 @@ on dict/set iteration over unordered data or on the environment.
 
 ABI (``use-bare-ptr-memref-call-conv``): ``void kernel(T0 *in0, ..., Tout *out)``,
 contiguous row-major buffers whose static shapes are baked into the text.
+The module also exports ``npubuild_abi`` (:func:`abi_global`): the kernel's
+id, key, op and tensors as NUL-terminated JSON, which the runtime reads from
+the library and checks against the manifest before the first call.
 bool buffers are ``memref<...xi8>``, one byte per element holding 0/1 (NumPy's
 layout): MLIR's memref lowering rejects sub-byte element types (``i1``), so
 ``load``/``store`` convert (load: ``byte != 0``; store: ``extui``) and bool
@@ -18,6 +21,9 @@ import contextlib
 import math
 import struct
 
+from ...canonical import canonical_json
+from ...constants import DTYPE_BYTES
+from ...ops.registry import numel
 from ...spec.instances import KernelInstance
 
 # our dtype -> MLIR scalar type
@@ -65,6 +71,47 @@ def float_literal(value: float, dtype: str) -> str:
         bits = struct.unpack("<H", struct.pack("<e", value))[0]
         return f"0x{bits:04X}"
     raise ValueError(dtype)
+
+
+# artifacts.manifest.ABI_VERSION: what the runtime reads (emitters may not import artifacts; a test keeps them equal)
+ABI_VERSION = 1
+ABI_SYMBOL = "npubuild_abi"
+
+
+def kernel_abi(inst: KernelInstance, functions: dict | None = None) -> dict:
+    """What the compiled kernel takes and gives; ``functions``: further exported entry points."""
+
+    def tensor(name: str, t) -> dict:
+        return {"name": name, "shape": list(t.shape), "dtype": t.dtype, "bytes": numel(t.shape) * DTYPE_BYTES[t.dtype]}
+
+    abi = {
+        "abi": ABI_VERSION,
+        "id": inst.id,
+        "key": inst.key,
+        "op": inst.op,
+        "dtype": inst.dtype,
+        "inputs": [tensor(n, t) for n, t in zip(inst.input_names, inst.inputs)],
+        "outputs": [tensor(inst.opdef.output, inst.output)],
+    }
+    if functions:
+        abi["functions"] = functions
+    return abi
+
+
+def abi_global(abi: dict) -> str:
+    """A public constant memref global holding the ABI's JSON and a NUL: the memref
+    lowering makes it an exported ``[N x i8]`` constant, and the hex form keeps the
+    line free of quotes and escapes."""
+    data = canonical_json(abi).encode() + b"\0"
+    return f'  memref.global constant @{ABI_SYMBOL} : memref<{len(data)}xi8> = dense<"0x{data.hex().upper()}">'
+
+
+def with_abi(text: str, abi: dict) -> str:
+    """The module text with the ABI global as its first member."""
+    head, sep, rest = text.partition("module {\n")
+    if not sep:
+        raise ValueError("emitted text has no 'module {' line")
+    return head + sep + abi_global(abi) + "\n" + rest
 
 
 def broadcast_indices(out_ivs: list[str], in_shape, out_shape, zero: str) -> list[str]:
