@@ -36,7 +36,7 @@ def _alive(pid: int) -> bool:
     """Whether process ``pid`` still runs (a zombie, killed but not yet reaped, does not)."""
     try:
         os.kill(pid, 0)
-    except ProcessLookupError:
+    except (ProcessLookupError, OverflowError, ValueError):
         return False
     except PermissionError:
         return True  # exists, owned by someone else
@@ -46,6 +46,22 @@ def _alive(pid: int) -> bool:
         return state not in (b"Z", b"X")
     except (OSError, IndexError):
         return True
+
+
+def writer_alive(name: str) -> bool:
+    """Whether the process whose id a temporary name carries (``.npb-tmp-<pid>-...``) still runs."""
+    pid = _pid_of(name) if name.startswith(TMP_PREFIX) else None
+    return pid is not None and _alive(pid)
+
+
+def is_stale_temp(path: Path, now: float) -> bool:
+    """A temporary file or directory of a writer that is gone (or that has been at it for a day)."""
+    try:
+        if now - path.lstat().st_mtime > STALE_AFTER:
+            return True
+    except OSError:
+        return False
+    return not writer_alive(path.name)
 
 
 def sweep_stale_temps(*roots: Path) -> int:
@@ -63,12 +79,7 @@ def sweep_stale_temps(*roots: Path) -> int:
                 if not name.startswith(TMP_PREFIX):
                     continue
                 path = Path(dirpath) / name
-                pid = _pid_of(name)
-                try:
-                    old = now - path.lstat().st_mtime > STALE_AFTER
-                except OSError:
-                    continue
-                if pid is not None and _alive(pid) and not old:
+                if not is_stale_temp(path, now):
                     continue
                 if path.is_dir() and not path.is_symlink():
                     shutil.rmtree(path, ignore_errors=True)

@@ -30,7 +30,7 @@ STAGE_DEPS = {
     "artifacts": set(),
     "emitters": {"spec", "ops"},
     "toolchain": {"emitters", "artifacts"},
-    "ane": {"ops", "artifacts"},
+    "ane": {"ops", "artifacts", "spec.milrefs"},  # a .mil graph is a spec file: which blobs it names
     "build": {"spec", "ops", "emitters", "toolchain", "ane", "artifacts"},
     "runner": {"artifacts", "ops", "ane", "emitters.gemm_layout"},
     # the entry points

@@ -256,7 +256,7 @@ CASES = [
     ("attr_on_op_without_attrs", fam("op: relu\nattrs: {alpha: 1}\nshapes: [[4]]"),
      [(K + ":4", "op 'relu' has no attr 'alpha': it takes no attrs; remove it")]),
     ("shape_too_large", fam("op: relu\nshapes: [[65536, 65536]]"),
-     [(K + ":4", "has 4294967296 elements; a tensor may have at most 2**31 - 1")]),
+     [(K + ":4", "kernel family 'f': a shape has 4294967296 elements, over the limit of 2147483647 (limits.max_elements)")]),
 ]
 
 

@@ -18,36 +18,16 @@ from pathlib import Path
 
 from ..errors import UserError
 from ..fsio import atomic_write_bytes, atomic_write_text, read_regular, sha256_file, within_roots
+from ..spec.milrefs import blob_paths
 from .mil_model import MilBounds
-from .mil_tokens import unescape
 
 PLAN_FILE = "plan.json"
 FILLS_FILE = "fills.weight.bin"
-# Every `path = <string literal>` outside comments, in any argument order and either literal
-# spelling: a superset of the BLOBFILE paths the reader opens (a key may name too many files,
-# never too few). spec.files.plan_key scans with the same two patterns (spec may not import ane).
-_COMMENT_OR_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*.*?\*/', re.S)
-_PATH_ARG = re.compile(r'\bpath\s*=\s*(?:string|tensor\s*<\s*string\s*,\s*\[\s*\]\s*>)\s*\(\s*(?:\[\s*)*("(?:[^"\\\n]|\\.)*")', re.S)
 
 
 def mil_files(spec_dir: Path) -> list[Path]:
     d = Path(spec_dir) / "graphs"
     return sorted(p for p in d.rglob("*.mil") if p.is_file()) if d.is_dir() else []
-
-
-def blob_paths(text: str, base: Path) -> list[Path]:
-    """The weight files MIL ``text`` may read, resolved as the reader does against ``base``."""
-    code = _COMMENT_OR_STRING.sub(lambda m: m.group() if m.group().startswith('"') else " ", text)
-    out = []
-    for lit in _PATH_ARG.findall(code):
-        raw = unescape(lit)
-        if "\0" in raw:
-            continue  # the reader refuses it; there is no file to name
-        p = raw[len("@model_path/"):] if raw.startswith("@model_path/") else raw
-        path = Path(p) if Path(p).is_absolute() else base / p
-        if path not in out:
-            out.append(path)
-    return out
 
 
 def blob_files(mil_path: Path, bounds: MilBounds | None = None) -> list[Path]:

@@ -57,7 +57,8 @@ from .mil_model import (
     Ref,
 )
 from .mil_consts import ConstantReader
-from .mil_tokens import Tok, TokenCursor, check_brackets, decode, tokenize, unescape
+from ..spec.milrefs import unescape
+from .mil_tokens import Tok, TokenCursor, check_brackets, decode, tokenize
 
 # an integer literal longer than this is out of range for every MIL dtype (uint64 has 20 digits);
 # refusing it by length keeps int() from Python's 4300-digit ValueError

@@ -28,7 +28,6 @@ _TOKEN_RE = re.compile(
 )
 OPEN = {"(": ")", "[": "]", "{": "}"}
 CLOSE = {v: k for k, v in OPEN.items()}
-_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", '"': '"', "\\": "\\", "'": "'"}
 
 
 @dataclass(frozen=True, slots=True)  # slots: a large file is millions of tokens
@@ -91,8 +90,6 @@ def check_brackets(toks: list[Tok], file: str) -> None:
         raise MilError(file, o.line, f"unbalanced brackets: '{o.text}' is never closed", o.text)
 
 
-def unescape(s: str) -> str:
-    return re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), m.group(1)), s[1:-1])
 
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from ..fsio import TMP_PREFIX
+from ..fsio import TMP_PREFIX, writer_alive
 
 TEMP_AGE = 3600  # seconds before a temporary file counts as abandoned
 TEMP_AGE_LIVE = 24 * 3600  # ... when the process named in it (.npb-tmp-<pid>-...) still runs
@@ -165,28 +165,9 @@ def stats(root: Path, now: float | None = None) -> dict:
     }
 
 
-def _writer_alive(path: Path) -> bool:
-    """Whether the process whose id a temporary name carries (``.npb-tmp-<pid>-...``) still runs."""
-    name = path.name
-    if not name.startswith(TMP_PREFIX):
-        return False
-    head = name[len(TMP_PREFIX) :].split("-", 1)[0]
-    if not head.isdigit():
-        return False
-    try:
-        os.kill(int(head), 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # exists, owned by someone else
-    except (OverflowError, ValueError):
-        return False
-    return True
-
-
 def _stale(t: _File, now: float) -> bool:
     age = now - t.mtime
-    return age > TEMP_AGE_LIVE or (age > TEMP_AGE and not _writer_alive(t.path))
+    return age > TEMP_AGE_LIVE or (age > TEMP_AGE and not writer_alive(t.path.name))
 
 
 def _remove(item: _File, dry_run: bool) -> bool:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 from pathlib import Path
+
+from .milrefs import blob_paths
 
 
 def walk_spec_files(spec_dir: Path, kind: str) -> list[Path]:
@@ -47,13 +48,6 @@ def stat_stamp(paths) -> list:
     return out
 
 
-# The BLOBFILE paths of a .mil: every `path = <string literal>` outside comments. The same two
-# patterns as npubuild.ane.build.blob_paths (spec may not import ane); a superset of what the reader opens.
-_MIL_COMMENT_OR_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|/\*.*?\*/', re.S)
-_MIL_PATH_ARG = re.compile(r'\bpath\s*=\s*(?:string|tensor\s*<\s*string\s*,\s*\[\s*\]\s*>)\s*\(\s*(?:\[\s*)*("(?:[^"\\\n]|\\.)*")', re.S)
-_MIL_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", '"': '"', "\\": "\\", "'": "'"}
-
-
 def plan_key(config) -> str:
     """Digest of the config, npubuild's sources, every spec file's bytes, and the
     blob files each .mil names by size, mtime, inode and change time: a rewritten
@@ -66,10 +60,7 @@ def plan_key(config) -> str:
         h.update(hashlib.sha256(data).digest())
         if path.suffix != ".mil":
             continue
-        code = _MIL_COMMENT_OR_STRING.sub(lambda m: m.group() if m.group()[0] == '"' else " ", data.decode("utf-8", "replace"))
-        for lit in _MIL_PATH_ARG.findall(code):
-            raw = re.sub(r"\\(.)", lambda m: _MIL_ESCAPES.get(m.group(1), m.group(1)), lit[1:-1], flags=re.S)
-            blob = path.parent / raw.removeprefix("@model_path/")  # an absolute path stays itself
+        for blob in blob_paths(data.decode("utf-8", "replace"), path.parent):
             try:
                 st = os.stat(blob)
                 h.update(f"{blob}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\0{st.st_ctime_ns}\n".encode())
