@@ -17,13 +17,22 @@ from .. import __version__
 from ..ane.build import manifest_record
 from ..artifacts.manifest import ABI_FILE, MANIFEST, SCHEMA
 from ..errors import UserError
-from ..fsio import atomic_write_text, sha256_file, write_if_changed
+from ..fsio import atomic_write_text, inside, read_regular, sha256_file, write_if_changed
+from ..limits import Limits
 from .actions import RECORD_NAME, user_errors_fail
 from .targets import COMPILED, not_built_reason
 
 
 def kernel_dir(artifacts: Path, kernel_id: str, target: str) -> Path:
-    return artifacts / "kernels" / kernel_id / target
+    return _under(artifacts, "kernels", kernel_id, target)
+
+
+def _under(artifacts: Path, *parts: str) -> Path:
+    """A path from names (checked at spec time; checked again here, where they become paths)."""
+    try:
+        return inside(artifacts, *parts)
+    except ValueError as e:
+        raise UserError(f"refusing to write outside {artifacts}: {e}") from None
 
 
 def build_manifest(plan) -> dict:
@@ -81,10 +90,10 @@ def build_manifest(plan) -> dict:
         kernels[kid] = rec
     graphs = {}
     for name in sorted(plan.ane_graphs):
-        graphs[name] = manifest_record(art / "ane" / name, art)
+        graphs[name] = manifest_record(_under(art, "ane", name), art)
     for name, g in sorted(plan.spec.graphs.items()):
         rec = graph_record(g, plan.graph_kernels[name])
-        rec["constants"] = write_constants(art, g, art / "graphs" / name)
+        rec["constants"] = write_constants(art, g, _under(art, "graphs", name), plan.config.limits)
         graphs[name] = rec
     manifest = {
         "schema": SCHEMA,
@@ -119,7 +128,7 @@ def write_abi_file(artifacts: Path, target_dir: Path, inst, target_abi: dict) ->
     return {"path": path.relative_to(artifacts).as_posix(), "sha256": hashlib.sha256(data).hexdigest(), "size": len(data)}
 
 
-def write_constants(artifacts: Path, graph, out_dir: Path) -> dict:
+def write_constants(artifacts: Path, graph, out_dir: Path, limits: Limits = Limits()) -> dict:
     """Constants as .npy under artifacts/graphs/<graph>/; returns their manifest records."""
     import io
 
@@ -130,12 +139,20 @@ def write_constants(artifacts: Path, graph, out_dir: Path) -> dict:
     recs = {}
     for name, c in sorted(graph.constants.items()):
         if c.file is not None:
-            arr = np.load(c.file, allow_pickle=False)
+            # checked when the specs were read; read again as bytes, bounded, in case it changed since
+            what = f"graph '{graph.name}': constant '{name}' ({c.file})"
+            try:
+                data = read_regular(c.file, limits.max_constant_bytes + (1 << 16) + 16)
+                arr = np.load(io.BytesIO(data), allow_pickle=False)
+            except (OSError, ValueError, EOFError) as e:
+                raise UserError(f"{what}: cannot be read: {e}; run `doit build` again after fixing it") from None
+            if tuple(arr.shape or (1,)) != tuple(c.shape) or str(arr.dtype) != NUMPY_DTYPE[c.dtype]:
+                raise UserError(f"{what} changed while the build ran (now {list(arr.shape)} {arr.dtype}); run `doit build` again")
         else:
             arr = np.asarray(c.value, dtype=NUMPY_DTYPE[c.dtype]).reshape(c.shape)
         buf = io.BytesIO()
         np.save(buf, np.ascontiguousarray(arr), allow_pickle=False)
-        path = out_dir / f"{name}.npy"
+        path = _under(out_dir, f"{name}.npy")
         write_if_changed(path, buf.getvalue())
         recs[name] = {
             "shape": list(c.shape),
