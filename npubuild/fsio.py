@@ -9,6 +9,7 @@ of a build still running next to this one.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shutil
@@ -98,17 +99,21 @@ def sha256_file(path: Path) -> str:
     return h.hexdigest()
 
 
-def _tmp_for(path: Path):
+def _tmp_for(path: Path, kind: str = ""):
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=tmp_prefix(), dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=tmp_prefix(kind), dir=path.parent)
     return fd, Path(tmp)
 
 
-def atomic_write_bytes(path: Path, data: bytes, mode: int = 0o644) -> None:
-    fd, tmp = _tmp_for(path)
+@contextlib.contextmanager
+def atomic_writer(path: Path, mode: int = 0o644, kind: str = ""):
+    """A binary file object whose contents appear at ``path`` only when the block
+    ends without an exception (written to a temporary name beside it, fsynced,
+    renamed over it); on any exception nothing is left behind."""
+    fd, tmp = _tmp_for(Path(path), kind)
     try:
         with os.fdopen(fd, "wb") as f:
-            f.write(data)
+            yield f
             f.flush()
             os.fsync(f.fileno())
         os.chmod(tmp, mode)
@@ -116,6 +121,11 @@ def atomic_write_bytes(path: Path, data: bytes, mode: int = 0o644) -> None:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def atomic_write_bytes(path: Path, data: bytes, mode: int = 0o644) -> None:
+    with atomic_writer(path, mode) as f:
+        f.write(data)
 
 
 def atomic_write_text(path: Path, text: str) -> None:

@@ -38,7 +38,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..fsio import read_regular, tmp_prefix
+from ..fsio import atomic_writer, read_regular, tmp_prefix
 from ..limits import Limits, over
 from .bundle_install import check_targets, carry_over, empty_dir, install, set_dir_modes, sweep_beside
 from .bundle_stream import BundleError, HeaderScan, ZstdReader, check_entries, check_ratio, check_total, header_class, zstd
@@ -239,9 +239,8 @@ def pack(src: Path, out: Path, signing_key: Path | None = None, level: int = ZST
 
     out.parent.mkdir(parents=True, exist_ok=True)
     sweep_beside(out.parent)
-    fd, tmp = tempfile.mkstemp(prefix=tmp_prefix("pack"), dir=out.parent)
     try:
-        with os.fdopen(fd, "wb") as fh:
+        with atomic_writer(out, kind="pack") as fh:
             cctx = zstandard.ZstdCompressor(level=level, threads=0, write_checksum=True, write_content_size=False, write_dict_id=False)
             with cctx.stream_writer(fh, closefd=False) as zw:
                 counted = _CountingWriter(zw)
@@ -258,16 +257,8 @@ def pack(src: Path, out: Path, signing_key: Path | None = None, level: int = ZST
                                 f"{src}: {rel} ({files[rel]['what']}) does not match the manifest (sha256); run `doit build` or `npubuild verify`"
                             )
             check_ratio(refused, counted.n, fh.tell(), limits)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, out)
     except OSError as e:
-        Path(tmp).unlink(missing_ok=True)
         raise BundleError(f"cannot write {out}: {e}") from None
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
     return PackResult(out, 1 + (signature is not None) + len(sources), len(sources), out.stat().st_size, sig["key"] if signature else None)
 
 

@@ -16,13 +16,12 @@ from __future__ import annotations
 import math
 import os
 import stat
-import tempfile
 import zipfile
 import zlib
 from pathlib import Path
 
 from ..errors import UserError
-from ..fsio import tmp_prefix
+from ..fsio import atomic_writer
 from ..limits import Limits
 from ..ops.lazy_numpy import np
 
@@ -107,21 +106,10 @@ def write_npz(path, arrays: dict) -> None:
         raise UserError(f"cannot write {path}: {e.strerror or e}") from None
     if st is not None and not stat.S_ISREG(st.st_mode):
         raise UserError(f"{path} exists and is not a regular file (a directory, link, FIFO or device); give a file name for -o")
-    parent = path.parent if str(path.parent) else Path(".")
+    if not path.parent.is_dir():
+        raise UserError(f"cannot write {path}: its directory {path.parent} does not exist")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=tmp_prefix("out"), suffix=".npz", dir=parent)
-    except OSError as e:
-        raise UserError(f"cannot write {path}: {e.strerror or e}") from None
-    try:
-        with os.fdopen(fd, "wb") as f:
+        with atomic_writer(path, kind="out") as f:
             np.savez(f, **arrays)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
     except OSError as e:
-        Path(tmp).unlink(missing_ok=True)
         raise UserError(f"cannot write {path}: {e.strerror or e}") from None
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
