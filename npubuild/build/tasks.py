@@ -437,7 +437,7 @@ class BuildReporter(ConsoleReporter):
 
     def initialize(self, tasks, selected_tasks):
         gc.enable()
-        if BuildState.config is not None and BuildState.config.stores:
+        if BuildState.config is not None:
             from ..artifacts.stores import new_build
 
             new_build(BuildState.config.store)  # forget store warnings of an earlier, unfinished build
@@ -461,7 +461,7 @@ class BuildReporter(ConsoleReporter):
 
     def complete_run(self):
         super().complete_run()
-        if BuildState.config is not None and BuildState.config.stores:
+        if BuildState.config is not None:
             from ..artifacts.stores import take_notices
 
             # recorded by the workers: each unreachable store once, entries found but not used

@@ -9,6 +9,7 @@ HTTP cache speaking the Bazel remote-cache protocol (``http(s)://``) and Redis
 - :mod:`.layered`   lookup in order, verification, import into the local store, upload
 - :mod:`.base`      the interface of one further store, its errors, the size-limited blob sink
 - :mod:`.kinds`     which kind a URL names; :mod:`.directory`, :mod:`.httpcache`, :mod:`.redisstore` (+ :mod:`.resp`) the kinds
+- :mod:`.deadline`  sockets with one deadline per request (limits.store_request_timeout), not one per read
 - :mod:`.notices`   warnings and refusals recorded by build workers for the build report
 """
 from .access import StoreAccess, new_build, open_stores

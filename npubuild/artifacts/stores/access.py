@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ...limits import Limits
+
 if TYPE_CHECKING:
     from .layered import Layered
 
@@ -24,6 +26,7 @@ class StoreAccess:
     trusted_keys: tuple = ()  # public key file paths (str)
     require_signatures: bool = False
     signing_key: str | None = None  # secret key file: entries put into the stores are signed
+    request_timeout: float = Limits().store_request_timeout  # seconds for one whole request to a further store
 
     @classmethod
     def from_config(cls, config) -> "StoreAccess":
@@ -35,6 +38,7 @@ class StoreAccess:
             trusted_keys=tuple(str(k) for k in config.trusted_keys),
             require_signatures=bool(config.require_signatures),
             signing_key=str(config.signing_key) if config.signing_key else None,
+            request_timeout=float(config.limits.store_request_timeout),
         )
 
 

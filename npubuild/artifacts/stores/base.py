@@ -5,8 +5,9 @@ import hashlib
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-TIMEOUT = 10.0  # seconds, for connecting and for each read or write
-ENTRY_LIMIT = 16 << 20  # an action entry is a small JSON document
+from ...limits import Limits
+
+TIMEOUT = Limits().store_request_timeout  # seconds for one whole request, unless the project sets limits.store_request_timeout
 CHUNK = 1 << 20
 
 
@@ -57,29 +58,47 @@ def redact(url: str) -> str:
     return urlunsplit((parts.scheme, user + host, parts.path, parts.query, parts.fragment))
 
 
-def os_reason(e: BaseException) -> str:
-    """A short lower-case reason for a network or file error."""
+def printable(text: str, limit: int = 120) -> str:
+    """Text a server chose (a reason phrase, an error reply) made safe for one line of a terminal."""
+    text = "".join(c if c.isprintable() else "?" for c in str(text))
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def timed_out(timeout: float) -> str:
+    return f"timed out: no complete answer within {timeout:g} s (limits.store_request_timeout)"
+
+
+def os_reason(e: BaseException, timeout: float = TIMEOUT) -> str:
+    """A short lower-case reason for a network or file error, or a malformed answer."""
+    import http.client
     import socket
 
     if isinstance(e, ConnectionRefusedError):
         return "connection refused"
     if isinstance(e, (TimeoutError, socket.timeout)):
-        return f"timed out after {TIMEOUT:g} s"
+        return timed_out(timeout)
     if isinstance(e, socket.gaierror):
-        return f"cannot resolve the host name ({e.strerror or e})"
+        return f"cannot resolve the host name ({printable(e.strerror or e)})"
     if isinstance(e, ConnectionResetError):
         return "connection reset"
+    if isinstance(e, http.client.HTTPException):
+        detail = printable(e, 60)
+        return f"malformed HTTP answer ({type(e).__name__}{': ' + detail if detail else ''})"
     if isinstance(e, OSError) and e.strerror:
-        return e.strerror[0].lower() + e.strerror[1:]
-    return str(e) or type(e).__name__
+        return printable(e.strerror[0].lower() + e.strerror[1:])
+    if isinstance(e, ValueError):  # UnicodeError too
+        return f"malformed answer ({printable(e, 60) or type(e).__name__})"
+    return printable(e) or type(e).__name__
 
 
 class Backend:
-    """A further store. Every method raises StoreDown when the store cannot be used."""
+    """A further store. Every method raises StoreDown when the store cannot be used;
+    ``get_entry``/``get_blob`` raise Refused for something that is not a file."""
 
-    def __init__(self, url: str):
+    def __init__(self, url: str, timeout: float = TIMEOUT):
         self.url = url
         self.display = redact(url)
+        self.timeout = timeout  # seconds for one whole request: connect, send, read the whole answer
 
     def get_entry(self, key: str, sink: BlobSink) -> bool:
         """Stream the action entry of ``key`` into ``sink``; False when there is none."""

@@ -5,7 +5,9 @@ so a directory on NFS or one kept in sync with rsync serves every project that
 points at it. Writes go to a temporary file in the target's own directory
 (same filesystem), are fsynced and renamed into place, so concurrent writers
 and readers never see a partial file; an existing blob is never rewritten
-unless it was found damaged.
+unless it was found damaged. Whatever stands where an entry or a blob is
+expected is opened without blocking and read only if it is a regular file: a
+FIFO, socket, device or directory there is refused, never waited on.
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from ...fsio import atomic_copy, atomic_write_bytes
+from ..store import Refused, open_regular
 from .base import CHUNK, Backend, BlobSink, StoreDown, os_reason
 
 
@@ -42,12 +45,18 @@ class DirectoryStore(Backend):
 
     def _stream(self, path: Path, sink: BlobSink) -> bool:
         try:
-            with open(path, "rb") as f:
+            f = open_regular(path)
+        except (FileNotFoundError, NotADirectoryError):
+            return False
+        except ValueError as e:
+            raise Refused(str(e), repair=True) from None
+        except OSError as e:
+            raise StoreDown(os_reason(e)) from None
+        try:
+            with f:
                 sink.expect(os.fstat(f.fileno()).st_size)
                 for block in iter(lambda: f.read(CHUNK), b""):
                     sink.write(block)
-        except FileNotFoundError:
-            return False
         except OSError as e:
             raise StoreDown(os_reason(e)) from None
         return True

@@ -1,10 +1,13 @@
 """The local store first, then the project's further stores in order.
 
-Lookup: a local hit is used as it is. Otherwise each further store is asked in
-turn; a hit there is verified before anything of it is used:
+Lookup: the local store first; its entries get the checks of step 1 (it may
+have come with a copied artifact directory), its blobs are re-hashed as they
+are copied out. Otherwise each further store is asked in turn; a hit there is
+verified before anything of it is used:
 
-1. the entry must be well-formed JSON naming its own key, files by relative
-   paths and sha256 digests, and plain modes;
+1. the entry must be well-formed JSON naming its own key, only the files the
+   caller produces, by relative paths and sha256 digests, and plain modes
+   (npubuild.artifacts.store.parse_entry);
 2. its signature is checked (npubuild.artifacts.trust) against ``trusted_keys`` with
    ``require_signatures``;
 3. every blob the local store lacks is downloaded (refused above
@@ -12,9 +15,10 @@ turn; a hit there is verified before anything of it is used:
 4. only then are the blobs and the entry written into the local store, and the
    outputs materialised from there.
 
-A refused entry (1-3) is a miss whose reason goes to the build report; an entry
-whose blobs are missing is a plain miss. A store that cannot be reached is
-skipped for the rest of the build with one warning.
+A refused entry (1-3, or a bad local one) is a miss whose reason goes to the
+build report; an entry whose blobs are missing is a plain miss. A store that
+cannot be reached, or answers with something malformed, is skipped for the
+rest of the build with one warning.
 
 Put: into the local store (signed when the project has a signing key), then to
 every read-write further store, blobs first (those it already has are skipped,
@@ -24,36 +28,19 @@ not overwritten in the store that holds it; a damaged one is.
 """
 from __future__ import annotations
 
-import json
 import os
-import re
 import tempfile
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from ...fsio import tmp_prefix
-from ..store import Store, signed_bytes
+from ..store import ENTRY_LIMIT, Refused, Store, check_names, parse_entry, signed_bytes
 from . import notices
-from .base import ENTRY_LIMIT, BlobSink, StoreDown, TooLarge, redact
+from .base import BlobSink, StoreDown, TooLarge, redact
 from .kinds import open_backend
-
-_DIGEST = re.compile(r"[0-9a-f]{64}")
 
 # url -> reason, for the stores this process found unusable during the current build
 _DOWN: dict[str, str] = {}
-
-
-class Refused(Exception):
-    """An entry was found but may not be used; the message says why.
-
-    ``repair``: the entry is damaged (a blob that does not match its hash, a
-    malformed entry), so this project's own result may replace it in that
-    store. Otherwise (signature, size limit) it is another writer's valid
-    entry that this project's policy refuses, and it is left alone.
-    """
-
-    def __init__(self, message: str, repair: bool = False):
-        super().__init__(message)
-        self.repair = repair
+LOCAL = "local"  # the local store's name in notices
 
 
 def _label(key: str, entry: dict) -> str:
@@ -70,38 +57,6 @@ def _label(key: str, entry: dict) -> str:
         what = "".join(c if c.isprintable() else "?" for c in what)[:80]
         return f"{what} (key {key[:12]})"
     return f"key {key[:12]}"
-
-
-def _safe_name(name) -> bool:
-    if not isinstance(name, str) or not name or "\\" in name or "\0" in name:
-        return False
-    p = PurePosixPath(name)
-    return not p.is_absolute() and all(part not in ("", ".", "..") for part in name.split("/"))
-
-
-def parse_entry(data: bytes, key: str) -> dict:
-    """The entry in ``data`` if it is well-formed for ``key``; raises Refused."""
-    try:
-        entry = json.loads(data)
-    except (ValueError, UnicodeDecodeError):
-        raise Refused("is not valid JSON") from None
-    if not isinstance(entry, dict) or not isinstance(entry.get("files"), dict) or not entry["files"]:
-        raise Refused("names no files")
-    if "key" in entry and entry["key"] != key:
-        raise Refused(f"belongs to another key ({str(entry['key'])[:12]})")
-    for name, digest in entry["files"].items():
-        if not _safe_name(name):
-            raise Refused(f"names a file outside its directory: {name!r}")
-        if not isinstance(digest, str) or not _DIGEST.fullmatch(digest):
-            raise Refused(f"names {name!r} by a malformed digest")
-    modes = entry.get("modes", {})
-    if not isinstance(modes, dict) or any(
-        not isinstance(m, int) or isinstance(m, bool) or m < 0 or m > 0o777 for m in modes.values()
-    ):
-        raise Refused("has malformed file modes")
-    if "meta" in entry and not isinstance(entry["meta"], dict):
-        raise Refused("has malformed meta data")
-    return entry
 
 
 class Layered:
@@ -129,7 +84,7 @@ class Layered:
             backend = self._backends.get(spec.url)
             if backend is None:
                 try:
-                    backend = self._backends[spec.url] = open_backend(spec.url, self.access.root)
+                    backend = self._backends[spec.url] = open_backend(spec.url, self.access.root, self.access.request_timeout)
                 except StoreDown as e:
                     self._down(spec.url, e)
                     continue
@@ -150,30 +105,45 @@ class Layered:
 
     # -- lookup -------------------------------------------------------------
 
-    def materialize(self, key: str, dest: Path) -> dict | None:
-        """Copy the files of ``key`` into ``dest`` from the first store that has them; None on a miss."""
+    def materialize(self, key: str, dest: Path, names=None) -> dict | None:
+        """Copy the files of ``key`` into ``dest`` from the first store that has them; None on a miss.
+
+        ``names``: the files the caller produces (see Store.materialize).
+        """
         self.refused = []
-        entry = self.local.materialize(key, dest)
+        entry = self._from_local(key, dest, names)
         if entry is not None or not self.access.remotes:
             return entry
         for url, backend in self._usable():
             try:
-                found = self._import(url, backend, key)
+                found = self._import(url, backend, key, names)
             except StoreDown as e:
                 self._down(url, e)
                 continue
             except Refused as e:
-                reason = str(e)
                 if not e.repair:
                     self._kept.add((url, key))
-                self.refused.append(reason)
-                notices.record_refused(self.access.local, url, key, reason)
+                self._refuse(url, key, str(e))
                 continue
             if found:
-                entry = self.local.materialize(key, dest)
+                entry = self._from_local(key, dest, names)
                 if entry is not None:
                     return entry
         return None
+
+    def _from_local(self, key: str, dest: Path, names) -> dict | None:
+        try:
+            return self.local.materialize(key, dest, names)
+        except Refused as e:
+            self._refuse(LOCAL, key, str(e))
+            return None
+
+    def _refuse(self, url: str, key: str, reason: str) -> None:
+        self.refused.append(reason)
+        self._warn(url, key, f"npubuild: {reason}; not used")
+
+    def _warn(self, url: str, key: str, line: str) -> None:
+        notices.record(self.access.local, url, key, line)  # the build report prints each once
 
     def _check_signature(self, entry: dict, what: str) -> None:
         a = self.access
@@ -190,23 +160,40 @@ class Layered:
         except TrustError as e:
             raise Refused(str(e)) from None
 
-    def _import(self, url: str, backend, key: str) -> bool:
-        """Copy ``key``'s entry and blobs from ``backend`` into the local store; False on a miss."""
+    def _fetch_entry(self, url: str, backend, key: str, names) -> dict | None:
+        """The checked entry of ``key`` in ``backend``; None when there is none."""
         import io
 
         buf = io.BytesIO()
+        where = f"store entry key {key[:12]} from {redact(url)}"
         try:
             if not backend.get_entry(key, BlobSink(buf, ENTRY_LIMIT)):
-                return False
-        except TooLarge as e:
-            raise Refused(f"store entry key {key[:12]} from {redact(url)} is {e}", repair=True) from None
-        try:
+                return None
             entry = parse_entry(buf.getvalue(), key)
+            check_names(entry, names)
+        except TooLarge as e:
+            raise Refused(f"{where} is {e}", repair=True) from None
         except Refused as e:
-            raise Refused(f"store entry key {key[:12]} from {redact(url)} {e}", repair=True) from None
+            raise Refused(f"{where} {e}", repair=True) from None
+        return entry
+
+    def _import(self, url: str, backend, key: str, names=None) -> bool:
+        """Copy ``key``'s entry and blobs from ``backend`` into the local store; False on a miss."""
+        entry = self._fetch_entry(url, backend, key, names)
+        if entry is None:
+            return False
         what = f"store entry for {_label(key, entry)} from {redact(url)}"
         self._check_signature(entry, what)
-        limit = self.access.max_artifact_size
+        try:
+            if not self._fetch_blobs(url, backend, entry, what):
+                return False
+            self.local.put_entry(key, entry)
+        except (OSError, ValueError) as e:  # the local store cannot take it: a path leading out, a full disk
+            raise Refused(f"{what}: the local store {self.local.root} cannot hold it ({e})") from None
+        return True
+
+    def _fetch_blobs(self, url: str, backend, entry: dict, what: str) -> bool:
+        """Download every blob of ``entry`` the local store lacks, verified, then rename them in; False on a miss."""
         fetched: dict[str, Path] = {}
         try:
             for digest in sorted(set(entry["files"].values())):
@@ -217,17 +204,8 @@ class Layered:
                 fd, tmp = tempfile.mkstemp(prefix=tmp_prefix("fetch"), dir=blob.parent)
                 fetched[digest] = Path(tmp)
                 with os.fdopen(fd, "wb") as f:
-                    sink = BlobSink(f, limit)
-                    try:
-                        if not backend.get_blob(digest, sink):
-                            return False  # an entry whose blobs are missing is a miss
-                    except TooLarge as e:
-                        raise Refused(f"{what}: blob {digest[:12]} is {e} (max_artifact_size)") from None
-                    f.flush()
-                    os.fsync(f.fileno())
-                if sink.hexdigest() != digest:
-                    self._damaged.setdefault(url, set()).add(digest)
-                    raise Refused(f"{what}: blob {digest[:12]} does not match its sha256 (damaged or altered in the store)", repair=True)
+                    if not self._fetch_blob(url, backend, digest, f, what):
+                        return False  # an entry whose blobs are missing is a miss
             for digest, tmp in list(fetched.items()):
                 os.chmod(tmp, 0o444)
                 os.replace(tmp, self.local.blob_path(digest))
@@ -235,18 +213,38 @@ class Layered:
         finally:
             for tmp in fetched.values():
                 tmp.unlink(missing_ok=True)
-        self.local.put_entry(key, entry)
+        return True
+
+    def _fetch_blob(self, url: str, backend, digest: str, f, what: str) -> bool:
+        sink = BlobSink(f, self.access.max_artifact_size)
+        try:
+            if not backend.get_blob(digest, sink):
+                return False
+        except TooLarge as e:
+            raise Refused(f"{what}: blob {digest[:12]} is {e} (max_artifact_size)") from None
+        except Refused as e:
+            raise Refused(f"{what}: blob {digest[:12]} {e}", repair=True) from None
+        f.flush()
+        os.fsync(f.fileno())
+        if sink.hexdigest() != digest:
+            self._damaged.setdefault(url, set()).add(digest)
+            raise Refused(f"{what}: blob {digest[:12]} does not match its sha256 (damaged or altered in the store)", repair=True)
         return True
 
     # -- put ----------------------------------------------------------------
 
-    def put(self, key: str, files: dict[str, Path], meta: dict | None = None) -> dict:
-        """Store ``files`` under ``key`` locally, then upload them to every read-write store."""
+    def put(self, key: str, files: dict[str, Path], meta: dict | None = None) -> dict | None:
+        """Store ``files`` under ``key`` locally, then upload them to every read-write store.
+
+        None when the local store cannot take them: a warning, never a failed build.
+        """
         sk = self.access.signing_key
-        entry = self.local.put(key, files, meta, signing_key=Path(sk) if sk else None)
-        if not any(s.mode == "rw" for s in self.access.remotes):
-            return entry
-        data = self.local.entry_path(key).read_bytes()
+        try:
+            entry = self.local.put(key, files, meta, signing_key=Path(sk) if sk else None)
+            data = self.local.entry_path(key).read_bytes()
+        except (Refused, OSError, ValueError) as e:
+            self._warn(LOCAL, key, f"npubuild: {e}; not stored")
+            return None
         digests = sorted(set(entry["files"].values()))
         for url, backend in self._usable(rw_only=True):
             if (url, key) in self._kept:

@@ -8,19 +8,18 @@ allkeys-lru`` to make it a cache that evicts; values are limited to Redis's
 """
 from __future__ import annotations
 
-import socket
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from .base import TIMEOUT, Backend, BlobSink, StoreDown, os_reason
+from .base import TIMEOUT, Backend, BlobSink, StoreDown, os_reason, printable
 from .resp import RespConnection, RespError
 
 PREFIX = "npubuild:"
 
 
 class RedisStore(Backend):
-    def __init__(self, url: str):
-        super().__init__(url)
+    def __init__(self, url: str, timeout: float = TIMEOUT):
+        super().__init__(url, timeout)
         parts = urlsplit(url)
         db = parts.path.strip("/")
         if db and not db.isdigit():
@@ -29,16 +28,16 @@ class RedisStore(Backend):
             parts.hostname or "127.0.0.1", parts.port or 6379,
             password=unquote(parts.password) if parts.password is not None else None,
             username=unquote(parts.username) if parts.username else None,
-            db=int(db or 0), timeout=TIMEOUT,
+            db=int(db or 0), timeout=timeout,
         )
 
     def _do(self, fn, *args):
         try:
             return fn(*args)
         except RespError as e:
-            raise StoreDown(f"redis: {e}") from None
-        except (OSError, socket.timeout, ValueError) as e:
-            raise StoreDown(os_reason(e)) from None
+            raise StoreDown(f"redis: {printable(e)}") from None
+        except (OSError, ValueError) as e:  # socket.timeout is an OSError; UnicodeError a ValueError
+            raise StoreDown(os_reason(e, self.timeout)) from None
 
     def get_entry(self, key: str, sink: BlobSink) -> bool:
         return self._do(self.conn.get_into, f"{PREFIX}ac:{key}", sink)
@@ -55,7 +54,7 @@ class RedisStore(Backend):
     def put_entry(self, key: str, data: bytes) -> None:
         reply = self._do(self.conn.call, "SET", f"{PREFIX}ac:{key}", data)
         if reply != "OK":
-            raise StoreDown(f"redis: unexpected reply to SET: {reply!r}")
+            raise StoreDown(f"redis: unexpected reply to SET: {printable(repr(reply), 60)}")
 
     def close(self) -> None:
         self.conn.close()
