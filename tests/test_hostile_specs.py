@@ -85,6 +85,23 @@ def test_yaml_alias_bomb_is_refused_quickly(tmp_path):
     assert any("limits.yaml_max_alias_nodes" in line and line.startswith(f"{K}:") for line in lines), lines
 
 
+def test_alias_expansion_at_and_past_its_limit(tmp_path):
+    # one alias of a 3-value list adds 3 values (the list and its two items)
+    write(tmp_path, K, "kernels:\n  f:\n    op: relu\n    shapes: &s [[4]]\n    doc: *s\n")
+    assert load_specs(tmp_path / "specs", tmp_path, limits=Limits(yaml_max_alias_nodes=3)).families["f"]
+    (line,) = errors(tmp_path, Limits(yaml_max_alias_nodes=2))
+    # PyYAML resolves an alias to its anchored node, so the anchor's line is the one reported
+    assert line.startswith(f"{K}:4: aliases of the value anchored here expand this file past the limit of 2 values "
+                           "(limits.yaml_max_alias_nodes)")
+
+
+def test_elements_at_and_past_their_limit(tmp_path):
+    write(tmp_path, K, "kernels:\n  f:\n    op: relu\n    shapes:\n      - [4, 8]\n")
+    assert load_specs(tmp_path / "specs", tmp_path, limits=Limits(max_elements=32)).families["f"]
+    (line,) = errors(tmp_path, Limits(max_elements=31))
+    assert line == f"{K}:5: kernel family 'f': a shape has 32 elements, over the limit of 31 (limits.max_elements)"
+
+
 def test_yaml_nesting_is_bounded(tmp_path):
     write(tmp_path, K, "kernels:\n  f:\n    op: relu\n    shapes: [[4]]\n    doc: " + "[" * 500 + "]" * 500 + "\n")
     (line,) = errors(tmp_path)
@@ -192,6 +209,7 @@ def test_spec_file_size_is_bounded(tmp_path):
     write(tmp_path, K, "kernels:\n  f:\n    op: relu\n    shapes: [[4]]\n" + "# padding\n" * 20)
     (line,) = errors(tmp_path, Limits(spec_max_file_size=100))
     assert line == f"{K}: the file is 245 bytes, over the limit of 100 (limits.spec_max_file_size)"
+    assert load_specs(tmp_path / "specs", tmp_path, limits=Limits(spec_max_file_size=245)).families["f"]
 
 
 def test_limits_come_from_pyproject(tmp_path):

@@ -308,6 +308,18 @@ def test_timeout_kills_aiecc_and_its_children(driver_env, monkeypatch, tmp_path,
         pytest.fail(f"aiecc's child {pid} survived the timeout")
 
 
+def test_the_aiecc_timeout_limit_applies_without_the_env_var(driver_env, monkeypatch, tmp_path, previous):
+    tools = _tools(tmp_path, monkeypatch, "legacy")
+    monkeypatch.setenv("FAKE_AIECC_MODE", "hang")
+    monkeypatch.delenv(aiecc.TIMEOUT_ENV, raising=False)
+    with pytest.raises(UserError, match=r"timed out after 1 s \(killed; limits.aiecc_timeout"):
+        aiecc.compile_design(DESIGN, previous, previous / "build.log", tools=tools, cli_dialect="legacy", timeout=1.0)
+    _assert_previous_kept(previous)
+    monkeypatch.setenv(aiecc.TIMEOUT_ENV, "1")  # the environment wins over the project's limit
+    with pytest.raises(UserError, match=r"timed out after 1 s"):
+        aiecc.compile_design(DESIGN, previous, previous / "build.log", tools=tools, cli_dialect="legacy", timeout=3600.0)
+
+
 def test_bad_timeout_value(driver_env, monkeypatch, tmp_path):
     tools = _tools(tmp_path, monkeypatch, "legacy")
     monkeypatch.setenv(aiecc.TIMEOUT_ENV, "soon")

@@ -101,7 +101,8 @@ def _shape(ctx: _Ctx, node: Node, what: str) -> tuple[int, ...] | None:
                 ctx.err(node.line, f"{what} has {math.prod(dims)} elements, over the limit of {ctx.limits.max_elements} (limits.max_elements)")
                 return None
             return dims
-    ctx.err(node.line, f"{what} must be a list of positive integers such as [32, 1024]; got {node.plain()!r}")
+    got = repr(node.plain())
+    ctx.err(node.line, f"{what} must be a list of positive integers such as [32, 1024]; got {got if len(got) <= 120 else got[:115] + ' ...'}")
     return None
 
 

@@ -16,7 +16,7 @@ from ..fsio import TooLarge, read_regular
 from ..limits import Limits
 from .yamlnode import Node
 
-CACHE_VERSION = "2"  # bump when the tree or the parse diagnostics change
+CACHE_VERSION = "3"  # bump when the tree or the parse diagnostics change
 
 
 def load_file(path: Path, display: str, cache_dir: Path | None, limits: Limits = Limits()) -> tuple[Node | None, list[Diagnostic]]:

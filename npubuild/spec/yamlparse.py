@@ -44,7 +44,7 @@ class _Converter:
             reason = getattr(e, "problem", None) or e
             self.problems.append(
                 Diagnostic(self.file, n.start_mark.line + 1,
-                           f"cannot read {n.value!r} tagged {n.tag}: {reason}; remove the tag or quote the value")
+                           f"cannot read {_shown(n.value)} tagged {n.tag}: {reason}; remove the tag or quote the value")
             )
             return n.value
         if not isinstance(value, (str, int, float, bool, type(None))):
@@ -58,8 +58,8 @@ class _Converter:
             self.alias_budget -= self.sizes[id(n)]
             if self.alias_budget < 0:
                 if self.alias_budget + self.sizes[id(n)] >= 0:  # report the first alias past the limit only
-                    self.problems.append(Diagnostic(self.file, line, f"aliases expand this file past the limit of {self.limit} "
-                                                    "values (limits.yaml_max_alias_nodes); write the values out or use fewer aliases"))
+                    self.problems.append(Diagnostic(self.file, line, f"aliases of the value anchored here expand this file past the limit of "
+                                                    f"{self.limit} values (limits.yaml_max_alias_nodes); write the values out or use fewer aliases"))
                 return None
             return self.done[id(n)]
         if id(n) in self.active:
@@ -116,6 +116,12 @@ class _Converter:
         if isinstance(n, yaml.SequenceNode):
             return Node(line, [x for x in map(self.convert, n.value) if x is not None])
         return Node(line, self.scalar(n))
+
+
+def _shown(value, limit: int = 80) -> str:
+    """A value as a message shows it: a 5000-digit number is not repeated in full."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 5] + "...'"
 
 
 _PLAIN_TAGS = {yaml.MappingNode: "tag:yaml.org,2002:map", yaml.SequenceNode: "tag:yaml.org,2002:seq"}
