@@ -230,6 +230,7 @@ def test_a_33k_bundle_that_unpacks_to_1g_is_refused_at_once(tmp_path):
     _refused(b, tmp_path, "the ratio of unpacked to compressed bytes", "limits.bundle_max_ratio", max_size=2 << 30)
 
 
+@pytest.mark.slow  # long; runs in CI
 def test_100k_entries_are_refused_at_once(tmp_path):
     files = {f"graphs/g/f{i:06d}.bin": b"" for i in range(100_000)}
     m = _manifest(files, indent=None)
@@ -452,6 +453,7 @@ def test_kill_9_during_unpack_force_leaves_the_old_or_the_new_tree(site, tmp_pat
     assert outcomes == [False, False, False, False, True, True, False, True]
 
 
+@pytest.mark.slow  # long; runs in CI
 def test_kill_9_at_random_moments_during_unpack_force_and_pack(site, tmp_path):
     dest, b2, old, new = site
     pristine = tmp_path / "pristine"

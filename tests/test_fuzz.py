@@ -129,6 +129,7 @@ def test_fuzz_specs_many_then_a_good_build(tmp_path, project):
     p.npubuild("verify")
 
 
+@pytest.mark.slow  # long; runs in CI
 def test_fuzzed_spec_through_the_cli_is_one_message(project):
     """A sample through the real build: exit status and no traceback."""
     rng = random.Random(5)

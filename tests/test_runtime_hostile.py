@@ -431,6 +431,7 @@ print(json.dumps({"cases": cases, "bad": bad[:20]}))
 """
 
 
+@pytest.mark.slow  # long; runs in CI
 def test_any_field_of_the_wrong_type_or_missing_is_a_user_error(built, tampered):
     """Every field of the manifest deleted or replaced by values of other types: UserError or a correct run, nothing else."""
     art = tampered()

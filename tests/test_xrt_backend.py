@@ -393,6 +393,7 @@ def test_xclbin_swapped_after_load_is_refused(built, npu, monkeypatch):
     )
 
 
+@pytest.mark.slow  # long; runs in CI
 def test_any_xdna_field_of_the_wrong_type_or_missing_is_a_user_error(built, npu):
     """Every field of one kernel's xdna record deleted or replaced by values of other types:
     UserError or the right answer (the fake NPU runs Python only, so this runs in process)."""
