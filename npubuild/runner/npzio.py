@@ -91,6 +91,7 @@ def read_npz(path, what: str, limits: Limits = Limits()) -> dict:
                         raise UserError(f"{what} file {path} holds '{name}' twice")
                     out[name] = _member(z, info, f"{what} file {path}: array '{name}'", limits)
                 return out
+        # zipfile raises NotImplementedError for a compression method it lacks
         except (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, EOFError, OSError, NotImplementedError, RuntimeError) as e:
             raise UserError(f"cannot read {what} file {path}: a damaged .npz ({e}); write it again with numpy.savez") from None
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import hashlib
+from abc import ABC, abstractmethod
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -91,7 +92,7 @@ def os_reason(e: BaseException, timeout: float = TIMEOUT) -> str:
     return printable(e) or type(e).__name__
 
 
-class Backend:
+class Backend(ABC):
     """A further store. Every method raises StoreDown when the store cannot be used;
     ``get_entry``/``get_blob`` raise Refused for something that is not a file."""
 
@@ -100,22 +101,25 @@ class Backend:
         self.display = redact(url)
         self.timeout = timeout  # seconds for one whole request: connect, send, read the whole answer
 
+    @abstractmethod
     def get_entry(self, key: str, sink: BlobSink) -> bool:
         """Stream the action entry of ``key`` into ``sink``; False when there is none."""
-        raise NotImplementedError
 
+    @abstractmethod
     def get_blob(self, digest: str, sink: BlobSink) -> bool:
         """Stream the blob ``digest`` into ``sink``; False when there is none."""
-        raise NotImplementedError
 
+    @abstractmethod
     def has_blob(self, digest: str) -> bool:
-        raise NotImplementedError
+        """Whether the store holds the blob ``digest``."""
 
+    @abstractmethod
     def put_blob(self, digest: str, path: Path) -> None:
-        raise NotImplementedError
+        """Upload the file ``path`` as the blob ``digest``."""
 
+    @abstractmethod
     def put_entry(self, key: str, data: bytes) -> None:
-        raise NotImplementedError
+        """Upload the action entry of ``key`` (after its blobs)."""
 
     def close(self) -> None:
         pass
