@@ -185,6 +185,21 @@ def within_roots(path: Path, roots) -> bool:
     return any(real.is_relative_to(Path(r).resolve()) for r in roots)
 
 
+def open_regular(path: Path):
+    """``path`` opened for binary reading when it is a regular file; ValueError for a
+    FIFO, socket, device or directory. Opened non-blocking (a FIFO would block the
+    open itself), then checked by fstat on the very descriptor that is read."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ValueError("is not a regular file (a directory, FIFO, socket or device)")
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 class TooLarge(ValueError):
     """A file over the size its reader allows."""
 
@@ -204,24 +219,18 @@ def read_regular(path: Path, max_size: int, roots=None, prefix: int | None = Non
     if roots is not None and not within_roots(path, roots):
         raise ValueError(f"{path} is outside the project (and any data_dirs); copy it in or list its directory in data_dirs")
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        f = open_regular(path)
     except IsADirectoryError:
         raise ValueError(f"{path} is a directory, not a file") from None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise ValueError(f"{path} is not a regular file (a directory, FIFO, socket or device)")
-        if st.st_size > max_size:
-            raise TooLarge(f"{path} is {st.st_size} bytes, over the limit of {max_size}")
-        os.set_blocking(fd, True)
-        with os.fdopen(fd, "rb", closefd=True) as f:
-            fd = -1
-            if prefix is not None:
-                return f.read(prefix)
-            data = f.read(max_size + 1)
-        if len(data) > max_size:  # grew after the fstat
-            raise TooLarge(f"{path} is over the limit of {max_size} bytes")
-        return data
-    finally:
-        if fd >= 0:
-            os.close(fd)
+    except ValueError as e:
+        raise ValueError(f"{path} {e}") from None
+    with f:
+        size = os.fstat(f.fileno()).st_size
+        if size > max_size:
+            raise TooLarge(f"{path} is {size} bytes, over the limit of {max_size}")
+        if prefix is not None:
+            return f.read(prefix)
+        data = f.read(max_size + 1)
+    if len(data) > max_size:  # grew after the fstat
+        raise TooLarge(f"{path} is over the limit of {max_size} bytes")
+    return data

@@ -30,7 +30,7 @@ import stat
 import tempfile
 from pathlib import Path, PurePosixPath
 
-from ..fsio import atomic_copy, atomic_write_text, inside, read_regular, sha256_file, tmp_prefix
+from ..fsio import atomic_copy, atomic_write_text, inside, open_regular, read_regular, sha256_file, tmp_prefix
 
 ENTRY_LIMIT = 16 << 20  # an action entry is a small JSON document
 CHUNK = 1 << 20
@@ -155,22 +155,6 @@ def output_mode(entry: dict, name: str) -> int:
     output is ever group- or world-writable, setuid, setgid or sticky."""
     m = entry.get("modes", {}).get(name, 0o644)
     return 0o755 if m & 0o111 else 0o644
-
-
-def open_regular(path: Path):
-    """``path`` opened for reading when it is a regular file; ValueError for a FIFO, socket,
-    device or directory. fsio.read_regular's approach (open non-blocking, fstat the
-    descriptor that is read) for files too large to read whole."""
-    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0)
-    fd = os.open(path, flags)
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise ValueError("is not a regular file (a directory, FIFO, socket or device)")
-        os.set_blocking(fd, True)
-        return os.fdopen(fd, "rb")
-    except BaseException:
-        os.close(fd)
-        raise
 
 
 # ---- the store --------------------------------------------------------------------------------------------------------

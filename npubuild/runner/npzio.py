@@ -21,7 +21,7 @@ import zlib
 from pathlib import Path
 
 from ..errors import UserError
-from ..fsio import atomic_writer
+from ..fsio import atomic_writer, open_regular
 from ..limits import Limits
 from ..ops.lazy_numpy import np
 
@@ -30,15 +30,11 @@ _MAX_MEMBERS = 4096  # arrays in one inputs/params file
 
 def _open_regular(path: Path, what: str):
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        return open_regular(path)
+    except ValueError:
+        raise UserError(f"{what} file {path} is not a regular file (a directory, FIFO or device); give a .npz file") from None
     except OSError as e:
         raise UserError(f"cannot read {what} file {path}: {e.strerror or e}") from None
-    st = os.fstat(fd)
-    if not stat.S_ISREG(st.st_mode):
-        os.close(fd)
-        raise UserError(f"{what} file {path} is not a regular file (a directory, FIFO or device); give a .npz file")
-    os.set_blocking(fd, True)
-    return os.fdopen(fd, "rb")
 
 
 def _member(z: zipfile.ZipFile, info: zipfile.ZipInfo, where: str, limits: Limits):

@@ -15,8 +15,8 @@ import os
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from ...fsio import atomic_copy, atomic_write_bytes
-from ..store import Refused, open_regular
+from ...fsio import atomic_copy, atomic_write_bytes, open_regular
+from ..store import Refused
 from .base import CHUNK, Backend, BlobSink, StoreDown, os_reason
 
 
