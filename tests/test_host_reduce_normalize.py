@@ -91,7 +91,7 @@ SCAN_EXTRA = [
 ARG_CORE = [
     ((7,), {}),
     ((3, 1031), {"select_last_index": True}),
-    ((4, 5, 6), {"axis": 1, "keepdims": True}),
+    ((4, 5, 6), {"axis": 1, "keepdims": True, "index_dtype": "i32"}),
 ]
 ARG_EXTRA = [
     ((), {"axis": 0}),

@@ -188,6 +188,7 @@ MOVEMENT: dict[str, list] = {
     "gather": [
         ([(3, 6), (2, 2)], {"axis": -1}),
         ([(5, 4), (3,)], {}),
+        ([(5, 4), (2, 3)], {"axis": 1, "index_dtype": "i32"}),
         ([(2, 3, 4), ()], {"axis": 1}),
         ([(7,), (4, 3)], {}),
         ([(2, 3, 4, 2), (5,)], {"axis": 2}),
@@ -290,7 +291,7 @@ def _inputs(c, rng):
     xs = [_random(t.shape, t.dtype, rng) for t in inst.inputs]
     if op == "gather":  # in-range indices, negative ones too
         n = inst.inputs[0].shape[inst.attrs["axis"]]
-        xs[1] = rng.integers(-n, n, size=inst.inputs[1].shape).astype(np.int64)
+        xs[1] = rng.integers(-n, n, size=inst.inputs[1].shape).astype(NUMPY_DTYPE[inst.inputs[1].dtype])
     if op == "clamp" and dt == "i64":  # the oracle clips in float64: exact up to 2**53
         xs[0] = np.where(np.abs(xs[0]) <= 2**53, xs[0], xs[0] >> 11)
     return xs

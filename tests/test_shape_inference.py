@@ -9,7 +9,7 @@ import pytest
 
 from npubuild.errors import OpError, UnsupportedOnTarget
 from npubuild.ops import REGISTRY, check_target, normalize_attrs
-from npubuild.ops.registry import target_problems
+from npubuild.ops.registry import XDNA_F16_TEXT, XDNA_I64_TEXT, target_problems
 from npubuild.spec.instances import make_instance
 
 
@@ -182,6 +182,13 @@ XDNA_REJECTS = [
     ("where", [(4,), (4,), (1,)], {}, "f32"),
     ("fma", [(4,), (4,), (1,)], {}, "f32"),
     ("cast", [(4,)], {"to": "i8"}, "f32"),
+    # every op: no i64 and no f16 tensor crosses to the NPU
+    ("argmax", [(4, 8)], {}, "f32"),  # i64 indices by default
+    ("gather", [(2, 3), (2,)], {"axis": 1}, "f32"),
+    ("abs", [(4,)], {}, "i64"),
+    ("cast", [(4,)], {"to": "i64"}, "i32"),
+    ("cast", [(4,)], {"to": "f16"}, "f32"),
+    ("relu", [(4,)], {}, "f16"),
 ]
 
 # the same ops in a form xdna runs
@@ -190,7 +197,7 @@ XDNA_ACCEPTS = [
     ("group_norm", [(1, 8, 4, 4), (8,), (8,)], {"num_groups": 2}, "f32"),
     ("reduce_sum", [(4, 8)], {"axes": [1]}, "f32"),
     ("cumsum", [(4, 8)], {"axis": 1, "exclusive": True}, "f32"),
-    ("argmax", [(4, 8)], {}, "f32"),
+    ("argmax", [(4, 8)], {"index_dtype": "i32"}, "f32"),
     ("transpose", [(2, 3)], {}, "f32"),
     ("transpose", [(2, 3)], {"perm": [1, 0]}, "i32"),
     ("trilu", [(3, 3)], {"upper": False}, "f32"),
@@ -199,7 +206,7 @@ XDNA_ACCEPTS = [
     ("expand", [(2, 1, 4)], {"shape": [2, 3, 4]}, "f32"),
     ("concat", [(2, 3), (2, 5)], {"axis": 1}, "f32"),
     ("pad", [(2, 3)], {"pads": [[0, 0], [1, 2]], "value": -1.0}, "f32"),
-    ("gather", [(2, 3), (2,)], {"axis": 1}, "f32"),
+    ("gather", [(2, 3), (2,)], {"axis": 1, "index_dtype": "i32"}, "f32"),
     ("attention", [(1, 4, 8), (1, 4, 8), (1, 4, 8)], {"num_heads": 2, "head_dim": 4, "mask": "causal"}, "f32"),
     ("rope", [(4, 8), (4, 2), (4, 2)], {"head_dim": 4, "style": "gptj"}, "f32"),
     ("pool", [(1, 1, 4, 4)], {"mode": "avg", "kernel_size": [3, 3], "pads": [1, 1], "count_include_pad": True}, "f32"),
@@ -249,8 +256,45 @@ def test_every_xdna_restriction_is_exercised():
     missing = sorted(
         {f"{op.family}: {r.text}" for op in REGISTRY.values() for r in op.restrictions if r.target == "xdna"}
         - {f"{fam}: {t}" for fam, t in hit}
+        - {f"{op.family}: {t}" for op in REGISTRY.values() for t in (XDNA_I64_TEXT, XDNA_F16_TEXT)}  # next test
     )
     assert not missing, missing
+
+
+@pytest.mark.parametrize("op_name", sorted(REGISTRY))
+def test_no_i64_or_f16_tensor_reaches_xdna(op_name):
+    """Every dtype (and str-attr choice) of every op whose instance would carry an i64 or f16
+    tensor is refused on xdna with the one message saying what to use; i32/f32 instances are not."""
+    op = REGISTRY[op_name]
+    refused = kept = 0
+    for dt in op.dtypes:
+        for attrs in _str_attr_variants(op):
+            ins, out = op.signature(dt, len(op.inputs), attrs)
+            problems = [r.text for r in op.restrictions
+                        if r.target == "xdna" and r.text in (XDNA_I64_TEXT, XDNA_F16_TEXT) and not r.check([()] * len(op.inputs), attrs, dt)]
+            if "i64" in (*ins, out):
+                assert XDNA_I64_TEXT in problems, (dt, attrs)
+                refused += 1
+            else:
+                assert XDNA_I64_TEXT not in problems, (dt, attrs)
+            if "f16" in (*ins, out):
+                assert XDNA_F16_TEXT in problems, (dt, attrs)
+                refused += 1
+            else:
+                assert XDNA_F16_TEXT not in problems, (dt, attrs)
+                kept += 1
+    assert kept or refused
+
+
+def _str_attr_variants(op):
+    base = {a.name: a.default for a in op.attrs if not a.required}
+    base.update({a.name: {"int": 1, "float": 1.0, "ints": [1], "floats": [1.0], "int_pairs": [[0, 0]], "str": "x", "bool": False}[a.kind]
+                 for a in op.attrs if a.required})
+    variants = [base]
+    for a in op.attrs:
+        if a.kind == "str" and a.choices:
+            variants = [{**v, a.name: c} for v in variants for c in a.choices]
+    return variants
 
 
 def test_importing_the_catalog_does_not_import_numpy():

@@ -22,7 +22,7 @@ REPRESENTATIVES = {
     "normalize": ("layer_norm", "f32", [(32, 256), (256,), (256,)], {}),
     "reduce": ("reduce_max", "f32", [(64, 128)], {}),
     "scan": ("cumsum", "f32", [(16, 256)], {}),
-    "arg": ("argmax", "f32", [(16, 256)], {}),
+    "arg": ("argmax", "f32", [(16, 256)], {"index_dtype": "i32"}),
     "movement": ("pad", "f32", [(16, 60)], {"pads": [[0, 0], [2, 2]]}),
     "rope": ("rope", "f32", [(16, 128), (16, 16), (16, 16)], {"head_dim": 32}),
     "attention": ("attention", "f32", [(16, 64), (16, 64), (16, 64)], {"num_heads": 1, "head_dim": 64, "mask": "causal"}),

@@ -11,6 +11,7 @@ from ..errors import OpError
 from .lazy_numpy import np
 from .registry import (
     DTYPES,
+    INDEX_DTYPE_ATTR,
     Attr,
     OpDef,
     Restriction,
@@ -219,7 +220,7 @@ def _infer_concat(shapes, attrs):
 
 
 def _gather_signature(dtype, n, attrs):
-    return [dtype, "i64"], dtype
+    return [dtype, attrs.get("index_dtype", "i64")], dtype
 
 
 def _infer_gather(shapes, attrs):
@@ -371,10 +372,10 @@ register(
         "take slices of data along axis at the given indices (ONNX Gather; negative indices count from the end)",
         _infer_gather,
         _gather,
-        (Attr("axis", "int", 0, doc="the indexed axis of data (negative counts from the end)"),),
+        (Attr("axis", "int", 0, doc="the indexed axis of data (negative counts from the end)"), INDEX_DTYPE_ATTR),
         inputs=("data", "indices"),
         signature=_gather_signature,
-        dtype_doc="data and the output have the op's dtype; indices are i64",
+        dtype_doc="data and the output have the op's dtype; indices are index_dtype (i64, or i32: what xdna takes)",
     ),
     _movement(
         "pad",

@@ -11,7 +11,9 @@ from ..errors import OpError
 from .lazy_numpy import np
 from .registry import (
     FLOAT_DTYPES,
+    INDEX_DTYPE_ATTR,
     NUMERIC_DTYPES,
+    NUMPY_DTYPE,
     Attr,
     OpDef,
     Restriction,
@@ -192,19 +194,20 @@ def _arg(fn_name: str):
             idx = fn(x, axis=ax)
         if attrs["keepdims"]:
             idx = np.expand_dims(idx, ax)
-        return np.asarray(idx).astype("int64")
+        return np.asarray(idx).astype(NUMPY_DTYPE[attrs["index_dtype"]])
 
     return oracle
 
 
 def _arg_signature(dtype, n, attrs):
-    return [dtype], "i64"
+    return [dtype], attrs.get("index_dtype", "i64")
 
 
 _ARG_ATTRS = (
     Attr("axis", "int", -1, doc="the searched axis (negative counts from the end)"),
     Attr("keepdims", "bool", False, doc="keep the searched axis as size 1"),
     Attr("select_last_index", "bool", False, doc="on ties return the last index instead of the first (ONNX)"),
+    INDEX_DTYPE_ATTR,
 )
 
 for _name, _fn, _doc in (
@@ -222,7 +225,7 @@ for _name, _fn, _doc in (
             attrs=_ARG_ATTRS,
             dtypes=NUMERIC_DTYPES,
             signature=_arg_signature,
-            dtype_doc="the input has the op's dtype; the output is i64",
+            dtype_doc="the input has the op's dtype; the output is index_dtype (i64, or i32: what xdna takes)",
             restrictions=(Restriction("xdna", "arg-max/min only over the last axis", last_axis("axis")), F32_ONLY_XDNA),
         )
     )

@@ -7,7 +7,7 @@ more than doit itself. Oracles use :data:`npubuild.ops.lazy_numpy.np`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from ..constants import DTYPES, FLOAT_DTYPES, NUMERIC_DTYPES, NUMPY_DTYPE, TARGETS  # noqa: F401  (re-exported)
@@ -152,12 +152,62 @@ class OpDef:
 
 REGISTRY: dict[str, OpDef] = {}
 
+# Element types the NPU path cannot carry, whatever the op (xdna-review.md items 1, 3):
+# * i64: ``aiex.npu.dma_memcpy_nd`` refuses elements wider than the shim's 32-bit
+#   address granularity (mlir-aie AIEXDialect.cpp, NpuDmaMemcpyNdOp::verify:
+#   "Maximum element bit width allowed is ...").
+# * f16: Peano legalizes every 16-bit float as bfloat16 (llvm-aie
+#   AIELegalizerHelper.cpp legalizeG_FPEXT: "We only handle bfloat16 to single
+#   precision conversion"), so an f16 body would compute wrong values silently.
+XDNA_I64_TEXT = (
+    "no i64 tensors (the NPU's shim DMA moves elements of at most 32 bits): use i32"
+    "; argmax/argmin/gather: attrs index_dtype: i32"
+)
+XDNA_F16_TEXT = "no f16 tensors (Peano compiles every 16-bit float as bfloat16, so f16 would be computed wrongly): use f32"
+
+
+def tensor_dtypes(op: OpDef, n_inputs: int, attrs: dict, dtype: str) -> set[str]:
+    """Every element type an instance of ``op`` reads or writes."""
+    ins, out = op.signature(dtype, n_inputs, attrs)
+    return {*ins, out}
+
+
+def _dtype_restriction(op: OpDef, banned: str, text: str) -> Restriction:
+    return Restriction("xdna", text, lambda shapes, attrs, dtype: banned not in tensor_dtypes(op, len(shapes), attrs, dtype))
+
+
+def _may_use(op: OpDef, banned: str) -> bool:
+    """Whether some instance of ``op`` can have a ``banned`` tensor (probed over its dtypes and str attr choices)."""
+    variants: list[dict] = [{}]
+    for a in op.attrs:
+        if a.kind == "str" and a.choices:
+            variants = [{**v, a.name: c} for v in variants for c in a.choices]
+    defaults = {a.name: a.default for a in op.attrs if not a.required}
+    n = max(len(op.inputs), 1)
+    for dt in op.dtypes:
+        for v in variants:
+            try:
+                if banned in tensor_dtypes(op, n, {**defaults, **v}, dt):
+                    return True
+            except (KeyError, TypeError, ValueError):
+                return True  # a signature that needs a required attr: keep the check
+    return False
+
+
+def _with_target_dtype_rules(op: OpDef) -> OpDef:
+    extra = tuple(
+        _dtype_restriction(op, banned, text)
+        for banned, text in (("i64", XDNA_I64_TEXT), ("f16", XDNA_F16_TEXT))
+        if _may_use(op, banned)
+    )
+    return replace(op, restrictions=op.restrictions + extra) if extra else op
+
 
 def register(*ops: OpDef) -> None:
     for op in ops:
         if op.name in REGISTRY:
             raise RuntimeError(f"op {op.name!r} registered twice")
-        REGISTRY[op.name] = op
+        REGISTRY[op.name] = _with_target_dtype_rules(op)
 
 
 class AttrError(OpError):
@@ -245,6 +295,11 @@ def target_problems(op: OpDef, shapes: Shapes, attrs: dict, dtype: str, target: 
 
 
 # ---- helpers shared by the catalog modules ------------------------------------------------
+
+# Integer type of index tensors (argmax/argmin outputs, gather indices): i64 as in
+# ONNX and NumPy, or i32, which is what the NPU takes (mlir-aie's own kernels
+# index with 32-bit integers; i64 cannot cross its shim DMA).
+INDEX_DTYPE_ATTR = Attr("index_dtype", "str", "i64", ("i64", "i32"), "integer type of the indices: i64, or i32 (required on xdna)")
 
 
 def norm_axis(axis: int, rank: int, what: str = "axis") -> int:

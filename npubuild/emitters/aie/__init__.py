@@ -54,6 +54,8 @@ def design_for(inst: KernelInstance, options: dict | None = None):
     """The checked design of ``inst`` (UnsupportedOnTarget when the NPU cannot take it)."""
     from .check import check_design
 
+    _check_element_types(inst)
+
     if inst.op == "matmul":
         from .gemm import overlay_for
 
@@ -63,6 +65,17 @@ def design_for(inst: KernelInstance, options: dict | None = None):
     d = plan_design(inst, device(options))
     check_design(d)
     return d
+
+
+def _check_element_types(inst: KernelInstance) -> None:
+    """No i64 or f16 tensor reaches a design (the catalog's xdna rules say so at spec time;
+    this keeps the emitter from ever writing one, whoever calls it)."""
+    from ...ops.registry import XDNA_F16_TEXT, XDNA_I64_TEXT
+
+    used = {t.dtype for t in (*inst.inputs, inst.output)}
+    for banned, text in (("i64", XDNA_I64_TEXT), ("f16", XDNA_F16_TEXT)):
+        if banned in used:
+            raise UnsupportedOnTarget(f"{inst.id}: {text}")
 
 
 def check_instance(inst: KernelInstance, options: dict | None = None) -> str | None:

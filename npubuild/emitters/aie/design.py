@@ -24,10 +24,18 @@ Chunk size: the largest number of rows whose chunk is at most 8 KiB per
 buffer (the reference design's 2048 f32) and whose FIFO buffers, double
 buffered, fit a core's 64 KiB with the stack; large tensors are then spread
 over as many columns as divide the chunk count.
+
+Stack: the body's scratch (``memref.alloca``: per-channel scales, attention
+scores ...) lives on the core's stack, which mlir-aie places directly below the
+object-FIFO buffers, so an overrun corrupts them silently (mlir-aie PR #3597).
+Every core therefore gets ``stack_size`` = mlir-aie's default 0x400 for the
+body's own frame plus the scratch bytes, and the chunk choice and the checker
+count that whole stack against the core's data memory.
 """
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 
 from ...constants import DTYPE_BYTES as ELEMENT_BYTES
@@ -147,6 +155,7 @@ class Design:
     transfers: list[Transfer] = field(default_factory=list)
     stack: int = DEFAULT_STACK
     padded_rows: int = 0  # rows including the zero padding up to whole chunks
+    scratch: int = 0  # bytes of the body's memref.alloca buffers (part of ``stack``)
 
     @property
     def partition(self) -> str:
@@ -161,6 +170,8 @@ class Design:
             "rows": self.rows,
             "padded_rows": self.padded_rows,
             "chunk_rows": self.chunk_rows,
+            "stack_size": self.stack,
+            "scratch_bytes": self.scratch,
             "buffers": [b.describe() for b in self.buffers],
         }
 
@@ -192,6 +203,44 @@ def _buffers(inst: KernelInstance, split: Split) -> list[HostBuffer]:
             raise UnsupportedOnTarget(f"{inst.id}: packed streamed inputs need equal row lengths on xdna")
     out = HostBuffer(inst.opdef.output, inst.output.dtype, ((inst.opdef.output, numel(inst.output.shape)),), True, True)
     return [buf(g, True) for g in streamed] + [buf(g, False) for g in params] + [out]
+
+
+# ---- stack ---------------------------------------------------------------------------------------------------------
+
+_ALLOC = re.compile(r"= memref\.(alloca|alloc)\(\) : memref<([^>]*)>")
+SCRATCH_ALIGN = 16  # bytes: each alloca rounded up (the widest AIE vector load alignment we rely on)
+
+
+def body_scratch(body: KernelInstance) -> int:
+    """Bytes of stack the compute body allocates (its ``memref.alloca`` buffers, each aligned).
+
+    Read from the emitted text itself, so it is exactly what the core will run.
+    A heap buffer (``memref.alloc``) cannot run on a core (no heap): refused.
+    """
+    from ..host import emit as host_emit
+
+    total = 0
+    for kind, ty in _ALLOC.findall(host_emit(body)):
+        *dims, elem = ty.split("x")
+        n = _ELEM_BYTES[elem]
+        for d in dims:
+            n *= int(d)
+        if kind == "alloc":
+            raise UnsupportedOnTarget(
+                f"{body.id}: the compute body needs a {n}-byte heap buffer ({ty}) and an AIE core has no heap; "
+                f"use smaller shapes or split the op into several kernels"
+            )
+        total += -(-n // SCRATCH_ALIGN) * SCRATCH_ALIGN
+    return total
+
+
+def stack_bytes(scratch: int) -> int:
+    """``stack_size`` for a body with ``scratch`` bytes of allocas (a multiple of 16)."""
+    return -(-(DEFAULT_STACK + scratch) // SCRATCH_ALIGN) * SCRATCH_ALIGN
+
+
+# memref element type -> bytes (bool buffers are i8 in memory)
+_ELEM_BYTES = {"f32": 4, "f16": 2, "bf16": 2, "i8": 1, "i16": 2, "i32": 4, "i64": 8}
 
 
 # ---- chunking -----------------------------------------------------------------------------------------------------
@@ -233,12 +282,14 @@ def _granular(split: Split, buffers: list[HostBuffer], r: int, inst: KernelInsta
     return True
 
 
-def choose_chunk(inst: KernelInstance, split: Split, buffers: list[HostBuffer], device: Device, stack: int) -> tuple[int, int, int]:
+def choose_chunk(inst: KernelInstance, split: Split, buffers: list[HostBuffer], device: Device, stack_of) -> tuple[int, int, int]:
     """(rows per chunk, FIFO depth, rows after padding), or UnsupportedOnTarget saying what does not fit.
 
-    The best chunk that divides the rows is taken unless padding the rows to
-    whole chunks of a size at least twice as large is possible (a prime row
-    count would otherwise stream one row at a time).
+    ``stack_of(r)`` is the core's stack for chunks of ``r`` rows (its body's
+    scratch grows with the chunk for some ops). The best chunk that divides
+    the rows is taken unless padding the rows to whole chunks of a size at
+    least twice as large is possible (a prime row count would otherwise stream
+    one row at a time).
     """
     budget = device.core_memory
     widest = max(
@@ -251,6 +302,9 @@ def choose_chunk(inst: KernelInstance, split: Split, buffers: list[HostBuffer], 
         if (r > 1 and r * widest > CHUNK_BYTES_MAX) or not _granular(split, buffers, r, inst):
             return None
         depth = 2 if chunks > 1 else 1
+        if core_bytes(inst, split, buffers, r, 1, 0) > budget:
+            return None  # cheap test first: the stack only adds to this
+        stack = stack_of(r)
         if core_bytes(inst, split, buffers, r, depth, stack) <= budget:
             return depth
         if depth == 2 and core_bytes(inst, split, buffers, r, 1, stack) <= budget:
@@ -270,12 +324,16 @@ def choose_chunk(inst: KernelInstance, split: Split, buffers: list[HostBuffer], 
                 return r, dep, chunks * r
     if exact:
         return exact[0], exact[1], rows
+    stack = stack_of(1)
     need = core_bytes(inst, split, buffers, 1, 1, stack)
     what = "the whole kernel" if split.kind == "whole" else "one row"
     if need > budget:
+        scratch = stack - DEFAULT_STACK
+        of_which = f", of which {scratch} bytes are the body's scratch" if scratch > 0 else ""
         raise UnsupportedOnTarget(
-            f"{inst.id}: {what} needs {need} bytes of core data memory ({_sizes(inst)}, {stack} bytes of stack) "
-            f"but an AIE core has {budget}; use smaller shapes or split the op into several kernels"
+            f"{inst.id}: {what} needs {need} bytes of core data memory ({_sizes(inst)}; {need - stack} bytes of "
+            f"buffers, {stack} bytes of stack{of_which}) but an AIE core has {budget}; "
+            f"use smaller shapes or split the op into several kernels"
         )
     raise UnsupportedOnTarget(
         f"{inst.id}: no chunk of whole rows is a multiple of 4 bytes ({_sizes(inst)}); the NPU's DMA moves 32-bit words, "
@@ -298,8 +356,15 @@ def _columns(n_chunks: int, device: Device) -> int:
 def plan_design(inst: KernelInstance, device: Device) -> Design:
     split = split_for(inst)
     buffers = _buffers(inst, split)
-    stack = DEFAULT_STACK
-    r, depth, padded = choose_chunk(inst, split, buffers, device, stack)
+    scratch_of: dict[int, int] = {}
+
+    def stack_of(r: int) -> int:
+        if r not in scratch_of:
+            scratch_of[r] = body_scratch(chunk_instance(inst, split, r))
+        return stack_bytes(scratch_of[r])
+
+    r, depth, padded = choose_chunk(inst, split, buffers, device, stack_of)
+    stack = stack_of(r)
     if padded != split.rows:
         buffers = [
             b if not b.streamed else dataclasses.replace(b, slots=tuple(padded * (n // split.rows) for _, n in b.parts))
@@ -309,7 +374,7 @@ def plan_design(inst: KernelInstance, device: Device) -> Design:
     cols = _columns(n_chunks, device)
     per_col = n_chunks // cols
     body = chunk_instance(inst, split, r)
-    d = Design(inst.id, device, cols, split.rows, r, split, body, buffers, stack=stack, padded_rows=padded)
+    d = Design(inst.id, device, cols, split.rows, r, split, body, buffers, stack=stack, padded_rows=padded, scratch=scratch_of[r])
     position = {name: k for k, name in enumerate(inst.input_names)}
     for c in range(cols):
         shim, mem, core = (c, 0), (c, 1), (c, 2)

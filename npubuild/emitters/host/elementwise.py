@@ -29,6 +29,7 @@ from .mlir_text import (
     int_min,
     is_float,
     mlir_type,
+    negate_float,
 )
 
 # (builder, scalar operands, dtype) -> result value
@@ -48,7 +49,7 @@ def _relu(b: KernelBuilder, v, dt):
 def _neg(b: KernelBuilder, v, dt):
     t = mlir_type(dt)
     if is_float(dt):
-        return b.op(f"arith.negf {v[0]} : {t}")
+        return negate_float(b, v[0], dt)
     return b.op(f"arith.subi {b.int_const(0, dt)}, {v[0]} : {t}")  # wraps: neg(MIN) == MIN
 
 

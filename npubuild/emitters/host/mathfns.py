@@ -27,7 +27,7 @@ import math
 import struct
 from typing import Callable
 
-from .mlir_text import KernelBuilder
+from .mlir_text import KernelBuilder, negate_float
 
 F = "f32"
 I = "i32"
@@ -70,7 +70,7 @@ def div(b, x, y):
 
 
 def neg(b, x):
-    return b.op(f"arith.negf {x} : {F}")
+    return negate_float(b, x, "f32")
 
 
 def cmpf(b, pred: str, x, y):

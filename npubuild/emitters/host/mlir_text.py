@@ -49,6 +49,21 @@ def memref_type(shape, dtype: str) -> str:
     return f"memref<{dims}{MEMREF_ELEMENT[dtype]}>"
 
 
+def negate_float(b: "KernelBuilder", x: str, dtype: str) -> str:
+    """``-x`` as a flip of the sign bit on the same-width integer.
+
+    Not ``arith.negf``: llvm-aie has no scalar G_FNEG legalization rule for AIE2 /
+    AIE2P (xdna-review.md item 10), and the bit flip is exact for every value,
+    NaN and -0.0 included, as negation is in IEEE 754.
+    """
+    it = FLOAT_BITS_TYPE[dtype]
+    width = int(it[1:])
+    mask = b.int_const(FLOAT_SIGN_MASK[dtype] - (1 << width), it)  # the sign bit, as a signed literal
+    bits = b.op(f"arith.bitcast {x} : {MLIR_TYPE[dtype]} to {it}")
+    flipped = b.op(f"arith.xori {bits}, {mask} : {it}")
+    return b.op(f"arith.bitcast {flipped} : {it} to {MLIR_TYPE[dtype]}")
+
+
 def int_min(dtype: str) -> int:
     return -(1 << (INT_BITS[dtype] - 1))
 

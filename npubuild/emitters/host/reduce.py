@@ -293,12 +293,13 @@ def emit_arg(inst: KernelInstance) -> str:
             return [nb, nj]
 
         _, idx = for_acc(b, [length - 1], [(first, t), (j0, "index")], body) if length > 1 else (first, j0)
-        idx64 = b.op(f"arith.index_cast {idx} : index to i64")
+        it = inst.output.dtype  # index_dtype: i64 or i32
+        idx_int = b.op(f"arith.index_cast {idx} : index to {mlir_type(it)}")
         if keepdims:
             out_idx = insert_axis(outer, axis, rank, b.index(0)) if rank else [b.index(0)]
         else:
             out_idx = list(outer)
-        b.store(idx64, b.out_arg, out_shape, "i64", out_idx)
+        b.store(idx_int, b.out_arg, out_shape, it, out_idx)
     return b.finish()
 
 

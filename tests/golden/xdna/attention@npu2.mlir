@@ -160,7 +160,7 @@ module {
         aie.objectfifo.release @k_v_c0(Consume, 1)
       }
       aie.end
-    } {stack_size = 1024 : i32}
+    } {stack_size = 1088 : i32}
     aie.runtime_sequence(%q: memref<1024xf32>, %k_v: memref<2048xf32>, %y: memref<1024xf32>) {
       aiex.npu.dma_memcpy_nd(%q[0, 0, 0, 0][1, 1, 1, 1024][0, 0, 0, 1]) {id = 0 : i64, metadata = @q_c0_shim} : memref<1024xf32>
       aiex.npu.dma_memcpy_nd(%k_v[0, 0, 0, 0][1, 1, 1, 2048][0, 0, 0, 1]) {id = 1 : i64, metadata = @k_v_c0} : memref<2048xf32>

@@ -76,8 +76,9 @@ module {
       %cst18_f32 = arith.constant 1.5 : f32
       %cst19_f32 = arith.constant 4097.0 : f32
       %cst20_f32 = arith.constant 1.1920928955078125e-07 : f32
-      %cst21_f32 = arith.constant 0x7F800000 : f32
-      %cst22_f32 = arith.constant 0x7FC00000 : f32
+      %cm2147483648_i32 = arith.constant -2147483648 : i32
+      %cst22_f32 = arith.constant 0x7F800000 : f32
+      %cst23_f32 = arith.constant 0x7FC00000 : f32
       scf.for %i0 = %c0 to %c8 step %c1 {
         %v0 = scf.for %i1 = %c0 to %c256 step %c1 iter_args(%v1 = %cst4_f32) -> (f32) {
           %v2 = memref.load %in_x[%i0, %i1] : memref<8x256xf32>
@@ -170,32 +171,34 @@ module {
         %v86 = arith.mulf %v66, %cst20_f32 : f32
         %v87 = arith.cmpf ogt, %v85, %v86 : f32
         %v88 = arith.addf %v66, %cst20_f32 : f32
-        %v89 = arith.negf %v86 : f32
-        %v90 = arith.cmpf ole, %v85, %v89 : f32
-        %v91 = arith.subf %v66, %cst20_f32 : f32
-        %v92 = arith.select %v90, %v91, %v66 : f32
-        %v93 = arith.select %v87, %v88, %v92 : f32
-        %v94 = arith.addi %v20, %v16 : i32
-        %v95 = arith.addi %v94, %c127_i32 : i32
-        %v96 = arith.shli %v95, %c23_i32 : i32
-        %v97 = arith.bitcast %v96 : i32 to f32
-        %v98 = arith.mulf %v93, %v97 : f32
-        %v99 = arith.cmpf oeq, %v12, %cst21_f32 : f32
-        %v100 = arith.select %v99, %cst21_f32, %v98 : f32
-        %v101 = arith.cmpf oeq, %v12, %cst4_f32 : f32
-        %v102 = arith.select %v101, %v12, %v100 : f32
-        %v103 = arith.cmpf ult, %v12, %cst4_f32 : f32
-        %v104 = arith.select %v103, %cst22_f32, %v102 : f32
-        %v105 = arith.divf %cst7_f32, %v104 : f32
+        %v89 = arith.bitcast %v86 : f32 to i32
+        %v90 = arith.xori %v89, %cm2147483648_i32 : i32
+        %v91 = arith.bitcast %v90 : i32 to f32
+        %v92 = arith.cmpf ole, %v85, %v91 : f32
+        %v93 = arith.subf %v66, %cst20_f32 : f32
+        %v94 = arith.select %v92, %v93, %v66 : f32
+        %v95 = arith.select %v87, %v88, %v94 : f32
+        %v96 = arith.addi %v20, %v16 : i32
+        %v97 = arith.addi %v96, %c127_i32 : i32
+        %v98 = arith.shli %v97, %c23_i32 : i32
+        %v99 = arith.bitcast %v98 : i32 to f32
+        %v100 = arith.mulf %v95, %v99 : f32
+        %v101 = arith.cmpf oeq, %v12, %cst22_f32 : f32
+        %v102 = arith.select %v101, %cst22_f32, %v100 : f32
+        %v103 = arith.cmpf oeq, %v12, %cst4_f32 : f32
+        %v104 = arith.select %v103, %v12, %v102 : f32
+        %v105 = arith.cmpf ult, %v12, %cst4_f32 : f32
+        %v106 = arith.select %v105, %cst23_f32, %v104 : f32
+        %v107 = arith.divf %cst7_f32, %v106 : f32
         scf.for %i3 = %c0 to %c256 step %c1 {
-          %v106 = memref.load %in_x[%i0, %i3] : memref<8x256xf32>
-          %v107 = arith.subf %v106, %v4 : f32
-          %v108 = memref.load %in_gamma[%i3] : memref<256xf32>
-          %v109 = arith.mulf %v107, %v105 : f32
-          %v110 = arith.mulf %v109, %v108 : f32
-          %v111 = memref.load %in_beta[%i3] : memref<256xf32>
-          %v112 = arith.addf %v110, %v111 : f32
-          memref.store %v112, %out_y[%i0, %i3] : memref<8x256xf32>
+          %v108 = memref.load %in_x[%i0, %i3] : memref<8x256xf32>
+          %v109 = arith.subf %v108, %v4 : f32
+          %v110 = memref.load %in_gamma[%i3] : memref<256xf32>
+          %v111 = arith.mulf %v109, %v107 : f32
+          %v112 = arith.mulf %v111, %v110 : f32
+          %v113 = memref.load %in_beta[%i3] : memref<256xf32>
+          %v114 = arith.addf %v112, %v113 : f32
+          memref.store %v114, %out_y[%i0, %i3] : memref<8x256xf32>
         }
       }
       return
