@@ -14,6 +14,7 @@ devices.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 import textwrap
 
 import pytest
@@ -138,3 +139,12 @@ def test_argmax_with_i32_indices_builds_for_xdna():
     inst = make_instance("argmax", "f32", [(16, 256)], {"index_dtype": "i32"})
     assert inst.output.dtype == "i32"
     assert "memref<16xi32>" in sequence_text(aie.emit(inst, {"device": "npu2"}))
+
+
+def test_no_golden_design_moves_i64():
+    golden = sorted((Path(__file__).parent / "golden" / "xdna").glob("*.mlir"))
+    assert golden
+    for path in golden:
+        text = path.read_text()
+        assert "xi64>" not in sequence_text(text), path.name
+        assert min(int(n) for n in _STACK.findall(text)) >= 1024 + alloca_bytes(text), path.name
