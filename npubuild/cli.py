@@ -79,14 +79,39 @@ def cmd_ops(args) -> int:
     return 0
 
 
+def _built_resources(plan) -> dict:
+    """kernel id -> target -> per-core stack and program memory measured by the last build
+    (the manifest's ``resources``), for the kernels whose key the specs still give."""
+    from .artifacts.manifest import MANIFEST, read_manifest
+
+    art = plan.config.artifacts
+    if not (art / MANIFEST).is_file():
+        return {}
+    try:
+        m = read_manifest(art, plan.config.limits)
+    except (UserError, OSError) as e:
+        print(f"npubuild list: measured resources not shown: {e}", file=sys.stderr)
+        return {}
+    out = {}
+    for kid, inst in plan.instances.items():
+        k = m["kernels"].get(kid)
+        if isinstance(k, dict) and k.get("key") == inst.key:
+            res = {t: tr["resources"] for t, tr in k.get("targets", {}).items() if isinstance(tr, dict) and "resources" in tr}
+            if res:
+                out[kid] = res
+    return out
+
+
 def cmd_list(args) -> int:
     from .build.plan import build_plan
     from .config import load_config
 
     plan = build_plan(load_config())
     if args.json:
+        built = _built_resources(plan)
         doc = {
-            "kernels": {k: dict(i.describe(), targets=list(plan.targets[k])) for k, i in plan.instances.items()},
+            "kernels": {k: dict(i.describe(), targets=list(plan.targets[k]), **({"resources": built[k]} if k in built else {}))
+                        for k, i in plan.instances.items()},
             "graphs": {n: [s.node for s in g.steps] for n, g in plan.spec.graphs.items()},
         }
         print(json.dumps(doc, indent=1))
@@ -176,7 +201,7 @@ def cmd_run(args) -> int:
 
 
 def _doctor_report() -> dict:
-    from .toolchain import host, xdna
+    from .toolchain import aie_features, host, xdna
 
     cache_dir = None
     try:
@@ -205,12 +230,15 @@ def _doctor_report() -> dict:
         report["host"] = {"ok": False, "error": str(e).splitlines()[0] if str(e) else type(e).__name__}
     found = xdna.find_xdna_tools()
     aiecc = found["aiecc"]
-    if aiecc["path"]:
-        aiecc["cli_dialect"] = xdna.detect_aiecc_dialect(aiecc["path"])
-        aiecc["mlir_dialect"] = xdna.detect_mlir_dialect(aiecc.get("package_version") or aiecc["version"], aiecc["cli_dialect"])
     report["xdna"] = found
-    if all(t["path"] for t in found.values()):
-        report["xdna_fingerprint"] = xdna.xdna_fingerprint(found, cache_dir)["id"]
+    if aiecc["path"]:
+        # the fingerprint runs aie-opt's probes (once; cached like the build's)
+        fp = xdna.xdna_fingerprint(found, cache_dir)
+        aiecc["cli_dialect"] = fp["dialect"].get("aiecc_cli")
+        report["xdna_features"] = {k: v for k, v in fp["features"].items() if k != "transient"}
+        if all(t["path"] for t in found.values()):
+            report["xdna_fingerprint"] = fp["id"]
+    report["xdna_warnings"] = aie_features.peano_warnings(found["peano"].get("package_version"))
     report["pyxrt"] = xdna.pyxrt_status()
     if report["pyxrt"]["path"]:
         from .runner import xrt
@@ -242,12 +270,15 @@ def _doctor_lines(r: dict) -> list[str]:
             bits.append(f"wheel {t['package_version']}")
         if name == "aiecc":
             bits.append(f"CLI {t.get('cli_dialect') or 'unknown'}")
-            bits.append(f"MLIR {t.get('mlir_dialect') or 'unknown runtime_sequence dialect'}")
         bits.append(f"via {t['found_via']}")
         line = head + f"{t['path']} ({', '.join(bits)})"
         if t["missing"]:
             line += f"; {t['missing']}"
         lines.append(line)
+        if name == "aiecc":
+            lines.append(_doctor_features_line(t, r.get("xdna_features") or {}))
+    for w in r.get("xdna_warnings") or []:
+        lines.append(f"{'warning:':<13} {w}")
     p = r["pyxrt"]
     lines.append(f"{'pyxrt:':<13} " + (f"importable ({p['path']})" if p["path"] else p["missing"]))
     npu = r.get("npu")
@@ -262,9 +293,23 @@ def _doctor_lines(r: dict) -> list[str]:
     return lines
 
 
+def _doctor_features_line(aiecc: dict, features: dict) -> str:
+    """aie-opt: where it is and what its probes decided, or why they could not."""
+    from .toolchain.aie_features import describe
+
+    head = f"{'aie-opt:':<13} "
+    if not aiecc.get("aie_opt"):
+        return head + (features.get("problem") or aiecc.get("aie_opt_missing") or "not found")
+    line = head + f"{aiecc['aie_opt']} (via {aiecc.get('aie_opt_found_via')}): {describe(features)}"
+    if features.get("problem"):
+        line += f"; CANNOT COMPILE: {features['problem']}"
+    return line
+
+
 def cmd_doctor(args) -> int:
     r = _doctor_report()
-    xdna_ok = all(t["path"] and not t["missing"] for t in r["xdna"].values())
+    features = r.get("xdna_features") or {}
+    xdna_ok = all(t["path"] and not t["missing"] for t in r["xdna"].values()) and not features.get("problem")
     r["ok"] = bool(r["host"]["ok"] and (xdna_ok or not args.strict))
     if args.json:
         print(json.dumps(r, indent=1))

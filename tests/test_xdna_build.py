@@ -16,7 +16,7 @@ import os
 import pytest
 
 from .test_xdna_driver import _FAKE_CLANG_COMPILE, fake_aiecc_compiler
-from .test_xdna_toolchain import clean_env, fake_clang, fake_xclbinutil  # noqa: F401  (clean_env is a fixture)
+from .test_xdna_toolchain import clean_env, fake_aie_opt, fake_clang, fake_xclbinutil  # noqa: F401  (clean_env is a fixture)
 
 KERNELS = """\
 kernels:
@@ -92,6 +92,7 @@ def test_a_shape_that_does_not_fit_fails_at_spec_time(project):
 def fake_toolchain(tmp_path, clean_env):
     prefix = tmp_path / "mlir_aie"
     fake_aiecc_compiler(prefix / "bin", "legacy")
+    fake_aie_opt(prefix / "bin", 20260401)  # legacy CLI, newest MLIR: aie.runtime_sequence, func-level link_with
     peano = tmp_path / "llvm-aie"
     fake_clang(peano, extra=_FAKE_CLANG_COMPILE)
     fake_xclbinutil(tmp_path / "xrt" / "bin")
@@ -116,7 +117,9 @@ def test_with_a_toolchain_compiles_links_and_caches(project, fake_toolchain):
     assert not [ln for ln in r.out.splitlines() if ln.startswith("xdna:")]
     m = _manifest(p)
     gemm = m["kernels"]["matmul_i8_64x200_200x300"]["targets"]["xdna"]
-    assert gemm["compiled"] is True and set(gemm["files"]) == {"source", "xclbin", "insts"}
+    assert gemm["compiled"] is True and set(gemm["files"]) == {"source", "xclbin", "insts", "resources"}
+    # this aiecc double links no core ELFs: every core is there, measured by nothing
+    assert gemm["resources"] and all(c["stack_bytes"] is None and c["not_measured"] for c in gemm["resources"].values())
     records = [json.loads(ln) for ln in fake_toolchain["record"].read_text().splitlines()]
     calls = [c for c in records if c["argv"][-1:] == ["aie.mlir"]]
     probes = [c["argv"] for c in records if c not in calls]

@@ -79,7 +79,7 @@ class XdnaTarget:
 
     name = "xdna"
     source_name = "aie.mlir"
-    binaries = {"xclbin": "final.xclbin", "insts": "insts.bin"}
+    binaries = {"xclbin": "final.xclbin", "insts": "insts.bin", "resources": "resources.json"}  # toolchain.core_elf.RESOURCES_NAME
 
     def has_emitter(self, op: str) -> bool:
         from ..emitters.aie import has_emitter
@@ -96,8 +96,22 @@ class XdnaTarget:
 
         return xdna_fingerprint(find_xdna_tools(probe_versions=False), cache_dir)
 
+    @staticmethod
+    def _aiecc_cli(toolchain: dict) -> str:
+        """The aiecc CLI dialect to drive; refuses (one line) when the mlir-aie probes did not decide."""
+        from ..errors import UserError
+        from ..toolchain.xdna import xdna_problem
+
+        problem = xdna_problem(toolchain)
+        if problem:
+            raise UserError(problem)
+        # the fingerprint read `aiecc --help` once; an aiecc whose help lists neither
+        # form is driven with the long-standing legacy flags
+        return (toolchain.get("dialect") or {}).get("aiecc_cli") or "legacy"
+
     def emit_options(self, config, cache_dir: Path | None = None) -> dict:
-        """Device from the project; dialect from the installed mlir-aie (newest when none is installed)."""
+        """Device from the project; dialect from what the installed mlir-aie's aie-opt accepts
+        (the newest forms when mlir-aie is not installed or the probes did not decide)."""
         from ..emitters.aie import DEFAULT_OPTIONS
 
         fp = self._fingerprint(cache_dir)
@@ -129,7 +143,19 @@ class XdnaTarget:
         )
 
     def fingerprint(self, cache_dir: Path) -> dict:
-        return self._fingerprint(cache_dir)
+        """The toolchain identity compiles are keyed on. Refuses (UserError, one line) when
+        the toolchain is complete but what its mlir-aie accepts could not be decided or is
+        older than the minimum; prints the Peano warnings once per process."""
+        from ..errors import UserError
+        from ..toolchain.aie_features import warn_once
+        from ..toolchain.xdna import xdna_problem
+
+        fp = self._fingerprint(cache_dir)
+        problem = xdna_problem(fp)
+        if problem:
+            raise UserError(problem)
+        warn_once(fp.get("warnings") or [])
+        return fp
 
     def flags(self):
         from ..toolchain.aiecc import AIECC_FLAGS
@@ -178,10 +204,12 @@ class XdnaTarget:
 
             objects.append(build_microkernel(instance, tools, toolchain, Path(store_root), out_dir, options["device"],
                                              timeout=limits.tool_timeout))
-        # the fingerprint read `aiecc --help` once; an aiecc whose help lists neither
-        # form is driven with the long-standing legacy flags
-        cli = (toolchain.get("dialect") or {}).get("aiecc_cli") or "legacy"
-        compile_design(source_text, out_dir, log_path, tools=tools, cli_dialect=cli, objects=objects, timeout=limits.aiecc_timeout)
+        cli = self._aiecc_cli(toolchain)
+        from ..emitters.aie import device
+
+        # arch picks the cores' program memory (toolchain.core_elf.PROGRAM_MEMORY)
+        compile_design(source_text, out_dir, log_path, tools=tools, cli_dialect=cli, objects=objects, timeout=limits.aiecc_timeout,
+                       arch=device(options).arch)
 
 
 COMPILED: dict[str, HostTarget | XdnaTarget] = {"host": HostTarget(), "xdna": XdnaTarget()}

@@ -32,13 +32,18 @@ def stat_files(paths: dict) -> dict:
     return out
 
 
-def cached_fingerprint(cache_file: Path | None, key: dict, compute: Callable[[], dict]) -> dict:
-    """``compute()`` unless a fingerprint for ``key`` is memoized or in ``cache_file``."""
+def cached_fingerprint(cache_file: Path | None, key: dict, compute: Callable[[], dict],
+                       persist: Callable[[dict], bool] | None = None) -> dict:
+    """``compute()`` unless a fingerprint for ``key`` is memoized or in ``cache_file``.
+
+    A computed fingerprint for which ``persist`` says False (say, one whose probe
+    timed out) is memoized in this process but not written to ``cache_file``.
+    """
     key_json = canonical_json(key)
     memo_key = f"{cache_file.name if cache_file else ''}:{key_json}"
     fp = _memo.get(memo_key)
     if fp is not None:
-        if cache_file is not None and not cache_file.exists():
+        if cache_file is not None and not cache_file.exists() and (persist is None or persist(fp)):
             _write(cache_file, key, fp)
         return copy.deepcopy(fp)
     if cache_file is not None:
@@ -51,7 +56,7 @@ def cached_fingerprint(cache_file: Path | None, key: dict, compute: Callable[[],
         except (OSError, ValueError):
             pass  # missing or corrupt: recompute
     fp = compute()
-    if cache_file is not None:
+    if cache_file is not None and (persist is None or persist(fp)):
         _write(cache_file, key, fp)
     _memo[memo_key] = fp
     return copy.deepcopy(fp)

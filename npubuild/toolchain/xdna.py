@@ -10,10 +10,11 @@ research notes on mlir-aie (``/work/shared/research/xdna.md`` §1).
   to install it).
 * :func:`detect_aiecc_dialect` -> ``"legacy"`` (``--aie-generate-xclbin`` ...)
   or ``"new"`` (``--get-xclbin`` ...), read from ``aiecc --help``.
-* :func:`detect_mlir_dialect` -> ``"aie.runtime_sequence"`` or
-  ``"aiex.runtime_sequence"`` from the mlir-aie version.
 * :func:`xdna_fingerprint` identifies the tools (versions + sha256 of the
-  binaries), cached on disk like :func:`npubuild.toolchain.host.fingerprint`.
+  binaries) and records what the installed mlir-aie accepts, probed with its
+  ``aie-opt`` (:mod:`npubuild.toolchain.aie_features`); cached on disk like
+  :func:`npubuild.toolchain.host.fingerprint`. :func:`xdna_problem` is the one
+  line a compile refuses with when that could not be decided.
 """
 from __future__ import annotations
 
@@ -26,11 +27,12 @@ from pathlib import Path
 
 from ..canonical import canonical_json
 from ..errors import UserError
+from . import aie_features
 from .fpcache import cached_fingerprint, stat_files
 from .host import _first_lines, _package_version, _sha256_file
 
 XDNA_FINGERPRINT_FILE = "xdna-toolchain.json"
-_FINGERPRINT_SCHEMA = 2
+_FINGERPRINT_SCHEMA = 3  # 3: aie-opt hashed, features probed instead of read from wheel dates
 TOOLS = ("aiecc", "peano", "xclbinutil")
 
 # Install hints (xdna.md §1b "Env vars / install", from mlir-aie utils/env_setup.sh,
@@ -60,14 +62,6 @@ PYXRT_HINT = (
 # named ``llvm-aie`` as far as find_spec is concerned.
 AIE_PACKAGE, AIE_DIST = "aie", "mlir_aie"
 PEANO_PACKAGE, PEANO_DIST = "llvm-aie", "llvm-aie"
-
-# mlir-aie #2708 (merged 2025-11-18, xdna.md §0 timeline and §1c) moved the host
-# sequence op from the aiex dialect to the aie dialect: `aiex.runtime_sequence` ->
-# `aie.runtime_sequence`. mlir-aie wheels carry their build date in the version
-# (a YYYYMMDD group), which is compared against this date. The `--get-*` aiecc CLI
-# (2026-07/08, #3271/#3501) is later still, so a "new"-dialect aiecc implies
-# `aie.runtime_sequence` whatever its version string says.
-AIE_RUNTIME_SEQUENCE_SINCE = 20251118
 
 _HELP_TIMEOUT = 60
 
@@ -240,8 +234,14 @@ def find_xdna_tools(probe_versions: bool = True) -> dict:
     (None, or one line: what was searched and how to install it). ``aiecc`` also
     has ``package_version`` (the ``mlir_aie`` wheel), ``peano`` has
     ``install_dir``, ``opt``, ``llc`` and ``package_version`` (``llvm-aie``).
+    When aiecc is found, its entry has ``aie_opt`` (path or None),
+    ``aie_opt_found_via`` and ``aie_opt_missing`` (see
+    :func:`npubuild.toolchain.aie_features.find_aie_opt`).
     """
     aiecc = _find_aiecc()
+    if aiecc["path"]:
+        opt = aie_features.find_aie_opt(aiecc["path"])
+        aiecc.update(aie_opt=opt["path"], aie_opt_found_via=opt["found_via"], aie_opt_missing=opt["missing"])
     peano = _find_peano()
     xclbinutil = _find_xclbinutil(aiecc["path"])
     # importlib.metadata costs ~30 ms on first use (every no-op build pays it):
@@ -291,49 +291,23 @@ def detect_aiecc_dialect(aiecc_path: str) -> str | None:
     return None
 
 
-_DATE = re.compile(r"(20\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])")
-
-
-def detect_mlir_dialect(mlir_aie_version: str | None, aiecc_dialect: str | None = None) -> str | None:
-    """The runtime-sequence op the installed mlir-aie parses.
-
-    ``"aie.runtime_sequence"`` from mlir-aie #2708 (2025-11-18) on, before that
-    ``"aiex.runtime_sequence"`` (see :data:`AIE_RUNTIME_SEQUENCE_SINCE`). Decided
-    by the build date (YYYYMMDD) in ``mlir_aie_version``; an aiecc with the
-    ``"new"`` CLI is newer than the change. None when neither tells.
-    """
-    if aiecc_dialect == "new":
-        return "aie.runtime_sequence"
-    if mlir_aie_version:
-        m = _DATE.search(mlir_aie_version)
-        if m:
-            date = int("".join(m.groups()))
-            return "aie.runtime_sequence" if date >= AIE_RUNTIME_SEQUENCE_SINCE else "aiex.runtime_sequence"
-    return None
-
-
-# mlir-aie #2922 (2026-03-12, research notes §1c): link_with moved from aie.core to
-# the func.func declaration; older wheels only understand the core attribute, the
-# newest still accept it with a deprecation warning.
-FUNC_LINK_WITH_SINCE = 20260312
-
-
-def _dialect(tools: dict, versions: dict) -> dict:
-    """What the installed mlir-aie expects; empty when aiecc is not installed."""
-    path = tools["aiecc"].get("path")
-    if not path:
+def _features(tools: dict) -> dict:
+    """What the installed mlir-aie accepts (probed with its aie-opt); empty without aiecc."""
+    a = tools["aiecc"]
+    if not a.get("path"):
         return {}
-    cli = detect_aiecc_dialect(path)
-    version = tools["aiecc"].get("package_version") or versions.get("aiecc")
-    seq = detect_mlir_dialect(version, cli)
-    m = _DATE.search(version or "")
-    if cli == "new" or (m and int("".join(m.groups())) >= FUNC_LINK_WITH_SINCE):
-        link = "func"
-    elif m:
-        link = "core"
-    else:
-        link = None
-    return {"aiecc_cli": cli, "runtime_sequence": seq, "link_with": link}
+    return aie_features.probe_features({"path": a.get("aie_opt"), "missing": a.get("aie_opt_missing")})
+
+
+def xdna_problem(fp: dict) -> str | None:
+    """The one line an xdna compile refuses with, or None.
+
+    Only a complete toolchain (aiecc, Peano, xclbinutil) is checked: with a tool
+    missing the kernels are emitted, not compiled, and that is said elsewhere.
+    """
+    if fp.get("missing"):
+        return None
+    return (fp.get("features") or {}).get("problem")
 
 
 def pyxrt_status() -> dict:
@@ -359,6 +333,7 @@ def _hashed_files(tools: dict) -> dict[str, str]:
         "peano_opt": tools["peano"].get("opt"),
         "peano_llc": tools["peano"].get("llc"),
         "xclbinutil": tools["xclbinutil"].get("path"),
+        "aie_opt": tools["aiecc"].get("aie_opt"),
     }
     return {k: v for k, v in files.items() if v}
 
@@ -384,12 +359,20 @@ def _compute_fingerprint(tools: dict) -> dict:
         "versions": versions,
         "packages": {AIE_DIST: tools["aiecc"].get("package_version"), PEANO_DIST: tools["peano"].get("package_version")},
         "sha256": {name: _sha256_file(path) for name, path in sorted(_hashed_files(tools).items())},
-        "dialect": _dialect(tools, versions),
         "missing": [tools[n]["missing"] for n in TOOLS if tools[n].get("missing")],
     }
-    # Content only: versions and binary hashes, not where the tools are installed
-    # (the dialect follows from the binaries; "missing" names directories searched).
-    identity = {k: v for k, v in fp.items() if k not in ("paths", "missing")}
+    features = _features(tools)
+    fp["features"] = features
+    fp["dialect"] = {} if not tools["aiecc"].get("path") else {
+        "aiecc_cli": detect_aiecc_dialect(tools["aiecc"]["path"]),
+        "runtime_sequence": features.get("runtime_sequence"),
+        "link_with": features.get("link_with"),
+    }
+    fp["warnings"] = aie_features.peano_warnings(tools["peano"].get("package_version"))
+    # Content only: versions, binary hashes and what the probes decided, not where the
+    # tools are installed ("missing", "features" and "warnings" name paths and versions).
+    identity = {k: v for k, v in fp.items() if k not in ("paths", "missing", "features", "warnings")}
+    identity["decided"] = {k: features.get(k) for k in aie_features.DECISIONS}
     fp["id"] = hashlib.sha256(canonical_json(identity).encode()).hexdigest()
     return fp
 
@@ -397,11 +380,18 @@ def _compute_fingerprint(tools: dict) -> dict:
 def xdna_fingerprint(tools: dict, cache_dir: Path | None) -> dict:
     """JSON-safe identity of the XDNA tools found (missing ones are simply absent).
 
-    ``{"paths", "versions", "packages", "sha256", "id"}``; ``id`` covers versions
-    and hashes only. Cached in ``cache_dir/xdna-toolchain.json`` keyed by (path,
-    size, mtime_ns) of every hashed binary and the wheel versions, and memoized in
-    this process under the same key; a warm call runs no tool.
+    ``{"paths", "versions", "packages", "sha256", "dialect", "features",
+    "warnings", "missing", "id"}``: ``features`` is what the aie-opt probes
+    decided (:func:`npubuild.toolchain.aie_features.probe_features`), ``dialect``
+    the emit options taken from it (``aiecc_cli``, ``runtime_sequence``,
+    ``link_with``; None where undecided), ``warnings`` one line per reason to
+    distrust the Peano wheel. ``id`` covers versions, hashes and decisions only.
+    Cached in ``cache_dir/xdna-toolchain.json`` keyed by (path, size, mtime_ns)
+    of every hashed binary (aie-opt included) and the wheel versions, and
+    memoized in this process under the same key; a warm call runs no tool. A
+    result from an aie-opt that crashed or hung is memoized but not written.
     """
     key = _stat_key(tools)
     cache_file = Path(cache_dir) / XDNA_FINGERPRINT_FILE if cache_dir is not None else None
-    return cached_fingerprint(cache_file, key, lambda: _compute_fingerprint(tools))
+    return cached_fingerprint(cache_file, key, lambda: _compute_fingerprint(tools),
+                              persist=lambda fp: not (fp.get("features") or {}).get("transient"))
