@@ -201,7 +201,7 @@ def test_compile_design_success(driver_env, monkeypatch, tmp_path, dialect):
     aiecc.compile_design(DESIGN, out, log, tools=tools, cli_dialect=dialect)
     assert (out / "final.xclbin").read_bytes() == b"XCLBIN"
     assert (out / "insts.bin").read_bytes() == b"\x01\x00\x00\x00\x02\x00\x00\x00"
-    assert _listing(out) == ["build.log", "final.xclbin", "insts.bin"]
+    assert _listing(out) == ["build.log", "final.xclbin", "insts.bin", "resources.json"]
     (rec,) = _records(driver_env["record"])
     cwd = Path(rec["cwd"])
     assert cwd.parent == out and cwd.name.startswith(TMP_PREFIX) and not cwd.exists()
@@ -339,7 +339,7 @@ def test_each_compile_has_its_own_temp_dir(driver_env, monkeypatch, tmp_path):
     assert tmpdirs[0] != tmpdirs[1]
     for r, t in zip((r1, r2), tmpdirs):
         assert t == f"--tmpdir={r['cwd']}/prj" and not Path(r["cwd"]).exists()
-    assert _listing(out) == ["build.log", "final.xclbin", "insts.bin"]
+    assert _listing(out) == ["build.log", "final.xclbin", "insts.bin", "resources.json"]
 
 
 def test_linked_objects_copied_by_basename(driver_env, monkeypatch, tmp_path):
@@ -417,7 +417,7 @@ def test_peano_argv_aie2():
         "/p/bin/clang++", "aie2", "/i/aie_kernels/aie2/mm.cc", "mm.o", ["/i"], ["bf16_bf16_ONLY", "DIM_M=32"]
     )
     assert argv == [
-        "/p/bin/clang++", "-O2", "-std=c++20", "--target=aie2-none-unknown-elf", *_WARN, "-DNDEBUG", "-I/i",
+        "/p/bin/clang++", "-O2", "-std=c++20", "--target=aie2-none-unknown-elf", *_WARN, "-DNDEBUG", "-fstack-size-section", "-I/i",
         "-Dbf16_bf16_ONLY", "-DDIM_M=32", "-c", "/i/aie_kernels/aie2/mm.cc", "-o", "mm.o",
     ]
 
@@ -425,7 +425,7 @@ def test_peano_argv_aie2():
 def test_peano_argv_aie2p():
     argv = aiecc.peano_argv("clang++", "aie2p", "k.cc", "k.o", ["/i", "/j"], [])
     assert argv == [
-        "clang++", "-O2", "-std=c++20", "--target=aie2p-none-unknown-elf", *_WARN, "-DNDEBUG", "-I/i", "-I/j",
+        "clang++", "-O2", "-std=c++20", "--target=aie2p-none-unknown-elf", *_WARN, "-DNDEBUG", "-fstack-size-section", "-I/i", "-I/j",
         "-c", "k.cc", "-o", "k.o",
     ]
 

@@ -249,6 +249,21 @@ class _Schema:
         self.field(t, "toolchain", where, "str", optional=True)
         self.field(t, "compiled", where, "bool", optional=True)
         self.field(t, "abi", where, "dict", optional=True)
+        self.each(t, "resources", where, self.core_resources, optional=True)
+
+    def core_resources(self, c, where: str) -> None:
+        """One core's measured stack and program memory (xdna; npubuild.toolchain.core_elf):
+        a byte count or null (not measured) against its limit."""
+        if self.value(c, where, "dict") is None:
+            return
+        for key in ("col", "row", "stack_limit"):
+            self.field(c, key, where, "count")
+        for key in ("stack_bytes", "text_bytes", "program_memory"):
+            if c.get(key) is not None:
+                self.field(c, key, where, "count")
+        self.field(c, "stack_measured", where, "str", optional=True)
+        if c.get("not_measured") is not None:
+            self.field(c, "not_measured", where, "str")
 
     def graph(self, g, where: str) -> None:
         if self.value(g, where, "dict") is None:

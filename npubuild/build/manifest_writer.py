@@ -5,6 +5,9 @@ its kernels (the schema and its reader: npubuild.artifacts.manifest).
 written next to the manifest, as .npy files it names, and each compiled xdna
 kernel gets an ``abi.json`` beside its xclbin (what the binary takes and gives:
 an xclbin has no room for it, unlike a host kernel.so, whose ABI is compiled in).
+A compiled xdna kernel's entry also carries ``resources``: each core's measured
+stack and program memory against its limits, from the compile's
+``resources.json`` (npubuild.toolchain.core_elf).
 """
 from __future__ import annotations
 
@@ -78,6 +81,8 @@ def build_manifest(plan) -> dict:
                     files[role] = {"path": (d / name).relative_to(art).as_posix(), "sha256": f["sha256"], "size": f["size"]}
                 entry = {"files": files, "key": build["key"], "toolchain": build["toolchain"]["id"], "compiled": True}
                 toolchains[f"{t}:{build['toolchain']['id']}"] = build["toolchain"]
+                if "resources" in tgt.binaries:
+                    entry["resources"] = core_resources(d / tgt.binaries["resources"], files["resources"], kid)
             abi = tgt.abi(inst, {**options[t], "device": plan.device(kid)} if t == "xdna" else options[t])
             if abi is not None:
                 entry["abi"] = abi
@@ -115,6 +120,37 @@ def _prune(art: Path, kernel_ids: set[str], graph_names: set[str], ane_names: se
             for child in d.iterdir():
                 if child.is_dir() and child.name not in keep:
                     shutil.rmtree(child, ignore_errors=True)
+
+
+# what the manifest keeps of each core in resources.json; None where not measured
+RESOURCE_FIELDS = {"col": int, "row": int, "stack_bytes": (int, type(None)), "stack_limit": int,
+                   "stack_measured": str, "text_bytes": (int, type(None)), "program_memory": (int, type(None)),
+                   "not_measured": (str, type(None))}
+_MAX_RESOURCES = 1 << 20
+
+
+def core_resources(path: Path, rec: dict, kernel_id: str) -> dict:
+    """Core name -> its figures (:data:`RESOURCE_FIELDS`) from ``resources.json``, whose
+    bytes must be the ones the build record hashed (``rec``)."""
+    what = f"kernel {kernel_id}: {path.name}"
+    try:
+        data = read_regular(path, _MAX_RESOURCES)
+    except (OSError, ValueError) as e:
+        raise UserError(f"{what} cannot be read ({e}); run `doit build`") from None
+    if len(data) != rec["size"] or hashlib.sha256(data).hexdigest() != rec["sha256"]:
+        raise UserError(f"{what} changed since it was built; run `doit build`")
+    try:
+        cores = json.loads(data)["cores"]
+        out = {}
+        for name, core in sorted(cores.items()):
+            fields = {k: core[k] for k in RESOURCE_FIELDS}
+            bad = [k for k, kind in RESOURCE_FIELDS.items() if not isinstance(fields[k], kind) or isinstance(fields[k], bool)]
+            if bad or not isinstance(name, str):
+                raise ValueError(f"core {name}: bad {', '.join(bad)}")
+            out[name] = fields
+    except (ValueError, KeyError, TypeError, AttributeError) as e:
+        raise UserError(f"{what} is malformed ({e}); run `doit build`") from None
+    return out
 
 
 def write_abi_file(artifacts: Path, target_dir: Path, inst, target_abi: dict) -> dict:

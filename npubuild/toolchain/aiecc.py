@@ -17,6 +17,7 @@ mlir-aie (``/work/shared/research/xdna.md`` §1a, §1b); see docs/toolchain.md.
 """
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import shutil
@@ -27,12 +28,10 @@ from pathlib import Path
 
 from ..errors import UserError
 from ..fsio import atomic_write_text, sha256_file, tmp_prefix
-from . import xdna
+from .core_elf import RESOURCES_NAME, measure_design
 from .host import LOG_TAIL_LINES
-
-# Peano target per architecture (xdna.md §1b): aie2 = npu1 (Phoenix / Hawk Point),
-# aie2p = npu2 (Strix / Strix Halo / Krackan).
-ARCHES = {"aie2": "npu1", "aie2p": "npu2"}
+from .kernel_sources import ARCHES, INCLUDE_ENV, locate_kernel_sources  # noqa: F401  (re-exported: aiecc.* names)
+from .kernel_sources import check_arch as _check_arch
 
 DIALECTS = ("legacy", "new")
 
@@ -43,19 +42,20 @@ DESIGN_NAME = "aie.mlir"
 XCLBIN_NAME = "final.xclbin"
 INSTS_NAME = "insts.bin"
 PRJ_NAME = "prj"
-_RESERVED = frozenset({DESIGN_NAME, XCLBIN_NAME, INSTS_NAME, PRJ_NAME})
+_RESERVED = frozenset({DESIGN_NAME, XCLBIN_NAME, INSTS_NAME, PRJ_NAME, RESOURCES_NAME})
 
 # The flag sets a compile uses, recorded in every xdna compile key and build
 # record (aiecc's own argv also depends on the detected CLI dialect, which is
 # part of the toolchain fingerprint).
 AIECC_FLAGS = {
     "aiecc": "explicit --xclbin-name/--npu-insts-name, per-compile --tmpdir, Peano backend",
-    "peano": ["-O2", "-std=c++20", "-DNDEBUG"],
+    "peano": ["-O2", "-std=c++20", "-DNDEBUG", "-fstack-size-section"],
+    # what resources.json holds (npubuild.toolchain.core_elf); a change re-measures
+    "resources": "core ELF stack (.stack_sizes) and program memory, resources.json v1",
 }
 
 TIMEOUT_ENV = "NPUBUILD_AIECC_TIMEOUT"
 DEFAULT_TIMEOUT = 1800.0
-INCLUDE_ENV = "NPUBUILD_AIE_INCLUDE"
 
 # PEANOWRAP2_FLAGS / PEANOWRAP2P_FLAGS of mlir-aie programming_examples/makefile-common
 # at MA@1e40030 (xdna.md §1b), without the -I, which the caller passes.
@@ -132,14 +132,6 @@ def aiecc_argv(
     raise UserError(f"unknown aiecc CLI dialect {cli_dialect!r} (expected one of {', '.join(DIALECTS)})")
 
 
-def _check_arch(arch: str) -> None:
-    if arch not in ARCHES:
-        raise UserError(
-            f"unknown AIE architecture {arch!r}: expected "
-            + " or ".join(f"{a} ({d})" for a, d in ARCHES.items())
-        )
-
-
 def peano_argv(
     clangxx: str, arch: str, src: str, out: str, include_dirs: list[str], defines: list[str]
 ) -> list[str]:
@@ -147,9 +139,9 @@ def peano_argv(
 
     PEANOWRAP2(P)_FLAGS of mlir-aie ``programming_examples/makefile-common``
     (xdna.md §1b): ``-O2 -std=c++20 --target=<arch>-none-unknown-elf``, the
-    warning flags, ``-DNDEBUG``, then ``-I<dir>`` per include dir (the first one
-    normally ``<mlir_aie>/include``) and ``-D<define>`` per define
-    (``NAME`` or ``NAME=VALUE``), then ``-c src -o out``.
+    warning flags, ``-DNDEBUG``, ``-fstack-size-section``, then ``-I<dir>`` per
+    include dir (the first one normally ``<mlir_aie>/include``) and ``-D<define>``
+    per define (``NAME`` or ``NAME=VALUE``), then ``-c src -o out``.
     """
     _check_arch(arch)
     for d in defines:
@@ -162,6 +154,10 @@ def peano_argv(
         f"--target={arch}-none-unknown-elf",
         *PEANO_WARNING_FLAGS,
         "-DNDEBUG",
+        # a .stack_sizes record per function, read from the core ELF after the link
+        # (toolchain.core_elf); IRON's JIT adds it too: mlir-aie python/utils/compile/
+        # utils.py compile_cxx_core_function (code index file id 60233883999)
+        "-fstack-size-section",
         *(f"-I{d}" for d in include_dirs),
         *(f"-D{d}" for d in defines),
         "-c",
@@ -176,6 +172,10 @@ def peano_argv(
 
 class _CompileFailed(Exception):
     pass
+
+
+class _OverLimit(_CompileFailed):
+    pass  # a core over its stack or program memory; the message has the numbers
 
 
 def _timeout(default: float = DEFAULT_TIMEOUT) -> float:
@@ -343,9 +343,11 @@ def compile_design(
     cli_dialect: str,
     objects: list[Path] = (),
     timeout: float = DEFAULT_TIMEOUT,
+    arch: str | None = None,
 ) -> None:
     """Compile the AIE design ``mlir_text`` to ``out_dir/final.xclbin`` and
-    ``out_dir/insts.bin`` with aiecc (Peano backend).
+    ``out_dir/insts.bin`` with aiecc (Peano backend), with the measured stack
+    and program memory of every core in ``out_dir/resources.json``.
 
     ``tools`` is :func:`npubuild.toolchain.xdna.find_xdna_tools`'s result and
     ``cli_dialect`` the aiecc CLI dialect (``"legacy"`` or ``"new"``). Each
@@ -358,7 +360,11 @@ def compile_design(
     output missing or empty, or an ``insts.bin`` that is not whole 32-bit
     words, is a failure (aiecc skips the xclbin without an error when it
     cannot find xclbinutil), as are a non-zero exit and a run longer than
-    ``timeout`` seconds (limits.aiecc_timeout; ``$NPUBUILD_AIECC_TIMEOUT`` wins). The full log goes to
+    ``timeout`` seconds (limits.aiecc_timeout; ``$NPUBUILD_AIECC_TIMEOUT`` wins).
+    Then every core ELF in aiecc's tmpdir is measured (:mod:`.core_elf`; ``arch``
+    ``aie2``/``aie2p``, else from ``aie.device``): a frame over the core's
+    ``stack_size`` or code over its program memory fails the compile with the
+    numbers; what cannot be measured is said in the log and resources.json. The full log goes to
     ``log_path`` in every case; on failure the previous outputs are untouched
     and :class:`UserError` carries the log's tail.
     """
@@ -397,6 +403,7 @@ def compile_design(
 
     tmp = Path(tempfile.mkdtemp(prefix=tmp_prefix("xdna"), dir=out_dir))
     ok = False
+    over_limit = None
     try:
         try:
             (tmp / DESIGN_NAME).write_text(mlir_text, encoding="utf-8")
@@ -420,13 +427,22 @@ def compile_design(
                 why_missing=" (aiecc skips the xclbin without an error when it cannot run xclbinutil)",
             )
             _check_output(tmp / INSTS_NAME, "aiecc", log, word_aligned=True)
-            for name in (XCLBIN_NAME, INSTS_NAME):
+            # before the outputs replace the previous ones: an over-the-limit core keeps them
+            resources, over = measure_design(mlir_text, tmp / PRJ_NAME, arch, peano_dir, log)
+            log.extend(f"error: {p}" for p in over)
+            if over:
+                raise _OverLimit("; ".join(over))
+            atomic_write_text(tmp / RESOURCES_NAME, json.dumps(resources, indent=1, sort_keys=True) + "\n")
+            outputs = (XCLBIN_NAME, INSTS_NAME, RESOURCES_NAME)
+            for name in outputs:
                 _fsync(tmp / name)
-            for name in (XCLBIN_NAME, INSTS_NAME):
+            for name in outputs:
                 os.replace(tmp / name, out_dir / name)
             _fsync_dir(out_dir)
             ok = True
             log.append("# ok")
+        except _OverLimit as e:
+            over_limit = str(e)
         except _CompileFailed:
             pass
         except OSError as e:  # writing the compile directory
@@ -434,6 +450,8 @@ def compile_design(
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
         _write_log(log, log_path, ok)
+    if over_limit is not None:
+        raise UserError(f"xdna compile of {out_dir} failed: {over_limit}; the previous outputs were kept (full log: {log_path})")
     if not ok:
         raise _failure(log, log_path, f"xdna compile of {out_dir}")
 
@@ -502,78 +520,3 @@ def compile_object(
         _write_log(log, log_path, ok)
     if not ok:
         raise _failure(log, log_path, f"Peano compile of {src.name}")
-
-
-# ---- kernel sources ---------------------------------------------------------------------------
-
-
-def _kernel_tree(include: str, arch: str) -> str | None:
-    """mm.cc for ``arch`` if ``include`` holds ``aie_api/`` and the kernels, else None.
-
-    Since mlir-aie #2596 (2025-10-07) the ``aie_kernels/`` tree is installed as
-    ``<mlir_aie>/include/aie_kernels``; older installs have ``<mlir_aie>/aie_kernels``,
-    beside ``include``.
-    """
-    if not os.path.isdir(os.path.join(include, "aie_api")):
-        return None
-    for kernels in (os.path.join(include, "aie_kernels"), os.path.join(os.path.dirname(include), "aie_kernels")):
-        mm = os.path.join(kernels, arch, "mm.cc")
-        if os.path.isfile(mm):
-            return mm
-    return None
-
-
-def locate_kernel_sources(tools: dict, arch: str) -> dict:
-    """Where mlir-aie's ``aie_api`` headers and ``aie_kernels/<arch>/mm.cc`` are.
-
-    Returns ``{"mm_cc": path or None, "include": dir or None, "missing": None or
-    one line saying how to fix it}``. ``include`` is the directory to pass as
-    ``-I`` (it holds ``aie_api/``). ``$NPUBUILD_AIE_INCLUDE`` overrides the search;
-    otherwise tried in order: ``$MLIR_AIE_INSTALL_DIR/include``, the ``include``
-    of the prefix aiecc is installed in (``<prefix>/bin/aiecc``), and beside the
-    ``aie`` Python package (``<pkg>/../include``, ``<pkg>/../../include``).
-    """
-    _check_arch(arch)
-    want = f"aie_api/ and aie_kernels/{arch}/mm.cc"
-    override = os.environ.get(INCLUDE_ENV, "").strip()
-    if override:
-        inc = os.path.abspath(override)
-        mm = _kernel_tree(inc, arch)
-        if mm:
-            return {"mm_cc": mm, "include": inc, "missing": None}
-        return {
-            "mm_cc": None,
-            "include": None,
-            "missing": f"${INCLUDE_ENV}={override} does not hold {want} (nor ../aie_kernels/{arch}/mm.cc); "
-            f"point it at <mlir_aie>/include or unset it",
-        }
-    candidates: list[tuple[str, str]] = []
-    install = os.environ.get("MLIR_AIE_INSTALL_DIR", "").strip()
-    if install:
-        candidates.append((os.path.join(install, "include"), "$MLIR_AIE_INSTALL_DIR/include"))
-    aiecc_path = ((tools or {}).get("aiecc") or {}).get("path")
-    if aiecc_path:
-        for p in dict.fromkeys((aiecc_path, os.path.realpath(aiecc_path))):
-            candidates.append((os.path.join(os.path.dirname(os.path.dirname(p)), "include"), "next to aiecc"))
-    for pkg in xdna._package_dirs(xdna.AIE_PACKAGE):
-        parent = os.path.dirname(pkg)
-        candidates.append((os.path.join(parent, "include"), f"python package '{xdna.AIE_PACKAGE}'"))
-        candidates.append((os.path.join(os.path.dirname(parent), "include"), f"python package '{xdna.AIE_PACKAGE}'"))
-    seen: set[str] = set()
-    tried: list[str] = []
-    for inc, via in candidates:
-        inc = os.path.abspath(inc)
-        if inc in seen:
-            continue
-        seen.add(inc)
-        tried.append(inc)
-        mm = _kernel_tree(inc, arch)
-        if mm:
-            return {"mm_cc": mm, "include": inc, "missing": None}
-    where = ", ".join(tried) if tried else "nowhere: MLIR_AIE_INSTALL_DIR unset, no aiecc, no 'aie' package"
-    return {
-        "mm_cc": None,
-        "include": None,
-        "missing": f"not found: {want} (looked in {where}); set {INCLUDE_ENV}=<mlir_aie>/include or "
-        f"MLIR_AIE_INSTALL_DIR, or {xdna.AIECC_HINT.split(' (', 1)[0]}",
-    }

@@ -3,7 +3,7 @@ compiled with Peano ``clang++``), built once per configuration and cached in
 the content-addressed store like every compile.
 
 Its key covers the source file's bytes, the defines (DIM_M/K/N, dtype), the
-target arch and the toolchain fingerprint; the object is named per
+target arch, Peano's flags and the toolchain fingerprint; the object is named per
 configuration (aiecc copies linked objects by basename, so two configurations
 must never share a name).
 """
@@ -37,6 +37,7 @@ def _sources(tools: dict, arch: str) -> dict:
 
 def microkernel_recipe(instance, toolchain: dict, device_name: str) -> dict:
     """What the linked microkernel is made from (for the kernel's compile key)."""
+    from .aiecc import AIECC_FLAGS
     from .xdna import find_xdna_tools
 
     ov = _overlay(instance, device_name)
@@ -46,6 +47,9 @@ def microkernel_recipe(instance, toolchain: dict, device_name: str) -> dict:
         "source_sha256": sha256_file(Path(src["mm_cc"])),
         "defines": list(ov.defines),
         "arch": ov.arch,
+        # Peano's flags: an object cached from before -fstack-size-section has no
+        # .stack_sizes records and must not be linked again
+        "flags": list(AIECC_FLAGS["peano"]),
         "toolchain": toolchain.get("id"),
     }
 

@@ -137,7 +137,12 @@ class Overlay:
     @property
     def defines(self) -> list[str]:
         """Peano ``clang++`` flags selecting the kernel in ``aie_kernels/<arch>/mm.cc``."""
-        return ["-Di8_i32_ONLY", f"-DDIM_M={self.d}", f"-DDIM_K={self.d}", f"-DDIM_N={self.d}"]
+        # -DVECTORIZED_ONLY drops the unused matmul_scalar_*/zero_scalar_* from the core's
+        # program memory, as mlir-aie's matrix_multiplication/whole_array/Makefile does
+        # (@1e400306 l.70-75). Only aie2's mm.cc tests it (aie_kernels/aie2/mm.cc l.946-951
+        # since #2387, 2025-08-14); aie2p/mm.cc builds both variants unconditionally.
+        only = ["-DVECTORIZED_ONLY"] if self.arch == "aie2" else []
+        return ["-Di8_i32_ONLY", f"-DDIM_M={self.d}", f"-DDIM_K={self.d}", f"-DDIM_N={self.d}", *only]
 
     @property
     def define_names(self) -> list[str]:

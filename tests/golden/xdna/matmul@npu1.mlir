@@ -2,7 +2,7 @@
 // op: matmul, dtype: i8 (int8 GEMM microkernel overlay, int32 accumulation)
 // problem: a [64, 256] (M=64, K=256), b [256, 256] (N=256); host-blocked into 1 x 1 x 1 dispatches (M, K, N blocks, zero padded, K-blocks summed in int32)
 // device npu1, partition npu1: one dispatch computes C[64, 256] = A[64, 256] . B[256, 256] on 4 core(s) (row 2), 4 K-block(s) of 64 per core
-// microkernel mm_aie2_i8_i32_64x64x64.o: aie_kernels/aie2/mm.cc -Di8_i32_ONLY -DDIM_M=64 -DDIM_K=64 -DDIM_N=64 (aie2, mmul 4x8x8), stack 3328 bytes
+// microkernel mm_aie2_i8_i32_64x64x64.o: aie_kernels/aie2/mm.cc -Di8_i32_ONLY -DDIM_M=64 -DDIM_K=64 -DDIM_N=64 -DVECTORIZED_ONLY (aie2, mmul 4x8x8), stack 3328 bytes
 // streams: A broadcast shim(0,0) -> mem(0,1) -> every core; B and C per column through its mem tile
 // host buffers (XRT group id: name (shape dtype, layout in npubuild.emitters.gemm_layout)): 3: a_tile (64x256 i8, tile_a); 4: b_tiles (256x256 i8, tile_b); 5: c_tile (64x256 i32, untile_c)
 module {
