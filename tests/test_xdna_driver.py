@@ -575,3 +575,18 @@ def test_locate_sources_missing(no_sources, monkeypatch, tmp_path):
     assert aiecc.locate_kernel_sources(no_sources, "aie2")["mm_cc"] is None
     with pytest.raises(UserError):
         aiecc.locate_kernel_sources(no_sources, "aie3")
+
+
+def test_legacy_aiecc_with_an_opt_level_option_runs_opt_at_o1():
+    """mlir-aie #2894: Peano's opt above O1 can crash GlobalISel; legacy drivers that take
+    -O/--opt-level (Python aiecc since #2710, the C++ aiecc's alias "opt-level") get 1."""
+    from npubuild.toolchain import xdna
+
+    legacy_help = "  --aie-generate-xclbin   Generate xclbin\n  -O=<uint>  - Optimization level (0-3)\n  --opt-level=<uint> - Alias for -O\n"
+    assert xdna.detect_opt_level("legacy", legacy_help) == 1
+    assert xdna.detect_opt_level("legacy", "  --aie-generate-xclbin   Generate xclbin\n") is None  # hard-coded O2: no option
+    assert xdna.detect_opt_level("new", legacy_help) is None  # the declarative driver caps opt itself
+    argv = aiecc.aiecc_argv("aiecc", "legacy", "d.mlir", tmpdir="t", xclbin="x.xclbin", insts="i.bin", peano_dir=None, opt_level=1)
+    assert argv[argv.index("--no-xbridge") + 1] == "--opt-level=1" and argv[-1] == "d.mlir"
+    new = aiecc.aiecc_argv("aiecc", "new", "d.mlir", tmpdir="t", xclbin="x.xclbin", insts="i.bin", peano_dir=None, opt_level=1)
+    assert not [a for a in new if a.startswith("--opt-level")]

@@ -401,7 +401,7 @@ def test_emit_options_and_text_follow_the_probes(fakes, tmp_path, era, seq, link
     assert declared and all(("link_with" in ln) == (link == "func") for ln in declared)
     assert any("link_with" in ln for ln in gemm.splitlines() if "aie.core(" in ln or ln.strip().startswith("} {")) == (link == "core")
     fp = t.fingerprint(tmp_path / "cache")  # complete and decided: no refusal
-    assert fp["dialect"] == {"aiecc_cli": "legacy", "runtime_sequence": seq, "link_with": link}
+    assert fp["dialect"] == {"aiecc_cli": "legacy", "aiecc_opt_level": None, "runtime_sequence": seq, "link_with": link}  # the fake help has no --opt-level
     assert t._aiecc_cli(fp) == "legacy"
 
 

@@ -209,7 +209,7 @@ class XdnaTarget:
 
         # arch picks the cores' program memory (toolchain.core_elf.PROGRAM_MEMORY)
         compile_design(source_text, out_dir, log_path, tools=tools, cli_dialect=cli, objects=objects, timeout=limits.aiecc_timeout,
-                       arch=device(options).arch)
+                       arch=device(options).arch, opt_level=(toolchain.get("dialect") or {}).get("aiecc_opt_level"))
 
 
 COMPILED: dict[str, HostTarget | XdnaTarget] = {"host": HostTarget(), "xdna": XdnaTarget()}

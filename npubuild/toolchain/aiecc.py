@@ -80,6 +80,7 @@ def aiecc_argv(
     xclbin: str,
     insts: str,
     peano_dir: str | None,
+    opt_level: int | None = None,
 ) -> list[str]:
     """The aiecc command line producing ``xclbin`` and ``insts`` from ``mlir``.
 
@@ -91,6 +92,8 @@ def aiecc_argv(
     """
     peano = [f"--peano={peano_dir}"] if peano_dir else []
     if cli_dialect == "legacy":
+        # opt_level: npubuild.toolchain.xdna.detect_opt_level (drivers whose opt runs uncapped O2)
+        opt = [f"--opt-level={int(opt_level)}"] if opt_level is not None else []
         # 2025-03 .. mid-2026, Python aiecc.py and the C++ aiecc (xdna.md §1a; mlir-aie
         # #2075; IRON's compile_mlir_module at MA@1e40030 passes the same options).
         # --xchesscc/--xbridge default to on in the C++ driver (cl::init(true)), so the
@@ -101,6 +104,7 @@ def aiecc_argv(
             "--no-xchesscc",
             "--no-xbridge",
             *peano,
+            *opt,
             "--aie-generate-xclbin",
             f"--xclbin-name={xclbin}",
             "--aie-generate-npu-insts",
@@ -344,6 +348,7 @@ def compile_design(
     objects: list[Path] = (),
     timeout: float = DEFAULT_TIMEOUT,
     arch: str | None = None,
+    opt_level: int | None = None,
 ) -> None:
     """Compile the AIE design ``mlir_text`` to ``out_dir/final.xclbin`` and
     ``out_dir/insts.bin`` with aiecc (Peano backend), with the measured stack
@@ -418,6 +423,7 @@ def compile_design(
                 xclbin=XCLBIN_NAME,
                 insts=INSTS_NAME,
                 peano_dir=peano_dir,
+                opt_level=opt_level if cli_dialect == "legacy" else None,
             )
             _run(cmd, tmp, env, timeout, log)
             _check_output(

@@ -32,7 +32,7 @@ from .fpcache import cached_fingerprint, stat_files
 from .host import _first_lines, _package_version, _sha256_file
 
 XDNA_FINGERPRINT_FILE = "xdna-toolchain.json"
-_FINGERPRINT_SCHEMA = 3  # 3: aie-opt hashed, features probed instead of read from wheel dates
+_FINGERPRINT_SCHEMA = 4  # 3: aie-opt hashed, features probed instead of read from wheel dates; 4: aiecc_opt_level
 TOOLS = ("aiecc", "peano", "xclbinutil")
 
 # Install hints (xdna.md §1b "Env vars / install", from mlir-aie utils/env_setup.sh,
@@ -265,16 +265,12 @@ def _tool_version(name: str, path: str) -> str | None:
 # ---- dialects ---------------------------------------------------------------------------------
 
 
-def detect_aiecc_dialect(aiecc_path: str) -> str | None:
-    """``"new"`` if ``aiecc --help`` lists ``--get-xclbin`` (declarative aiecc,
-    2026-07/08, mlir-aie #3271/#3501), ``"legacy"`` if it lists
-    ``--aie-generate-xclbin`` (2025-03 .. mid-2026 form, #2075), None when it
-    lists neither or cannot run. Some transitional builds list both; the new form
-    wins then (``--no-xchesscc`` is gone from the newest one).
-    """
+def aiecc_help(aiecc_path: str) -> str:
+    """``aiecc --help`` output ("" when it cannot run)."""
     try:
         r = subprocess.run(
             [aiecc_path, "--help"],
+            stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
@@ -282,12 +278,40 @@ def detect_aiecc_dialect(aiecc_path: str) -> str | None:
             timeout=_HELP_TIMEOUT,
         )
     except (OSError, subprocess.SubprocessError):
-        return None
-    text = r.stdout
+        return ""
+    return r.stdout[:1 << 20]
+
+
+def detect_aiecc_dialect(aiecc_path: str, help_text: str | None = None) -> str | None:
+    """``"new"`` if ``aiecc --help`` lists ``--get-xclbin`` (declarative aiecc,
+    2026-07/08, mlir-aie #3271/#3501), ``"legacy"`` if it lists
+    ``--aie-generate-xclbin`` (2025-03 .. mid-2026 form, #2075), None when it
+    lists neither or cannot run. Some transitional builds list both; the new form
+    wins then (``--no-xchesscc`` is gone from the newest one).
+    """
+    text = aiecc_help(aiecc_path) if help_text is None else help_text
     if re.search(r"--get-xclbin\b", text):
         return "new"
     if re.search(r"--aie-generate-xclbin\b", text):
         return "legacy"
+    return None
+
+
+# Peano's `opt` mid-end above O1 lets the SLP vectorizer make vector types that crash
+# llvm-aie's GlobalISel (mlir-aie #2894, 8f220588, 2026-02-26, which capped the Python
+# aiecc's opt at O1; the declarative aiecc caps it too). Legacy drivers with an
+# `-O/--opt-level` option and no cap (Python aiecc from #2710, f718101a, 2025-11-13;
+# the C++ aiecc from #2925, tools/aiecc/aiecc.cpp `optLevel("O")` with the alias
+# "opt-level", default 2) run `default<O2>`; they are driven at --opt-level=1. Their
+# option sets llc's level too (opt and llc share it), the price of avoiding the crash.
+# Older drivers hard-code O2 and have no option: nothing can be done there.
+SAFE_OPT_LEVEL = 1
+
+
+def detect_opt_level(cli: str | None, help_text: str) -> int | None:
+    """The ``--opt-level`` to pass aiecc, or None (newest driver caps itself; oldest has no option)."""
+    if cli == "legacy" and re.search(r"--opt-level\b", help_text):
+        return SAFE_OPT_LEVEL
     return None
 
 
@@ -363,11 +387,17 @@ def _compute_fingerprint(tools: dict) -> dict:
     }
     features = _features(tools)
     fp["features"] = features
-    fp["dialect"] = {} if not tools["aiecc"].get("path") else {
-        "aiecc_cli": detect_aiecc_dialect(tools["aiecc"]["path"]),
-        "runtime_sequence": features.get("runtime_sequence"),
-        "link_with": features.get("link_with"),
-    }
+    if tools["aiecc"].get("path"):
+        help_text = aiecc_help(tools["aiecc"]["path"])
+        cli = detect_aiecc_dialect(tools["aiecc"]["path"], help_text)
+        fp["dialect"] = {
+            "aiecc_cli": cli,
+            "aiecc_opt_level": detect_opt_level(cli, help_text),
+            "runtime_sequence": features.get("runtime_sequence"),
+            "link_with": features.get("link_with"),
+        }
+    else:
+        fp["dialect"] = {}
     fp["warnings"] = aie_features.peano_warnings(tools["peano"].get("package_version"))
     # Content only: versions, binary hashes and what the probes decided, not where the
     # tools are installed ("missing", "features" and "warnings" name paths and versions).
