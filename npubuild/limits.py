@@ -62,6 +62,7 @@ class Limits:
     store_request_timeout: float = 60.0  # seconds for one whole request to a further store (not per read)
     tool_timeout: float = 600.0  # seconds for one llc / cc / Peano compile
     aiecc_timeout: float = 1800.0  # seconds for one aiecc run
+    xrt_run_timeout: float = 60.0  # seconds one NPU dispatch may take before the xrt backend calls the NPU hung
 
     def describe(self) -> dict:
         return {f.name: getattr(self, f.name) for f in fields(self)}
@@ -71,7 +72,7 @@ _SIZES = {
     "max_constant_bytes", "spec_max_file_size", "max_input_bytes", "manifest_max_size",
     "bundle_max_total_size", "bundle_max_header_size",
 }
-_SECONDS = {"store_request_timeout", "tool_timeout", "aiecc_timeout"}
+_SECONDS = {"store_request_timeout", "tool_timeout", "aiecc_timeout", "xrt_run_timeout"}
 KNOWN_LIMITS = tuple(f.name for f in fields(Limits))
 
 

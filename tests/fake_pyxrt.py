@@ -1,28 +1,45 @@
 """fake_pyxrt: a test double of XRT's Python binding for the xrt backend's tests.
 
-It mimics the calls the backend makes (research notes xdna.md §1d-§3):
+It mimics the calls the backend makes, as XRT's binding defines them
+(src/python/pybind11/src/pyxrt.cpp @963c58ee; research notes xdna.md §1d-§3):
 ``device(i).get_info(xrt_info_device.name)``, ``xclbin(path).get_uuid()``,
-``device.register_xclbin``, ``hw_context(device, uuid)`` (refused with the
-driver's ``No such file or directory`` once ``driver_limit`` contexts are
-alive, like amdxdna), ``kernel(ctx, "MLIR_AIE").group_id(i)``,
-``bo(device, size, flags, group)`` with ``write(buf, seek)``, ``read(size,
-skip)``, ``sync(direction)``, and ``kernel(3, insts, n_words, *bos)``
-returning a run whose ``wait()`` gives ``ERT_CMD_STATE_COMPLETED``.
+``device.register_xclbin``, ``hw_context(device, uuid)`` (refused with
+``STATE.refusal``, by default the driver's ``No such file or directory``, once
+``driver_limit`` contexts are alive, like amdxdna), ``kernel(ctx,
+"MLIR_AIE").group_id(i)``, ``bo(device, size, flags, group)`` with
+``write(buf, seek)``, ``read(size, skip)``, ``map()`` (a writable byte
+memoryview of the whole host buffer), ``size()``, ``sync(direction[, size,
+offset])``, and ``kernel(3, insts, n_words, *bos)`` returning a started run.
 
-A kernel call runs the Python ``program`` registered for its xclbin path on
-the data buffers (bytearrays), standing in for the NPU. Nothing here is
-used outside tests, and nothing it does counts as the NPU working.
+A bo has host memory (what write/read/map touch) and device memory (what the
+NPU sees); only ``sync`` moves bytes between them, so a missing sync shows as
+stale data, as on hardware. A kernel call runs the Python ``program``
+registered for its xclbin path on the device memories (bytearrays), standing
+in for the NPU; a program that returns ``HANG`` never completes. ``run.wait()``
+and ``run.wait(0)`` block until completion (pyxrt: ``r.wait(0)``), so on a hung
+run they fail the test instead of hanging it; ``run.wait(timeout_ms)`` takes an
+unsigned int (pybind11 refuses floats and negatives with TypeError), sleeps
+that long on a hung run and returns ``ERT_CMD_STATE_TIMEOUT`` (xrt_kernel.h).
+Nothing here is used outside tests, and nothing it does counts as the NPU working.
 """
 from __future__ import annotations
 
+import time
 import types
 
-STATE = types.SimpleNamespace(name="RyzenAI-npu1", driver_limit=6, alive=0, programs={}, created=0, fail_device=False, runs=[], epoch=0)
+ENOENT = "DRM_IOCTL_AMDXDNA_CREATE_HWCTX IOCTL failed (err=-2): No such file or directory"
+HANG = object()  # a program's answer meaning "this run never completes"
+
+STATE = types.SimpleNamespace(
+    name="RyzenAI-npu1", driver_limit=6, alive=0, programs={}, created=0, fail_device=False, runs=[], epoch=0,
+    refusal=ENOENT, waits=[],
+)
 
 
 def reset(name="RyzenAI-npu1", driver_limit=6):
     STATE.name, STATE.driver_limit, STATE.alive, STATE.created = name, driver_limit, 0, 0
     STATE.programs, STATE.fail_device, STATE.runs = {}, False, []
+    STATE.refusal, STATE.waits = ENOENT, []
     STATE.epoch += 1  # contexts of an earlier test, collected later, are not counted
 
 
@@ -38,8 +55,10 @@ class xclBOSyncDirection:  # noqa: N801
 
 
 class ert_cmd_state:  # noqa: N801
+    ERT_CMD_STATE_NEW = "new"
     ERT_CMD_STATE_COMPLETED = "completed"
     ERT_CMD_STATE_ERROR = "error"
+    ERT_CMD_STATE_TIMEOUT = "timeout"
 
 
 class device:  # noqa: N801
@@ -69,7 +88,7 @@ class xclbin:  # noqa: N801
 class hw_context:  # noqa: N801
     def __init__(self, dev, uuid):
         if STATE.alive >= STATE.driver_limit:
-            raise RuntimeError("DRM_IOCTL_AMDXDNA_CREATE_HWCTX IOCTL failed (err=-2): No such file or directory")
+            raise RuntimeError(STATE.refusal)
         STATE.alive += 1
         STATE.created += 1
         self.uuid = uuid
@@ -85,30 +104,54 @@ class bo:  # noqa: N801
     normal, cacheable, device_only, host_only = "normal", "cacheable", "device_only", "host_only"
 
     def __init__(self, dev, size, flags, group):
-        self.data = bytearray(size)
+        self.data = bytearray(size)  # host memory
+        self.device = bytearray(size)  # what the NPU reads and writes
         self.flags, self.group = flags, group
         self.syncs = []
 
+    def size(self):
+        return len(self.data)
+
     def write(self, buf, seek):
         raw = bytes(memoryview(buf).cast("B"))
+        assert seek + len(raw) <= len(self.data), "write past the end of the bo"
         self.data[seek : seek + len(raw)] = raw
 
     def read(self, size, skip):
         return bytes(self.data[skip : skip + size])
 
     def sync(self, direction, *args):
+        size, offset = args if args else (len(self.data), 0)
+        assert len(args) in (0, 2) and offset + size <= len(self.data)
         self.syncs.append(direction)
+        if direction == xclBOSyncDirection.XCL_BO_SYNC_BO_TO_DEVICE:
+            self.device[offset : offset + size] = self.data[offset : offset + size]
+        else:
+            self.data[offset : offset + size] = self.device[offset : offset + size]
 
     def map(self):
-        return memoryview(self.data)
+        return memoryview(self.data)  # format "B", writable, bo.size() bytes: from_memory(b.map(), b.size())
+
+
+def _unsigned_int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and 0 <= x < 2**32
 
 
 class _run:
     def __init__(self, state):
         self.state = state
 
-    def wait(self, *timeout):
-        return self.state
+    def wait(self, *timeout_ms):
+        if len(timeout_ms) > 1 or (timeout_ms and not _unsigned_int(timeout_ms[0])):
+            raise TypeError(f"wait(): incompatible function arguments {timeout_ms!r}; takes (self) or (self, timeout_ms: int)")
+        ms = timeout_ms[0] if timeout_ms else 0
+        STATE.waits.append(ms)
+        if self.state is not HANG:
+            return self.state
+        if ms == 0:
+            raise AssertionError("run.wait() without a timeout on a run that never completes: it would block for ever")
+        time.sleep(ms / 1000)
+        return ert_cmd_state.ERT_CMD_STATE_TIMEOUT
 
 
 class kernel:  # noqa: N801
@@ -121,6 +164,10 @@ class kernel:  # noqa: N801
     def __call__(self, opcode, insts, n_words, *bos):
         assert opcode == 3 and isinstance(insts, bo) and insts.flags == bo.cacheable
         assert n_words * 4 == len(insts.data), "the instruction count is in 32-bit words"
+        assert insts.device == insts.data, "the instruction buffer was not synced to the device"
         STATE.runs.append(self.ctx.uuid)
         program = STATE.programs[self.ctx.uuid]
-        return _run(ert_cmd_state.ERT_CMD_STATE_COMPLETED if program([b.data for b in bos]) is not False else ert_cmd_state.ERT_CMD_STATE_ERROR)
+        result = program([b.device for b in bos])
+        if result is HANG:
+            return _run(HANG)
+        return _run(ert_cmd_state.ERT_CMD_STATE_COMPLETED if result is not False else ert_cmd_state.ERT_CMD_STATE_ERROR)

@@ -2,8 +2,10 @@
 the NPU; the artifacts come from a build with the aiecc/Peano test doubles.
 What is tested is the backend's own logic: packing per the manifest's ABI,
 device-resident intermediates and the bytes that cross, params uploaded once,
-the hardware-context pool (eviction order, retry when the driver refuses,
-reopening from the artifacts), backend choice, and the GEMM overlay's tiles.
+the hardware-context pool (eviction order, retry when the driver refuses in any
+of its spellings, bounded, reopening from the artifacts), a hung run stopped by
+limits.xrt_run_timeout, results copied once out of mapped buffers, backend
+choice, and the GEMM overlay's tiles in the geometry its ABI records.
 The fake runs each kernel with NumPy (the op oracle or the overlay
 emulation); none of this is the NPU working."""
 from __future__ import annotations
@@ -11,6 +13,8 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+import time
+import types
 
 import numpy as np
 import pytest
@@ -138,6 +142,7 @@ def test_chain_intermediates_stay_on_the_device(built, npu):
     ref.set_params(**params)
     np.testing.assert_allclose(second["y"], ref.run(**x)["y"], rtol=1e-6, atol=1e-6)
     np.testing.assert_array_equal(first["y"], second["y"])
+    assert npu.waits and set(npu.waits) == {60_000}  # every wait bounded, by the default limits.xrt_run_timeout
     nbytes = 32 * 1024 * 4
     # per run: x goes in once, y comes out once; r, n, a, e never cross; b was uploaded by set_params
     assert second and g.last_stats["host_to_device_bytes"] == nbytes
@@ -301,7 +306,7 @@ def test_every_compiled_xdna_kernel_has_its_abi_json(built):
     assert {RELU, GEMM} <= set(compiled) and len(compiled) == len(m["kernels"])
     for kid, k in compiled.items():
         t = k["targets"]["xdna"]
-        assert t["abi_file"]["path"] == f"kernels/{kid}/xdna/abi.json" and set(t["files"]) == {"source", "xclbin", "insts"}
+        assert t["abi_file"]["path"] == f"kernels/{kid}/xdna/abi.json" and {"source", "xclbin", "insts"} <= set(t["files"])
         abi = json.loads((built.artifacts / t["abi_file"]["path"]).read_text())
         assert abi["xdna"] == t["abi"] and abi["key"] == k["key"] and abi["outputs"][0]["shape"] == k["outputs"][0]["shape"]
     from npubuild.artifacts.manifest import verify
@@ -329,6 +334,18 @@ def _gemm_kt_in_both(built):
     return edit
 
 
+def _gemm_drop_geometry_in_both(built):
+    def drop(abi):
+        for f in ("d", "kt", "cols"):
+            abi.pop(f)
+
+    def edit(m):
+        drop(m["kernels"][GEMM]["targets"]["xdna"]["abi"])
+        _rewrite_abi_json(built, m, GEMM, lambda abi: drop(abi["xdna"]))
+
+    return edit
+
+
 XDNA_TAMPERED = {
     "manifest-abi-only": (
         lambda built: _slot,
@@ -351,9 +368,16 @@ XDNA_TAMPERED = {
     "gemm-geometry-in-both": (
         _gemm_kt_in_both,
         "mlp",
-        f"kernel '{GEMM}': its xdna abi is not the GEMM overlay this npubuild drives (d 64, kt 4, cols 4: buffers i8 [64, 256], "
-        "i8 [256, 256], i32 [64, 256]); rebuild with `doit build`",
-        None,  # the overlay's geometry is the runner's: verify cannot see it
+        f"kernel '{GEMM}': its xdna abi's buffers are not those of its GEMM geometry (d 64, kt 2, cols 4 takes buffers "
+        "i8 [64, 128], i8 [128, 256], i32 [64, 256]); rebuild with `doit build`",
+        None,  # the overlay's geometry is the runner's to check: verify cannot see it
+    ),
+    "gemm-no-geometry-in-both": (  # an abi written before it recorded the geometry
+        _gemm_drop_geometry_in_both,
+        "mlp",
+        f"kernel '{GEMM}': its xdna abi does not record the GEMM overlay's geometry (missing: d, kt, cols): "
+        "it was built by an older npubuild; rebuild with `doit build`",
+        None,
     ),
 }
 
@@ -456,3 +480,219 @@ def test_int8_gemm_propagates_nan_identically_on_every_backend(built, npu):
     want[:, 5] = True
     want[7, :] = True
     np.testing.assert_array_equal(np.isnan(out["ref"]), want)
+
+
+# ---- a run that never completes: bounded by limits.xrt_run_timeout ------------------------------------------------
+
+
+def test_wait_takes_pyxrts_unsigned_milliseconds():
+    from npubuild.limits import limits_from_table
+    from npubuild.runner.xrt import wait_ms
+
+    # 0 would block for ever (pyxrt: r.wait(0)); a fraction of a millisecond rounds up, not down to 0
+    assert [wait_ms(t) for t in (60.0, 0.05, 0.0001, 1e12)] == [60_000, 50, 1, 2**32 - 1]
+    assert limits_from_table({"xrt_run_timeout": 2.5}, "pyproject.toml").xrt_run_timeout == 2.5
+    for bad in (0, -1, "60", True, float("inf")):
+        with pytest.raises(UserError, match="limits.xrt_run_timeout must be a positive number of seconds"):
+            limits_from_table({"xrt_run_timeout": bad}, "pyproject.toml")
+
+
+def test_a_hung_run_times_out_naming_the_limit_and_recovers(built, npu, monkeypatch):
+    from npubuild.runner.xrt import HUNG_HELP
+
+    pp = built.root / "pyproject.toml"
+    pp.write_text(pp.read_text() + "\n[tool.npubuild.limits]\nxrt_run_timeout = 0.05\n")
+    monkeypatch.chdir(built.root)  # the project npubuild.load reads its settings from
+    rt = _load(built, npu)
+    rec = rt.manifest["graphs"]["chain"]
+    g = rt.graph("chain", backend="xrt")
+    g.set_params(**_inputs(rec["params"], 1))
+    x = _inputs(rec["inputs"], 2)
+    want = g.run(**x)["y"]
+    hung = [s["kernel"] for s in rec["steps"]][1]
+    path = str(rt._xdna_files(hung)["xclbin"])
+    program = npu.programs[path]
+    npu.programs[path] = lambda bufs: fake_pyxrt.HANG  # the NPU never answers
+    t0 = time.monotonic()
+    with pytest.raises(UserError) as e:
+        g.run(**x)
+    assert time.monotonic() - t0 < 5
+    assert str(e.value) == (
+        f"kernel {hung}: the NPU run did not finish within 0.05 s (limits.xrt_run_timeout in [tool.npubuild.limits]); "
+        f"{HUNG_HELP}; if the kernel really runs this long, raise the limit. Its hardware context was closed"
+    )
+    assert "xrt-smi examine" in HUNG_HELP and npu.waits[-1] == 50 and 0 not in npu.waits
+    pool = rt.xrt_session()[2]
+    npu.programs[path] = program  # the NPU was reset
+    np.testing.assert_array_equal(g.run(**x)["y"], want)
+    assert pool.dropped == [hung] and pool.opened.count(hung) == 2  # the hung context was not reused
+
+
+# ---- mapped buffers: one copy out, never an alias of device memory -----------------------------------------------
+
+
+def test_results_are_copied_once_out_of_mapped_buffers(built, npu, monkeypatch):
+    def refuse(*args):
+        raise AssertionError("bo.read/bo.write: the backend moves data through bo.map()")
+
+    monkeypatch.setattr(fake_pyxrt.bo, "read", refuse)
+    monkeypatch.setattr(fake_pyxrt.bo, "write", refuse)
+    rt = _load(built, npu)
+    rec = rt.manifest["graphs"]["chain"]
+    params = _inputs(rec["params"], 1)
+    g = rt.graph("chain", backend="xrt")
+    g.set_params(**params)
+    x1, x2 = _inputs(rec["inputs"], 2), _inputs(rec["inputs"], 3)
+    y1 = g.run(**x1)["y"]
+    kept = y1.copy()
+    y2 = g.run(**x2)["y"]  # the same step output buffer, overwritten by the device
+    assert not np.array_equal(y1, y2)
+    np.testing.assert_array_equal(y1, kept)  # y1 is the caller's own copy, not a view of that buffer
+    ref = rt.graph("chain", backend="ref")
+    ref.set_params(**params)
+    np.testing.assert_allclose(y2, ref.run(**x2)["y"], rtol=1e-6, atol=1e-6)
+    # the GEMM reads its C tiles through views; the accumulators are still exact copies
+    mlp = rt.manifest["graphs"]["mlp"]
+    (mm,) = [s["kernel"] for s in mlp["steps"] if s["kernel"].startswith("matmul")]
+    acc = {}
+    for backend in ("ref", "xrt"):
+        gm = rt.graph("mlp", backend=backend)
+        gm.set_params(**_inputs(mlp["params"], 3))
+        gm.run(**_inputs(mlp["inputs"], 4))
+        acc[backend] = rt.kernels.get(mm, backend).last_accumulator
+    np.testing.assert_array_equal(acc["xrt"], acc["ref"])
+
+
+# ---- the driver refuses a context: every spelling of "none left", retried a bounded number of times ---------------
+
+NOAVAIL_EINVAL = "DRM_IOCTL_AMDXDNA_CREATE_HWCTX IOCTL failed (err=-22): Invalid argument"  # what XRT says for it
+NOAVAIL_STATUS = "create_hw_context: CREATE_HWCTX failed: MGMT_ERT_NOAVAIL (0x2000003)"  # mlir-aie #3526's words
+REFUSALS = {"enoent": fake_pyxrt.ENOENT, "noavail-einval": NOAVAIL_EINVAL, "noavail-status": NOAVAIL_STATUS}
+
+
+@pytest.mark.parametrize("refusal", sorted(REFUSALS))
+def test_every_refusal_spelling_evicts_and_retries(built, npu, refusal):
+    npu.refusal = REFUSALS[refusal]
+    npu.driver_limit = 2  # other processes hold the rest
+    rt = _load(built, npu)
+    rec = rt.manifest["graphs"]["chain"]
+    g = rt.graph("chain", backend="xrt")
+    g.set_params(**_inputs(rec["params"], 1))
+    g.run(**_inputs(rec["inputs"], 2))
+    pool = rt.xrt_session()[2]
+    assert len(pool.keys()) == 2 and pool.evicted and npu.alive == 2
+
+
+@pytest.mark.parametrize("refusal", sorted(REFUSALS))
+def test_no_context_in_any_spelling_is_one_clear_error(built, npu, refusal):
+    npu.refusal = REFUSALS[refusal]
+    npu.driver_limit = 0
+    rt = _load(built, npu)
+    with pytest.raises(UserError) as e:
+        rt.graph("chain", backend="xrt").set_params(**_inputs(rt.manifest["graphs"]["chain"]["params"], 1))
+    msg = str(e.value)
+    assert "the NPU has no hardware context left" in msg and REFUSALS[refusal] in msg
+    assert ("more columns than the NPU has free" in msg) == (refusal == "noavail-einval")
+
+
+def test_other_context_failures_are_not_retried(built, npu):
+    npu.refusal = "DRM_IOCTL_AMDXDNA_CREATE_HWCTX IOCTL failed (err=-13): Permission denied"
+    npu.driver_limit = 0
+    rt = _load(built, npu)
+    with pytest.raises(RuntimeError, match="Permission denied"):
+        rt.graph("chain", backend="xrt").set_params(**_inputs(rt.manifest["graphs"]["chain"]["params"], 1))
+    assert npu.created == 0
+
+
+def test_retries_are_bounded_by_the_contexts_held():
+    from npubuild.runner.xrt import ContextPool
+
+    calls, refuse = [], [False]
+
+    def opener(key):
+        calls.append(key)
+        if refuse[0]:
+            raise RuntimeError(NOAVAIL_STATUS)
+        return types.SimpleNamespace(key=key, closed=False)
+
+    pool = ContextPool(4, opener)
+    pool.get("a"), pool.get("b")
+    refuse[0] = True  # another process takes every context we free
+    with pytest.raises(UserError, match="no hardware context left"):
+        pool.get("c")
+    assert calls == ["a", "b", "c", "c", "c"] and pool.evicted == ["a", "b"]  # 1 attempt + 1 per context closed
+
+
+# ---- the GEMM's geometry is the ABI's, not recomputed from K x N --------------------------------------------------
+
+MATMUL_ONLY = """\
+graphs:
+  mm:
+    inputs: {x: {shape: [8, 256]}}
+    params: {w: {shape: [256, 512]}}
+    targets: [ref, xdna]
+    nodes:
+      h: {op: matmul, inputs: [x, w], dtype: i8}
+    outputs: [h]
+"""
+
+
+def _overlay_in_both(p, kid, device, cols):
+    """The kernel's abi (manifest and abi.json) as the build writes it for an overlay of ``cols``
+    columns on ``device``: what a build that spreads over another width of the device records."""
+    from npubuild.emitters.aie.devices import DEVICES
+    from npubuild.emitters.aie.gemm import Overlay, check_overlay
+    from npubuild.emitters.gemm_layout import overlay_geometry
+
+    m = json.loads((p.artifacts / "manifest.json").read_text())
+    rec = m["kernels"][kid]
+    old = rec["targets"]["xdna"]["abi"]
+    a, b = rec["inputs"][0]["shape"], rec["inputs"][1]["shape"]
+    # the point: a width that recomputing from K x N without the device (the old runner) would not give
+    assert old["device"] == device and overlay_geometry(a[-1], b[1]) != (old["d"], old["kt"], cols), "pick another width"
+    ov = Overlay(kid, DEVICES[device], old["d"], old["kt"], cols, int(np.prod(a[:-1])), a[-1], b[1], tuple(a), tuple(b))
+    check_overlay(ov)
+    abi = json.loads(json.dumps(ov.abi()))
+    rec["targets"]["xdna"]["abi"] = abi
+    _rewrite_abi_json(p, m, kid, lambda j: j.update(xdna=abi))
+    (p.artifacts / "manifest.json").write_text(json.dumps(m))
+    return ov
+
+
+def _drive(p, npu, graph, device, cols):
+    rt0 = npubuild.load(p.artifacts)
+    rec = rt0.manifest["graphs"][graph]
+    (kid,) = [s["kernel"] for s in rec["steps"] if s["kernel"].startswith("matmul")]
+    ov = _overlay_in_both(p, kid, device, cols)
+    rt = _load(p, npu)
+    npu_run = emulated_npu(ov)  # asserts the buffers are this overlay's sizes
+
+    def gemm(bufs):
+        c = npu_run(np.frombuffer(bufs[0], np.int8), np.frombuffer(bufs[1], np.int8))
+        bufs[2][:] = np.asarray(c, np.int32).tobytes()
+
+    path = str(rt._xdna_files(kid)["xclbin"])
+    npu.programs[path] = gemm
+    params, x = _inputs(rec["params"], 3), _inputs(rec["inputs"], 4)
+    acc = {}
+    for backend in ("ref", "xrt"):
+        g = rt.graph(graph, backend=backend)
+        g.set_params(**params)
+        g.run(**x)
+        acc[backend] = rt.kernels.get(kid, backend).last_accumulator.copy()
+        stats = g.last_stats
+    np.testing.assert_array_equal(acc["xrt"], acc["ref"])
+    assert rt.kernels.get(kid, "xrt").gemm.nn == cols * 64
+    n_blocks = -(-rt.manifest["kernels"][kid]["inputs"][1]["shape"][1] // (cols * 64))
+    assert stats["gemm_tiles"] == n_blocks and npu.runs.count(path) == n_blocks  # one dispatch per (M, K, N) block
+
+
+def test_gemm_on_npu2_drives_the_abis_eight_columns(project, fake_toolchain, npu):  # noqa: F811
+    npu.name = "RyzenAI-npu4"
+    p = project(None, MATMUL_ONLY)
+    p.doit("build", env={**fake_toolchain["env"], "NPUBUILD_XDNA_DEVICE": "npu2"})
+    _drive(p, npu, "mm", "npu2", 8)  # N = 512 on the device's 8 columns: one dispatch, where 4 columns take two
+
+
+def test_gemm_on_a_narrower_partition_drives_the_abis_columns(built, npu):
+    _drive(built, npu, "mlp", "npu1", 2)  # the npu1_2col partition: four N-blocks of 128

@@ -1,8 +1,9 @@
 """What the runtime checks before a kernel runs that needs the op catalog or the
 GEMM overlay's geometry (npubuild.artifacts.manifest checks the rest and has
 neither): a kernel record is an instance its op accepts, with the output the op
-infers; an xdna GEMM's ABI is the overlay the runner will drive; the arrays a
-caller gives are rectangular arrays of the declared shape and dtype.
+infers; an xdna GEMM's ABI records a geometry the runner can drive and buffers
+that agree with it; the arrays a caller gives are rectangular arrays of the
+declared shape and dtype.
 """
 from __future__ import annotations
 
@@ -45,28 +46,57 @@ def check_kernel_record(kernel_id: str, k: dict) -> None:
         raise UserError(problem)
 
 
-def check_gemm_abi(kernel_id: str, k: dict, abi: dict) -> None:
-    """The overlay the xdna GEMM was built for must be the one GemmKernel drives: same geometry and buffers."""
-    from ..emitters.gemm_layout import overlay_geometry
+# the overlay's int32 accumulators must not overflow inside one dispatch: kt*d terms of at most 128*128
+MAX_GEMM_DEPTH = (2**31 - 1) // (128 * 128)
 
-    d, kt, cols = overlay_geometry(k["inputs"][0]["shape"][-1], k["inputs"][1]["shape"][1])
-    kk, nn = kt * d, cols * d
-    want = {"kind": "gemm_overlay", "d": d, "kt": kt, "cols": cols}
-    bufs = abi.get("buffers")
-    mmul = abi.get("mmul")
+
+def gemm_geometry(kernel_id: str, abi: dict) -> tuple[int, int, int, tuple[int, int, int]]:
+    """(d, kt, cols, mmul) of the GEMM overlay the xdna kernel was built for, read from its ABI.
+
+    The build chose them for its device (``cols`` is at most the device's columns:
+    npubuild.emitters.aie.gemm.overlay_for), so the runner takes them from here and
+    never recomputes them: recomputing without the device got them wrong."""
+    fields = ("d", "kt", "cols", "mmul")
+    abi = abi if isinstance(abi, dict) else {}
+    missing = [f for f in ("kind", *fields) if f not in abi]
+    if missing or abi["kind"] != "gemm_overlay":
+        why = f"missing: {', '.join(missing)}" if missing else f"kind is {abi['kind']!r}"
+        raise UserError(
+            f"kernel '{kernel_id}': its xdna abi does not record the GEMM overlay's geometry ({why}): "
+            f"it was built by an older npubuild; rebuild with `doit build`"
+        )
+    d, kt, cols, mmul = (abi[f] for f in fields)
     ok = (
-        all(abi.get(f) == v for f, v in want.items())
-        and isinstance(bufs, list)
-        and [(b.get("shape"), b.get("dtype")) if isinstance(b, dict) else None for b in bufs]
-        == [([d, kk], "i8"), ([kk, nn], "i8"), ([d, nn], "i32")]
+        all(_positive_int(x) for x in (d, kt, cols))
         and isinstance(mmul, list)
         and len(mmul) == 3
-        and all(isinstance(x, int) and not isinstance(x, bool) and x > 0 and d % x == 0 for x in mmul)
+        and all(_positive_int(x) and d % x == 0 for x in mmul)  # tile_a/tile_b/untile_c cut d by r, s, t
+        and kt * d <= MAX_GEMM_DEPTH
     )
     if not ok:
         raise UserError(
-            f"kernel '{kernel_id}': its xdna abi is not the GEMM overlay this npubuild drives "
-            f"(d {d}, kt {kt}, cols {cols}: buffers i8 [{d}, {kk}], i8 [{kk}, {nn}], i32 [{d}, {nn}]); rebuild with `doit build`"
+            f"kernel '{kernel_id}': its xdna abi's GEMM geometry is not one the overlay can have (d {d!r}, kt {kt!r}, "
+            f"cols {cols!r}, mmul {mmul!r}: positive integers, mmul dividing d, kt*d at most {MAX_GEMM_DEPTH}); rebuild with `doit build`"
+        )
+    return d, kt, cols, tuple(mmul)
+
+
+def _positive_int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and x > 0
+
+
+def check_gemm_abi(kernel_id: str, _record: dict, abi: dict) -> None:
+    """The xdna GEMM's ABI is an overlay GemmKernel can drive: its geometry (read, not recomputed:
+    :func:`gemm_geometry`) and the three host buffers that geometry gives, in order."""
+    d, kt, cols, _ = gemm_geometry(kernel_id, abi)
+    kk, nn = kt * d, cols * d
+    bufs = abi.get("buffers")
+    want = [([d, kk], "i8"), ([kk, nn], "i8"), ([d, nn], "i32")]
+    got = [(b.get("shape"), b.get("dtype")) if isinstance(b, dict) else None for b in bufs] if isinstance(bufs, list) else None
+    if got != want:
+        raise UserError(
+            f"kernel '{kernel_id}': its xdna abi's buffers are not those of its GEMM geometry "
+            f"(d {d}, kt {kt}, cols {cols} takes buffers i8 [{d}, {kk}], i8 [{kk}, {nn}], i32 [{d}, {nn}]); rebuild with `doit build`"
         )
 
 

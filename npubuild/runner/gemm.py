@@ -4,7 +4,8 @@ The activation is quantised per row and the weight per column (the catalog's
 ``quantize_per_row`` / ``quantize_per_col``, the reference design's rule);
 the weight is cut once (:meth:`BlockedGemm.set_weight`) into
 (K-block, N-block) tiles of the overlay geometry (``d = 64``, ``kt <= 8``
-K-blocks, ``cols <= 4`` columns: :func:`npubuild.emitters.gemm_layout.overlay_geometry`),
+K-blocks, ``cols <= 4`` columns: :func:`npubuild.emitters.gemm_layout.overlay_geometry`;
+on ``xrt`` the geometry recorded in the kernel's ABI, which the build chose for its device),
 each handed to the backend's :class:`Dispatch` to keep in its own form
 (``xrt``: the NPU stream layout in a device buffer). A run quantises the
 activation, zero-pads the edges, and for every K-block adds the dispatch's
@@ -252,14 +253,19 @@ class GemmKernel:
     reference design's dynamic weight) quantises and tiles it for that call.
     """
 
-    def __init__(self, desc: dict, make_dispatch, closer=None):
+    def __init__(self, desc: dict, make_dispatch, closer=None, geometry: tuple[int, int, int] | None = None):
+        """``geometry``: (d, kt, cols) of the overlay the kernel was built for; the xrt backend
+        passes its ABI's (the build chose cols for the device: recomputing it here without the
+        device is how the runner once drove a 4-column tile on a design of another width).
+        None: the default overlay for K x N, which ref (any geometry is exact) and host (its
+        gemm_tile is compiled with the default; HostKernel checks the shapes) use."""
         from ..emitters.gemm_layout import overlay_geometry
 
         a, b = desc["inputs"][0]["shape"], desc["inputs"][1]["shape"]
         self.id = desc["id"]
         self.out_shape = tuple(desc["outputs"][0]["shape"])
         k, n = a[-1], b[1]
-        d, kt, cols = overlay_geometry(k, n)
+        d, kt, cols = geometry if geometry is not None else overlay_geometry(k, n)
         self.gemm = BlockedGemm(k, n, None, d, kt, cols)
         self.gemm.dispatch = make_dispatch(self.gemm)
         self._bound = None

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from ..artifacts.manifest import graph_problems, read_manifest, verify, xdna_abi_problem
 from ..errors import UserError, VerifyError
+from ..limits import Limits
 from .checks import as_checked_array, check_gemm_abi, check_kernel_record
 from .pinned import PinnedFiles
 
@@ -70,6 +71,7 @@ class Runtime:
         self._xdna: dict[str, dict] = {}  # kernel id -> its checked xdna binaries (private copies)
         self.xrt_contexts = xrt_contexts
         self.ane_resident: int | None = None  # ANE programs kept loaded (None: no limit)
+        self.limits = Limits()  # the project's, set by load()
         self._xrt = None  # (pyxrt, device, ContextPool, Traffic) once the xrt backend is used
 
     # -- the NPU --------------------------------------------------------------------------
@@ -97,7 +99,7 @@ class Runtime:
 
             def open_hw(kernel_id: str):
                 files = self._xdna_files(kernel_id)
-                return xrt.HwKernel(pyxrt, device, files["xclbin"], files["insts"], traffic)
+                return xrt.HwKernel(pyxrt, device, files["xclbin"], files["insts"], traffic, run_timeout=self.limits.xrt_run_timeout)
 
             pool = xrt.ContextPool(xrt.context_limit(info["family"], self.xrt_contexts), open_hw)
             self._xrt = (pyxrt, device, pool, traffic, info)
@@ -379,7 +381,6 @@ def load(path="artifacts", verify_files: bool = True, max_open: int | None = Non
     Even with ``verify_files=False`` the manifest's fields are type-checked here,
     and a kernel's record, binary bytes and ABI are checked before it first runs."""
     from ..config import load_config
-    from ..limits import Limits
 
     path = Path(path)
     resident, limits = None, Limits()
@@ -397,4 +398,5 @@ def load(path="artifacts", verify_files: bool = True, max_open: int | None = Non
             raise VerifyError(f"{path} does not match its manifest:\n  " + "\n  ".join(problems))
     rt = Runtime(path, manifest, max_open, xrt_contexts)
     rt.ane_resident = resident
+    rt.limits = limits
     return rt

@@ -1,30 +1,37 @@
 """The ``xrt`` backend: xdna kernels on a Ryzen AI NPU through pyxrt.
 
 Thin on purpose, written against the pyxrt calls the research notes document
-(xdna.md §1d, §2, §3); pyxrt is imported only when this backend is used.
+(xdna.md §1d, §2, §3) and XRT's binding itself: every pyxrt call here is one
+``src/python/pybind11/src/pyxrt.cpp`` defines (XRT @963c58ee, 2026-08-20; the
+comments name the binding). pyxrt is imported only when this backend is used.
 
 * :class:`ContextPool` keeps at most N hardware contexts open (default by
   device family: 6 on npu1, 16 on npu2, the driver's limits; the environment's
   ``XRT_CONTEXT_CACHE_SIZE`` or the project's ``xrt_contexts`` overrides it),
   evicts the least recently used, and when the driver refuses a context anyway
-  (another process holds some: the limit is system-wide) evicts and retries.
-* :class:`XrtKernel` runs one streamed design: inputs are packed into the
-  kernel's host buffers as its manifest ``abi`` says (packed parts, zero-filled
-  slots), ``kernel(3, insts, n_words, *bos)``, wait, check the state, and the
-  output stays in a device buffer (:class:`DeviceTensor`) until someone needs
-  it on the host. A consumer whose input buffer has the producer's layout gets
-  the same buffer object: intermediates of a chain never cross to the host.
+  (another process holds some: the limit is system-wide) evicts and retries,
+  at most once per context it holds.
+* :class:`XrtKernel` runs one streamed design: inputs are packed straight into
+  the kernel's mapped host buffers as its manifest ``abi`` says (packed parts,
+  zero-filled slots), ``kernel(3, insts, n_words, *bos)``, a wait bounded by
+  ``limits.xrt_run_timeout``, check the state, and the output stays in a device
+  buffer (:class:`DeviceTensor`) until someone needs it on the host. A consumer
+  whose input buffer has the producer's layout gets the same buffer object:
+  intermediates of a chain never cross to the host.
 * The int8 matmul runs the shared blocked GEMM (:mod:`.gemm`) with one overlay
-  dispatch per tile; the weight's tiles are uploaded once per parameter value.
+  dispatch per tile, in the geometry its ABI records; the weight's tiles are
+  uploaded once per parameter value.
 * Every byte that crosses host <-> device is counted (:class:`Traffic`).
 """
 from __future__ import annotations
 
+import math
 import os
 from collections import OrderedDict
 from dataclasses import dataclass
 
 from ..errors import UserError
+from ..limits import Limits
 from ..ops.lazy_numpy import np
 from ..ops.registry import NUMPY_DTYPE
 
@@ -37,8 +44,17 @@ FAMILIES = {"npu1": ("npu1", "Phoenix", "Hawk"), "npu2": ("npu4", "npu5", "npu6"
 # driver limits per device (xdna-driver npu1_regs.c / npu4_family.h; mlir-aie's pool uses 6 and 16)
 DEFAULT_CONTEXTS = {"npu1": 6, "npu2": 16}
 CONTEXT_ENV = "XRT_CONTEXT_CACHE_SIZE"
-# what pyxrt raises when the driver has no context left (-ENOENT, research notes §3)
-EXHAUSTED = "No such file or directory"
+# What the RuntimeError from pyxrt.hw_context says when the NPU has no context left (research notes §3):
+# amdxdna over its hwctx limit returns -ENOENT; when the firmware's pool is full it answers
+# MGMT_ERT_NOAVAIL, status 0x2000003 (mlir-aie #3526), which the driver logs ("command opcode 0x2 failed,
+# status 0x2000003") and returns as -EINVAL, so XRT says "DRM_IOCTL_AMDXDNA_CREATE_HWCTX IOCTL failed
+# (err=-22)" (the 7th context on npu1 fails so; Triton-XDNA #113 saw it with too many alive).
+EXHAUSTED = ("No such file or directory", "MGMT_ERT_NOAVAIL", "0x2000003")
+EXHAUSTED_EINVAL = ("CREATE_HWCTX", "err=-22")  # both in one message
+HUNG_HELP = (
+    "the NPU may be hung: `xrt-smi examine` shows its state; reset it by reloading the driver "
+    "(`sudo modprobe -r amdxdna && sudo modprobe amdxdna`) or with `xrt-smi reset` where your XRT supports it"
+)
 PYXRT_MISSING = (
     "pyxrt is not importable (XRT's Python binding: /usr/lib/python3*/dist-packages with the amd-team/xrt PPA, "
     "Python 3.12 only; or $XILINX_XRT/python on PYTHONPATH); see docs/toolchain.md"
@@ -52,6 +68,17 @@ def import_pyxrt():
     except ImportError:
         return None
     return pyxrt
+
+
+def context_refused(message: str) -> bool:
+    """Whether a hw_context failure means "no context left" (retrying after closing one of ours may work)."""
+    return any(m in message for m in EXHAUSTED) or all(m in message for m in EXHAUSTED_EINVAL)
+
+
+def wait_ms(seconds: float) -> int:
+    """The argument of pyxrt's ``run.wait(timeout_ms)``: an ``unsigned int`` of milliseconds where 0
+    blocks until the run completes (pyxrt.cpp xrt::run "wait"; xrt_kernel.h run::wait), so at least 1."""
+    return min(max(1, math.ceil(seconds * 1000)), 2**32 - 1)
 
 
 def family_of(name: str) -> str | None:
@@ -119,12 +146,20 @@ class Traffic:
 
 
 class HwKernel:
-    """One registered xclbin: its hardware context, kernel and instruction buffer."""
+    """One registered xclbin: its hardware context, kernel and instruction buffer.
 
-    def __init__(self, pyxrt, device, xclbin_path, insts_path, traffic: Traffic):
+    pyxrt calls (pyxrt.cpp): ``xclbin(path)`` + ``get_uuid``, ``device.register_xclbin``,
+    ``hw_context(device, uuid)``, ``kernel(hw_context, name)`` + ``group_id``,
+    ``bo(device, size, flags, group)``, ``bo.map``, ``bo.sync(direction)``,
+    ``kernel.__call__`` (builds an xrt::run, sets each argument as bo or int, starts it),
+    ``run.wait(timeout_ms)``."""
+
+    def __init__(self, pyxrt, device, xclbin_path, insts_path, traffic: Traffic, run_timeout: float | None = None):
         self.x = pyxrt
         self.device = device
         self.traffic = traffic
+        # the runtime passes its project's limits.xrt_run_timeout; the default without one
+        self.run_timeout = Limits().xrt_run_timeout if run_timeout is None else float(run_timeout)
         xclbin = pyxrt.xclbin(str(xclbin_path))
         device.register_xclbin(xclbin)
         self.context = pyxrt.hw_context(device, xclbin.get_uuid())
@@ -134,23 +169,48 @@ class HwKernel:
             raise UserError(f"{insts_path} is empty; rebuild with `doit build`")
         self.n_words = int(insts.size)  # pyxrt takes the count of 32-bit words (research notes §1d)
         self.insts = pyxrt.bo(device, insts.nbytes, pyxrt.bo.cacheable, self.kernel.group_id(INSTR_GROUP))
-        self.insts.write(insts.view(np.uint8), 0)
-        self.insts.sync(pyxrt.xclBOSyncDirection.XCL_BO_SYNC_BO_TO_DEVICE)
-        traffic.to_device += insts.nbytes
+        self.write(self.insts, insts)  # memcpy into bo.map() + sync, as mlir-aie's C++ tests load it
+
+    @property
+    def closed(self) -> bool:
+        return self.kernel is None
 
     def buffer(self, nbytes: int, arg: int):
         return self.x.bo(self.device, max(int(nbytes), 4), self.x.bo.host_only, self.kernel.group_id(FIRST_DATA_GROUP + arg))
 
-    def write(self, bo, data) -> None:
-        raw = np.ascontiguousarray(data).view(np.uint8).reshape(-1)
-        bo.write(raw, 0)
-        bo.sync(self.x.xclBOSyncDirection.XCL_BO_SYNC_BO_TO_DEVICE)
-        self.traffic.to_device += raw.nbytes
+    def mapped(self, bo, nbytes: int, dtype):
+        """The first ``nbytes`` of ``bo``'s host memory as a writable ``dtype`` array, no copy.
 
-    def read(self, bo, nbytes: int, dtype: str):
+        pyxrt.cpp xrt::bo "map" returns ``py::memoryview::from_memory(b.map(), b.size())``: a
+        writable byte view that does not keep the bo alive. So this array is only for use while
+        the caller holds ``bo``, and it shows whatever the device or the next write puts there:
+        never hand it out (:meth:`read` copies)."""
+        return np.frombuffer(bo.map(), dtype=np.uint8, count=nbytes).view(np.dtype(dtype))
+
+    def to_device(self, bo, nbytes: int) -> None:
+        """Make what was written into the mapped host memory visible to the NPU (pyxrt.cpp "sync")."""
+        bo.sync(self.x.xclBOSyncDirection.XCL_BO_SYNC_BO_TO_DEVICE)
+        self.traffic.to_device += nbytes
+
+    def write(self, bo, data) -> None:
+        """``data`` into ``bo``: one copy into its mapped host memory (any strides), then sync."""
+        src = np.asarray(data)
+        np.copyto(self.mapped(bo, src.nbytes, src.dtype).reshape(src.shape), src)
+        self.to_device(bo, src.nbytes)
+
+    def view(self, bo, nbytes: int, dtype: str):
+        """The device's result in ``bo`` (sync FROM_DEVICE), as a view of the mapped host memory.
+
+        Valid only until the next run that writes ``bo`` (or the bo's release): for a caller
+        that copies what it needs at once (the GEMM's C tile is untiled into the accumulator)."""
         bo.sync(self.x.xclBOSyncDirection.XCL_BO_SYNC_BO_FROM_DEVICE)
         self.traffic.from_device += nbytes
-        return np.frombuffer(bytes(bo.read(nbytes, 0)), dtype=np.dtype(NUMPY_DTYPE[dtype])).copy()
+        return self.mapped(bo, nbytes, NUMPY_DTYPE[dtype])
+
+    def read(self, bo, nbytes: int, dtype: str):
+        """A host copy of the device's result in ``bo``: exactly one copy, out of the mapped memory,
+        so the array is the caller's (later runs into the same bo do not change it)."""
+        return self.view(bo, nbytes, dtype).copy()
 
     def close(self) -> None:
         """Release the hardware context (its kernel holds it): buffers may outlive it, the context may not."""
@@ -160,8 +220,23 @@ class HwKernel:
         if self.kernel is None:
             raise UserError(f"{what}: its hardware context was closed")
         run = self.kernel(OPCODE, self.insts, self.n_words, *bos)
-        state = run.wait()
+        # pyxrt.cpp xrt::run "wait" (unsigned int timeout_ms) -> ert_cmd_state: xrt_kernel.h says it
+        # returns ERT_CMD_STATE_TIMEOUT once the time is exceeded, and 0 would block for ever. ("wait2"
+        # takes std::chrono::milliseconds and returns std::cv_status, which pyxrt.cpp registers no
+        # caster for: not callable from Python.)
+        state = run.wait(wait_ms(self.run_timeout))
         self.traffic.dispatches += 1
+        if state == self.x.ert_cmd_state.ERT_CMD_STATE_TIMEOUT:
+            # pyxrt.cpp binds no run.abort() (xrt_kernel.h: aborting a timed-out run is the caller's job);
+            # dropping the run and our context references is all Python can do, and a context that held a
+            # hung command is not reused: the pool opens a fresh one on next use
+            del run
+            self.close()
+            raise UserError(
+                f"{what}: the NPU run did not finish within {self.run_timeout:g} s "
+                f"(limits.xrt_run_timeout in [tool.npubuild.limits]); {HUNG_HELP}; if the kernel really "
+                f"runs this long, raise the limit. Its hardware context was closed"
+            )
         if state != self.x.ert_cmd_state.ERT_CMD_STATE_COMPLETED:
             raise UserError(f"{what}: the NPU run ended in state {state} (not COMPLETED)")
 
@@ -175,26 +250,35 @@ class ContextPool:
         self._open: OrderedDict = OrderedDict()
         self.opened: list[str] = []  # keys in the order they were opened (tests, stats)
         self.evicted: list[str] = []
+        self.dropped: list[str] = []  # keys whose context was closed under the pool (a hung run)
 
     def get(self, key: str):
-        if key in self._open:
+        hw = self._open.get(key)
+        if hw is not None and not getattr(hw, "closed", False):
             self._open.move_to_end(key)
-            return self._open[key]
+            return hw
+        if hw is not None:  # closed behind the pool's back (a run timed out): open a fresh one
+            del self._open[key]
+            self.dropped.append(key)
         while len(self._open) >= self.limit:
             self._evict()
-        while True:
+        # one attempt, then one retry per context of ours closed to make room: bounded by what we hold
+        for _ in range(len(self._open) + 1):
             try:
                 hw = self._opener(key)
                 break
             except RuntimeError as e:
-                if EXHAUSTED not in str(e):
+                if not context_refused(str(e)):
                     raise
-                if not self._open:
-                    raise UserError(
-                        f"kernel {key}: the NPU has no hardware context left ({e}); other processes hold them "
-                        f"(the limit is per device); close them or lower {CONTEXT_ENV}"
-                    ) from None
-                self._evict()  # the driver's limit is lower than ours right now: make room and retry
+                refusal = str(e)
+                if self._open:
+                    self._evict()  # the driver's limit is lower than ours right now: make room and retry
+        else:
+            wide = " (err=-22 also means the design needs more columns than the NPU has free)" if "err=-22" in refusal else ""
+            raise UserError(
+                f"kernel {key}: the NPU has no hardware context left ({refusal}){wide}; other processes hold them "
+                f"(the limit is per device); close them or lower {CONTEXT_ENV}"
+            )
         self._open[key] = hw
         self.opened.append(key)
         return hw
@@ -269,7 +353,7 @@ class XrtKernel:
             names = [p["tensor"] for p in b["parts"]]
             if all(n in self._params for n in names) and (i not in self._resident or self._resident[i][0] is not hw):
                 bo = hw.buffer(sum(p["slot"] for p in b["parts"]) * np.dtype(NUMPY_DTYPE[b["dtype"]]).itemsize, i)
-                hw.write(bo, self._pack(b, self._params))
+                self._fill(hw, bo, b, self._params)
                 self._resident[i] = (hw, bo)
 
     def _hw(self) -> HwKernel:
@@ -302,7 +386,7 @@ class XrtKernel:
                 bos.append(self._resident[i][1])
                 continue
             bo = self._staging(hw, i)
-            hw.write(bo, self._pack(b, by_name))
+            self._fill(hw, bo, b, by_name)
             bos.append(bo)
         ob = self.buffers[-1]
         slot = ob["parts"][0]["slot"]
@@ -319,16 +403,21 @@ class XrtKernel:
         nbytes = ob["parts"][0]["slot"] * np.dtype(NUMPY_DTYPE[ob["dtype"]]).itemsize
         return hw.buffer(nbytes, len(self.buffers) - 1)
 
-    def _pack(self, b: dict, by_name: dict):
-        """The host buffer: each part's tensor in its slot, the slot's tail zero."""
+    def _fill(self, hw: HwKernel, bo, b: dict, by_name: dict) -> None:
+        """The host buffer, packed in place in ``bo``'s mapped memory (one copy per part, no
+        staging array): each part's tensor in its slot, the slot's tail zero; then sync."""
         dt = np.dtype(NUMPY_DTYPE[b["dtype"]])
-        out = np.zeros(sum(p["slot"] for p in b["parts"]), dtype=dt)
+        total = sum(p["slot"] for p in b["parts"])
+        out = hw.mapped(bo, total * dt.itemsize, dt)
         off = 0
         for p in b["parts"]:
-            arr = np.asarray(to_host(by_name[p["tensor"]]), dtype=dt).reshape(-1)
-            out[off : off + arr.size] = arr
+            arr = np.asarray(to_host(by_name[p["tensor"]]))
+            if arr.size > p["slot"]:  # the manifest check refuses such an abi; never spill into the next slot
+                raise UserError(f"kernel {self.id}: tensor '{p['tensor']}' has {arr.size} elements, its slot {p['slot']}")
+            np.copyto(out[off : off + arr.size].reshape(arr.shape), arr, casting="unsafe")
+            out[off + arr.size : off + p["slot"]] = 0
             off += p["slot"]
-        return out
+        hw.to_device(bo, total * dt.itemsize)
 
     def close(self) -> None:
         self._bos.clear()
@@ -376,21 +465,25 @@ class XrtGemmDispatch:
         _, a_bo, c_bo = self._buffers(hw)
         hw.write(a_bo, a_stream)
         hw.run([a_bo, b_bo, c_bo], f"kernel {self.k.id}")
-        return hw.read(c_bo, self.k.sizes[2] * 4, "i32")
+        # a view, not a copy: OverlayDispatch.run untiles it into the accumulator before the next dispatch
+        return hw.view(c_bo, self.k.sizes[2] * 4, "i32")
 
 
 class XrtGemmKernel:
     """The int8 matmul on the NPU overlay: :class:`npubuild.runner.gemm.GemmKernel` with NPU dispatches."""
 
     def __init__(self, kernel_id: str, desc: dict, pool: ContextPool):
+        from .checks import check_gemm_abi, gemm_geometry
         from .gemm import GemmKernel
 
         self.id = kernel_id
         self.pool = pool
-        abi = desc["targets"]["xdna"]["abi"]
+        abi = desc["targets"]["xdna"].get("abi")
+        check_gemm_abi(kernel_id, desc, abi)  # the buffers below are the geometry's
+        # the geometry the build chose for its device, never recomputed (a device's columns are not K x N's)
+        d, kt, cols, mmul = gemm_geometry(kernel_id, abi)
         self.sizes = [int(np.prod(b["shape"])) for b in abi["buffers"]]
-        mmul = tuple(abi["mmul"])
-        self.inner = GemmKernel(desc, lambda g: XrtGemmDispatch(self, g.d, g.kk // g.d, g.nn // g.d, mmul))
+        self.inner = GemmKernel(desc, lambda g: XrtGemmDispatch(self, d, kt, cols, mmul), geometry=(d, kt, cols))
         self.gemm = self.inner.gemm
         self.bound_generation = None
         self._bound_hw = None
