@@ -313,21 +313,19 @@ def probe_features(aie_opt: dict, timeout: float | None = None) -> dict:
                               f"mlir-aie refuses (a tile outside the device), so its answers mean nothing; {_minimum_hint()}")
             return out
         for feat in FEATURES:
-            new = run(feat.new)
-            if new is None:
-                return out
-            if new[0] == "accepted":
-                out[feat.key] = feat.new_value
-                continue
-            old = run(feat.old)
-            if old is None:
-                return out
-            if old[0] == "accepted":
-                out[feat.key] = feat.old_value
-                continue
-            if out["problem"] is None:
-                out["problem"] = (f"cannot tell {feat.what} of the installed mlir-aie: {path} refused both the "
-                                  f"'{feat.new.name}' and the '{feat.old.name}' probe ({new[1] or 'no message'}); {_minimum_hint()}")
+            first_refusal = None
+            for probe, value in ((feat.new, feat.new_value), (feat.old, feat.old_value)):  # the newer form first
+                result = run(probe)
+                if result is None:
+                    return out
+                if result[0] == "accepted":
+                    out[feat.key] = value
+                    break
+                first_refusal = first_refusal or result[1] or "no message"
+            else:
+                if out["problem"] is None:
+                    out["problem"] = (f"cannot tell {feat.what} of the installed mlir-aie: {path} refused both the "
+                                      f"'{feat.new.name}' and the '{feat.old.name}' probe ({first_refusal}); {_minimum_hint()}")
     if out["npu1"] == "4col":
         out["binary_insts"] = True  # #2128 (2025-03-20) precedes #2397 (2025-06-18)
     elif out["npu1"] == "5col":
