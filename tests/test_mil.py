@@ -53,7 +53,7 @@ def write_raw(dirpath: Path, arrays: dict) -> None:
 PROG1_VERBOSE = """program(1.0)
 [buildInfo = dict<tensor<string, []>, tensor<string, []>>({{{{"coremlc-component-MIL", "3402.3.2"}}, {{"coremlc-version", "3402.4.1"}}}})]
 {{
-    func main<ios16>(tensor<fp16, [1, 64, 1, 1]> x) {{
+    func main<ios18>(tensor<fp16, [1, 64, 1, 1]> x) {{
         tensor<fp16, [64]> gam = const()[name = tensor<string, []>("gam"), val = tensor<fp16, [64]>(BLOBFILE(path = tensor<string, []>("{d}/gam.bin"), offset = tensor<uint64, []>(0)))];
         tensor<int8, [128, 64]> Wu_q = const()[val = tensor<int8, [128, 64]>(BLOBFILE(offset = tensor<uint64, []>(0), path = tensor<string, []>("{d}/wu_q8.bin")))];
         tensor<fp16, [128, 2]> Wu_s = const()[val = tensor<fp16, [128, 2]>(BLOBFILE(path = tensor<string, []>("{d}/wu_sc.bin"), offset = tensor<uint64, []>(0)))];
@@ -61,14 +61,17 @@ PROG1_VERBOSE = """program(1.0)
         tensor<fp16, [128, 64]> Wg = const()[val = tensor<fp16, [128, 64]>(BLOBFILE(path = tensor<string, []>("{d}/wg.bin"), offset = tensor<uint64, []>(0)))];
         tensor<fp16, [64, 128]> Wd = const()[val = tensor<fp16, [64, 128]>(BLOBFILE(path = tensor<string, []>("{d}/wd.bin"), offset = tensor<uint64, []>(0)))];
         tensor<bool, []> bt = const()[val = tensor<bool, []>(true)];
-        tensor<fp16, [1, 64, 1, 1]> xn = rms_norm(eps = tensor<fp16, []>(0x1.5p-17), w = gam, x = x)[name = tensor<string, []>("xn")];
+        tensor<int32, [4]> row = const()[val = tensor<int32, [4]>([1, 1, 1, 64])];
+        tensor<fp16, [1, 1, 1, 64]> xr = reshape(shape = row, x = x)[name = tensor<string, []>("xr")];
+        tensor<fp16, [1, 1, 1, 64]> xn = rms_norm(eps = tensor<fp16, []>(0x1.5p-17), w = gam, x = xr)[name = tensor<string, []>("xn")];
         tensor<fp16, [1, 1, 1, 128]> u = matmul(transpose_y = bt, x = xn, y = Wu)[name = tensor<string, []>("u")];
         tensor<fp16, [1, 1, 1, 128]> g = matmul(transpose_y = bt, x = xn, y = Wg)[name = tensor<string, []>("g")];
-        tensor<fp16, [1, 128, 1, 1]> gs = sigmoid(x = g)[name = tensor<string, []>("gs")];
-        tensor<fp16, [1, 128, 1, 1]> gsl = mul(x = g, y = gs)[name = tensor<string, []>("gsl")];
-        tensor<fp16, [1, 128, 1, 1]> fu = mul(x = u, y = gsl)[name = tensor<string, []>("fu")];
+        tensor<fp16, [1, 1, 1, 128]> gs = sigmoid(x = g)[name = tensor<string, []>("gs")];
+        tensor<fp16, [1, 1, 1, 128]> gsl = mul(x = g, y = gs)[name = tensor<string, []>("gsl")];
+        tensor<fp16, [1, 1, 1, 128]> fu = mul(x = u, y = gsl)[name = tensor<string, []>("fu")];
         tensor<fp16, [1, 1, 1, 64]> dn = matmul(transpose_y = bt, x = fu, y = Wd)[name = tensor<string, []>("dn")];
-        tensor<fp16, [1, 64, 1, 1]> y = add(x = x, y = dn)[name = tensor<string, []>("y")];
+        tensor<fp16, [1, 64, 1, 1]> dnc = reshape(shape = tensor<int32, [4]>([1, 64, 1, 1]), x = dn)[name = tensor<string, []>("dnc")];
+        tensor<fp16, [1, 64, 1, 1]> y = add(x = x, y = dnc)[name = tensor<string, []>("y")];
     }} -> (y);
 }}"""
 
@@ -89,13 +92,14 @@ def test_seed_rms_q8_swiglu(seed1):
     assert fn.name == "main" and fn.opset == "ios18" and fn.line == 3
     assert fn.inputs == [("x", t16(1, 64, 1, 1))]
     assert [(o.op, o.result) for o in fn.ops] == [
-        ("rms_norm", "xn"), ("matmul", "u"), ("matmul", "g"), ("sigmoid", "gs"),
-        ("mul", "gsl"), ("mul", "fu"), ("matmul", "dn"), ("add", "y"),
+        ("reshape", "xr"), ("rms_norm", "xn"), ("matmul", "u"), ("matmul", "g"), ("sigmoid", "gs"),
+        ("mul", "gsl"), ("mul", "fu"), ("matmul", "dn"), ("reshape", "dnc"), ("add", "y"),
     ]
-    assert [o.line for o in fn.ops] == list(range(11, 19))
+    assert [o.line for o in fn.ops] == list(range(12, 22))
     assert [o.name for o in fn.ops] == [o.result for o in fn.ops]
     assert fn.outputs == ["y"]
-    assert set(fn.consts) == {"gam", "Wu_q", "Wu_s", "Wu", "Wg", "Wd", "bt"}
+    assert set(fn.consts) == {"gam", "Wu_q", "Wu_s", "Wu", "Wg", "Wd", "bt", "row"}
+    assert prog.extensions == {"rms_norm": [13]} and prog.uses_extension_ops  # the one npubuild extension op
 
     np.testing.assert_array_equal(fn.consts["gam"], data["gam"])
     assert fn.consts["gam"].dtype == np.float16 and fn.consts["gam"].shape == (64,)
@@ -117,12 +121,15 @@ def test_seed_rms_q8_swiglu(seed1):
     assert isinstance(bt, np.ndarray) and bt.dtype == np.bool_ and bt.shape == () and bool(bt) is True
     assert fn.const_types["bt"] == MilType("bool", ())
 
-    xn = fn.ops[0]
-    assert xn.args == {"x": Ref("x"), "w": Ref("gam"), "eps": Literal(MilType("fp16"), float(F16(1e-5)))}
+    xn = fn.ops[1]
+    assert xn.args == {"x": Ref("xr"), "w": Ref("gam"), "eps": Literal(MilType("fp16"), float(F16(1e-5)))}
     assert xn.args["eps"].value == 1.0013580322265625e-05
-    assert xn.type == t16(1, 64, 1, 1)
-    assert fn.ops[1].args == {"x": Ref("xn"), "y": Ref("Wu"), "transpose_y": Ref("bt")}
+    assert xn.type == t16(1, 1, 1, 64) and xn.results == (("xn", t16(1, 1, 1, 64)),)
+    assert fn.ops[2].args == {"x": Ref("xn"), "y": Ref("Wu"), "transpose_y": Ref("bt")}
     assert fn.type_of("dn") == t16(1, 1, 1, 64) and fn.type_of("Wd") == t16(64, 128)
+    # the constexpr op as written, for exporters that keep the compression
+    assert fn.constexprs["Wu"].op == "constexpr_blockwise_shift_scale"
+    assert fn.constexprs["Wu"].args == {"data": Ref("Wu_q"), "scale": Ref("Wu_s")}
 
 
 def test_verbose_program_1_0_style_reads_the_same(seed1):
@@ -131,14 +138,17 @@ def test_verbose_program_1_0_style_reads_the_same(seed1):
     verbose_prog = parse_mil(PROG1_VERBOSE.format(d=d), "verbose.mil")
     assert verbose_prog.version == "1.0"
     verbose = verbose_prog.main
-    assert verbose.opset == "ios16"
-    assert verbose != short  # the opset differs ...
-    assert dataclasses.replace(verbose, opset="ios18") == short  # ... and nothing else
-    # equality looks at values: a changed weight element is noticed
-    changed = dataclasses.replace(verbose, opset="ios18", consts=dict(verbose.consts))
+    assert verbose == short
+    assert dataclasses.replace(verbose, opset="ios17") != short  # equality sees the opset ...
+    # ... and values: a changed weight element is noticed
+    changed = dataclasses.replace(verbose, consts=dict(verbose.consts))
     changed.consts["Wg"] = changed.consts["Wg"].copy()
     changed.consts["Wg"][3, 5] += F16(1)
     assert changed != short
+    # constexpr_blockwise_shift_scale is an iOS18 op: an ios16 function cannot use it
+    with pytest.raises(MilError) as e:
+        parse_mil(PROG1_VERBOSE.format(d=d).replace("main<ios18>", "main<ios16>"), "verbose.mil")
+    assert e.value.line == 8 and "constexpr_blockwise_shift_scale is an iOS18 op; this function's opset is ios16" in str(e.value)
 
 
 def test_seed_conv_chain(tmp_path):
@@ -150,8 +160,9 @@ def test_seed_conv_chain(tmp_path):
     assert [(o.op, o.result) for o in fn.ops] == [
         ("conv", "c1"), ("conv", "c2"), ("conv", "g"), ("sigmoid", "gs"), ("mul", "gsl"), ("add", "y"),
     ]
-    assert fn.ops[0].args == {"weight": Ref("W1"), "x": Ref("x")}
-    assert fn.ops[0].type == t16(1, 96, 1, 1)
+    assert fn.ops[0].args == {"weight": Ref("W1"), "x": Ref("x"), "strides": Ref("st"), "pad_type": Ref("pt"),
+                              "pad": Ref("pd"), "dilations": Ref("dl"), "groups": Ref("gr")}
+    assert fn.ops[0].type == t16(1, 96, 1, 1) and fn.consts["pt"] == "valid" and fn.consts["gr"] == 1
     for k in ("W1", "W2", "W3"):
         np.testing.assert_array_equal(fn.consts[k], data[k.lower()])
         assert fn.consts[k].shape == ws[k.lower()]
@@ -162,10 +173,11 @@ def test_seed_training_graph_multiline_signature():
     fn = parse_mil(TRAIN, "train.mil").main
     assert [n for n, _ in fn.inputs] == ["x", "target", "neg_lr", "one", "W1", "W2"]
     assert dict(fn.inputs)["W1"] == t16(1, 64, 1, 64) and dict(fn.inputs)["x"] == t16(1, 1, 1, 64)
-    assert len(fn.ops) == 14 and fn.ops[0].line == 10 and fn.ops[-1].line == 23
-    assert [o.op for o in fn.ops].count("matmul") == 5
-    assert fn.ops[5].args == {"x": Ref("dy"), "y": Ref("W2"), "transpose_x": Ref("bt")}
-    assert list(fn.consts) == ["bt"] and bool(fn.consts["bt"])
+    assert len(fn.ops) == 18 and fn.ops[0].line == 12 and fn.ops[-1].line == 29
+    assert [o.op for o in fn.ops].count("matmul") == 5 and [o.op for o in fn.ops].count("reshape") == 4
+    assert fn.ops[8].args == {"x": Ref("dyc"), "y": Ref("W2m"), "transpose_x": Ref("bt")}
+    assert fn.ops[8].type == t16(1, 1, 1, 64)
+    assert list(fn.consts) == ["bt", "row", "col"] and bool(fn.consts["bt"])
     assert fn.outputs == ["y", "W1_new", "W2_new"]
 
 
@@ -184,7 +196,7 @@ def test_literals_hex_floats_and_styles():
         tensor<int32, [2]> p = const()[val = tensor<int32, [2]>([1, -1])];
         string s = const()[val = string("a\\"b")];
         uint64 o = const()[val = tensor<uint64, []>(64)];
-        tensor<fp16, [1, ?]> r = clip(alpha=fp16(0.125),beta=fp32(1e-3),x=a)[name=string("r")];
+        tensor<fp16, [1, ?]> r = clip(alpha=fp16(0.125),beta=fp16(1e3),x=a)[name=string("r")];
         tensor<fp16, [2, ?]> c = concat(axis = int32(0), interleave = bool(false), values = (a, r))[name = string("c")];
     } -> (c);
 }
@@ -203,7 +215,7 @@ def test_literals_hex_floats_and_styles():
     assert c["o"].dtype == np.uint64 and int(c["o"]) == 64
     clip = fn.ops[0]
     assert clip.args["alpha"] == Literal(MilType("fp16"), 0.125)
-    assert clip.args["beta"] == Literal(MilType("fp32"), float(np.float32(1e-3)))
+    assert clip.args["beta"] == Literal(MilType("fp16"), 1000.0)
     assert clip.line == 15 and clip.name == "r"
     cat = fn.ops[1]
     assert cat.args["values"] == (Ref("a"), Ref("r"))
@@ -428,7 +440,11 @@ BAD = [
     (", val = tensor<fp16, [4]>([1, 2, 3, 4])", "", 5, "const", "const 'c' has no val"),
     ("(x = s, y = c)", "(x = s, y = c @)", 7, "@", "unexpected character"),
     ("program(1.3)", "programme(1.3)", 1, "programme", "expected 'program(<version>)'"),
-    ("y = mul(", "y = constexpr_lut_to_dense(", 7, "constexpr_lut_to_dense", "unsupported constexpr op"),
+    ("y = mul(", "y = constexpr_lut_to_sparse(", 7, "constexpr_lut_to_sparse", "unsupported constexpr op"),
+    ("y = mul(", "y = constexpr_lut_to_dense(", 7, "s", "unknown argument 'x' for constexpr_lut_to_dense in the iOS18 form"),
+    ("tensor<fp16, [1, 4]> s = add", "(tensor<fp16, [1, 4]> s, tensor<fp16, [1, 4]> s) = add", 6, "s", "duplicate variable 's'"),
+    ("tensor<fp16, [1, 4]> s = add", "state<tensor<fp16, [1, 4]>> s = add", 6, "s", "only function inputs are states"),
+    ("tensor<fp16, [1, 4]> b)", "state<fp16> b)", 4, "state", "a state wraps a tensor type, not fp16"),
     ("    } -> (y);\n}\n", "    } -> (y);\n}\n}\n", 10, "}", "unbalanced brackets: '}' has no matching '{'"),
     ("(x = a, y = b)", "(x = a, y = tensor<fp16, [2]>(BLOBFILE(path = string(\"w.bin\"), offset = uint64(0))))", 6,
      "string", "BLOBFILE path 'w.bin' is relative but no base directory is known"),
@@ -459,3 +475,318 @@ def test_truncated_and_mangled_text_only_raises_mil_error():
                     assert str(e).startswith("cut.mil")
     with pytest.raises(MilError, match="nested too deeply"):
         parse_mil(BASE.replace("[1, 2, 3, 4]", "[" * 3000 + "1" + "]" * 3000), "deep.mil")
+
+
+# ---------------------------------------------------------------------------
+# real compiled text: states, several results, constexpr attributes, sub-byte blobs, palettes
+
+STATEFUL = """program(1.3)
+{
+    func main<ios18>(state<tensor<fp16, [1, 64]>> cache, tensor<fp16, [1, 64]> x) {
+        tensor<fp16, [1, 64]> old = read_state(input = cache)[name = string("old")];
+        tensor<fp16, [1, 64]> acc = add(x = old, y = x)[name = string("acc")];
+        write_state(data = acc, input = cache)[name = string("acc_write")];
+        tensor<fp16, [1, 64]> now = coreml_update_state(state = cache, value = acc)[name = string("now")];
+        (tensor<fp16, [1, 32]> lo, tensor<fp16, [1, 32]> hi) = split(axis = int32(1), num_splits = int32(2), x = now)[name = string("sp")];
+        tensor<fp16, [1, 16]> a, tensor<fp16, [1, 48]> b = split(axis = int32(1), split_sizes = tensor<int32, [2]>([16, 48]), x = acc)[name = string("sp2")];
+        tensor<fp16, [1, 32]> y = mul(x = lo, y = hi)[name = string("y")];
+    } -> (y, b);
+}"""
+
+
+def test_states_write_state_and_multi_result_ops():
+    fn = parse_mil(STATEFUL, "st.mil").main
+    cache = dict(fn.inputs)["cache"]
+    assert cache == MilType("fp16", (1, 64), state=True) and str(cache) == "state<tensor<fp16, [1, 64]>>"
+    assert [(o.op, o.result) for o in fn.ops] == [("read_state", "old"), ("add", "acc"), ("write_state", ""),
+                                                  ("coreml_update_state", "now"), ("split", "lo"), ("split", "a"), ("mul", "y")]
+    ws = fn.ops[2]
+    assert ws.results == () and ws.name == "acc_write" and ws.line == 6 and ws.args == {"data": Ref("acc"), "input": Ref("cache")}
+    assert fn.ops[4].results == (("lo", MilType("fp16", (1, 32))), ("hi", MilType("fp16", (1, 32))))
+    assert fn.ops[5].results == (("a", MilType("fp16", (1, 16))), ("b", MilType("fp16", (1, 48))))
+    assert fn.type_of("hi") == MilType("fp16", (1, 32)) and fn.type_of("b") == MilType("fp16", (1, 48))
+
+
+@pytest.mark.parametrize("old, new, line, message", [
+    ("add(x = old, y = x)", "add(x = cache, y = x)", 5,
+     "add 'acc': declared tensor<fp16, [1, 64]> but MIL infers no valid type ('x' is 'cache' (state<tensor<fp16, [1, 64]>>); "
+     "only read_state, coreml_update_state and write_state take a state)"),
+    ("read_state(input = cache)", "read_state(input = x)", 4, "'input' is 'x' (tensor<fp16, [1, 64]>); it must be a state"),
+    ("write_state(data = acc,", "write_state(data = lo,", 6, None),  # lo is defined later: undefined variable
+    ("write_state(data = acc,", "write_state(data = x, extra = x,", 6, "write_state [name = 'acc_write']: declared no result but "
+     "MIL infers no valid type (unknown input 'extra' (MIL's write_state takes input, data))"),
+    ("(tensor<fp16, [1, 32]> lo, tensor<fp16, [1, 32]> hi)", "(tensor<fp16, [1, 32]> lo, tensor<fp16, [1, 32]> hi, tensor<fp16, [1, 32]> h2)", 8,
+     "split 'lo', 'hi', 'h2': declares 3 result(s) but MIL's split makes 2: tensor<fp16, [1, 32]>, tensor<fp16, [1, 32]>"),
+    ("tensor<fp16, [1, 48]> b", "tensor<fp16, [1, 40]> b", 9, "split 'b': declared tensor<fp16, [1, 40]> but MIL infers tensor<fp16, [1, 48]>"),
+    ("[2]>([16, 48])", "[2]>([16, 40])", 9, "split_sizes [16, 40] add up to 56, not dimension 1 of x [1, 64]"),
+    ("main<ios18>", "main<ios17>", 4, "read_state 'old': read_state is an iOS18 op; function 'main' has opset ios17"),
+    ("value = acc", "value = lo", 7, None),
+    ("value = acc", "value = old2", 7, None),
+])
+def test_state_and_split_errors_name_the_line(old, new, line, message):
+    assert old in STATEFUL
+    with pytest.raises(MilError) as e:
+        parse_mil(STATEFUL.replace(old, new), "st.mil")
+    assert e.value.line == line, str(e.value)
+    if message:
+        assert message in str(e.value)
+
+
+def test_coreml_update_state_takes_the_value_type():
+    bad = STATEFUL.replace("tensor<fp16, [1, 64]> now = coreml_update_state(", "tensor<fp16, [1, 32]> now = coreml_update_state(")
+    with pytest.raises(MilError, match="st.mil:7: coreml_update_state 'now': declared tensor<fp16, \\[1, 32\\]> but MIL infers "
+                                       "tensor<fp16, \\[1, 64\\]>"):
+        parse_mil(bad, "st.mil")
+    with pytest.raises(MilError, match="st.mil:7: write_state .*\\(data is tensor<fp16, \\[2, 32\\]> but the state holds "
+                                       "tensor<fp16, \\[1, 64\\]>"):
+        parse_mil(STATEFUL.replace("write_state(data = acc,", "write_state(data = s32,").replace(
+            "        write_state", "        tensor<fp16, [2, 32]> s32 = reshape(x = acc, shape = tensor<int32, [2]>([2, 32]))[name = string(\"r\")];\n"
+            "        write_state"), "st.mil")
+
+
+def _one_const(decl: str, expr: str, opset: str = "ios18", extra: str = "") -> str:
+    """A program whose constant ``w`` (line 5) is ``expr``; ``extra`` goes on line 4."""
+    return (f"program(1.3)\n{{\n    func main<{opset}>(tensor<fp16, [2]> x) {{\n{extra or '        // nothing'}\n"
+            f"        {decl} w = {expr};\n"
+            "        tensor<fp16, [2]> y = relu(x = x)[name = string(\"y\")];\n    } -> (y);\n}\n")
+
+
+def test_affine_dequantize_in_the_attribute_form_matches_coremltools(tmp_path):
+    from coremltools.converters.mil.mil.ops.defs.iOS16.constexpr_ops import constexpr_affine_dequantize as ct_affine
+
+    rng = np.random.default_rng(3)
+    q = rng.integers(-128, 128, (4, 3)).astype(np.int8)
+    scale = np.array([0.5, 0.25, 2.0, 0.125], np.float16)
+    data, (off,) = write_weight_bin([q])
+    (tmp_path / "weight.bin").write_bytes(data)
+    blob = f'tensor<int8, [4, 3]>(BLOBFILE(path = string("@model_path/weight.bin"), offset = uint64({off})))'
+    scale_lit = "tensor<fp16, [4]>([0x1p-1, 0x1p-2, 0x1p+1, 0x1p-3])"
+    attr = (f"constexpr_affine_dequantize()[axis = int32(0), name = string(\"w\"), quantized_data = {blob}, "
+            f"scale = {scale_lit}, zero_point = int8(3)]")
+    fn = parse_mil(_one_const("tensor<fp16, [4, 3]>", attr), "a.mil", tmp_path).main
+    want = ct_affine.decompress(q, np.int8(3), scale, 0)
+    assert fn.consts["w"].dtype == np.float16 and want.dtype == np.float16
+    np.testing.assert_array_equal(fn.consts["w"], want)
+    assert fn.constexprs["w"].args["zero_point"] == Literal(MilType("int8"), 3)
+    # the argument form computes the same
+    args = f"constexpr_affine_dequantize(axis = int32(0), quantized_data = {blob}, scale = {scale_lit}, zero_point = int8(3))"
+    np.testing.assert_array_equal(parse_mil(_one_const("tensor<fp16, [4, 3]>", args), "a.mil", tmp_path).main.consts["w"], want)
+    for text, message in [
+        (attr.replace("()[axis = int32(0), ", "(axis = int32(1))[axis = int32(0), "), "'axis' of constexpr_affine_dequantize is "
+                                                                                    "given both as an argument and as an attribute"),
+        (attr.replace("zero_point = int8(3)", "zero_point = fp16(3)"), "'zero_point' is fp16; it must be int8 or uint8 or fp32"),
+        (attr.replace("scale = " + scale_lit, "scale = tensor<fp16, [3]>([1, 2, 3])"), "scale must be a scalar or have 4 elements"),
+    ]:
+        with pytest.raises(MilError) as e:
+            parse_mil(_one_const("tensor<fp16, [4, 3]>", text), "a.mil", tmp_path)
+        assert e.value.line == 5 and message in str(e.value), str(e.value)
+    with pytest.raises(MilError) as e:  # the declared type is checked like any op's
+        parse_mil(_one_const("tensor<fp32, [4, 3]>", attr), "a.mil", tmp_path)
+    assert "constexpr_affine_dequantize 'w': declared tensor<fp32, [4, 3]> but MIL infers tensor<fp16, [4, 3]>" in str(e.value)
+
+
+SUB_BYTE_KINDS = [("int4", -8, 8), ("uint1", 0, 2), ("uint2", 0, 4), ("uint3", 0, 8), ("uint4", 0, 16), ("uint6", 0, 64)]
+
+
+def test_sub_byte_blobs_written_by_coremltools_read_back(tmp_path):
+    """coremltools' own blob writer (libmilstoragepython) writes every sub-byte dtype; npubuild reads the
+    values, and npubuild's writer makes the very same bytes."""
+    from coremltools.libmilstoragepython import _BlobStorageWriter
+
+    rng = np.random.default_rng(5)
+    path = tmp_path / "weight.bin"
+    writer = _BlobStorageWriter(str(path))
+    blobs, offsets = [], []
+    for dtype, lo, hi in SUB_BYTE_KINDS:
+        for n in (1, 7, 8, 9, 100, 1001):
+            v = rng.integers(lo, hi, n).astype(np.int8 if lo < 0 else np.uint8)
+            offsets.append(getattr(writer, f"write_{dtype}_data")(v))
+            blobs.append((v, dtype))
+    del writer  # flushes the file
+    data = path.read_bytes()
+    mine, my_offsets = write_weight_bin(blobs)
+    assert mine == data and my_offsets == offsets
+    for (v, dtype), off in zip(blobs, offsets):
+        got = read_blob(path, off, dtype, v.shape)
+        assert got.dtype == v.dtype, dtype
+        np.testing.assert_array_equal(got, v)
+    # in MIL text, as constants
+    (v, dtype), off = blobs[3 * 6 + 2], offsets[3 * 6 + 2]  # uint3, 8 values
+    decl = f"tensor<{dtype}, [2, 4]>"
+    fn = parse_mil(_one_const(decl, f'const()[val = {decl}(BLOBFILE(path = string("{path}"), offset = uint64({off})))]'), "s.mil").main
+    np.testing.assert_array_equal(fn.consts["w"], v.reshape(2, 4))
+    # a wrong count is caught by the padding bits even when the byte count agrees: 7 uint4 values are 4 bytes, as 8 are
+    (v, dtype), off = blobs[4 * 6 + 1], offsets[4 * 6 + 1]
+    assert (dtype, v.size) == ("uint4", 7)
+    with pytest.raises(WeightBinError, match="has 4 padding bits, so it holds 7 uint4 values, but uint4 \\[8\\] has 8"):
+        read_blob(path, off, "uint4", (8,))
+    with pytest.raises(WeightBinError, match="holds uint4 \\(code 11\\), the MIL declares int4 \\(code 8\\)"):
+        read_blob(path, off, "int4", (7,))
+    with pytest.raises(WeightBinError, match="cannot store values outside \\[-8, 7\\] as int4"):
+        write_weight_bin([(np.array([8]), "int4")])
+
+
+def test_palettes_and_sparse_constexprs_match_coremltools():
+    from coremltools.converters.mil.mil.ops.defs.iOS16 import constexpr_ops as c16
+    from coremltools.converters.mil.mil.ops.defs.iOS18 import compression as c18
+    from coremltools.optimize._utils import pack_elements_into_bits
+
+    rng = np.random.default_rng(7)
+
+    def lit(a, dtype):
+        return f"tensor<{dtype}, [{', '.join(map(str, a.shape))}]>([{', '.join(str(v) for v in a.reshape(-1).tolist())}])"
+
+    # iOS16: 2-bit indices packed into uint8, a 4-entry palette, the output shape as uint32
+    idx = rng.integers(0, 4, 12).astype(np.uint8)
+    lut = np.array([-1.5, 0.25, 2.0, 8.0], np.float16)
+    packed = pack_elements_into_bits(idx, 2)
+    shape = np.array([3, 4], np.uint32)
+    text = f"constexpr_lut_to_dense(indices = {lit(packed, 'uint8')}, lut = {lit(lut, 'fp16')}, shape = {lit(shape, 'uint32')})"
+    fn = parse_mil(_one_const("tensor<fp16, [3, 4]>", text, "ios16"), "l.mil").main
+    np.testing.assert_array_equal(fn.consts["w"], c16.constexpr_lut_to_dense.decompress(lut, packed, shape))
+    # iOS18: uint2 indices [4, 6], one palette per 2 rows, vectors of 2 along axis 1 -> [4, 12]
+    idx18 = rng.integers(0, 4, (4, 6)).astype(np.uint8)
+    lut18 = rng.standard_normal((2, 1, 4, 2)).astype(np.float16)
+    text18 = f"constexpr_lut_to_dense(indices = {lit(idx18, 'uint2')}, lut = {lit(lut18, 'fp16')}, vector_axis = int32(1))"
+    fn = parse_mil(_one_const("tensor<fp16, [4, 12]>", text18), "l.mil").main
+    np.testing.assert_array_equal(fn.consts["w"], c18.constexpr_lut_to_dense.decompress(idx18, lut18, np.int32(1)))
+    # sparse, both forms
+    mask = rng.integers(0, 2, (3, 5)).astype(np.uint8)
+    nz = rng.standard_normal(int(mask.sum())).astype(np.float16)
+    text = f"constexpr_sparse_to_dense(mask = {lit(mask, 'uint1')}, nonzero_data = {lit(nz, 'fp16')})"
+    fn = parse_mil(_one_const("tensor<fp16, [3, 5]>", text), "s.mil").main
+    np.testing.assert_array_equal(fn.consts["w"], c18.constexpr_sparse_to_dense.decompress(nz, mask))
+    mask16 = np.packbits(mask.reshape(-1), bitorder="little")
+    text = (f"constexpr_sparse_to_dense(mask = {lit(mask16, 'uint8')}, nonzero_data = {lit(nz, 'fp16')}, "
+            f"shape = tensor<uint32, [2]>([3, 5]))")
+    fn = parse_mil(_one_const("tensor<fp16, [3, 5]>", text, "ios17"), "s.mil").main
+    np.testing.assert_array_equal(fn.consts["w"], c16.constexpr_sparse_to_dense.decompress(nz, mask16, np.array([3, 5])))
+    # what each form refuses, at the op's line
+    for decl, expr, opset, message in [
+        ("tensor<fp16, [4, 12]>", text18.replace("lut18", "x").replace(", vector_axis = int32(1)", ""), "ios18",
+         "the lut holds vectors of 2; vector_axis is needed"),
+        ("tensor<fp16, [4, 12]>", text18.replace("'uint2'", "'uint4'"), "ios18", None),
+        ("tensor<fp16, [4, 6]>", text18, "ios18", "constexpr_lut_to_dense 'w': declared tensor<fp16, [4, 6]> but MIL infers tensor<fp16, [4, 12]>"),
+        ("tensor<fp16, [3, 4]>", f"constexpr_lut_to_dense(indices = {lit(packed[:2], 'uint8')}, lut = {lit(lut, 'fp16')}, "
+                                 f"shape = {lit(shape, 'uint32')})", "ios16", "indices has 2 bytes; 12 2-bit indices need 3"),
+        ("tensor<fp16, [3, 4]>", text18, "ios16", "unknown argument 'vector_axis' for constexpr_lut_to_dense in the iOS16 form"),
+    ]:
+        if message is None:  # 4-entry palettes need uint2 indices
+            expr = f"constexpr_lut_to_dense(indices = {lit(idx18, 'uint4')}, lut = {lit(lut18, 'fp16')}, vector_axis = int32(1))"
+            message = "lut has 4 entries per palette; uint4 indices need 16"
+        with pytest.raises(MilError) as e:
+            parse_mil(_one_const(decl, expr, opset), "l.mil")
+        assert e.value.line == 5 and message in str(e.value), str(e.value)
+
+
+# ---- coremltools' own programs, converted and printed as MIL text ---------------------------------------------------
+
+_PROTO_DTYPES = {"BOOL": "bool", "STRING": "string", "FLOAT16": "fp16", "FLOAT32": "fp32", "FLOAT64": "fp64", "INT8": "int8",
+                 "INT16": "int16", "INT32": "int32", "INT64": "int64", "INT4": "int4", "UINT8": "uint8", "UINT16": "uint16",
+                 "UINT32": "uint32", "UINT64": "uint64", "UINT4": "uint4", "UINT2": "uint2", "UINT1": "uint1",
+                 "UINT6": "uint6", "UINT3": "uint3"}
+
+
+def milproto_text(spec) -> str:
+    """The ``program(1.3)`` text of an mlprogram spec's main function (what Apple's compiler would
+    print; coremltools prints no such text on Linux), for the ops and values these tests use."""
+    from coremltools.proto import MIL_pb2
+
+    from npubuild.ane.weightbin import SUB_BYTE, unpack_bits
+
+    def dtype(vt):
+        return _PROTO_DTYPES[MIL_pb2.DataType.Name(vt.tensorType.dataType)]
+
+    def shape(vt):
+        return [d.constant.size for d in vt.tensorType.dimensions]
+
+    def ty(vt):
+        if vt.HasField("stateType"):
+            return f"state<{ty(vt.stateType.wrappedType)}>"
+        return dtype(vt) if not shape(vt) else f"tensor<{dtype(vt)}, [{', '.join(map(str, shape(vt)))}]>"
+
+    def scalar(v, dt):
+        if dt == "bool":
+            return "true" if v else "false"
+        if dt == "string":
+            v = v if isinstance(v, str) else v.decode()
+            return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        return float(v).hex() if dt.startswith("fp") else str(int(v))
+
+    def value(v):
+        dt, sh = dtype(v.type), shape(v.type)
+        if v.HasField("blobFileValue"):
+            b = v.blobFileValue
+            return f'{ty(v.type)}(BLOBFILE(path = string("{b.fileName}"), offset = uint64({b.offset})))'
+        t, n = v.immediateValue.tensor, int(np.prod(sh))
+        kind = t.WhichOneof("value")
+        items = list(getattr(t, kind).values)
+        if kind == "bytes":
+            raw = items if isinstance(items, bytes) else t.bytes.values
+            items = unpack_bits(raw, dt, n) if dt in SUB_BYTE else np.frombuffer(raw, dtype=HOLD_NP[dt], count=n)
+        text = [scalar(x, dt) for x in items]
+        return f"{dt}({text[0]})" if not sh else f"{ty(v.type)}([{', '.join(text)}])"
+
+    def arg(a):
+        parts = [b.name if b.name else value(b.value) for b in a.arguments]
+        return parts[0] if len(parts) == 1 else "(" + ", ".join(parts) + ")"
+
+    fn = spec.mlProgram.functions["main"]
+    block = fn.block_specializations[fn.opset]
+    lines = ["program(1.3)", "{", f"    func main<{fn.opset}>(" + ", ".join(f"{ty(i.type)} {i.name}" for i in fn.inputs) + ") {"]
+    for op in block.operations:
+        outs = ", ".join(f"{ty(o.type)} {o.name}" for o in op.outputs)
+        ins = ", ".join(f"{k} = {arg(v)}" for k, v in sorted(op.inputs.items()))
+        attrs = ", ".join(f"{k} = {value(v)}" for k, v in sorted(op.attributes.items()))
+        lines.append(f"        {outs + ' = ' if outs else ''}{op.type}({ins})[{attrs}];")
+    lines += [f"    }} -> ({', '.join(block.outputs)});", "}", ""]
+    return "\n".join(lines)
+
+
+HOLD_NP = {"fp16": "<f2", "fp32": "<f4", "int8": "i1", "uint8": "u1", "int16": "<i2", "uint16": "<u2", "int32": "<i4", "uint32": "<u4"}
+
+
+def test_a_program_converted_by_coremltools_reads_with_its_values(tmp_path):
+    """Palettized (iOS18 lut, uint4 indices), int4 blockwise and int8 affine weights and a state, built
+    with coremltools' MIL builder, converted to an mlprogram (EMPTY pass pipeline), printed as text:
+    npubuild reads every op, every declared type agrees with its inference, and every weight is the
+    value coremltools materialises."""
+    import coremltools as ct
+    from coremltools.converters.mil import Builder as mb
+    from coremltools.converters.mil.mil import types
+
+    rng = np.random.default_rng(11)
+    idx = rng.integers(0, 16, (8, 32)).astype(types.np_uint4_dtype)
+    lut = rng.standard_normal((2, 1, 16, 1)).astype(np.float16)
+    q4 = rng.integers(-8, 8, (8, 32)).astype(types.np_int4_dtype)
+    off4 = rng.integers(-8, 8, (8, 2)).astype(types.np_int4_dtype)
+    sc = (rng.random((8, 2)) + 0.5).astype(np.float16)
+    q8 = rng.integers(-128, 128, (8, 32)).astype(np.int8)
+
+    @mb.program(input_specs=[mb.TensorSpec(shape=(1, 32), dtype=types.fp16), mb.StateTensorSpec(shape=(1, 8), dtype=types.fp16)],
+                opset_version=ct.target.iOS18)
+    def prog(x, acc):
+        w1 = mb.constexpr_lut_to_dense(indices=idx, lut=lut, name="w1")
+        w2 = mb.constexpr_blockwise_shift_scale(data=q4, scale=sc, offset=off4, name="w2")
+        w3 = mb.constexpr_affine_dequantize(quantized_data=q8, zero_point=np.int8(3), scale=np.float16(0.5), axis=0, name="w3")
+        h = mb.add(x=mb.add(x=mb.linear(x=x, weight=w1, name="a"), y=mb.linear(x=x, weight=w2, name="b")),
+                   y=mb.linear(x=x, weight=w3, name="c"), name="h")
+        s = mb.coreml_update_state(state=acc, value=mb.add(x=mb.read_state(input=acc, name="old"), y=h), name="s")
+        return mb.softmax(x=mb.gelu(x=s, mode="TANH_APPROXIMATION", name="g"), name="y")
+
+    model = ct.convert(prog, convert_to="mlprogram", minimum_deployment_target=ct.target.iOS18,
+                       pass_pipeline=ct.PassPipeline.EMPTY, skip_model_load=True)
+    text = milproto_text(model.get_spec())
+    assert "constexpr_affine_dequantize()[axis = int32(0)" in text  # coremltools writes iOS16 constexpr params as attributes
+    assert "write_state(data = " in text and "state<tensor<fp16, [1, 8]>> acc" in text
+    mil = Path(model.weights_dir).parent / "model.mil"  # beside weights/, where @model_path points
+    mil.write_text(text)
+    fn = load_mil(mil).main
+    assert fn.opset == "CoreML8"
+    ops = {o.name: o for o in prog.functions["main"].operations}
+    for name in ("w1", "w2", "w3"):
+        want = ops[name].materialized_val_inference()
+        assert fn.consts[name].dtype == want.dtype, name
+        np.testing.assert_array_equal(fn.consts[name], want, err_msg=name)
+    assert [o.op for o in fn.ops if o.op.endswith("state")] == ["read_state", "write_state", "read_state"]
+    assert fn.type_of("y") == MilType("fp16", (1, 8))

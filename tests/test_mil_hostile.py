@@ -20,7 +20,8 @@ import numpy as np
 import pytest
 
 from npubuild.ane.build import blob_files, graph_key, load_plan, manifest_record, write_graph
-from npubuild.ane.mil import MilError, load_mil, parse_mil
+from npubuild.ane.mil import MilError, _Parser, load_mil, parse_mil
+from npubuild.ane.mil_tokens import check_brackets, tokenize
 from npubuild.ane.mil_model import MilBounds
 from npubuild.ane.plan import PlanError, compile_plan
 from npubuild.ane.weightbin import WeightBinError, read_blob, write_weight_bin
@@ -280,13 +281,23 @@ def test_deep_nesting_is_a_message_not_a_recursion_error(scratch):
     raises_at(e.value, 4, "nested too deeply", "over the limit of 64")
 
 
+def _read_only(text: str, bounds: MilBounds):
+    """The parser alone, without the type inference parse_mil runs after it."""
+    toks = tokenize(text, "m.mil")
+    check_brackets(toks, "m.mil")
+    return _Parser(toks, "m.mil", None, bounds).program()
+
+
 def test_nesting_is_read_in_loops_whatever_the_configured_depth(scratch):
     deep = Limits(mil_max_depth=10**6)
     tuples = program(RELU.replace("relu(x = x)", "relu(x = x, a = " + "(" * 5000 + "x" + ")" * 5000 + ")"))
-    a = parse_in(scratch, tuples, MilBounds(limits=deep)).main.ops[0].args["a"]
+    a = _read_only(tuples, MilBounds(limits=deep)).main.ops[0].args["a"]
     for _ in range(5000):
         assert isinstance(a, tuple) and len(a) == 1
         a = a[0]
+    with pytest.raises(MilError) as e:  # read whole, then refused by the inference: relu has no input 'a'
+        parse_in(scratch, tuples, MilBounds(limits=deep))
+    raises_at(e.value, 4, "unknown input 'a' (MIL's relu takes x)")
     lists = program("        tensor<fp16, [1]> c = const()[val = tensor<fp16, [1]>(" + "[" * 5000 + "7" + "]" * 5000 + ")];\n" + RELU)
     assert parse_in(scratch, lists, MilBounds(limits=deep)).main.consts["c"].tolist() == [7]
 
@@ -326,13 +337,16 @@ def test_one_big_blob_named_many_times_is_bounded_by_the_program_budget(scratch)
 
 
 def test_a_plan_whose_adapter_would_be_huge_is_refused_before_allocating(scratch):
-    # seven lines: softmax makes a contig[200000] that add wants strided; the adapter would be np.eye(200000) (74.5 GiB)
-    text = program('        tensor<fp16, [1, 1, 1, 200000]> s = softmax(x = x, axis = int32(3))[name = string("s")];\n'
-                   '        tensor<fp16, [1, 200000, 1, 1]> y = add(x = s, y = x)[name = string("y")];',
+    # softmax over a [1, 1, 1, 200000] row makes a contig[200000] that add wants strided; the adapter
+    # would be np.eye(200000) (74.5 GiB)
+    text = program('        tensor<fp16, [1, 1, 1, 200000]> r = reshape(x = x, shape = tensor<int32, [4]>([1, 1, 1, 200000]))[name = string("r")];\n'
+                   '        tensor<fp16, [1, 1, 1, 200000]> s = softmax(x = r, axis = int32(3))[name = string("s")];\n'
+                   '        tensor<fp16, [1, 200000, 1, 1]> sc = reshape(x = s, shape = tensor<int32, [4]>([1, 200000, 1, 1]))[name = string("sc")];\n'
+                   '        tensor<fp16, [1, 200000, 1, 1]> y = add(x = sc, y = x)[name = string("y")];',
                    inputs="tensor<fp16, [1, 200000, 1, 1]> x")
     with pytest.raises(PlanError) as e:
         plan_in(scratch, text)
-    raises_at(e.value, 5, "adapter of 's' is 80000000000 bytes, over the limit of 268435456 (limits.max_constant_bytes")
+    raises_at(e.value, 7, "adapter of 'sc' is 80000000000 bytes, over the limit of 268435456 (limits.max_constant_bytes")
 
 
 def test_planned_buffers_are_bounded_by_max_elements(scratch):
@@ -348,7 +362,8 @@ def test_planned_buffers_are_bounded_by_max_elements(scratch):
 
 @pytest.mark.parametrize("dims, shown", [("1, 0, 1, 1", "[1, 0, 1, 1]"), ("1, ?, 1, 1", "[1, ?, 1, 1]")])
 def test_function_inputs_need_known_positive_dims(scratch, dims, shown):
-    text = f"program(1.3)\n{{\n    func main<ios18>(tensor<fp16, [1, 64, 1, 1]> a,\n                     tensor<fp16, [{dims}]> x) {{\n{RELU}\n    }} -> (y);\n}}\n"
+    relu = RELU.replace("[1, 64, 1, 1]", f"[{dims}]")  # valid MIL: relu keeps x's shape
+    text = f"program(1.3)\n{{\n    func main<ios18>(tensor<fp16, [1, 64, 1, 1]> a,\n                     tensor<fp16, [{dims}]> x) {{\n{relu}\n    }} -> (y);\n}}\n"
     with pytest.raises(PlanError) as e:
         plan_in(scratch, text)
     raises_at(e.value, 4, f"function input 'x' is declared tensor<fp16, {shown}>; an ANE graph needs known, positive dimensions")
@@ -356,28 +371,46 @@ def test_function_inputs_need_known_positive_dims(scratch, dims, shown):
 
 @pytest.mark.parametrize("text, line, fragments", [
     (program(RELU, inputs="tensor<fp16, [1, 1000000000, 1, 1]> x"), 4,
-     ("relu 'y' reads 'x' as strided[64] (64 values), but 'x' is declared with shape [1, 1000000000, 1, 1] (1000000000 values)",)),
-    (program(RELU, inputs="tensor<fp16, [1, 32, 1, 1]> x"), 4, ("relu 'y' reads 'x' as strided[64] (64 values)", "(32 values)")),
-    (program('        fp16 two = const()[val = fp16(2)];\n        tensor<fp16, [1, 64, 1, 1]> y = mul(x = x, y = two)[name = string("y")];'), 5,
-     ("mul 'y' reads 'two' as strided[64] (64 values), but 'two' is declared with shape [] (1 values)",)),
+     ("relu 'y': declared tensor<fp16, [1, 64, 1, 1]> but MIL infers tensor<fp16, [1, 1000000000, 1, 1]> (x tensor<fp16, [1, 1000000000, 1, 1]>)",)),
+    (program(RELU, inputs="tensor<fp16, [1, 32, 1, 1]> x"), 4, ("relu 'y': declared tensor<fp16, [1, 64, 1, 1]> but MIL infers tensor<fp16, [1, 32, 1, 1]>",)),
     (program('        tensor<fp16, [1, 128, 1, 1]> r = reshape(x = x, shape = tensor<int32, [4]>([1, 128, 1, 1]))[name = string("r")];\n'
              '        tensor<fp16, [1, 128, 1, 1]> y = sigmoid(x = r)[name = string("y")];'), 4,
-     ("reshape 'r' reads 'x' as [1, 128, 1, 1] (128 values), but 'x' is declared with shape [1, 64, 1, 1] (64 values)",)),
+     ("reshape 'r': declared tensor<fp16, [1, 128, 1, 1]> but MIL infers no valid type (x [1, 64, 1, 1] has 64 values but shape [1, 128, 1, 1] holds 128)",)),
     (program('        tensor<fp16, [1, 64, 1, 8]> y = softmax(x = x, axis = int32(1))[name = string("y")];'), 4,
-     ("softmax 'y' is declared with shape [1, 64, 1, 8] (512 values), but its inputs make strided[64] (64 values)",)),
-    (program('        tensor<fp16, [1, ?, 1, 1]> y = sigmoid(x = x)[name = string("y")];'), 4,
-     ("'y' is declared tensor<fp16, [1, ?, 1, 1]>; an ANE graph needs known, positive dimensions",)),
+     ("softmax 'y': declared tensor<fp16, [1, 64, 1, 8]> but MIL infers tensor<fp16, [1, 64, 1, 1]>",)),
     (program('        tensor<int32, [1, 64, 1, 1]> y = relu(x = x)[name = string("y")];'), 4,
-     ("'y' is declared tensor<int32, [1, 64, 1, 1]>; an ANE graph computes in fp16",)),
-    (program(RELU, inputs="tensor<bool, [1, 64, 1, 1]> x"), 3, ("function input 'x' is declared tensor<bool, [1, 64, 1, 1]>",)),
-], ids=["input-1e9", "input-32", "scalar-const", "reshape-count", "softmax-out", "result-?", "result-int", "input-bool"])
-def test_declared_shapes_must_agree_with_the_route(scratch, text, line, fragments):
-    with pytest.raises(PlanError) as e:
+     ("relu 'y': declared tensor<int32, [1, 64, 1, 1]> but MIL infers tensor<fp16, [1, 64, 1, 1]>",)),
+    (program(RELU, inputs="tensor<bool, [1, 64, 1, 1]> x"), 4,
+     ("relu 'y': declared tensor<fp16, [1, 64, 1, 1]> but MIL infers no valid type ('x' is 'x' of type tensor<bool, [1, 64, 1, 1]>; "
+      "relu takes fp16, fp32 there (iOS18))",)),
+    (program('        tensor<fp16, [1, 64, 1, 1]> y = add(x = x, y = z)[name = string("y")];', inputs="tensor<fp16, [1, 64, 1, 1]> x, "
+             "tensor<fp16, [1, 1, 1, 64]> z"), 4, ("add 'y': declared tensor<fp16, [1, 64, 1, 1]> but MIL infers tensor<fp16, [1, 64, 1, 64]>",)),
+    (program('        tensor<fp16, [1, 64, 1, 1]> y = add(x = x, y = z)[name = string("y")];', inputs="tensor<fp16, [1, 64, 1, 1]> x, "
+             "tensor<fp16, [1, 32, 1, 1]> z"), 4, ("shapes [1, 64, 1, 1] and [1, 32, 1, 1] do not broadcast: dimension 1 is 64 in one and 32 in the other",)),
+], ids=["input-1e9", "input-32", "reshape-count", "softmax-out", "result-int", "input-bool", "broadcast", "no-broadcast"])
+def test_declared_types_must_be_what_mil_infers(scratch, text, line, fragments):
+    """What the seed's planner had to guard against (a program reading a buffer with more or fewer
+    values than it declares) is now invalid MIL: the type inference refuses it while reading."""
+    with pytest.raises(MilError) as e:
+        parse_in(scratch, text)
+    raises_at(e.value, line, *fragments)
+
+
+@pytest.mark.parametrize("text, line, fragments", [
+    (program('        tensor<fp16, [1, ?, 1, 1]> y = sigmoid(x = x)[name = string("y")];'), 4,
+     ("'y'", "[1, ?, 1, 1]", "known, positive dimensions")),
+    (program('        tensor<int32, [1, 64, 1, 1]> y = cast(x = x, dtype = string("int32"))[name = string("y")];'), 4,
+     ("'y'", "int32", "fp16")),
+], ids=["result-?", "result-int"])
+def test_valid_mil_the_plan_cannot_take_is_a_plan_error(scratch, text, line, fragments):
+    """The plan's own refusals (its messages are the plan's: only their line and subject are fixed here)."""
+    parse_in(scratch, text)  # valid MIL ...
+    with pytest.raises(PlanError) as e:  # ... but not for an ANE graph
         plan_in(scratch, text)
     raises_at(e.value, line, *fragments)
 
 
-def test_conv_chain_weights_must_chain(scratch):
+def test_conv_weights_that_do_not_chain_are_refused(scratch):
     d = scratch / "specs" / "graphs"
     for name, n in (("w1", 96 * 64), ("w2", 64 * 80)):  # conv 2 takes 80 inputs, conv 1 makes 96
         np.zeros(n, np.float16).tofile(d / f"{name}.bin")
@@ -386,33 +419,41 @@ def test_conv_chain_weights_must_chain(scratch):
         '        tensor<fp16, [64, 80, 1, 1]> W2 = const()[val = tensor<fp16, [64, 80, 1, 1]>(BLOBFILE(path = string("@model_path/w2.bin"), offset = uint64(0)))];\n'
         '        tensor<fp16, [1, 96, 1, 1]> c1 = conv(weight = W1, x = x)[name = string("c1")];\n'
         '        tensor<fp16, [1, 64, 1, 1]> y = conv(weight = W2, x = c1)[name = string("y")];')
-    with pytest.raises(PlanError) as e:
-        plan_in(scratch, text)
-    raises_at(e.value, 6, "conv 1 of the 1x1 conv chain ending in 'y' has a 5120-element weight 'W2'; it needs 96 x 64")
+    with pytest.raises(MilError) as e:  # MIL's conv refuses the weights before any plan is made
+        parse_in(scratch, text)
+    raises_at(e.value, 7, "conv 'y': declared tensor<fp16, [1, 64, 1, 1]> but MIL infers no valid type (x has 96 channels and "
+                          "groups is 1, so weight's dim 1 must be 96; weight is [64, 80, 1, 1])")
 
 
-def test_planner_arguments_of_the_wrong_kind_are_plan_errors(scratch):
+def test_arguments_of_the_wrong_kind_are_refused_at_their_line(scratch):
     d = scratch / "specs" / "graphs"
     np.zeros(64, np.float16).tofile(d / "g.bin")
     gam = '        tensor<fp16, [32]> g = const()[val = tensor<fp16, [32]>(BLOBFILE(path = string("@model_path/g.bin"), offset = uint64(0)))];\n'
+    row = "tensor<fp16, [1, 1, 1, 64]> x"
     cases = [
-        (program('        tensor<fp16, [1, 64, 1, 1]> y = rms_norm(x = x, eps = string("a"))[name = string("y")];'), 4,
-         "'eps' of rms_norm 'y' must be one number or bool"),
+        (program('        tensor<fp16, [1, 1, 1, 64]> y = rms_norm(x = x, eps = string("a"))[name = string("y")];', row), 4,
+         "rms_norm 'y': declared tensor<fp16, [1, 1, 1, 64]> but MIL infers no valid type ('eps' is the literal of type string; "
+         "rms_norm takes fp16, fp32 there (iOS18))"),
         (program('        tensor<fp16, [1, 64, 1, 1]> y = softmax(x = x, axis = tensor<int32, [2]>([1, 2]))[name = string("y")];'), 4,
-         "'axis' of softmax 'y' must be one number or bool"),
-        (program(gam + '        tensor<fp16, [1, 64, 1, 1]> y = rms_norm(x = x, w = g, eps = fp16(0.001))[name = string("y")];'), 5,
-         "rms_norm of 'x' has 64 values but its gamma 'g' has 32"),
-        (program('        tensor<fp16, [1, 64, 1, 1]> y_sig = relu(x = x)[name = string("a")];\n'
-                 '        tensor<fp16, [1, 64, 1, 1]> y = silu(x = y_sig)[name = string("y")];'), 5,
-         "'y_sig' is a name the lowering of silu 'y' needs"),
-        (program('        tensor<fp16, [1, 64, 1, 1]> c = conv(weight = w, x = x)[name = string("c")];\n'
-                 '        tensor<fp16, [1, 64, 1, 1]> y = conv(weight = w, x = c)[name = string("y")];',
-                 inputs="tensor<fp16, [1, 64, 1, 1]> x, tensor<fp16, [64, 64, 1, 1]> w"), 4, "conv 'c' needs a constant weight"),
+         "('axis' must be one integer, not 2 values)"),
+        (program(gam + '        tensor<fp16, [1, 1, 1, 64]> y = rms_norm(x = x, w = g, eps = fp16(0.001))[name = string("y")];', row), 5,
+         "(w is [32]; it must be [64], x's last dimension (x [1, 1, 1, 64]))"),
+        (program('        tensor<fp16, [1, 64, 1, 1]> y = softmax(x = x, axis = axis)[name = string("y")];',
+                 "tensor<fp16, [1, 64, 1, 1]> x, int32 axis"), 4, "('axis' must be a constant; 'axis' is computed at run time)"),
+        (program('        tensor<fp16, [1, 64, 1, 1]> y = gelu(x = x, mode = string("FAST"))[name = string("y")];'), 4,
+         "(mode 'FAST' is not one of EXACT, TANH_APPROXIMATION, SIGMOID_APPROXIMATION)"),
     ]
     for text, line, fragment in cases:
-        with pytest.raises(PlanError) as e:
-            plan_in(scratch, text)
+        with pytest.raises(MilError) as e:
+            parse_in(scratch, text)
         raises_at(e.value, line, fragment)
+    text = program('        tensor<fp16, [1, 64, 1, 1]> c = conv(weight = w, x = x)[name = string("c")];\n'
+                   '        tensor<fp16, [1, 64, 1, 1]> y = conv(weight = w, x = c)[name = string("y")];',
+                   inputs="tensor<fp16, [1, 64, 1, 1]> x, tensor<fp16, [64, 64, 1, 1]> w")
+    parse_in(scratch, text)  # a weight computed at run time is valid MIL ...
+    with pytest.raises(PlanError) as e:  # ... that no ANE route takes
+        plan_in(scratch, text)
+    raises_at(e.value, 4, "conv 'c'", "constant weight")
 
 
 def test_mutated_programs_give_user_errors_only(tmp_path):

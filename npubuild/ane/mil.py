@@ -5,9 +5,12 @@ Accepted grammar (whitespace and ``//`` / ``/* */`` comments anywhere)::
     program   := 'program' '(' VERSION ')' attrs? '{' function* '}'
     function  := 'func' NAME ('<' OPSET '>')? '(' (type NAME (',' type NAME)*)? ')' attrs?
                  '{' statement* '}' '->' '(' NAME (',' NAME)* ')' ';'?
-    statement := type NAME '=' OP '(' (KEY '=' value (',' KEY '=' value)*)? ')'
+    statement := results? OP '(' (KEY '=' value (',' KEY '=' value)*)? ')'
                  ('[' KEY '=' value (',' KEY '=' value)* ']')? ';'
+    results   := type NAME (',' type NAME)* '=' | '(' type NAME (',' type NAME)* ')' '='
+                 (several for multi-result ops such as split; none for write_state)
     type      := DTYPE | 'tensor' '<' DTYPE ',' '[' (DIM (',' DIM)*)? ']' '>'    (DIM: int or '?')
+               | 'state' '<' tensor type '>'                          (iOS18 states, inputs only)
     value     := NAME | literal | '(' value (',' value)* ')'
     literal   := DTYPE '(' scalar ')'
                | 'tensor' '<' ... '>' '(' (scalar | list | blobfile) ')'
@@ -18,11 +21,16 @@ Both literal spellings are read: the ios18 short style (``fp16(0x1p-17)``,
 (``tensor<fp16, []>(0x1p-17)``, ``tensor<string, []>("x")``); a rank-0 tensor
 literal is the same :class:`Literal` as the scalar one. Attribute blocks after
 ``program(...)`` and after a function signature are skipped; in a statement's
-``[...]`` block ``name`` and ``val`` are read and other keys skipped.
+``[...]`` block ``name`` and ``val`` are read, and every key of a ``constexpr_*``
+op (the iOS16/17 attribute form: ``constexpr_affine_dequantize()[axis = ...,
+quantized_data = ..., scale = ..., zero_point = ...]``); other keys are skipped.
 
 ``const()`` and ``constexpr_*`` ops are materialised into
-:attr:`MilFunction.consts`; every other op is a :class:`MilOp`. Every problem
-in the text raises :class:`MilError` naming ``file:line`` and the token.
+:attr:`MilFunction.consts` (the constexpr ops as written also in
+:attr:`MilFunction.constexprs`); every other op is a :class:`MilOp`. After
+parsing, :func:`.mil_types.infer_program` checks every op's declared result
+types against MIL's type inference. Every problem in the text raises
+:class:`MilError` naming ``file:line`` (and the token where there is one).
 
 Reading is bounded by a :class:`MilBounds` (where BLOBFILEs may be, the limits of
 ``npubuild.limits``, a byte budget): nesting, literal sizes, ranks, element counts
@@ -30,8 +38,9 @@ and constant sizes are messages checked before memory is taken, and nested value
 are read in loops, so no input reaches Python's recursion limit.
 
 The parser is here; the tokens and the cursor over them are in :mod:`.mil_tokens`,
-constants and ``constexpr_*`` ops in :mod:`.mil_consts`, what is read (types,
-values, ops, the program) in :mod:`.mil_model`.
+constants, blob files and ``constexpr_*`` ops in :mod:`.mil_consts`, what is read
+(types, values, ops, the program) in :mod:`.mil_model`, type inference in
+:mod:`.mil_types` and :mod:`.mil_shapes`.
 """
 from __future__ import annotations
 
@@ -41,7 +50,6 @@ from pathlib import Path
 
 from ..limits import over
 from ..ops.lazy_numpy import np
-from . import weightbin
 from .mil_model import (
     DTYPES,
     FLOATS,
@@ -54,11 +62,13 @@ from .mil_model import (
     MilOp,
     MilProgram,
     MilType,
+    NO_RESULT,
     Ref,
 )
 from .mil_consts import ConstantReader
 from ..spec.milrefs import unescape
 from .mil_tokens import Tok, TokenCursor, check_brackets, decode, tokenize
+from .mil_types import infer_program
 
 # an integer literal longer than this is out of range for every MIL dtype (uint64 has 20 digits);
 # refusing it by length keeps int() from Python's 4300-digit ValueError
@@ -129,6 +139,14 @@ class _Parser(ConstantReader, TokenCursor):
         if t.text in DTYPES:
             self.next()
             return MilType(t.text)
+        if t.text == "state" and self.peek(1).text == "<":  # iOS18 state<tensor<...>> (coremltools iOS18/states.py)
+            self.next()
+            self.next()
+            inner = self.parse_type("expected the tensor type a state wraps")
+            if inner.shape is None or inner.state:
+                raise self.error(f"a state wraps a tensor type, not {inner}", t)
+            self.expect(">", "expected '>' closing the state type")
+            return MilType(inner.dtype, inner.shape, state=True)
         if self.peek(1).text == "<":
             raise self.error(f"unsupported type '{t.text}'")
         raise self.error(f"unknown type '{t.text}'")
@@ -312,66 +330,6 @@ class _Parser(ConstantReader, TokenCursor):
             else:
                 flat.append(self.scalar_token())
 
-    def blobfile(self, ty: MilType):
-        kw = self.next()  # BLOBFILE
-        self.expect("(", "expected '(' after BLOBFILE")
-        args: dict[str, tuple[Tok, Literal]] = {}
-        while not self.at(")"):
-            if args:
-                self.expect(",", "expected ',' or ')' in BLOBFILE")
-            key = self.ident("expected 'path' or 'offset' in BLOBFILE")
-            if key.text not in ("path", "offset"):
-                raise self.error(f"unknown BLOBFILE argument '{key.text}'", key)
-            if key.text in args:
-                raise self.error(f"duplicate BLOBFILE argument '{key.text}'", key)
-            self.expect("=", f"expected '=' after '{key.text}'")
-            vt = self.peek()
-            v = self.value(None)
-            if not isinstance(v, Literal):
-                raise self.error(f"BLOBFILE {key.text} must be a literal", vt)
-            want = ("string",) if key.text == "path" else tuple(INT_BITS)
-            if v.type.shape is not None or v.type.dtype not in want:
-                raise self.error(
-                    f"BLOBFILE {key.text} must be {'a string' if key.text == 'path' else 'an integer'} literal", vt
-                )
-            args[key.text] = (vt, v)
-        self.next()
-        for k in ("path", "offset"):
-            if k not in args:
-                raise self.error(f"BLOBFILE has no {k}", kw)
-        ptok, pv = args["path"]
-        path = self.resolve_blob_path(pv.value, ptok)
-        if ty.dtype not in weightbin.NUMPY_DTYPES:
-            raise self.error(f"{ty} cannot be read from a blob file", kw)
-        self.check_constant(ty, kw)
-        try:
-            data = self.blob_file(path, kw)
-            return weightbin.blob_from_bytes(data, path, args["offset"][1].value, ty.dtype, ty.shape, copy=False)
-        except weightbin.WeightBinError as e:
-            raise self.error(str(e), kw) from None
-
-    def blob_file(self, path: Path, kw: Tok) -> bytes:
-        """The bytes of a blob file: inside the bounds' roots, regular, bounded; read once per program."""
-        data = self.blob_data.get(path)
-        if data is None:
-            data = weightbin.read_file(path, self.bounds.max_bytes, self.bounds.roots, "max_artifact_size in [tool.npubuild]")
-            self.spend(len(data), kw)
-            self.blob_data[path] = data
-        return data
-
-    def resolve_blob_path(self, p: str, tok: Tok) -> Path:
-        if "\0" in p:  # the OS would cut the name there; Path would raise
-            raise self.error(f"BLOBFILE path {p!r} holds a NUL byte", tok)
-        if p.startswith("@model_path/"):
-            rel = p[len("@model_path/") :]
-        elif Path(p).is_absolute():
-            return Path(p)
-        else:
-            rel = p
-        if self.base_dir is None:
-            raise self.error(f"BLOBFILE path '{p}' is relative but no base directory is known", tok)
-        return Path(self.base_dir) / rel
-
     # -- program structure
     def program(self) -> MilProgram:
         self.expect("program", "expected 'program(<version>)' at the start of the MIL text")
@@ -452,14 +410,35 @@ class _Parser(ConstantReader, TokenCursor):
         fn.outputs = outs
         return fn
 
+    def results(self, scope: dict[str, MilType]) -> list[tuple[Tok, MilType]]:
+        """The results a statement defines: ``T a``, ``T a, T b`` or ``(T a, T b)``
+        (multi-result ops such as split), or none before a bare ``op(...)`` (write_state)."""
+        t = self.peek()
+        if t.kind == "ident" and t.text not in DTYPES and self.peek(1).text == "(":
+            return []
+        paren = self.at("(")
+        if paren:
+            self.next()
+        out: list[tuple[Tok, MilType]] = []
+        while True:
+            ty = self.parse_type("expected a statement ('<type> <name> = <op>(...)') or '}'")
+            vt = self.ident("expected a variable name after the type")
+            if vt.text in scope or any(vt.text == o.text for o, _ in out):
+                raise self.error(f"duplicate variable '{vt.text}'", vt)
+            if ty.state:
+                raise self.error(f"'{vt.text}' is declared {ty}; only function inputs are states", vt)
+            out.append((vt, ty))
+            if not self.at(","):
+                break
+            self.next()
+        if paren:
+            self.expect(")", "expected ')' closing the results")
+        return out
+
     def statement(self, fn: MilFunction, scope: dict[str, MilType]) -> None:
-        ty = self.parse_type("expected a statement ('<type> <name> = <op>(...)') or '}'")
-        vt = self.ident("expected a variable name after the type")
-        if self.at(","):
-            raise self.error("ops with several results are not supported")
-        if vt.text in scope:
-            raise self.error(f"duplicate variable '{vt.text}'", vt)
-        self.expect("=", f"expected '=' after '{vt.text}'")
+        results = self.results(scope)
+        if results:
+            self.expect("=", f"expected '=' after '{results[-1][0].text}'")
         opt = self.ident("expected an op name")
         self.expect("(", f"expected '(' after '{opt.text}'")
         args: dict = {}
@@ -476,6 +455,7 @@ class _Parser(ConstantReader, TokenCursor):
         self.next()
         name = None
         val = val_tok = None
+        constexpr = opt.text.startswith("constexpr_")
         if self.at("["):
             self.next()
             seen: set[str] = set()
@@ -496,48 +476,67 @@ class _Parser(ConstantReader, TokenCursor):
                 elif at.text == "val":
                     val_tok = self.peek()
                     val = self.value(None)
+                elif constexpr:  # iOS16/17 constexpr parameters sit in the attribute block
+                    if at.text in args:  # (coremltools backend/mil/load.py translate_constexpr)
+                        raise self.error(f"'{at.text}' of {opt.text} is given both as an argument and as an attribute", at)
+                    arg_toks[at.text] = self.peek()
+                    args[at.text] = self.value(None)
                 else:
                     self.skip_value()
             self.next()
         self.terminator(";", "missing ';' after the statement")
-        line = vt.line
-        if opt.text == "const":
-            if args:
-                raise self.error("const() takes no arguments; its value goes in [val = ...]", opt)
-            if val is None:
-                raise self.error(f"const '{vt.text}' has no val", opt)
-            if not isinstance(val, Literal):
-                raise self.error("const val must be a literal", val_tok)
-            fn.consts[vt.text] = self.materialise(val, ty, val_tok)
-        elif opt.text.startswith("constexpr_"):
-            if val is not None:
-                raise self.error(f"'{opt.text}' does not take a val", val_tok)
-            fn.consts[vt.text] = self.constexpr(opt, ty, args, arg_toks, fn)
-        else:
-            if val is not None:
-                raise self.error(f"only const takes a val ('{opt.text}' does not)", val_tok)
-            fn.ops.append(MilOp(opt.text, vt.text, ty, args, name, line))
+        if opt.text == "const" or constexpr:
+            if len(results) != 1:
+                raise self.error(f"{opt.text} defines exactly one result, not {len(results)}", opt)
+            vt, ty = results[0]
+            if opt.text == "const":
+                if args:
+                    raise self.error("const() takes no arguments; its value goes in [val = ...]", opt)
+                if val is None:
+                    raise self.error(f"const '{vt.text}' has no val", opt)
+                if not isinstance(val, Literal):
+                    raise self.error("const val must be a literal", val_tok)
+                fn.consts[vt.text] = self.materialise(val, ty, val_tok)
+            else:
+                if val is not None:
+                    raise self.error(f"'{opt.text}' does not take a val", val_tok)
+                fn.consts[vt.text] = self.constexpr(opt, vt.text, ty, args, arg_toks, fn)
+                fn.constexprs[vt.text] = MilOp(opt.text, vt.text, ty, args, name, vt.line)
+            fn.const_types[vt.text] = ty
             scope[vt.text] = ty
             return
-        fn.const_types[vt.text] = ty
-        scope[vt.text] = ty
+        if val is not None:
+            raise self.error(f"only const takes a val ('{opt.text}' does not)", val_tok)
+        first, ty = results[0] if results else (None, NO_RESULT)
+        fn.ops.append(MilOp(opt.text, first.text if first else "", ty, args, name, first.line if first else opt.line,
+                            tuple((v.text, t) for v, t in results)))
+        for v, t in results:
+            scope[v.text] = t
 
 
 # ----------------------------------------------------------------------------
 # entry points
 
 
-def parse_mil(text: str, file: str = "<mil>", base_dir: Path | None = None, bounds: MilBounds | None = None) -> MilProgram:
-    """Parse MIL text. Relative and ``@model_path/`` BLOBFILE paths resolve
-    against ``base_dir`` (the directory holding the .mil file); ``bounds`` says
-    where blob files may be and what the program may cost (default: anywhere,
-    the default limits). A build passes its project's bounds (MilBounds.of(config))."""
+def parse_mil(text: str, file: str = "<mil>", base_dir: Path | None = None, bounds: MilBounds | None = None,
+              *, pure: bool = False) -> MilProgram:
+    """Parse MIL text and check it with MIL's type inference (:mod:`.mil_types`):
+    every consumer sees only programs whose declared types are what MIL infers.
+
+    Relative and ``@model_path/`` BLOBFILE paths resolve against ``base_dir``
+    (the directory holding the .mil file); ``bounds`` says where blob files may
+    be and what the program may cost (default: anywhere, the default limits). A
+    build passes its project's bounds (MilBounds.of(config)). ``pure``: the
+    text must be MIL Core ML accepts, so an npubuild extension op (``rms_norm``)
+    is an error at its line instead of a flag in :attr:`MilProgram.extensions`."""
     toks = tokenize(text, file)
     check_brackets(toks, file)
-    return _Parser(toks, file, Path(base_dir) if base_dir is not None else None, bounds or MilBounds()).program()
+    prog = _Parser(toks, file, Path(base_dir) if base_dir is not None else None, bounds or MilBounds()).program()
+    infer_program(prog, pure=pure)
+    return prog
 
 
-def load_mil(path, display: str | None = None, bounds: MilBounds | None = None) -> MilProgram:
+def load_mil(path, display: str | None = None, bounds: MilBounds | None = None, *, pure: bool = False) -> MilProgram:
     """Read and parse a .mil file (named ``display`` in messages); BLOBFILE paths resolve against its directory."""
     from ..fsio import read_regular
 
@@ -550,4 +549,4 @@ def load_mil(path, display: str | None = None, bounds: MilBounds | None = None) 
     except (OSError, ValueError) as e:
         hint = " (limits.spec_max_file_size in [tool.npubuild.limits])" if "over the limit" in str(e) else ""
         raise MilError(file, 0, f"cannot read MIL file: {e}{hint}") from None
-    return parse_mil(decode(data, file), file, path.parent, bounds)
+    return parse_mil(decode(data, file), file, path.parent, bounds, pure=pure)

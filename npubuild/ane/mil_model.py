@@ -51,20 +51,28 @@ class MilBounds:
 @dataclass(frozen=True)
 class MilType:
     """``dtype`` plus shape; ``shape`` None is a scalar, ``()`` a rank-0 tensor,
-    a ``?`` dimension is -1."""
+    a ``?`` dimension is -1. ``state`` marks an iOS18 ``state<tensor<...>>``
+    (a function input only :func:`read_state` / ``coreml_update_state`` /
+    ``write_state`` may touch; the shape and dtype are the wrapped tensor's)."""
 
     dtype: str
     shape: tuple[int, ...] | None = None
+    state: bool = False
 
     @property
     def is_scalar(self) -> bool:
         return not self.shape
 
     def __str__(self) -> str:
-        if self.shape is None:
+        if self.shape is None and not self.state:
             return self.dtype
-        dims = ", ".join("?" if d < 0 else str(d) for d in self.shape)
-        return f"tensor<{self.dtype}, [{dims}]>"
+        dims = ", ".join("?" if d < 0 else str(d) for d in self.shape or ())
+        text = f"tensor<{self.dtype}, [{dims}]>"
+        return f"state<{text}>" if self.state else text
+
+
+#: the type of an op that has no result (``write_state``): never a variable's type
+NO_RESULT = MilType("none", ())
 
 
 @dataclass(frozen=True)
@@ -93,7 +101,13 @@ class Literal:
 @dataclass
 class MilOp:
     """One non-constant op. ``args`` values are :class:`Ref`, :class:`Literal`
-    or, for tuple arguments such as ``values = (a, b)``, a tuple of those."""
+    or, for tuple arguments such as ``values = (a, b)``, a tuple of those.
+
+    ``results`` lists every (name, declared type) the op defines, in order:
+    one for most ops, several for ``split`` and other multi-result ops, none for
+    ``write_state``. ``result`` / ``type`` are the first of them (``""`` /
+    :data:`NO_RESULT` when there is none), what single-result consumers read.
+    """
 
     op: str
     result: str
@@ -101,6 +115,11 @@ class MilOp:
     args: dict
     name: str | None
     line: int = field(compare=False)
+    results: tuple = ()
+
+    def __post_init__(self):
+        if not self.results and self.result:
+            self.results = ((self.result, self.type),)
 
 
 @dataclass(eq=False)
@@ -114,6 +133,9 @@ class MilFunction:
     outputs: list[str]
     line: int
     input_lines: dict = field(default_factory=dict)  # input name -> the line declaring it
+    # constexpr result name -> the op as written (its arguments as constants), so a Core ML
+    # export can keep the compression instead of the materialised values in ``consts``
+    constexprs: dict = field(default_factory=dict)
 
     def __eq__(self, other):
         """Equal content (source lines are ignored; arrays compare by value)."""
@@ -140,16 +162,26 @@ class MilFunction:
         if name in self.const_types:
             return self.const_types[name]
         for o in self.ops:
-            if o.result == name:
-                return o.type
+            for n, t in o.results:
+                if n == name:
+                    return t
         return None
 
 
 @dataclass
 class MilProgram:
+    """A parsed program. ``extensions``: npubuild extension ops it uses (op ->
+    the lines using it; today only ``rms_norm``, see :mod:`.mil_types`). A program
+    that uses one is not pure MIL: Core ML rejects it until the op is decomposed."""
+
     version: str
     functions: dict[str, MilFunction]
     file: str
+    extensions: dict = field(default_factory=dict)
+
+    @property
+    def uses_extension_ops(self) -> bool:
+        return bool(self.extensions)
 
     @property
     def main(self) -> MilFunction:
@@ -214,6 +246,16 @@ INT_BITS = {
 }
 FLOATS = ("fp16", "fp32", "fp64")
 DTYPES = frozenset(HOLD)
+
+
+# function opsets MIL text names -> the iOS version whose op definitions apply
+# (coremltools/__init__.py: CoreML5 is the opset of iOS15 ... CoreML9 of iOS26)
+OPSETS = {**{f"ios{v}": v for v in (15, 16, 17, 18, 26)}, **{f"CoreML{v - 10}": v for v in (15, 16, 17, 18)}, "CoreML9": 26}
+
+
+def opset_version(opset: str | None) -> int | None:
+    """The iOS version of a function opset (``ios18``, ``CoreML8`` -> 18); None when not named."""
+    return None if opset is None else OPSETS.get(opset)
 
 
 def numpy_dtype(dtype: str):

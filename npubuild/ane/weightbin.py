@@ -12,6 +12,16 @@ Layout of a version-2 file (all little-endian)::
 A MIL ``BLOBFILE(path = ..., offset = N)`` names the metadata record, so the
 first blob of a file is at offset 64.
 
+Sub-byte dtypes (int4, uint1, uint2, uint3, uint4, uint6; codes 8-13) are
+packed least significant bit first, value after value across byte boundaries,
+in ``ceil(n * bits / 8)`` bytes; ``padding_size_in_bits`` is the number of
+unused high bits of the last byte. That is what coremltools'
+``libmilstoragepython`` ``_BlobStorageWriter.write_int4_data`` ... writes (the
+dtype -> writer mapping is ``_get_offset_by_writing_data`` in
+``coremltools/converters/mil/backend/mil/helper.py``; the packing order is
+``pack_elements_into_bits`` in ``coremltools/optimize/_utils.py``). Read
+values are held unpacked in NumPy int8 (int4) or uint8 (uint1..6).
+
 :func:`read_blob` also accepts *raw* blob files (plain little-endian element
 data, no header), where the BLOBFILE offset is the byte offset of the data.
 A file is taken to be a weight file when its header says version 2 (with zero
@@ -24,6 +34,7 @@ bound: FIFOs, devices and directories are refused before a byte is read.
 """
 from __future__ import annotations
 
+import math
 import os
 import stat
 import struct
@@ -67,6 +78,12 @@ NUMPY_DTYPES: dict[str, str] = {
     "uint32": "<u4",
 }
 
+#: sub-byte MIL dtypes -> (bits per value, signed)
+SUB_BYTE: dict[str, tuple[int, bool]] = {
+    "int4": (4, True), "uint1": (1, False), "uint2": (2, False),
+    "uint3": (3, False), "uint4": (4, False), "uint6": (6, False),
+}
+
 VERSION = 2
 SENTINEL = 0xDEADBEEF
 ALIGN = 64
@@ -83,6 +100,51 @@ def _align(n: int) -> int:
     return (n + ALIGN - 1) // ALIGN * ALIGN
 
 
+def packed_size(dtype: str, count: int) -> int:
+    """Bytes that ``count`` values of a sub-byte ``dtype`` take when packed."""
+    return (count * SUB_BYTE[dtype][0] + 7) // 8
+
+
+def _group(bits: int) -> tuple[int, int]:
+    """(bytes, values) of the smallest run of whole bytes holding whole values:
+    1 byte for 1/2/4-bit values, 3 bytes (24 bits) for 3- and 6-bit ones."""
+    nbytes = bits // math.gcd(8, bits)  # lcm(8, bits) / 8
+    return nbytes, nbytes * 8 // bits
+
+
+def unpack_bits(data, dtype: str, count: int):
+    """``count`` values of sub-byte ``dtype`` from packed bytes (LSB first), as int8 / uint8."""
+    bits, signed = SUB_BYTE[dtype]
+    gbytes, per = _group(bits)
+    raw = np.frombuffer(data, dtype=np.uint8, count=packed_size(dtype, count))
+    ngroups = -(-count // per)
+    padded = np.zeros(ngroups * gbytes, dtype=np.uint8)
+    padded[: raw.size] = raw
+    groups = padded.reshape(ngroups, gbytes).astype(np.uint32)
+    word = sum(groups[:, i] << np.uint32(8 * i) for i in range(gbytes))  # the group as one little-endian integer
+    vals = (word[:, None] >> (np.arange(per, dtype=np.uint32) * bits)) & np.uint32((1 << bits) - 1)
+    vals = vals.reshape(-1)[:count]
+    if signed:  # two's complement in ``bits`` bits
+        return np.where(vals >= 1 << (bits - 1), vals.astype(np.int16) - (1 << bits), vals).astype(np.int8)
+    return vals.astype(np.uint8)
+
+
+def pack_bits(values, dtype: str) -> bytes:
+    """Values of sub-byte ``dtype`` packed LSB first (the inverse of :func:`unpack_bits`)."""
+    bits, signed = SUB_BYTE[dtype]
+    v = np.asarray(values).reshape(-1).astype(np.int64)
+    lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
+    if v.size and (v.min() < lo or v.max() > hi):
+        raise WeightBinError(f"cannot store values outside [{lo}, {hi}] as {dtype}")
+    gbytes, per = _group(bits)
+    ngroups = -(-v.size // per)
+    u = np.zeros(ngroups * per, dtype=np.uint32)
+    u[: v.size] = v & ((1 << bits) - 1)
+    word = (u.reshape(ngroups, per) << (np.arange(per, dtype=np.uint32) * bits)).sum(axis=1, dtype=np.uint32)
+    out = np.stack([(word >> np.uint32(8 * i)) & np.uint32(0xFF) for i in range(gbytes)], axis=1).astype(np.uint8)
+    return out.tobytes()[: packed_size(dtype, v.size)]
+
+
 def mil_dtype_of(arr) -> str:
     """The MIL dtype name of a NumPy array that can be stored as a blob."""
     dt = np.dtype(arr.dtype)
@@ -97,6 +159,8 @@ def mil_dtype_of(arr) -> str:
 def write_weight_bin(blobs) -> tuple[bytes, list[int]]:
     """Serialise arrays as a version-2 weight file.
 
+    A blob is an array (its MIL dtype from the NumPy dtype) or ``(values,
+    dtype)`` for a sub-byte dtype (``(q, "int4")``), packed as coremltools packs it.
     Returns the file bytes and, per blob, the offset of its metadata record
     (the value a MIL ``BLOBFILE`` offset names). Each metadata record and each
     data block start on a 64-byte boundary; padding bytes are zero, so equal
@@ -104,14 +168,23 @@ def write_weight_bin(blobs) -> tuple[bytes, list[int]]:
     """
     out = bytearray(_HEADER.pack(len(blobs), VERSION, *([0] * 7)))
     offsets: list[int] = []
-    for arr in blobs:
-        arr = np.asarray(arr)
-        name = mil_dtype_of(arr)
-        data = np.ascontiguousarray(arr, dtype=np.dtype(NUMPY_DTYPES[name])).tobytes()
+    for blob in blobs:
+        pad_bits = 0
+        if isinstance(blob, tuple):
+            values, name = blob
+            if name not in SUB_BYTE:
+                raise WeightBinError(f"(values, dtype) blobs are for sub-byte dtypes ({', '.join(SUB_BYTE)}), not {name!r}")
+            count = int(np.size(values))
+            data = pack_bits(values, name)
+            pad_bits = len(data) * 8 - count * SUB_BYTE[name][0]
+        else:
+            arr = np.asarray(blob)
+            name = mil_dtype_of(arr)
+            data = np.ascontiguousarray(arr, dtype=np.dtype(NUMPY_DTYPES[name])).tobytes()
         meta_off = _align(len(out))
         out.extend(b"\0" * (meta_off - len(out)))
         data_off = meta_off + _META.size
-        out.extend(_META.pack(SENTINEL, MIL_DTYPES[name], len(data), data_off, 0, 0, 0, 0, 0))
+        out.extend(_META.pack(SENTINEL, MIL_DTYPES[name], len(data), data_off, pad_bits, 0, 0, 0, 0))
         out.extend(data)
         offsets.append(meta_off)
     return bytes(out), offsets
@@ -185,15 +258,17 @@ def _is_v2(data: bytes, path) -> bool:
 
 
 def _byte_count(dtype: str, shape) -> int:
-    if dtype not in NUMPY_DTYPES:
+    if dtype not in NUMPY_DTYPES and dtype not in SUB_BYTE:
         raise WeightBinError(
-            f"blob dtype {dtype!r} is not supported (supported: {', '.join(NUMPY_DTYPES)})"
+            f"blob dtype {dtype!r} is not supported (supported: {', '.join([*NUMPY_DTYPES, *SUB_BYTE])})"
         )
     count = 1
     for d in shape:
         if d < 0:
             raise WeightBinError(f"blob shape {list(shape)} has an unknown dimension")
         count *= d
+    if dtype in SUB_BYTE:
+        return packed_size(dtype, count)
     return count * np.dtype(NUMPY_DTYPES[dtype]).itemsize
 
 
@@ -202,7 +277,7 @@ def _v2_data_start(data: bytes, path, offset: int, dtype: str, shape, want: int)
     size = len(data)
     if offset + _META.size > size:
         raise WeightBinError(f"offset {offset} is past the end of weight file {path} ({size} bytes)")
-    sentinel, code, nbytes, data_off, _pad, *_ = _META.unpack_from(data, offset)
+    sentinel, code, nbytes, data_off, pad, *_ = _META.unpack_from(data, offset)
     if sentinel != SENTINEL:
         raise WeightBinError(
             f"no blob metadata at offset {offset} in version-2 weight file {path} "
@@ -220,6 +295,14 @@ def _v2_data_start(data: bytes, path, offset: int, dtype: str, shape, want: int)
         raise WeightBinError(
             f"blob at offset {offset} in {path} holds {nbytes} bytes, "
             f"but {dtype} {list(shape)} needs {want}"
+        )
+    if dtype in SUB_BYTE and pad != nbytes * 8 - _count(shape) * SUB_BYTE[dtype][0]:
+        # the padding says how many values the last byte holds (coremltools' reader counts by it)
+        bits = nbytes * 8 - pad
+        held = f"{bits // SUB_BYTE[dtype][0]} {dtype} values" if 0 <= bits and bits % SUB_BYTE[dtype][0] == 0 else "no whole number of values"
+        raise WeightBinError(
+            f"blob at offset {offset} in {path} has {pad} padding bits, so it holds {held}, "
+            f"but {dtype} {list(shape)} has {_count(shape)}"
         )
     if data_off < offset + _META.size:  # the data would overlap the header or its own record
         raise WeightBinError(
@@ -250,9 +333,18 @@ def blob_from_bytes(data: bytes, path, offset: int, dtype: str, shape, copy: boo
                 f"at offset {offset} but the file has {len(data)}"
             )
         start = offset
+    if dtype in SUB_BYTE:
+        return unpack_bits(memoryview(data)[start:start + want], dtype, _count(shape)).reshape(shape)
     npdt = np.dtype(NUMPY_DTYPES[dtype])
     arr = np.frombuffer(data, dtype=npdt, count=want // npdt.itemsize, offset=start).reshape(shape)
     return arr.astype(npdt.newbyteorder("="), copy=copy)
+
+
+def _count(shape) -> int:
+    n = 1
+    for d in shape:
+        n *= int(d)
+    return n
 
 
 def read_blob(path, offset: int, dtype: str, shape, max_size: int = DEFAULT_MAX_FILE, roots=None):

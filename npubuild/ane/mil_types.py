@@ -1,0 +1,358 @@
+"""MIL type and shape inference: every op of a parsed program gets the result
+types MIL gives it, and a declared result type that disagrees is an error.
+
+:func:`infer_program` walks each function of a :class:`~.mil_model.MilProgram`
+(``parse_mil`` / ``load_mil`` run it on every program they read, so consumers
+only ever see consistent programs). Per op it checks the operands the way
+coremltools 9.0 checks an op's ``input_spec`` (``coremltools/converters/mil/mil/
+input_type.py``: no unknown inputs, required ones present, ``const`` ones
+constant, each dtype in its type domain, inputs sharing a domain of one dtype),
+then applies the op's rule (:mod:`.mil_shapes`) and compares the result with
+what the text declares: ``file:line: matmul 'u': declared tensor<fp16, [1, 128,
+1, 1]> but MIL infers tensor<fp16, [1, 1, 1, 128]> (x tensor<...>, y ...)``. A
+``?`` dimension matches anything; the more specific of the two types is what
+later ops see.
+
+The op table below lists, per op, its inputs and type domains as coremltools
+defines them for the function's opset (``ios15``..``ios18`` / ``CoreML5``..
+``CoreML9``; a function without one is read as ios18): iOS17 gave many ops a
+second domain ``U`` for their parameters (``defs/iOS17/*.py``) where iOS15 had
+one ``T`` for all. The source file of each group is named beside it.
+
+``rms_norm`` is no MIL op (coremltools has none; its torch frontend decomposes
+it): npubuild reads it as an **extension op** (:func:`.mil_shapes.rms_norm`),
+records its lines in :attr:`MilProgram.extensions`, and refuses it where a
+program must be pure MIL (``pure=True``). Any other op name is an error.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+
+from . import mil_shapes as R
+from .mil_model import MilError, MilFunction, MilProgram, MilType, OPSETS, Ref, opset_version
+from ..ops.lazy_numpy import np
+from .mil_shapes import Bad, Operands, T, broadcast, known, like_x, need_rank, norm_axis
+
+FLOAT = ("fp16", "fp32")
+NUM = ("fp16", "fp32", "int32")
+ANY15 = ("fp16", "fp32", "int32", "bool")
+ANY17 = ("fp16", "fp32", "int8", "uint8", "int16", "uint16", "int32", "bool")
+#: extension ops: read and planned by npubuild, refused by Core ML (docs/ane.md)
+EXTENSIONS = ("rms_norm",)
+DEFAULT_VERSION = 18  # a function without an opset: the newest one npubuild knows
+
+
+@dataclass(frozen=True)
+class Spec:
+    """An op's inputs (name -> ``[=]DOMAIN[?]``: ``=`` constant, ``?`` optional) and rule.
+
+    DOMAIN is a type-domain letter of ``domains`` (``T``, ``U``, ``M``: inputs with
+    the same letter share a dtype), or ``i32``, ``int`` (int32; int8/16/32 from
+    iOS17), ``bool``, ``str``, ``S`` (a state), ``*`` (a tuple of tensors, checked
+    by the rule). With ``split17``, ``U`` is its own domain from iOS17 on and part
+    of ``T`` before, as coremltools' iOS17 definitions split them."""
+
+    inputs: dict
+    rule: object
+    domains: dict = field(default_factory=lambda: {"T": FLOAT})
+    domains17: dict | None = None
+    split17: bool = False
+    since: int = 15
+
+
+def _spec(inputs: str, rule, domains=None, **kw) -> Spec:
+    """``_spec("x:T alpha:=U", rule, ...)``: inputs as ``name:flags`` words."""
+    ins = dict(w.split(":") for w in inputs.split())
+    return Spec(ins, rule, domains or {"T": FLOAT, "U": FLOAT}, **kw)
+
+
+# ---- rules of the elementwise ops and activations (the others are in mil_shapes) ----------------------------
+
+
+def binary(a: Operands, dtype: str | None = None) -> list[T]:
+    """x op y with broadcasting; the dtype is x's (the spec made x's and y's equal), or bool
+    for comparisons (defs/iOS15/elementwise_binary.py)."""
+    x, y = a.type("x"), a.type("y")
+    return [T(dtype or x.dtype, broadcast(x.shape, y.shape))]
+
+
+def compare(a: Operands) -> list[T]:
+    return binary(a, "bool")
+
+
+def select(a: Operands) -> list[T]:
+    """defs/iOS15/control_flow.py select: a and b broadcast; the dtype is theirs. coremltools'
+    inference leaves cond out of the result shape (cond [3, 1] with a, b [4] gives [4]), so does this."""
+    x, y = a.type("a"), a.type("b")
+    return [T(x.dtype, broadcast(x.shape, y.shape))]
+
+
+def softmax(a: Operands) -> list[T]:
+    """defs/iOS15/activation.py: axis defaults to -1 (the last axis)."""
+    x = a.type("x")
+    if x.shape is not None:
+        norm_axis(a.int("axis", -1), len(x.shape))
+    return like_x(a)
+
+
+GELU_MODES = ("EXACT", "TANH_APPROXIMATION", "SIGMOID_APPROXIMATION")
+
+
+def gelu(a: Operands) -> list[T]:
+    """defs/iOS15/activation.py: mode defaults to EXACT (the erf form)."""
+    mode = a.text("mode", "EXACT")
+    if mode not in GELU_MODES:
+        raise Bad(f"mode {mode!r} is not one of {', '.join(GELU_MODES)}")
+    return like_x(a)
+
+
+def clip(a: Operands) -> list[T]:
+    """defs/iOS17/elementwise_unary.py adds alpha < beta to iOS15's clip."""
+    lo, hi = np.asarray(a.const("alpha")), np.asarray(a.const("beta"))
+    if lo.size != 1 or hi.size != 1:
+        raise Bad("alpha and beta must be single values")
+    if a.version >= 17 and float(lo.reshape(-1)[0]) >= float(hi.reshape(-1)[0]):
+        raise Bad(f"alpha ({lo.item()}) must be smaller than beta ({hi.item()})")
+    return like_x(a)
+
+
+def per_channel(a: Operands, params=("alpha",), ranks=(3, 4, 5)) -> list[T]:
+    """prelu (rank 3 to 5) / softplus_parametric (rank 3 or more), defs/iOS15/activation.py: one
+    parameter value per channel (dim 1)."""
+    x = a.type("x")
+    shape = need_rank(x)
+    if len(shape) < ranks[0] or (ranks[-1] is not None and len(shape) > ranks[-1]):
+        raise Bad(f"x has rank {len(shape)}; it must be rank {ranks[0]}" + (f" to {ranks[-1]}" if ranks[-1] else " or more"))
+    for p in params:
+        v = np.asarray(a.const(p))
+        if v.ndim != 1 or (known(shape[1]) and v.shape[0] != shape[1]):
+            raise Bad(f"{p} has shape {list(v.shape)}; it needs one value per channel ([{shape[1]}])")
+    return like_x(a)
+
+
+def softplus_parametric(a: Operands) -> list[T]:
+    return per_channel(a, ("alpha", "beta"), (3, None))
+
+
+CAST15 = ("fp16", "fp32", "int32", "bool")
+CAST17 = ("fp16", "fp32", "int8", "uint8", "int16", "uint16", "int32", "bool")
+
+
+def cast(a: Operands) -> list[T]:
+    """defs/iOS15/elementwise_unary.py (iOS17 adds 8- and 16-bit integers): x's shape, dtype ``dtype``."""
+    dtype = a.text("dtype")
+    allowed = CAST17 if a.version >= 17 else CAST15
+    if dtype not in allowed:
+        raise Bad(f"dtype {dtype!r} is not one of {', '.join(allowed)} (iOS{a.version})")
+    return [T(dtype, a.type("x").shape)]
+
+
+SPECS: dict[str, Spec] = {}
+
+# elementwise binary, broadcasting (defs/iOS15/elementwise_binary.py)
+for _op in ("add", "sub", "mul", "real_div", "floor_div", "mod", "pow", "minimum", "maximum"):
+    SPECS[_op] = _spec("x:T y:T", binary, {"T": NUM})
+for _op in ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal"):
+    SPECS[_op] = _spec("x:T y:T", compare, {"T": NUM})
+for _op in ("logical_and", "logical_or", "logical_xor"):
+    SPECS[_op] = _spec("x:T y:T", compare, {"T": ("bool",)})
+# elementwise unary and activations (defs/iOS15/elementwise_unary.py, activation.py; iOS17 ones)
+for _op in ("acos", "asin", "atan", "atanh", "ceil", "cos", "cosh", "erf", "exp", "floor", "round", "sin", "sinh",
+            "sqrt", "tan", "tanh", "relu", "relu6", "sigmoid", "silu", "softplus", "softsign"):
+    SPECS[_op] = _spec("x:T", like_x)
+for _op in ("abs", "exp2", "sign", "square"):
+    SPECS[_op] = _spec("x:T", like_x, {"T": NUM})
+SPECS["logical_not"] = _spec("x:T", like_x, {"T": ("bool",)})
+for _op in ("inverse", "log", "rsqrt"):
+    SPECS[_op] = _spec("x:T epsilon:=U?", like_x, split17=True)
+SPECS["clip"] = _spec("x:T alpha:=T beta:=T", clip)
+SPECS["threshold"] = _spec("x:T alpha:=T", like_x, {"T": NUM})
+for _op in ("elu", "leaky_relu", "thresholded_relu"):
+    SPECS[_op] = _spec("x:T alpha:=U", like_x, split17=True)
+for _op in ("clamped_relu", "linear_activation", "scaled_tanh", "sigmoid_hard"):
+    SPECS[_op] = _spec("x:T alpha:=U beta:=U", like_x, split17=True)
+SPECS["prelu"] = _spec("x:T alpha:=U", per_channel, split17=True)
+SPECS["softplus_parametric"] = _spec("x:T alpha:=U beta:=U", softplus_parametric, split17=True)
+SPECS["gelu"] = _spec("x:T mode:=str?", gelu)
+SPECS["softmax"] = _spec("x:T axis:=i32?", softmax)
+SPECS["cast"] = _spec("x:T dtype:=str", cast, {"T": ANY15}, domains17={"T": ANY17})
+SPECS["identity"] = _spec("x:any", like_x)
+SPECS["select"] = _spec("cond:bool a:T b:T", select, {"T": ANY15})  # defs/iOS15/control_flow.py
+# linear algebra (defs/iOS15/linear.py, conv.py; defs/iOS17/linear.py, conv.py)
+SPECS["matmul"] = _spec("x:T y:U transpose_x:=bool? transpose_y:=bool?", R.matmul, {"T": NUM, "U": NUM}, split17=True)
+SPECS["linear"] = _spec("x:T weight:=U bias:=U?", R.linear, {"T": NUM, "U": NUM}, split17=True)
+SPECS["conv"] = _spec("x:T weight:U bias:U? strides:=i32? pad_type:=str? pad:=i32? dilations:=i32? groups:=i32?",
+                      R.conv, split17=True)
+# shapes (defs/iOS15/tensor_transformation.py, tensor_operation.py; defs/iOS17/tensor_transformation.py)
+_MOVE = {"T": ANY15}, {"T": ANY17}
+SPECS["reshape"] = _spec("x:T shape:int", R.reshape, _MOVE[0], domains17=_MOVE[1])
+SPECS["transpose"] = _spec("x:T perm:=i32", R.transpose, _MOVE[0], domains17=_MOVE[1])
+SPECS["squeeze"] = _spec("x:T axes:=i32?", R.squeeze, _MOVE[0], domains17=_MOVE[1])
+SPECS["expand_dims"] = _spec("x:T axes:=i32", R.expand_dims, _MOVE[0], domains17=_MOVE[1])
+SPECS["slice_by_index"] = _spec("x:T begin:int end:int stride:=int? begin_mask:=bool? end_mask:=bool? squeeze_mask:=bool?",
+                                R.slice_by_index, _MOVE[0], domains17=_MOVE[1])
+SPECS["concat"] = _spec("values:* axis:=i32 interleave:=bool?", R.concat)
+SPECS["stack"] = _spec("values:* axis:=i32", R.stack)
+SPECS["split"] = _spec("x:T num_splits:=i32? split_sizes:=i32? axis:=i32", R.split, _MOVE[0])
+SPECS["tile"] = _spec("x:T reps:i32", R.tile, _MOVE[0])
+# reductions and normalisation (defs/iOS15/reduction.py, normalization.py; iOS17 ones)
+for _op in ("sum", "mean", "max", "min", "prod", "l1_norm", "l2_norm", "log_sum", "log_sum_exp", "sum_square"):
+    SPECS[f"reduce_{_op}"] = _spec("x:T axes:=i32? keep_dims:=bool?", R.reduce, {"T": NUM})
+for _op in ("reduce_argmax", "reduce_argmin"):
+    SPECS[_op] = _spec("x:T axis:=i32? keep_dims:=bool? output_dtype:=str?", R.reduce_arg, {"T": NUM})
+SPECS["layer_norm"] = _spec("x:T axes:=i32? gamma:=U? beta:=U? epsilon:=U?", R.layer_norm, split17=True)
+SPECS["batch_norm"] = _spec("x:T mean:=U variance:=U gamma:=U? beta:=U? epsilon:=U?", like_x, split17=True)
+SPECS["instance_norm"] = _spec("x:T gamma:=U? beta:=U? epsilon:=U?", like_x, split17=True)
+SPECS["l2_norm"] = _spec("x:T epsilon:=U?", R.l2_norm, split17=True)
+SPECS["local_response_norm"] = _spec("x:T size:=i32 alpha:=U? beta:=U? k:=U?", like_x, split17=True)
+# iOS18 (defs/iOS18/transformers.py, states.py; coreml_update_state: defs/coreml_dialect/ops.py)
+SPECS["scaled_dot_product_attention"] = _spec("query:T key:T value:T attn_mask:M?", R.sdpa,
+                                              {"T": FLOAT, "M": ("bool", *FLOAT)}, since=18)
+SPECS["read_state"] = _spec("input:S", R.read_state, since=18)
+SPECS["coreml_update_state"] = _spec("state:S value:T", R.coreml_update_state, {"T": ANY17}, since=18)
+SPECS["write_state"] = _spec("input:S data:T", R.write_state, {"T": ANY17}, since=18)
+# npubuild's extension op (docs/ane.md)
+SPECS["rms_norm"] = _spec("x:T w:T? eps:=U?", R.rms_norm, split17=True)
+
+
+def _fixed(dom: str, version: int):
+    """The dtypes of a domain that is not a shared letter; None for any."""
+    return {"i32": ("int32",), "int": ("int8", "int16", "int32") if version >= 17 else ("int32",),
+            "bool": ("bool",), "str": ("string",)}.get(dom)
+
+
+def check_operands(op, spec: Spec, a: Operands, version: int) -> None:
+    """coremltools' input checks (mil/input_type.py validate_inputs, mil/operation.py): raises Bad."""
+    for k in op.args:
+        if k not in spec.inputs:
+            raise Bad(f"unknown input '{k}' (MIL's {op.op} takes {', '.join(spec.inputs)})")
+    domains = spec.domains17 if version >= 17 and spec.domains17 else spec.domains
+    groups: dict[str, tuple[str, T]] = {}
+    for k, flags in spec.inputs.items():
+        const, optional, dom = flags.startswith("="), flags.endswith("?"), flags.strip("=?")
+        if k not in op.args:
+            if not optional:
+                raise Bad(f"input '{k}' is missing (MIL's {op.op} needs {', '.join(n for n, f in spec.inputs.items() if not f.endswith('?'))})")
+            continue
+        v = op.args[k]
+        if dom == "*":
+            for t in a.tuple(k):
+                if t.state:
+                    raise Bad(f"'{k}' holds a state; only read_state, coreml_update_state and write_state take one")
+            continue
+        if isinstance(v, tuple):
+            raise Bad(f"'{k}' is a tuple; {op.op} takes one value there")
+        t = a.type(k)
+        shown = f"'{v.name}'" if isinstance(v, Ref) else "the literal"
+        if dom == "S" or t.state:
+            if dom != "S" or not t.state:
+                raise Bad(f"'{k}' is {shown} ({t}); " + ("it must be a state<tensor<...>> function input" if dom == "S"
+                          else "only read_state, coreml_update_state and write_state take a state"))
+            continue
+        if const and a.known(k) is None:
+            raise Bad(f"'{k}' must be a constant; {shown} is computed at run time")
+        if spec.split17 and version < 17 and dom == "U":
+            dom = "T"
+        allowed = domains.get(dom) if dom in domains else _fixed(dom, version)
+        if allowed is not None and t.dtype not in allowed:
+            raise Bad(f"'{k}' is {shown} of type {t}; {op.op} takes {', '.join(allowed)} there (iOS{version})")
+        if dom in domains:
+            if dom in groups and groups[dom][1].dtype != t.dtype:
+                raise Bad(f"'{k}' is {t.dtype} but '{groups[dom][0]}' is {groups[dom][1].dtype}; "
+                          f"{op.op} needs them of one dtype (iOS{version})")
+            groups.setdefault(dom, (k, t))
+
+
+def _version(fn: MilFunction, file: str) -> int:
+    if fn.opset is None:
+        return DEFAULT_VERSION
+    v = opset_version(fn.opset)
+    if v is None:
+        raise MilError(file, fn.line, f"unknown opset '{fn.opset}' of function '{fn.name}' (MIL opsets: {', '.join(OPSETS)})",
+                       fn.opset)
+    return v
+
+
+def _label(op) -> str:
+    names = ", ".join(f"'{n}'" for n, _ in op.results)
+    return f"{op.op} {names}" if names else (f"{op.op} [name = '{op.name}']" if op.name else op.op)
+
+
+def _agrees(decl: MilType, t: T) -> bool:
+    if decl.dtype != t.dtype:
+        return False
+    if t.shape is None:
+        return True
+    ds = decl.shape or ()
+    return len(ds) == len(t.shape) and all(p < 0 or q < 0 or p == q for p, q in zip(ds, t.shape))
+
+
+def _merge(decl: MilType, t: T) -> T:
+    """What later ops see: each dimension known in either the declaration or the inference."""
+    ds = decl.shape or ()
+    if t.shape is None:
+        return T(t.dtype, ds)
+    return T(t.dtype, tuple(q if q >= 0 else p for p, q in zip(ds, t.shape)))
+
+
+def _operands(op, types) -> str:
+    """The op's tensor operands that are variables, with their types, for messages."""
+    parts = []
+    for k, v in op.args.items():
+        vs = [types[x.name] for x in (v if isinstance(v, tuple) else (v,)) if isinstance(x, Ref)]
+        vs = [t for t in vs if t.shape != ()]
+        if vs:
+            parts.append(f"{k} " + (str(vs[0]) if not isinstance(v, tuple) else "(" + ", ".join(map(str, vs)) + ")"))
+    return f" ({'; '.join(parts)})" if parts else ""
+
+
+def infer_function(fn: MilFunction, prog: MilProgram, pure: bool = False) -> dict[str, MilType]:
+    """Check every op of ``fn``; returns each op result's type (declared and inferred merged)."""
+    file, version = prog.file, _version(fn, prog.file)
+    types = {n: T(t.dtype, t.shape or (), t.state) for n, t in fn.inputs}
+    types.update({n: T(t.dtype, t.shape or ()) for n, t in fn.const_types.items()})
+    out: dict[str, MilType] = {}
+    for op in fn.ops:
+        label = _label(op)
+        spec = SPECS.get(op.op)
+        if spec is None:
+            close = difflib.get_close_matches(op.op, SPECS, 1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            raise MilError(file, op.line, f"{label}: '{op.op}' is not a MIL op npubuild knows{hint}")
+        if op.op in EXTENSIONS:
+            if pure:
+                raise MilError(file, op.line, f"{label}: '{op.op}' is an npubuild extension op, not MIL, and this program "
+                                              "must be pure MIL (Core ML has no rms_norm: write it as mul, reduce_mean, add, "
+                                              "rsqrt and mul; docs/ane.md)")
+            prog.extensions.setdefault(op.op, []).append(op.line)
+        if version < spec.since:
+            raise MilError(file, op.line, f"{label}: {op.op} is an iOS{spec.since} op; function '{fn.name}' has opset "
+                                          f"{fn.opset}")
+        a = Operands(op, types, fn.consts, version, fn.constexprs)
+        declared = " and ".join(str(t) for _, t in op.results) or "no result"
+        try:
+            check_operands(op, spec, a, version)
+            got = spec.rule(a)
+        except Bad as e:
+            raise MilError(file, op.line, f"{label}: declared {declared} but MIL infers no valid type ({e})") from None
+        except (ValueError, TypeError, IndexError, OverflowError) as e:  # a constant no rule foresaw: still a message
+            raise MilError(file, op.line, f"{label}: declared {declared} but MIL infers no valid type (malformed operands: {e})") from None
+        if len(got) != len(op.results):
+            raise MilError(file, op.line, f"{label}: declares {len(op.results)} result(s) but MIL's {op.op} makes "
+                                          f"{len(got)}: {', '.join(map(str, got)) or 'none'}")
+        for (name, decl), t in zip(op.results, got):
+            if not _agrees(decl, t):
+                what = f"{op.op} '{name}'" if len(op.results) > 1 else label
+                raise MilError(file, op.line, f"{what}: declared {decl} but MIL infers {t}{_operands(op, types)}")
+            types[name] = _merge(decl, t)
+            m = types[name]
+            out[name] = MilType(m.dtype, m.shape if decl.shape is not None else None)
+    return out
+
+
+def infer_program(prog: MilProgram, pure: bool = False) -> dict[str, dict[str, MilType]]:
+    """Check every function of ``prog`` (MilError at the first op whose types are not MIL's);
+    fills ``prog.extensions``. Returns, per function, the type of every op result."""
+    prog.extensions = {}
+    return {name: infer_function(fn, prog, pure) for name, fn in prog.functions.items()}
