@@ -1,13 +1,22 @@
-"""What an ANE plan is made of: currencies (physical fp16 layouts), bindings,
-program and host nodes, and the plan itself (:mod:`.plan` makes one, :mod:`.programs`
-writes and reads it back, :mod:`npubuild.runner.ane` runs it)."""
+"""What an ANE plan is made of: currencies (physical layouts of fp16 or fp32 data),
+bindings, program and host nodes, and the plan itself (:mod:`.plan` makes one,
+:mod:`.programs` writes and reads it back, :mod:`npubuild.runner.ane` runs it).
+
+A value's logical content is its MIL tensor in row-major order; every currency
+holds those values in that order, so a MIL ``reshape`` (row-major by definition,
+coremltools ``ops/defs/iOS15/tensor_transformation.py``) never moves data, only
+the layout can change. :func:`natural` is the currency a MIL shape is held in.
+"""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from ..errors import UserError
+from .mil_tokens import tokenize
 
 PLANE = 32  # fp16 values per 64-byte channel plane: a strided[n] buffer holds n * PLANE
+DTYPES = ("fp16", "fp32")  # what a program reads and writes; fp32 only at a cast
 
 
 class PlanError(UserError):
@@ -19,18 +28,22 @@ class Cur:
     kind: str  # strided | contig | packed
     a: int  # n, or t for packed
     b: int = 0  # d for packed
+    dtype: str = "fp16"
 
     @staticmethod
-    def strided(n: int) -> "Cur":
-        return Cur("strided", int(n))
+    def strided(n: int, dtype: str = "fp16") -> "Cur":
+        return Cur("strided", int(n), 0, dtype)
 
     @staticmethod
-    def contig(n: int) -> "Cur":
-        return Cur("contig", int(n))
+    def contig(n: int, dtype: str = "fp16") -> "Cur":
+        return Cur("contig", int(n), 0, dtype)
 
     @staticmethod
-    def packed(t: int, d: int) -> "Cur":
-        return Cur("packed", int(t), int(d))
+    def packed(t: int, d: int, dtype: str = "fp16") -> "Cur":
+        return Cur("packed", int(t), int(d), dtype)
+
+    def with_dtype(self, dtype: str) -> "Cur":
+        return Cur(self.kind, self.a, self.b, dtype)
 
     @property
     def elems(self) -> int:
@@ -38,8 +51,8 @@ class Cur:
 
     @property
     def buffer_elems(self) -> int:
-        """fp16 values of the buffer that holds it (a strided value takes a whole plane)."""
-        return self.a * PLANE if self.kind == "strided" else self.elems
+        """Values of the buffer that holds it (a strided value takes a whole 64-byte plane)."""
+        return self.a * (PLANE if self.dtype == "fp16" else PLANE // 2) if self.kind == "strided" else self.elems
 
     @property
     def shape(self) -> list[int]:
@@ -50,14 +63,80 @@ class Cur:
             return [1, 1, 1, self.a]
         return [1, self.a, 1, self.b]
 
+    @property
+    def mil_type(self) -> str:
+        return f"tensor<{self.dtype}, [{', '.join(map(str, self.shape))}]>"
+
     def __str__(self) -> str:
-        return f"packed[{self.a}x{self.b}]" if self.kind == "packed" else f"{self.kind}[{self.a}]"
+        text = f"packed[{self.a}x{self.b}]" if self.kind == "packed" else f"{self.kind}[{self.a}]"
+        return text if self.dtype == "fp16" else f"{text}:{self.dtype}"
 
     @staticmethod
     def parse(text: str) -> "Cur":
-        kind, _, rest = text.partition("[")
-        dims = rest.rstrip("]").split("x")
-        return Cur(kind, *map(int, dims))
+        body, _, dtype = text.partition(":")
+        kind, _, rest = body.partition("[")
+        dims = [int(d) for d in rest.rstrip("]").split("x")]
+        return Cur(kind, dims[0], dims[1] if len(dims) > 1 else 0, dtype or "fp16")
+
+
+def count(shape) -> int:
+    return math.prod(int(d) for d in shape)
+
+
+def broadcast(a: list, b: list) -> list | None:
+    """NumPy broadcasting of two shapes (MIL's rule for element-wise binary ops and matmul's batch
+    axes, coremltools ops/defs/_utils.py broadcast_shapes); None if they do not broadcast."""
+    out = []
+    for i in range(1, max(len(a), len(b)) + 1):
+        x = a[-i] if i <= len(a) else 1
+        y = b[-i] if i <= len(b) else 1
+        if x != y and 1 not in (x, y):
+            return None
+        out.append(max(x, y))
+    return out[::-1]
+
+
+def natural(shape, dtype: str = "fp16") -> Cur:
+    """The currency a MIL tensor of ``shape`` is held in: a tensor whose values all lie on its
+    last axis is contig, one whose values lie on one other axis (a channel vector ``[1, n, 1,
+    1]``, a column) strided, anything else ``packed[rows x last axis]`` (the ``[1, t, 1, d]``
+    layout). The row-major order of the values is kept in each."""
+    shape = [int(d) for d in shape]
+    n = count(shape)
+    if len(shape) == 4 and shape[0] == shape[2] == shape[3] == 1:
+        return Cur.strided(n, dtype)
+    last = shape[-1] if shape else 1
+    if n == last:
+        return Cur.contig(n, dtype)
+    if sum(1 for d in shape if d > 1) == 1:
+        return Cur.strided(n, dtype)
+    return Cur.packed(n // last, last, dtype)
+
+
+# ---- names the plan makes ----------------------------------------------------------------------------------------------
+# Lowering temporaries and adapters get names no MIL text can spell, so a user's `y_sig` beside
+# `y = silu(a)` is a different value from the lowering's sigmoid: the separator is a character the
+# reader's identifier rule (npubuild/ane/mil_tokens.py, [A-Za-z_][A-Za-z0-9_]*) never accepts.
+TEMP_SEP = "%"
+
+
+def is_mil_identifier(name: str) -> bool:
+    """Whether ``name`` lexes as one MIL identifier, by the reader's own lexer."""
+    try:
+        toks = tokenize(name, "<name>")
+    except UserError:
+        return False
+    return len(toks) == 2 and toks[0].kind == "ident" and toks[0].text == name
+
+
+def temp_name(base: str, tag: str) -> str:
+    name = f"{base}{TEMP_SEP}{tag}"
+    if is_mil_identifier(name):  # the reader's identifier rule changed: the namespace would no longer be reserved
+        raise AssertionError(f"plan temporary {name!r} is a MIL identifier; pick another TEMP_SEP")
+    return name
+
+
+assert not is_mil_identifier(f"y{TEMP_SEP}sig") and is_mil_identifier("y_sig")
 
 
 @dataclass(frozen=True)
@@ -71,6 +150,17 @@ class Bind:
         return {"ext": self.ext} if self.ext is not None else {"node": self.node}
 
 
+@dataclass(frozen=True)
+class Packed:
+    """A weight kept compressed: ``constexpr_blockwise_shift_scale(data, scale, offset)``
+    (coremltools ``ops/defs/iOS18/compression.py``), ``data`` in ``dtype`` (int8, uint8, int4, ...)."""
+
+    data: object
+    scale: object
+    offset: object = None
+    dtype: str = "int8"
+
+
 @dataclass
 class ProgNode:
     name: str
@@ -78,16 +168,17 @@ class ProgNode:
     attrs: dict
     ins: list  # wanted Cur per port
     out: Cur
-    weights: dict = field(default_factory=dict)  # name -> fp16 array
+    weights: dict = field(default_factory=dict)  # name -> fp16 array, as the emulation computes with it
     binds: list = field(default_factory=list)
     alias: list = field(default_factory=list)  # (out port, in port): the output rides the input's buffer
     zero: list = field(default_factory=list)  # input ports zeroed before the first run and by reset_state
     line: int | None = None
+    packed: dict = field(default_factory=dict)  # weight name -> Packed: how the program stores it
 
 
 @dataclass
 class HostNode:
-    """``rsqrt(mean(src²) + eps)`` (times gamma), broadcast strided into the external ``ext``."""
+    """``rsqrt(mean(src²) + eps)`` (times gamma), broadcast into the external ``ext``."""
 
     name: str
     src: Bind
@@ -107,7 +198,7 @@ class AnePlan:
     const_fills: dict  # name -> fp16 values
     outputs: dict  # name -> node
     inputs: list  # [(name, shape, dtype)] function inputs
-    ext_curs: dict  # external name -> the currency its consumers read it in
+    ext_curs: dict  # external name -> the currency its buffer holds
     output_shapes: dict = field(default_factory=dict)  # function output -> declared shape
 
     def programs(self) -> list[int]:

@@ -1,102 +1,94 @@
 """Per-node artifacts of an ANE plan: each program as MIL text plus its weights
 in a Core ML ``weight.bin`` (version 2), and the plan's manifest record.
 
-A node's MIL is a one-function ``program(1.3)`` / ``ios18`` program whose
-inputs and output have the 4-D shapes of their currencies (``strided[n]`` ->
-``[1, n, 1, 1]``, ``contig[n]`` -> ``[1, 1, 1, n]``, ``packed[t x d]`` ->
-``[1, t, 1, d]``) and whose weights are ``BLOBFILE`` constants at
-``@model_path/weights/weight.bin`` — what Apple's compiler takes on a Mac. The
-``ane`` backend here runs the node's route from the plan record, with the
-weights read back from that file.
+A node's MIL (:func:`.program_ops.node_ops`, rendered here) is a one-function
+``program(1.3)`` / ``ios18`` program whose inputs and output have the 4-D shapes
+of their currencies (``strided[n]`` -> ``[1, n, 1, 1]``, ``contig[n]`` -> ``[1,
+1, 1, n]``, ``packed[t x d]`` -> ``[1, t, 1, d]``), whose weights are
+``BLOBFILE`` constants at ``@model_path/weights/weight.bin`` and whose every
+op declares the type coremltools infers for it. It is written in one literal
+style, the ios18 short one (``fp16(0x1p-1)``, ``bool(true)``, ``string("valid")``).
+The ``ane`` backend here runs the node's route from the plan record, with the
+weights read back from that file (compressed ones dequantised at load, as Core
+ML does).
 """
 from __future__ import annotations
 
 from ..ops.lazy_numpy import np
-from .plan_model import AnePlan, Bind, Cur, HostNode, ProgNode
-from .weightbin import write_weight_bin
+from .plan_model import AnePlan, Bind, Cur, HostNode, Packed, ProgNode
+from .program_ops import NodeProgram, node_ops
+from .weightbin import NUMPY_DTYPES, SUB_BYTE, write_weight_bin
 
-HEADER = 'program(1.3)\n[buildInfo = dict<string, string>({{{{"npubuild-ane-route", "{route}"}}}})]\n{{'
 WEIGHT_FILE = "@model_path/weights/weight.bin"
+# buildInfo: the keys coremltools 9.0 writes into a converted program (ct.convert of a Builder
+# program: "coremltools-version", "coremltools-component-milinternal") and the two Apple's compiler
+# adds to a compiled model.mil, with the values public program(1.3) samples pass to it
+# (maderix/ANE training/ane_mil_gen.h, mechramc/Orion); then npubuild's own.
+BUILD_INFO = (("coremlc-component-MIL", "3510.2.1"), ("coremlc-version", "3505.4.1"),
+              ("coremltools-component-milinternal", ""), ("coremltools-version", "9.0"))
 
 
-def _t(cur: Cur) -> str:
-    return f"tensor<fp16, [{', '.join(map(str, cur.shape))}]>"
+def _type(dtype: str, shape) -> str:
+    return dtype if shape is None else f"tensor<{dtype}, [{', '.join(map(str, shape))}]>"
 
 
-def _const(name: str, arr, offset: int) -> str:
-    shape = ", ".join(map(str, arr.shape))
-    return (
-        f"        tensor<fp16, [{shape}]> {name} = const()[name = string(\"{name}\"), val = tensor<fp16, [{shape}]>"
-        f"(BLOBFILE(path = string(\"{WEIGHT_FILE}\"), offset = uint64({offset})))];"
-    )
+def _hex(v: float) -> str:
+    """A float as a MIL hex literal with no trailing zero digits (0x1.8p+0)."""
+    text = float(v).hex()
+    mant, _, exp = text.partition("p")
+    if "." in mant:
+        mant = mant.rstrip("0").rstrip(".")
+    return f"{mant}p{exp}"
 
 
-def _body(node: ProgNode, args: list[str], consts: list[str]) -> list[str]:
-    """MIL statements computing ``y`` from ``args`` (the route's standard-op spelling)."""
-    r, a, y = node.route, node.attrs, _t(node.out)
-    bt = '        tensor<bool, []> bt = const()[name = string("bt"), val = bool(true)];'
-    if r == "ew":
-        op = {"min": "minimum", "max": "maximum"}.get(a["op"], a["op"])
-        return [f"        {y} y = {op}(x = {args[0]}, y = {args[1]})[name = string(\"y\")];"]
-    if r == "add4d":
-        return [f"        {y} y = add(x = {args[0]}, y = {args[1]})[name = string(\"y\")];"]
-    if r in ("lut", "relu"):
-        return [f"        {y} y = {a['fn']}(x = {args[0]})[name = string(\"y\")];"]
-    if r in ("softmax", "softmax_ch"):
-        axis = 1 if r == "softmax_ch" else 3
-        return [f"        {y} y = softmax(axis = int32({axis}), x = {args[0]})[name = string(\"y\")];"]
-    if r == "repack":
-        return [f"        {y} y = reshape(shape = tensor<int32, [4]>([{', '.join(map(str, node.out.shape))}]), x = {args[0]})[name = string(\"y\")];"]
-    if r in ("conv_act", "conv1x1"):
-        lines = [f"        {_t(node.out)} c = conv(weight = {consts[0]}, x = {args[0]})[name = string(\"c\")];"]
-        act = a.get("act")
-        if act == "silu":
-            lines += [f"        {y} s = sigmoid(x = c)[name = string(\"s\")];", f"        {y} y = mul(x = c, y = s)[name = string(\"y\")];"]
-        elif act:
-            lines += [f"        {y} y = {act}(x = c)[name = string(\"y\")];"]
+def _scalar(dtype: str, v) -> str:
+    if dtype == "bool":
+        return f"bool({'true' if v else 'false'})"
+    if dtype == "string":
+        return 'string("' + str(v).replace("\\", "\\\\").replace('"', '\\"') + '")'
+    if dtype == "fp16":
+        return f"fp16({_hex(float(np.float16(v)))})"
+    return f"{dtype}({int(v)})"
+
+
+def render(p: NodeProgram) -> tuple[str, bytes, dict]:
+    """(MIL text, weight.bin bytes, blob name -> {offset, dtype, shape})."""
+    blobs = [c for c in p.consts if c.blob]
+    arrays = [(np.asarray(c.value).reshape(-1), c.dtype) if c.dtype in SUB_BYTE else
+              np.ascontiguousarray(np.asarray(c.value).astype(np.dtype(NUMPY_DTYPES[c.dtype])))
+              for c in blobs]
+    data, offsets = write_weight_bin(arrays) if arrays else (b"", [])
+    where = {c.name: {"offset": off, "dtype": c.dtype, "shape": list(c.shape)} for c, off in zip(blobs, offsets)}
+    info = ", ".join(f'{{"{k}", "{v}"}}' for k, v in (*BUILD_INFO, ("npubuild-ane-route", p.route)))
+    sig = ", ".join(f"{_type(d, s)} {n}" for n, d, s in p.inputs)
+    lines = ["program(1.3)", f"[buildInfo = dict<string, string>({{{info}}})]", "{", f"    func main<ios18>({sig}) {{"]
+    for c in p.consts:
+        t = _type(c.dtype, c.shape)
+        if c.blob:
+            val = f'{t}(BLOBFILE(path = string("{WEIGHT_FILE}"), offset = uint64({where[c.name]["offset"]})))'
+        elif c.shape is None:
+            val = _scalar(c.dtype, c.value)
         else:
-            lines[0] = lines[0].replace(" c = conv(", " y = conv(").replace('string("c")', 'string("y")')
-        return lines
-    if r == "conv_chain":
-        lines, x = [], args[0]
-        for k, (_, cout) in enumerate(a["shapes"]):
-            res = "y" if k == len(a["shapes"]) - 1 else f"c{k}"
-            lines.append(f"        tensor<fp16, [1, {cout}, 1, 1]> {res} = conv(weight = {consts[k]}, x = {x})[name = string(\"{res}\")];")
-            x = res
-        return lines
-    if r == "matvec":
-        return [bt, f"        {y} y = matmul(transpose_y = bt, x = {args[0]}, y = {consts[0]})[name = string(\"y\")];"]
-    if r == "avw":
-        return [bt, f"        {y} y = matmul(transpose_y = bt, x = {args[0]}, y = {args[1]})[name = string(\"y\")];"]
-    if r in ("attn_v", "outer"):
-        return [bt, f"        {y} y = matmul(transpose_x = bt, x = {args[0]}, y = {args[1]})[name = string(\"y\")];"]
-    raise ValueError(r)
-
-
-def weight_shape(node: ProgNode, name: str, arr):
-    """Weights as a conv/matmul program declares them."""
-    if node.route in ("conv_act", "conv1x1", "conv_chain"):
-        return arr.reshape(arr.shape[0], arr.shape[1], 1, 1)
-    return arr
+            val = f"{t}([{', '.join(str(int(v)) for v in np.asarray(c.value).reshape(-1))}])"
+        lines.append(f'        {t} {c.name} = const()[name = string("{c.name}"), val = {val}];')
+    for o in p.ops:
+        args = ", ".join(f"{k} = {v}" for k, v in o.args.items())
+        lines.append(f'        {_type(o.dtype, o.shape)} {o.result} = {o.op}({args})[name = string("{o.result}")];')
+    lines += [f"    }} -> ({p.output});", "}", ""]
+    return "\n".join(lines), data, where
 
 
 def node_program(node: ProgNode) -> tuple[str, bytes, dict]:
-    """(MIL text, weight.bin bytes, weight name -> BLOBFILE offset) of one program."""
-    names = sorted(node.weights)
-    arrays = [np.ascontiguousarray(weight_shape(node, n, node.weights[n]).astype(np.float16)) for n in names]
-    blob, offsets = write_weight_bin(arrays) if arrays else (b"", [])
-    args = [f"in{p}" for p in range(len(node.ins))]
-    sig = ", ".join(f"{_t(c)} {a}" for c, a in zip(node.ins, args))
-    lines = [HEADER.format(route=node.route), f"    func main<ios18>({sig}) {{"]
-    lines += [_const(n, a, off) for n, a, off in zip(names, arrays, offsets)]
-    lines += _body(node, args, names)
-    lines += ["    } -> (y);", "}", ""]
-    return "\n".join(lines), blob, dict(zip(names, offsets))
+    """(MIL text, weight.bin bytes, the program's record: where each blob is, how each weight is made of blobs)."""
+    text, data, blobs = render(node_ops(node))
+    packed = {k: {"data": f"{k}_data", "scale": f"{k}_scale", "offset": f"{k}_offset" if pk.offset is not None else None}
+              for k, pk in sorted(node.packed.items())}
+    return text, data, {"blobs": blobs, "packed": packed, "shapes": {k: list(np.shape(v)) for k, v in sorted(node.weights.items())}}
 
 
 def plan_record(plan: AnePlan, program_files: dict, fills_file: dict | None) -> dict:
     """The manifest's record of an ane graph. ``program_files[i]`` holds node
-    i's {"mil": file record, "weights": file record | None, "offsets": {...}};
+    i's {"mil": file record, "weights": file record | None, "blobs": ..., "packed": ..., "shapes": ...};
     ``fills_file`` the graph's constants/gamma weight.bin record with offsets."""
     nodes = []
     for i, n in enumerate(plan.nodes):
@@ -131,6 +123,25 @@ def plan_record(plan: AnePlan, program_files: dict, fills_file: dict | None) -> 
     }
 
 
+def load_weights(prog: dict, read_blob) -> tuple[dict, dict]:
+    """A program's weights from its record: (name -> fp16 values the emulation computes with,
+    name -> Packed for the compressed ones). ``read_blob(offset, dtype, shape)`` reads its weight.bin;
+    a compressed weight is dequantised as constexpr_blockwise_shift_scale defines it."""
+    from .numerics import blockwise_dequantize
+
+    blobs = {k: read_blob(b["offset"], b["dtype"], b["shape"]) for k, b in prog.get("blobs", {}).items()}
+    weights, packed = {}, {}
+    for k, shape in prog.get("shapes", {}).items():
+        pk = prog.get("packed", {}).get(k)
+        if pk is None:
+            weights[k] = np.asarray(blobs[k], dtype=np.float16).reshape(shape)
+            continue
+        info = prog["blobs"][pk["data"]]
+        packed[k] = Packed(blobs[pk["data"]], blobs[pk["scale"]], blobs[pk["offset"]] if pk["offset"] else None, info["dtype"])
+        weights[k] = blockwise_dequantize(packed[k].data, packed[k].scale, packed[k].offset).reshape(shape)
+    return weights, packed
+
+
 def plan_from_record(rec: dict, read_weights) -> AnePlan:
     """Rebuild the plan the runtime executes from a manifest record.
 
@@ -148,7 +159,8 @@ def plan_from_record(rec: dict, read_weights) -> AnePlan:
         node.alias = [tuple(p) for p in n["alias"]]
         node.zero = list(n["zero"])
         node.weights = {}  # read from the program's weight.bin when the runtime loads it
-        node.program = {"mil": n["mil"], "weights": n.get("weights"), "offsets": n.get("offsets", {}), "shapes": n.get("shapes", {})}
+        node.program = {"mil": n["mil"], "weights": n.get("weights"), "blobs": n.get("blobs", {}),
+                        "packed": n.get("packed", {}), "shapes": n.get("shapes", {})}
         nodes.append(node)
     fills = {k: read_weights(rec["fills"], off, [Cur.parse(rec["ext_currencies"][k]).elems]) for k, off in rec["const_fills"].items()}
     inputs = [(k, v["shape"], v["dtype"]) for k, v in rec["inputs"].items()]

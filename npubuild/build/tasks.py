@@ -314,9 +314,10 @@ def task_ane():
     version = code_version()
     store = StoreAccess.from_config(plan.config)
     bounds = MilBounds.of(plan.config)
+    tasks, failing = [], []
     for name, (path, display) in sorted(plan.ane_graphs.items()):
         out = _ane_dir(plan, name)
-        yield {
+        task = {
             "name": name,
             "actions": [(build_graph, (path, display, out, store, bounds))],
             "file_dep": [path, *(str(b) for b in readable_blobs(Path(path), bounds))],
@@ -324,6 +325,23 @@ def task_ane():
             "uptodate": [KeyUnchanged(version)],
             "clean": True,
         }
+        (failing if _ane_plan_fails(path, display, bounds) else tasks).append(task)
+    # doit stops at the first failed task (and does not run tasks in the order they are yielded): the task of
+    # a graph whose plan fails waits for every kernel and every other graph, so one bad .mil stops no one
+    # else's build; it then fails with the reason (file:line, op, shapes) and the build exits non-zero.
+    for task in failing:
+        task["task_dep"] = ["compile", *(f"ane:{t['name']}" for t in tasks)]
+    yield from tasks + failing
+
+
+def _ane_plan_fails(path: str, display: str, bounds) -> bool:
+    from ..ane.build import plan_graph
+
+    try:
+        plan_graph(Path(path), display, bounds)
+    except UserError:
+        return True
+    return False
 
 
 def _ane_files(plan) -> list[str]:

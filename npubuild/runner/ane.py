@@ -21,10 +21,15 @@ needed furthest in the future) and retries.
 
 Arithmetic: each program computes in float32 from its fp16 inputs and rounds
 its output to fp16 once, so every node boundary is an fp16 rounding, as on the
-ANE. sigmoid/tanh use exact functions rather than the ANE's lookup tables.
+ANE (a cast to fp32 rounds to fp32: fp32 buffers exist only at casts).
+sigmoid/tanh use exact functions rather than the ANE's lookup tables; gelu
+computes its mode as npubuild.ane.numerics defines it (EXACT without erf,
+within 1.5e-7 of it). Every route computes its op's MIL semantics on the
+values in row-major order, whatever the layout.
 """
 from __future__ import annotations
 
+from ..ane.numerics import ACT, gelu
 from ..ane.plan_model import PLANE
 from ..errors import UserError
 from ..ops.lazy_numpy import np
@@ -34,80 +39,83 @@ class NoAneResources(Exception):
     """A program load refused for lack of residency (the ANE's "no ANE resources")."""
 
 
+def _np_dtype(cur):
+    return np.float32 if cur.dtype == "fp32" else np.float16
+
+
 def alloc(cur) -> "np.ndarray":
+    dt = _np_dtype(cur)
     if cur.kind == "strided":
-        return np.zeros((cur.a, PLANE), dtype=np.float16)
+        return np.zeros((cur.a, PLANE if cur.dtype == "fp16" else PLANE // 2), dtype=dt)
     if cur.kind == "contig":
-        return np.zeros(cur.a, dtype=np.float16)
-    return np.zeros((cur.a, cur.b), dtype=np.float16)
+        return np.zeros(cur.a, dtype=dt)
+    return np.zeros((cur.a, cur.b), dtype=dt)
 
 
 def decode(buf, cur):
-    """The logical values of a buffer as float32 (1-D, or [t, d] for packed)."""
+    """The logical values of a buffer as float32, flat in MIL's row-major order."""
     if cur.kind == "strided":
         return buf[:, 0].astype(np.float32)
-    return buf.astype(np.float32)
+    return buf.astype(np.float32).reshape(-1)
 
 
 def encode(values, cur, buf) -> None:
-    """Round ``values`` to fp16 into ``buf`` laid out in ``cur``."""
-    v = np.asarray(values, dtype=np.float32)
+    """Round ``values`` to the currency's dtype (fp16, or fp32 at a cast) into ``buf`` laid out in ``cur``."""
+    v = np.asarray(values, dtype=np.float32).reshape(-1).astype(_np_dtype(cur))
     if cur.kind == "strided":
-        buf[:, 0] = v.reshape(-1).astype(np.float16)
-    elif cur.kind == "contig":
-        buf[:] = v.reshape(-1).astype(np.float16)
+        buf[:, 0] = v
     else:
-        buf[:] = v.reshape(cur.a, cur.b).astype(np.float16)
+        buf[...] = v.reshape(buf.shape)
 
 
-def _sigmoid(x):
-    with np.errstate(over="ignore"):
-        return 1.0 / (1.0 + np.exp(-x))
+EW = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "minimum": np.minimum, "maximum": np.maximum}
 
 
-ACT = {
-    "sigmoid": _sigmoid,
-    "tanh": np.tanh,
-    "relu": lambda x: np.maximum(x, 0),
-    "gelu": lambda x: 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x**3))),
-    "silu": lambda x: x * _sigmoid(x),
-}
-EW = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "min": np.minimum, "max": np.maximum}
+def _softmax(x, axis: int):
+    with np.errstate(invalid="ignore", over="ignore"):
+        e = np.exp(x - x.max(axis=axis, keepdims=True))
+        return e / e.sum(axis=axis, keepdims=True)
 
 
 def execute(node, ins: list):
-    """The float32 result of one program on its decoded inputs."""
+    """The float32 result of one program on its decoded (flat, row-major) inputs: the MIL
+    semantics of the op the route stands for."""
     r, a = node.route, node.attrs
     w = {k: v.astype(np.float32) for k, v in node.weights.items()}
-    if r == "ew":
-        return EW[a["op"]](ins[0], ins[1])
-    if r == "add4d":
-        return ins[0] + ins[1]
+    if r in ("ew", "add4d"):
+        shape = a["shape"]
+        xy = [ins[int(a[k][2:])].reshape(shape) if a[k].startswith("in") else w[a[k]] for k in ("x", "y")]
+        return EW[a["op"]](xy[0], xy[1]).reshape(-1)
     if r in ("lut", "relu"):
         return ACT[a["fn"]](ins[0])
-    if r in ("softmax", "softmax_ch"):
-        e = np.exp(ins[0] - ins[0].max())
-        return e / e.sum()
-    if r == "repack":
+    if r == "gelu":
+        return gelu(ins[0], a["mode"])
+    if r == "softmax":
+        return _softmax(ins[0].reshape(a["shape"]), a["axis"]).reshape(-1)
+    if r in ("repack", "cast"):
         return ins[0]
+    if r == "transpose":
+        return np.transpose(ins[0].reshape(a["in_shape"]), a["perm"]).reshape(-1)
     if r == "conv_act":
-        return ACT[a["act"]](w["w"] @ ins[0])
+        y = w["w"] @ ins[0].reshape(a["cin"], a["h"] * a["w"])
+        return (gelu(y, a["mode"]) if a["act"] == "gelu" else ACT[a["act"]](y)).reshape(-1)
     if r == "conv_chain":
-        x = ins[0]
+        x = ins[0].reshape(a["shapes"][0][0], a["h"] * a["w"])
         for k in range(len(a["shapes"])):
             x = (w[f"w{k}"] @ x).astype(np.float16).astype(np.float32)  # each stage lands in fp16
-        return x
+        return x.reshape(-1)
     if r == "conv1x1":
-        x = ins[0].reshape(a["cin"], a["spatial"])
-        return (w["w"] @ x).reshape(-1)
+        return (w["w"] @ ins[0].reshape(a["cin"], a["h"] * a["w"])).reshape(-1)
     if r == "matvec":
         return w["w"] @ ins[0]
+    if r == "linear":
+        return (ins[0].reshape(a["rows"], a["k"]) @ w["w"].T).reshape(-1)
     if r == "avw":
-        return ins[1] @ ins[0]
+        return ins[1].reshape(a["r"], a["k"]) @ ins[0]
     if r == "attn_v":
-        return ins[0] @ ins[1]
+        return ins[0] @ ins[1].reshape(a["t"], a["d"])
     if r == "outer":
-        return np.outer(ins[0], ins[1])
+        return np.outer(ins[0], ins[1]).reshape(-1)
     raise UserError(f"program '{node.name}': unknown route '{r}'")
 
 
@@ -228,7 +236,7 @@ class AneRuntime:
         self.write_ext(node.ext, r * g)
 
     def output(self, name: str):
-        """A function output's logical values (fp16)."""
+        """A function output's logical values (fp16; fp32 for the output of a cast to fp32)."""
         i = self.plan.outputs[name]
         cur = self.plan.nodes[i].out
-        return decode(self.node_buffer(i), cur).astype(np.float16)
+        return decode(self.node_buffer(i), cur).astype(_np_dtype(cur))

@@ -24,7 +24,7 @@ class AneGraphRunner:
     fallback_reason = None
 
     def __init__(self, rt, name: str, record: dict, resident: int | None):
-        from ..ane.programs import plan_from_record
+        from ..ane.programs import load_weights, plan_from_record
         from ..ane.weightbin import read_blob
         from .ane import AneRuntime
 
@@ -38,10 +38,8 @@ class AneGraphRunner:
         def load(i: int):
             node = copy.copy(self.plan.nodes[i])
             prog = node.program
-            node.weights = {
-                k: read_blob(safe_path(rt.path, prog["weights"]["path"]), off, "fp16", prog["shapes"][k]).reshape(prog["shapes"][k])
-                for k, off in prog["offsets"].items()
-            }
+            path = safe_path(rt.path, prog["weights"]["path"]) if prog.get("weights") else None
+            node.weights, node.packed = load_weights(prog, lambda off, dtype, shape: read_blob(path, off, dtype, shape))
             return node
 
         self.engine = AneRuntime(self.plan, resident, load)
@@ -52,22 +50,24 @@ class AneGraphRunner:
             raise UserError(f"graph '{self.name}' is an ANE graph: it has no params; pass its inputs to run() or write_ext()")
 
     def _values(self, name: str, array):
-        """``array`` as the fp16 values of external ``name``: a float array, of the declared shape
-        for a function input, whose values fp16 can hold; one message naming the graph and input otherwise."""
+        """``array`` as the values of external ``name``: a float array, of the declared shape for a
+        function input, rounded to the dtype the input is declared with (fp16, or fp32 for one a cast
+        reads) and within its range; one message naming the graph and input otherwise."""
         where = f"graph '{self.name}': input '{name}'"
         try:
             a = np.asarray(array)
         except (TypeError, ValueError) as e:
             raise UserError(f"{where} is not an array ({e})") from None
-        if a.dtype.name not in INPUT_DTYPES:
-            raise UserError(f"{where} must be {', '.join(INPUT_DTYPES)} (it is rounded to fp16), got {a.dtype}")
         declared = self.record["inputs"].get(name)
+        fp32 = declared is not None and declared["dtype"] == "fp32"
+        if a.dtype.name not in INPUT_DTYPES:
+            raise UserError(f"{where} must be {', '.join(INPUT_DTYPES)} (it is rounded to {'fp32' if fp32 else 'fp16'}), got {a.dtype}")
         if declared is not None and list(a.shape) != list(declared["shape"]):
             raise UserError(f"{where} must have shape {list(declared['shape'])}, got {list(a.shape)}")
         with np.errstate(over="ignore"):
-            h = a.astype(np.float16)
-        if np.any(np.isinf(h) & np.isfinite(a)):  # fp16 would make these inf without a word
-            raise UserError(f"{where} holds finite values beyond the fp16 range (±65504)")
+            h = a.astype(np.float32 if fp32 else np.float16)
+        if np.any(np.isinf(h) & np.isfinite(a)):  # the rounding would make these inf without a word
+            raise UserError(f"{where} holds finite values beyond the {'fp32 range' if fp32 else 'fp16 range (±65504)'}")
         return h.reshape(-1)
 
     def write_ext(self, name: str, array) -> None:
