@@ -1,4 +1,4 @@
-"""The ``npubuild`` command line: build, ops, list, run, verify, doctor, pack, unpack, keygen, gc, cache."""
+"""The ``npubuild`` command line: build, ops, list, run, ane-compare, verify, doctor, pack, unpack, keygen, gc, cache."""
 from __future__ import annotations
 
 import argparse
@@ -198,6 +198,12 @@ def cmd_run(args) -> int:
             for k, v in out.items():
                 print(f"{k}: shape {list(v.shape)} {v.dtype}\n{v}")
     return 0
+
+
+def cmd_ane_compare(args) -> int:
+    from .runner.ane_compare import run
+
+    return run(args.graph, args.artifacts, args.seed)
 
 
 def _doctor_report() -> dict:
@@ -478,6 +484,18 @@ def make_parser() -> argparse.ArgumentParser:
     )
     r.add_argument("--artifacts", help="artifact directory (default: from the project config)")
     r.set_defaults(fn=cmd_run)
+
+    ac = sub.add_parser(
+        "ane-compare",
+        help="run each Core ML package of an ANE graph on Core ML (macOS) against the fp16 emulation, per node",
+        description="Load every node's model.mlpackage with MLModel(path, compute_units=CPU_AND_NE), run it on seeded "
+        "random fp16 inputs of the node's shapes and compare with npubuild's fp16 emulation of the node: max abs error "
+        "and max ULP per node. Needs macOS (Core ML); elsewhere it says so and exits 1.",
+    )
+    ac.add_argument("graph", help="an ANE graph (specs/graphs/<graph>.mil)")
+    ac.add_argument("--artifacts", help="artifact directory (default: from the project config)")
+    ac.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default 0)")
+    ac.set_defaults(fn=cmd_ane_compare)
 
     v = sub.add_parser("verify", help="re-hash every file the manifest names")
     v.add_argument("dir", nargs="?", help="artifact directory (default: from the project config)")

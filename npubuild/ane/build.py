@@ -49,11 +49,21 @@ def code_version() -> str:
 
 
 def load_plan(mil_path: Path, display: str, bounds: MilBounds):
-    """The plan of one .mil; ``bounds`` (MilBounds.of(config)) says where its blobs may be and what it may cost."""
+    """The spec-time check of one .mil (npubuild.build.plan calls it before any task runs): the
+    program must read — its text, its blob files (inside the bounds' roots), its MIL types — or the
+    build does not start. Returns the program. Whether every op is on an ANE route is the graph's
+    own task's question (:func:`plan_graph`, :func:`build_graph`): an off-route op fails that task,
+    naming file:line, and the other graphs and kernels still build."""
     from .mil import load_mil
+
+    return load_mil(mil_path, display, bounds)
+
+
+def plan_graph(mil_path: Path, display: str, bounds: MilBounds):
+    """The plan of one .mil; ``bounds`` (MilBounds.of(config)) says where its blobs may be and what it may cost."""
     from .plan import compile_plan
 
-    return compile_plan(load_mil(mil_path, display, bounds), bounds)
+    return compile_plan(load_plan(mil_path, display, bounds), bounds)
 
 
 def _digest(path: Path, bounds: MilBounds) -> bytes:
@@ -84,8 +94,10 @@ def _file_rec(path: Path, rel_to: Path) -> dict:
     return {"path": path.relative_to(rel_to).as_posix(), "sha256": sha256_file(path), "size": path.stat().st_size}
 
 
-def write_graph(plan, out_dir: Path) -> list[Path]:
-    """Write every artifact of ``plan`` into ``out_dir``; returns the files."""
+def write_graph(plan, out_dir: Path, source=None) -> list[Path]:
+    """Write every artifact of ``plan`` into ``out_dir``; returns the files. Each program also gets its
+    Core ML package (:mod:`.coreml`, :mod:`.coreml_graph`), and with ``source`` = (the .mil, its display name, MilBounds) the
+    graph gets one too."""
     from ..ops.lazy_numpy import np
     from .plan_model import HostNode
     from .programs import node_program, plan_record
@@ -93,16 +105,16 @@ def write_graph(plan, out_dir: Path) -> list[Path]:
 
     out_dir.mkdir(parents=True, exist_ok=True)
     files: list[Path] = []
-    program_files = {}
+    program_files, stems = {}, {}
     for i, node in enumerate(plan.nodes):
         if isinstance(node, HostNode):
             continue
-        stem = f"n{i}_{re.sub(r'[^A-Za-z0-9_.-]', '_', node.name)}"
-        text, blob, offsets = node_program(node)
+        stem = stems[i] = f"n{i}_{re.sub(r'[^A-Za-z0-9_.-]', '_', node.name)}"
+        text, blob, blobs = node_program(node)
         mil = out_dir / stem / "model.mil"
         mil.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(mil, text)
-        rec = {"mil": _file_rec(mil, out_dir), "offsets": offsets, "shapes": {k: list(v.shape) for k, v in node.weights.items()}}
+        rec = {"mil": _file_rec(mil, out_dir), **blobs}
         files.append(mil)
         if blob:
             wb = out_dir / stem / "weights" / "weight.bin"
@@ -111,6 +123,12 @@ def write_graph(plan, out_dir: Path) -> list[Path]:
             rec["weights"] = _file_rec(wb, out_dir)
             files.append(wb)
         program_files[i] = rec
+    from .coreml_graph import write_packages  # imports coremltools: only when ANE artifacts are built
+
+    packages, graph_package, package_files = write_packages(plan, out_dir, stems, out_dir.name, source)
+    for i, pkg in packages.items():
+        program_files[i]["mlpackage"] = pkg
+    files += package_files
     fills, keys = [], []
     for name, values in sorted(plan.const_fills.items()):
         fills.append(np.asarray(values, dtype=np.float16).reshape(-1))
@@ -127,6 +145,8 @@ def write_graph(plan, out_dir: Path) -> list[Path]:
         files.append(fp)
         fills_rec = {"file": _file_rec(fp, out_dir), "offsets": dict(zip(keys, offsets))}
     record = plan_record(plan, program_files, fills_rec)
+    if graph_package is not None:
+        record["mlpackage"] = graph_package
     pj = out_dir / PLAN_FILE
     atomic_write_text(pj, json.dumps(record, indent=1, sort_keys=True) + "\n")
     return [pj, *files]
@@ -147,8 +167,8 @@ def build_graph(mil_path: str, display: str, out_dir: str, stores, bounds: MilBo
         store = open_stores(stores)
         if store.materialize(key, out) is not None:
             return {"outcome": "store"}
-        plan = load_plan(mil, display, bounds)
-        files = write_graph(plan, out)
+        plan = plan_graph(mil, display, bounds)
+        files = write_graph(plan, out, (mil, display, bounds))
     except UserError as e:
         return TaskFailed(str(e))
     # stale files of an earlier plan would be named by nothing: remove them

@@ -145,6 +145,10 @@ def manifest_files(m: dict):
                         yield f"ane graph {gname} node {i} ({n.get('name')}) [{role}]", n[role]
             if g.get("fills"):
                 yield f"ane graph {gname} [fills]", g["fills"]
+            # every file of each Core ML package (a directory Core ML reads whole: npubuild.ane.coreml)
+            for what, h in [*((f"ane graph {gname} node {i} [mlpackage]", n) for i, n in enumerate(g.get("nodes") or [])), (f"ane graph {gname} [mlpackage]", g)]:
+                pkg = h.get("mlpackage") if isinstance(h, dict) else None
+                yield from ((what, f) for f in pkg["files"]) if isinstance(pkg, dict) and isinstance(pkg.get("files"), list) else ()
 
 
 def _items(d):
@@ -302,6 +306,12 @@ class _Schema:
                         self.file(n[role], f"{w}.{role}")
         if g.get("fills") is not None:
             self.file(g["fills"], f"{where}.fills")
+        for i, h in enumerate([*(g.get("nodes") if isinstance(g.get("nodes"), list) else []), g]):
+            w = f"{where}.nodes[{i}].mlpackage" if h is not g else f"{where}.mlpackage"
+            if isinstance(h, dict) and h.get("mlpackage") is not None and self.value(h["mlpackage"], w, "dict") is not None:
+                self.field(h["mlpackage"], "path", w, "name")
+                for j, f in enumerate(self.field(h["mlpackage"], "files", w, "list") or []):
+                    self.file(f, f"{w}.files[{j}]")
 
 
 def _show(v) -> str:

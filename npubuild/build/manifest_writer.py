@@ -18,6 +18,7 @@ from pathlib import Path
 
 from .. import __version__
 from ..ane.build import manifest_record
+from ..ane.coreml import relocate
 from ..artifacts.manifest import ABI_FILE, MANIFEST, SCHEMA
 from ..errors import UserError
 from ..fsio import atomic_write_text, inside, read_regular, sha256_file, write_if_changed
@@ -95,7 +96,8 @@ def build_manifest(plan) -> dict:
         kernels[kid] = rec
     graphs = {}
     for name in sorted(plan.ane_graphs):
-        graphs[name] = manifest_record(_under(art, "ane", name), art)
+        # the Core ML packages' files too, relative to the artifact directory (npubuild.ane.coreml)
+        graphs[name] = relocate(manifest_record(_under(art, "ane", name), art), f"ane/{name}")
     for name, g in sorted(plan.spec.graphs.items()):
         rec = graph_record(g, plan.graph_kernels[name])
         rec["constants"] = write_constants(art, g, _under(art, "graphs", name), plan.config.limits)

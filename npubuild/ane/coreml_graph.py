@@ -1,0 +1,253 @@
+"""The whole-graph Core ML package, a ``.mil`` graph's main function re-created with coremltools' MIL builder,
+and :func:`write_packages`: every package of a plan (the node packages are :mod:`.coreml`'s).
+
+The function is read with npubuild's reader (:func:`.mil.load_mil`, the same bounds as the build) and
+each op is re-created with ``coremltools.converters.mil.Builder`` at opset iOS18, every parameter
+explicit (:data:`DEFAULTS`: a conv's strides, pad_type, pad, dilations and groups, matmul's transposes,
+softmax's axis, ...), so nothing is left to a default the reader of the package must know. Two ops are
+spelled out in MIL ops:
+
+* npubuild's extension op ``rms_norm(x, w, eps)`` — ``x · rsqrt(mean(x²) + eps) · w`` over x's last axis,
+  as npubuild's reader defines it (:func:`.mil_shapes.rms_norm`) — as ``mul``, ``reduce_mean`` (axis -1,
+  keep_dims), ``add`` eps, ``rsqrt`` (epsilon 0: eps is the add), ``mul``, and ``mul`` by w;
+* ``gelu`` in elementwise ops, as the node programs spell it (:func:`gelu`; MIL's default mode is EXACT).
+
+Inputs keep their declared dtype (fp16, or fp32 read through a cast); constants keep their names and
+their float data is fp16 (every program computes in fp16, as the plan does); a constexpr weight is
+re-created as the op the text wrote (the reader keeps it beside the materialised values), so int8 blocks
+stay compressed in the package. coremltools infers every result's
+type on the way; one that disagrees with the declared type is an error naming ``file:line`` and both.
+The package is converted, normalised and checked as the node packages are (:mod:`.coreml`), its inputs
+and outputs against the plan's.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ..ops.lazy_numpy import np
+from . import numerics as nm
+from .coreml import PACKAGE, CoreMLError, check_package, convert, coremltools, fail, op_types, package_files, write_node_package
+from .mil_model import FLOATS, Literal, Ref
+from .plan_model import HostNode
+
+
+def _conv_defaults(args: dict) -> dict:
+    spatial = max(len(getattr(args.get("x"), "shape", ()) or ()) - 2, 1)
+    return {"strides": [1] * spatial, "pad_type": "valid", "pad": [0] * (2 * spatial), "dilations": [1] * spatial, "groups": 1}
+
+
+# op -> the parameters a MIL text may leave out, with iOS18's defaults (coremltools ops/defs/iOS15..iOS18
+# default_inputs()); written into every package so nothing rests on a default
+DEFAULTS = {
+    "conv": _conv_defaults,
+    "matmul": lambda a: {"transpose_x": False, "transpose_y": False},
+    "softmax": lambda a: {"axis": -1},
+    "concat": lambda a: {"interleave": False},
+    **{f"reduce_{r}": (lambda a: {"keep_dims": False}) for r in ("mean", "sum", "max", "min", "prod", "l2_norm", "log_sum_exp")},
+    "rsqrt": lambda a: {"epsilon": np.float16(1e-12)},
+    "inverse": lambda a: {"epsilon": np.float16(1e-4)},
+    "leaky_relu": lambda a: {"alpha": np.float16(0.01)},
+    "elu": lambda a: {"alpha": np.float16(1.0)},
+}
+
+
+# decomposed ops whose constant arguments are values, not const ops
+RAW_ARGS = {"rms_norm": ("eps",), "gelu": ("mode",)}
+
+
+def _fp16(value):
+    a = np.asarray(value)
+    return a.astype(np.float16) if a.dtype.kind == "f" else a
+
+
+def _literal(lit: Literal):
+    v = lit.value
+    if isinstance(v, np.ndarray):
+        return _fp16(v)
+    if lit.type.dtype in FLOATS:
+        return np.float16(v)
+    if lit.type.dtype in ("int32", "int16", "int8", "uint8", "uint16"):
+        return np.int32(v)
+    return v  # bool, str
+
+
+class _Names:
+    """Names for the ops a decomposition adds, outside every name the function uses."""
+
+    def __init__(self, fn):
+        self.taken = {n for n, _ in fn.inputs} | set(fn.consts) | {o.result for o in fn.ops}
+
+    def __call__(self, base: str) -> str:
+        name, k = base, 1
+        while name in self.taken:
+            name, k = f"{base}_{k}", k + 1
+        self.taken.add(name)
+        return name
+
+
+def _rms_norm(mb, args: dict, result: str, fresh):
+    """``x · rsqrt(mean(x², last axis) + eps) · w``: npubuild's extension op as its reader defines it
+    (npubuild.ane.mil_shapes.rms_norm: over the last axis, w of x's last dimension, broadcast by MIL's rule);
+    ``args``: x and w vars (w optional), eps a number (default 1e-5)."""
+    x, w, eps = args["x"], args.get("w"), args.get("eps", 1e-5)
+    sq = mb.mul(x=x, y=x, name=fresh(f"{result}_sq"))
+    mean = mb.reduce_mean(x=sq, axes=[-1], keep_dims=True, name=fresh(f"{result}_mean"))
+    shifted = mb.add(x=mean, y=np.float16(np.asarray(eps).reshape(())), name=fresh(f"{result}_eps"))
+    r = mb.rsqrt(x=shifted, epsilon=np.float16(0), name=fresh(f"{result}_rsqrt"))
+    if w is None:
+        return mb.mul(x=x, y=r, name=result)
+    return mb.mul(x=mb.mul(x=x, y=r, name=fresh(f"{result}_xn")), y=w, name=result)
+
+
+def gelu(mb, x, mode: str, result: str, fresh):
+    """gelu in elementwise ops, never a standalone ``gelu`` (the Neural Engine compiler refuses it), in the
+    forms npubuild.ane.numerics defines and the node programs use (npubuild.ane.program_ops): EXACT without
+    erf (Abramowitz & Stegun 7.1.26: abs, real_div, mul, add, exp, relu, sub), the tanh and sigmoid forms."""
+    def t(tag):
+        return fresh(f"{result}_{tag}")
+
+    def c(v):
+        return np.float16(v)
+
+    def mul(a, b, name=None):
+        return mb.mul(x=a, y=b, name=name or t("mul"))
+
+    def add(a, b):
+        return mb.add(x=a, y=b, name=t("add"))
+
+    if mode == "SIGMOID_APPROXIMATION":
+        return mul(x, mb.sigmoid(x=mul(x, c(nm.SIGMOID_C)), name=t("sig")), result)
+    if mode == "TANH_APPROXIMATION":
+        inner = mul(add(x, mul(mul(mul(x, x), x), c(nm.TANH_C))), c(nm.SQRT_2_OVER_PI))
+        return mul(mul(x, c(0.5)), add(mb.tanh(x=inner, name=t("tanh")), c(1.0)), result)
+    if mode != "EXACT":
+        raise ValueError(f"gelu mode '{mode}' (MIL knows {', '.join(nm.GELU_MODES)})")
+    a = mb.abs(x=x, name=t("abs"))
+    q = mb.real_div(x=c(1.0), y=add(mul(a, c(nm.AS_P * nm.INV_SQRT2)), c(1.0)), name=t("div"))
+    poly = mul(q, c(nm.AS_A[4]))
+    for coef in reversed(nm.AS_A[:4]):
+        poly = mul(add(poly, c(coef)), q)
+    tail = mul(mul(poly, mb.exp(x=mul(mul(x, x), c(-0.5)), name=t("exp"))), c(0.5))
+    return mb.sub(x=mb.relu(x=x, name=t("relu")), y=mul(a, tail), name=result)
+
+
+def _make(mb, op: str, args: dict, result: str, fresh):
+    if op == "rms_norm":
+        return _rms_norm(mb, args, result, fresh)
+    if op == "gelu":
+        mode = str(np.asarray(args.get("mode", "EXACT")).reshape(()))
+        return gelu(mb, args["x"], mode, result, fresh)
+    build = getattr(mb, op, None) if not op.startswith("_") else None
+    if build is None or not callable(build):
+        raise ValueError(f"op '{op}' has no coremltools MIL builder")
+    for k, v in DEFAULTS.get(op, lambda a: {})(args).items():
+        args.setdefault(k, v)
+    return build(**args, name=result)
+
+
+def graph_program(fn, file: str):
+    """The coremltools Program of a MIL function read by npubuild (:class:`.mil_model.MilFunction`)."""
+    ct, mb, types, mil = coremltools()
+    fresh = _Names(fn)
+    # inputs as declared: fp16, or fp32 where the graph reads one through a cast (the plan allows no other)
+    specs = {n: mb.TensorSpec(shape=tuple(t.shape), dtype=getattr(types, t.dtype if t.dtype in ("fp16", "fp32") else "fp16"))
+             for n, t in fn.inputs}
+    with mil.Function(specs, opset_version=ct.target.iOS18) as f:
+        env, consts = dict(f.inputs), {}
+
+        def value(v, raw: bool = False):
+            """A var for a Ref; a value for a literal; with ``raw`` a constant's values, not a const op."""
+            if isinstance(v, tuple):
+                return [value(x) for x in v]
+            if isinstance(v, Literal):
+                return _literal(v)
+            if v.name in env:
+                return env[v.name]
+            if raw:
+                return _fp16(fn.consts[v.name])
+            if v.name not in consts:  # one named const per MIL constant, made where it is first read
+                consts[v.name] = constant(v.name)
+            return consts[v.name]
+
+        def constant(name: str):
+            """A constant; a constexpr one (the reader keeps the op as written in MilFunction.constexprs, e.g.
+            int8 blocks and their scales) re-created as that op, so the package stores it compressed."""
+            op = getattr(fn, "constexprs", {}).get(name)
+            if op is None:
+                return mb.const(val=_fp16(fn.consts[name]), name=name)
+            args = {k: (_fp16(fn.consts[x.name]) if isinstance(x, Ref) else _literal(x)) for k, x in op.args.items()}
+            return getattr(mb, op.op)(**args, name=name)
+
+        for o in fn.ops:
+            where = f"{file}:{o.line}: {o.op} '{o.result}'"
+            unknown = [v.name for v in _refs(o.args) if v.name not in env and v.name not in fn.consts]
+            if unknown:
+                raise CoreMLError(f"{where} reads '{unknown[0]}', which is defined nowhere before it")
+            try:
+                raw = RAW_ARGS.get(o.op, ())  # read as values by a decomposition: no const op of their own
+                var = _make(mb, o.op, {k: value(v, k in raw) for k, v in o.args.items()}, o.result, fresh)
+            except Exception as e:  # coremltools' type inference: ValueError, TypeError, AssertionError, ...
+                raise fail(f"{where}: coremltools' MIL builder refuses it", e) from None
+            results = getattr(o, "results", None) or ((o.result, o.type),)  # split and the like make several
+            made = list(var) if isinstance(var, (list, tuple)) else [var]
+            if len(made) != len(results):
+                raise CoreMLError(f"{where} declares {len(results)} results, coremltools makes {len(made)}")
+            for (name, ty), v in zip(results, made):
+                declared, dt = list(ty.shape or ()), types.builtin_to_string(v.dtype)
+                same_dtype = dt == ty.dtype or (ty.dtype in FLOATS and dt in FLOATS)
+                if list(v.shape) != declared or not same_dtype:
+                    raise CoreMLError(f"{where} declares '{name}' {ty}, but coremltools infers tensor<{dt}, {list(v.shape)}>")
+                env[name] = v
+        missing = [n for n in fn.outputs if n not in env]
+        if missing:
+            raise CoreMLError(f"{file}: function output '{missing[0]}' is no op result")
+        f.set_outputs([env[n] for n in fn.outputs])
+    prog = mil.Program()
+    prog.add_function("main", f)
+    return prog
+
+
+def _refs(args: dict):
+    for v in args.values():
+        for x in v if isinstance(v, tuple) else (v,):
+            if isinstance(x, Ref):
+                yield x
+
+
+def write_graph_package(plan, source, dest: Path, what: str) -> None:
+    """Build, convert, save and check ``dest`` from the .mil ``source`` = (path, display name, MilBounds)."""
+    from .mil import load_mil
+
+    mil_path, display, bounds = source
+    fn = load_mil(mil_path, display, bounds).main
+    _, _, types, _ = coremltools()
+    prog = graph_program(fn, display)
+    outs = {v.name: types.builtin_to_string(v.dtype) for v in prog.functions["main"].outputs}
+    ops = op_types(prog)
+    convert(prog, dest, what)
+    inputs = [(n, list(shape), dtype if dtype in ("fp16", "fp32") else "fp16") for n, shape, dtype in plan.inputs]
+    declared = {o.result: list(o.type.shape or ()) for o in fn.ops}
+    outputs = [(n, list(plan.output_shapes.get(n) or declared.get(n, [])), outs[n]) for n in plan.outputs]
+    check_package(dest, inputs, outputs, ops, what)
+
+
+def write_packages(plan, out_dir: Path, stems: dict, graph: str, source=None) -> tuple[dict, dict | None, list[Path]]:
+    """Every package of ``plan`` under ``out_dir``: ``stems[i]`` is program node i's directory; ``source``
+    (path, display name, MilBounds) the graph's .mil, for the whole-graph package (none without it).
+    Returns (node index -> package record, the graph's package record or None, every file written)."""
+    records, files = {}, []
+    for i, node in enumerate(plan.nodes):
+        if isinstance(node, HostNode):
+            continue  # the host's rsqrt broadcast: no program; the graph package has it as MIL ops
+        dest = out_dir / stems[i] / PACKAGE
+        write_node_package(node, dest, f"ane graph '{graph}': node {i} '{node.name}' (route {node.route})")
+        records[i] = package_files(dest, out_dir)
+    graph_rec = None
+    if source is not None:
+        dest = out_dir / f"{re.sub(r'[^A-Za-z0-9_.-]', '_', graph)}.mlpackage"
+        write_graph_package(plan, source, dest, f"ane graph '{graph}': the graph package")
+        graph_rec = package_files(dest, out_dir)
+    for rec in [*records.values(), *([graph_rec] if graph_rec else [])]:
+        files += [out_dir / f["path"] for f in rec["files"]]
+    return records, graph_rec, files
