@@ -22,6 +22,7 @@ from npubuild.ane.plan_model import is_mil_identifier
 from npubuild.ane.programs import node_program
 from npubuild.runner.ane import AneRuntime, execute
 
+from .mil_convert import coremltools_mil, replay
 from .mil_programs import FUSE, SWIGLU, TRAIN
 
 f16 = np.float16
@@ -504,56 +505,6 @@ ACCEPTANCE = [
                     '        tensor<fp16, [1, 4, 1, 16]> s = mul(x = z, y = fp16(0.5))[name = string("s")];',
                     "tensor<fp16, [1, 4, 1, 16]> a, tensor<fp16, [1, 4, 1, 16]> b", "y, s")),
 ]
-
-
-def coremltools_mil():
-    ct = pytest.importorskip("coremltools", reason="the emitted programs are checked against coremltools' own MIL")
-    from coremltools.converters.mil import Builder as mb
-    from coremltools.converters.mil import mil
-    from coremltools.converters.mil.mil import types
-
-    return ct, mb, mil, types
-
-
-def _arg(fn, v, env):
-    from npubuild.ane.mil_model import Ref
-
-    if not isinstance(v, Ref):
-        return v.value
-    if v.name in env:
-        return env[v.name]
-    c, t = np.asarray(fn.consts[v.name]), fn.const_types[v.name]
-    if t.shape is None:  # a scalar constant: keep its MIL dtype (fp16 stays fp16)
-        return f16(c) if t.dtype == "fp16" else c.item()
-    return c
-
-
-def replay(prog, values: dict | None = None):
-    """Re-create ``prog``'s ops with coremltools' MIL builder. Returns every (op, coremltools' type, declared type)
-    that disagree and, given input ``values``, the output as coremltools' value inference computes it (each op in
-    fp16 NumPy, iOS15..18 ``value_inference``; a conv, which has none, as its definition for the 1x1 stride-1
-    convs the programs hold)."""
-    ct, mb, mil, types = coremltools_mil()
-    fn = prog.main
-    tmap = {"fp16": types.fp16, "fp32": types.fp32}
-    specs = {n: mb.TensorSpec(shape=tuple(t.shape), dtype=tmap[t.dtype]) for n, t in fn.inputs}
-    wrong, env = [], {}
-    with mil.Function(specs, opset_version=ct.target.iOS18) as f:
-        env.update(values if values is not None else f.inputs)
-        for o in fn.ops:
-            args = {k: _arg(fn, v, env) for k, v in o.args.items()}
-            if values is not None and o.op == "conv":
-                assert [args["strides"].tolist(), args["pad_type"], args["groups"]] == [[1, 1], "valid", 1]
-                w = args["weight"].astype(np.float64)[:, :, 0, 0]
-                env[o.result] = np.einsum("oc,bchw->bohw", w, args["x"].astype(np.float64)).astype(f16)
-                continue
-            var = getattr(mb, o.op)(**args, name=o.result)
-            got = (types.builtin_to_string(var.dtype), list(var.shape))
-            if values is None and got != (o.type.dtype, list(o.type.shape or ())):
-                wrong.append((o.line, o.op, o.result, got, str(o.type)))
-            env[o.result] = var if values is None else np.asarray(var.val)
-        f.set_outputs([f.inputs[next(iter(f.inputs))]] if values is not None else [env[n] for n in fn.outputs])
-    return wrong, (env[fn.outputs[0]] if values is not None else None)
 
 
 def check_programs(plan, tmp_path):

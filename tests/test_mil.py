@@ -18,6 +18,7 @@ from npubuild.ane.weightbin import (
 )
 from npubuild.errors import UserError
 
+from .mil_convert import milproto_text
 from .mil_programs import FUSE, SWIGLU, TRAIN
 
 F16 = np.float16
@@ -679,71 +680,7 @@ def test_palettes_and_sparse_constexprs_match_coremltools():
         assert e.value.line == 5 and message in str(e.value), str(e.value)
 
 
-# ---- coremltools' own programs, converted and printed as MIL text ---------------------------------------------------
-
-_PROTO_DTYPES = {"BOOL": "bool", "STRING": "string", "FLOAT16": "fp16", "FLOAT32": "fp32", "FLOAT64": "fp64", "INT8": "int8",
-                 "INT16": "int16", "INT32": "int32", "INT64": "int64", "INT4": "int4", "UINT8": "uint8", "UINT16": "uint16",
-                 "UINT32": "uint32", "UINT64": "uint64", "UINT4": "uint4", "UINT2": "uint2", "UINT1": "uint1",
-                 "UINT6": "uint6", "UINT3": "uint3"}
-
-
-def milproto_text(spec) -> str:
-    """The ``program(1.3)`` text of an mlprogram spec's main function (what Apple's compiler would
-    print; coremltools prints no such text on Linux), for the ops and values these tests use."""
-    from coremltools.proto import MIL_pb2
-
-    from npubuild.ane.weightbin import SUB_BYTE, unpack_bits
-
-    def dtype(vt):
-        return _PROTO_DTYPES[MIL_pb2.DataType.Name(vt.tensorType.dataType)]
-
-    def shape(vt):
-        return [d.constant.size for d in vt.tensorType.dimensions]
-
-    def ty(vt):
-        if vt.HasField("stateType"):
-            return f"state<{ty(vt.stateType.wrappedType)}>"
-        return dtype(vt) if not shape(vt) else f"tensor<{dtype(vt)}, [{', '.join(map(str, shape(vt)))}]>"
-
-    def scalar(v, dt):
-        if dt == "bool":
-            return "true" if v else "false"
-        if dt == "string":
-            v = v if isinstance(v, str) else v.decode()
-            return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
-        return float(v).hex() if dt.startswith("fp") else str(int(v))
-
-    def value(v):
-        dt, sh = dtype(v.type), shape(v.type)
-        if v.HasField("blobFileValue"):
-            b = v.blobFileValue
-            return f'{ty(v.type)}(BLOBFILE(path = string("{b.fileName}"), offset = uint64({b.offset})))'
-        t, n = v.immediateValue.tensor, int(np.prod(sh))
-        kind = t.WhichOneof("value")
-        items = list(getattr(t, kind).values)
-        if kind == "bytes":
-            raw = items if isinstance(items, bytes) else t.bytes.values
-            items = unpack_bits(raw, dt, n) if dt in SUB_BYTE else np.frombuffer(raw, dtype=HOLD_NP[dt], count=n)
-        text = [scalar(x, dt) for x in items]
-        return f"{dt}({text[0]})" if not sh else f"{ty(v.type)}([{', '.join(text)}])"
-
-    def arg(a):
-        parts = [b.name if b.name else value(b.value) for b in a.arguments]
-        return parts[0] if len(parts) == 1 else "(" + ", ".join(parts) + ")"
-
-    fn = spec.mlProgram.functions["main"]
-    block = fn.block_specializations[fn.opset]
-    lines = ["program(1.3)", "{", f"    func main<{fn.opset}>(" + ", ".join(f"{ty(i.type)} {i.name}" for i in fn.inputs) + ") {"]
-    for op in block.operations:
-        outs = ", ".join(f"{ty(o.type)} {o.name}" for o in op.outputs)
-        ins = ", ".join(f"{k} = {arg(v)}" for k, v in sorted(op.inputs.items()))
-        attrs = ", ".join(f"{k} = {value(v)}" for k, v in sorted(op.attributes.items()))
-        lines.append(f"        {outs + ' = ' if outs else ''}{op.type}({ins})[{attrs}];")
-    lines += [f"    }} -> ({', '.join(block.outputs)});", "}", ""]
-    return "\n".join(lines)
-
-
-HOLD_NP = {"fp16": "<f2", "fp32": "<f4", "int8": "i1", "uint8": "u1", "int16": "<i2", "uint16": "<u2", "int32": "<i4", "uint32": "<u4"}
+# ---- coremltools' own programs, converted and printed as MIL text (converter: tests/mil_convert.py) -----------------
 
 
 def test_a_program_converted_by_coremltools_reads_with_its_values(tmp_path):
