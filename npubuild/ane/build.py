@@ -1,6 +1,7 @@
-"""Building ``specs/graphs/*.mil`` for the ``ane`` target.
+"""Building ``specs/graphs/*.mil`` and the YAML graphs with ``targets: [ane]`` for the ``ane`` target.
 
-Each MIL file is one graph, named after the file. Its doit task parses it,
+Each MIL file is one graph, named after the file; a YAML graph is translated into the same kind of
+program by :mod:`.from_graph` (the functions here take it as ``graph``) and planned the same way. Its doit task parses it,
 compiles the plan (:mod:`.plan`), and writes one directory per program laid
 out as in a compiled Core ML model (``n<i>_<name>/model.mil`` +
 ``n<i>_<name>/weights/weight.bin``, so ``@model_path`` resolves), ``fills.weight.bin``
@@ -59,11 +60,31 @@ def load_plan(mil_path: Path, display: str, bounds: MilBounds):
     return load_mil(mil_path, display, bounds)
 
 
-def plan_graph(mil_path: Path, display: str, bounds: MilBounds):
-    """The plan of one .mil; ``bounds`` (MilBounds.of(config)) says where its blobs may be and what it may cost."""
+def yaml_program(graph, bounds: MilBounds):
+    """The MIL program of a YAML graph (:mod:`.from_graph`); its .npy constants are read as the spec loader
+    reads them: regular files inside the bounds' roots, at most max_constant_bytes (+ the header)."""
+    import io
+
+    from ..ops.lazy_numpy import np
+    from .from_graph import program_from_graph
+
+    def read_npy(path):
+        try:
+            data = read_regular(Path(path), bounds.limits.max_constant_bytes + (1 << 16) + 16, bounds.roots)
+            return np.load(io.BytesIO(data), allow_pickle=False)
+        except (OSError, ValueError, EOFError) as e:
+            raise UserError(f"{graph.file}: graph '{graph.name}': constant file {path} cannot be read: {e}") from None
+
+    return program_from_graph(graph, read_npy)
+
+
+def plan_graph(mil_path: Path, display: str, bounds: MilBounds, graph=None):
+    """The plan of one .mil (or, with ``graph``, of that YAML graph); ``bounds`` (MilBounds.of(config)) says
+    where its blobs may be and what it may cost."""
     from .plan import compile_plan
 
-    return compile_plan(load_plan(mil_path, display, bounds), bounds)
+    prog = yaml_program(graph, bounds) if graph is not None else load_plan(mil_path, display, bounds)
+    return compile_plan(prog, bounds)
 
 
 def _digest(path: Path, bounds: MilBounds) -> bytes:
@@ -72,6 +93,21 @@ def _digest(path: Path, bounds: MilBounds) -> bytes:
         return hashlib.sha256(read_regular(path, bounds.max_bytes, bounds.roots)).hexdigest().encode()
     except (OSError, ValueError):
         return b"unreadable"
+
+
+def yaml_graph_key(graph, bounds: MilBounds) -> str:
+    """A YAML graph's key: what its program is made of (:func:`.from_graph.describe`: the kernel keys hold the
+    ops and attrs) and its constants' values (inline, or the .npy file's bytes)."""
+    from ..canonical import canonical_json
+
+    h = hashlib.sha256(b"ane-yaml-graph-1\0" + code_version().encode())
+    from .from_graph import describe
+
+    h.update(canonical_json(describe(graph)).encode())
+    for name, c in sorted(graph.constants.items()):
+        data = _digest(Path(c.file), bounds) if c.file is not None else canonical_json(c.value).encode()
+        h.update(name.encode() + b"\0" + data + b"\0")
+    return h.hexdigest()
 
 
 def graph_key(mil_path: Path, bounds: MilBounds) -> str:
@@ -94,10 +130,10 @@ def _file_rec(path: Path, rel_to: Path) -> dict:
     return {"path": path.relative_to(rel_to).as_posix(), "sha256": sha256_file(path), "size": path.stat().st_size}
 
 
-def write_graph(plan, out_dir: Path, source=None) -> list[Path]:
+def write_graph(plan, out_dir: Path, source=None, program=None) -> list[Path]:
     """Write every artifact of ``plan`` into ``out_dir``; returns the files. Each program also gets its
-    Core ML package (:mod:`.coreml`, :mod:`.coreml_graph`), and with ``source`` = (the .mil, its display name, MilBounds) the
-    graph gets one too."""
+    Core ML package (:mod:`.coreml`, :mod:`.coreml_graph`), and with ``source`` = (the .mil, its display name, MilBounds)
+    the graph gets one too; so does it with ``program``, the MilProgram a YAML graph was translated into."""
     from ..ops.lazy_numpy import np
     from .plan_model import HostNode
     from .programs import node_program, plan_record
@@ -126,6 +162,9 @@ def write_graph(plan, out_dir: Path, source=None) -> list[Path]:
     from .coreml_graph import write_packages  # imports coremltools: only when ANE artifacts are built
 
     packages, graph_package, package_files = write_packages(plan, out_dir, stems, out_dir.name, source)
+    if program is not None:
+        graph_package = _program_package(plan, program, out_dir)
+        package_files += [out_dir / f["path"] for f in graph_package["files"]]
     for i, pkg in packages.items():
         program_files[i]["mlpackage"] = pkg
     files += package_files
@@ -152,10 +191,31 @@ def write_graph(plan, out_dir: Path, source=None) -> list[Path]:
     return [pj, *files]
 
 
-def build_graph(mil_path: str, display: str, out_dir: str, stores, bounds: MilBounds) -> dict:
+def _program_package(plan, program, out_dir: Path) -> dict:
+    """The whole-graph package of a translated YAML graph, as coreml_graph.write_graph_package makes a .mil's
+    (which reads the .mil again): re-created with coremltools' builder, converted and checked against the plan."""
+    from .coreml import check_package, convert, coremltools, op_types, package_files
+    from .coreml_graph import graph_program
+
+    fn, graph = program.main, out_dir.name
+    what = f"ane graph '{graph}': the graph package"
+    dest = out_dir / f"{re.sub(r'[^A-Za-z0-9_.-]', '_', graph)}.mlpackage"
+    _, _, types, _ = coremltools()
+    prog = graph_program(fn, program.file)
+    outs = {v.name: types.builtin_to_string(v.dtype) for v in prog.functions["main"].outputs}
+    ops = op_types(prog)
+    convert(prog, dest, what)
+    declared = {o.result: list(o.type.shape or ()) for o in fn.ops}
+    outputs = [(n, list(plan.output_shapes.get(n) or declared.get(n, [])), outs[n]) for n in plan.outputs]
+    check_package(dest, [(n, list(shape), dtype) for n, shape, dtype in plan.inputs], outputs, ops, what)
+    return package_files(dest, out_dir)
+
+
+def build_graph(mil_path: str, display: str, out_dir: str, stores, bounds: MilBounds, graph=None) -> dict:
     """The doit action: materialise from the stores or compile and store.
 
-    ``stores`` is a StoreAccess or the local store's path; ``bounds`` the project's MilBounds.
+    ``stores`` is a StoreAccess or the local store's path; ``bounds`` the project's MilBounds; ``graph`` the
+    YAML graph (spec.graph.ResolvedGraph) when the graph is not a .mil.
     """
     from doit.exceptions import TaskFailed
 
@@ -163,12 +223,17 @@ def build_graph(mil_path: str, display: str, out_dir: str, stores, bounds: MilBo
 
     mil, out = Path(mil_path), Path(out_dir)
     try:
-        key = graph_key(mil, bounds)
+        key = graph_key(mil, bounds) if graph is None else yaml_graph_key(graph, bounds)
         store = open_stores(stores)
         if store.materialize(key, out) is not None:
             return {"outcome": "store"}
-        plan = plan_graph(mil, display, bounds)
-        files = write_graph(plan, out, (mil, display, bounds))
+        if graph is None:
+            files = write_graph(plan_graph(mil, display, bounds), out, (mil, display, bounds))
+        else:
+            from .plan import compile_plan
+
+            program = yaml_program(graph, bounds)
+            files = write_graph(compile_plan(program, bounds), out, program=program)
     except UserError as e:
         return TaskFailed(str(e))
     # stale files of an earlier plan would be named by nothing: remove them
@@ -178,7 +243,7 @@ def build_graph(mil_path: str, display: str, out_dir: str, stores, bounds: MilBo
             p.unlink()
         elif p.is_dir() and not any(p.iterdir()):
             p.rmdir()
-    store.put(key, {f.relative_to(out).as_posix(): f for f in files}, {"ane_graph": mil.stem})
+    store.put(key, {f.relative_to(out).as_posix(): f for f in files}, {"ane_graph": mil.stem if graph is None else graph.name})
     return {"outcome": "compiled"}
 
 

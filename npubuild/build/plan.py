@@ -24,7 +24,9 @@ class Plan:
     graph_kernels: dict[str, list[str]]  # graph -> kernel id per step
     cache_key: str = ""  # digest of everything the plan was made from (see build_plan)
     devices: dict[str, str] = dataclasses.field(default_factory=dict)  # id -> xdna device, for xdna kernels
-    ane_graphs: dict[str, tuple[str, str]] = dataclasses.field(default_factory=dict)  # name -> (.mil path, display path)
+    ane_graphs: dict[str, tuple[str, str]] = dataclasses.field(default_factory=dict)  # name -> (.mil or .yaml path, display path)
+    # the YAML graphs among ane_graphs (targets [ane]): name -> spec.graph.ResolvedGraph, built by npubuild.ane.from_graph
+    ane_yaml: dict = dataclasses.field(default_factory=dict)
 
     def device(self, kernel_id: str) -> str:
         return self.devices.get(kernel_id, self.config.xdna_device)
@@ -86,6 +88,7 @@ def build_plan(config: Config) -> Plan:
 
 
 def _build_plan(config: Config) -> Plan:
+    from ..ane.from_graph import graph_problems
     from ..ops.registry import TARGETS
     from .targets import design_checks
 
@@ -98,7 +101,12 @@ def _build_plan(config: Config) -> Plan:
         design_checks=design_checks(),
         limits=config.limits,
         data_roots=config.data_roots(),
+        graph_checks={"ane": graph_problems},
     )
+    # a YAML graph that targets ane is one ANE plan (npubuild.ane.from_graph), not a chain of kernels:
+    # it has no kernel instances and no chain record in the manifest
+    ane_yaml = {n: g for n, g in spec.graphs.items() if "ane" in g.targets}
+    spec.graphs = {n: g for n, g in spec.graphs.items() if n not in ane_yaml}
     by_key: dict[str, KernelInstance] = {}
     wanted: dict[str, set[str]] = {}
     device_of: dict[str, tuple[str, str]] = {}  # key -> (xdna device, who wants it)
@@ -138,12 +146,17 @@ def _build_plan(config: Config) -> Plan:
     targets = {key_to_id[k]: tuple(t for t in TARGETS if t in ts) for k, ts in wanted.items()}
     graph_kernels = {name: [key_to_id[s.instance.key] for s in g.steps] for name, g in spec.graphs.items()}
     devices = {key_to_id[k]: d for k, (d, _) in device_of.items()}
-    return Plan(config, spec, dict(sorted(final.items())), targets, graph_kernels, devices=devices, ane_graphs=_ane_graphs(config, spec))
+    return Plan(config, spec, dict(sorted(final.items())), targets, graph_kernels, devices=devices,
+                ane_graphs=_ane_graphs(config, spec, ane_yaml), ane_yaml=ane_yaml)
 
 
-def _ane_graphs(config: Config, spec) -> dict:
-    """specs/graphs/*.mil, each an ane graph named after its file; checked here so
-    that a bad program fails before any task runs, naming file:line."""
+def _ane_graphs(config: Config, spec, ane_yaml: dict) -> dict:
+    """The ane graphs: specs/graphs/*.mil, each named after its file, and the YAML graphs that target ane
+    (``ane_yaml``, already checked by the spec loader). Every .mil is read here — its text, blob files and
+    MIL types — so that a program that does not read stops the build before any task runs, naming
+    file:line; a name both a .mil and a YAML graph take is such an error too. Whether a graph's ops are on
+    an ANE route is not asked here: a graph whose plan fails fails its own ``ane:<name>`` task
+    (npubuild.build.tasks.task_ane), and the other graphs and kernels still build."""
     from ..ane.build import load_plan, mil_files
     from ..ane.mil_model import MilBounds
 
@@ -155,8 +168,11 @@ def _ane_graphs(config: Config, spec) -> dict:
         except ValueError:
             display = str(path)
         name = path.stem
-        if name in spec.graphs or name in out:
-            raise UserError(f"{display}: graph '{name}' is already defined ({'a YAML graph' if name in spec.graphs else out[name][1]}); rename the file")
+        if name in spec.graphs or name in ane_yaml or name in out:
+            where = f"a YAML graph at {(spec.graphs.get(name) or ane_yaml[name]).file}" if name not in out else out[name][1]
+            raise UserError(f"{display}: graph '{name}' is already defined ({where}); graph names are unique: rename the file")
         load_plan(path, display, bounds)
         out[name] = (str(path), display)
+    for name, g in sorted(ane_yaml.items()):
+        out[name] = (str(config.root / g.file), g.file)
     return out

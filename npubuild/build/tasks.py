@@ -100,6 +100,44 @@ class OutputsMatchRecord:
         return True
 
 
+def ane_plan_files(rec: dict) -> list[dict]:
+    """Every file record (path relative to the graph's directory, sha256, size) an ane graph's plan.json names:
+    programs, weights, fills, and each file of the Core ML packages (per node and the graph's)."""
+    out, packages = [], [rec.get("mlpackage")]
+    for n in rec["nodes"]:
+        out += [n[k] for k in ("mil", "weights") if n.get(k)]
+        packages.append(n.get("mlpackage"))
+    if rec.get("fills"):
+        out.append(rec["fills"])
+    return out + [f for pkg in packages if pkg for f in pkg["files"]]
+
+
+class AneOutputsMatchPlan:
+    """Up to date only while every file an ane graph's plan.json names has its recorded sha256 and size:
+    the task's doit target is plan.json alone, so a deleted package file would otherwise stay "up to date"."""
+
+    __signature__ = _TASK_VALUES
+
+    def __init__(self, out_dir: str):
+        self.out_dir = out_dir
+
+    def __call__(self, task, values) -> bool:
+        import json
+
+        from ..fsio import sha256_file
+        from ..ane.build import PLAN_FILE
+
+        d = Path(self.out_dir)
+        try:
+            for f in ane_plan_files(json.loads((d / PLAN_FILE).read_text())):
+                p = d / f["path"]
+                if not p.is_file() or p.stat().st_size != f["size"] or sha256_file(p) != f["sha256"]:
+                    return False
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return False
+        return True
+
+
 class KeyUnchanged(config_changed):
     """doit's config_changed with its call signature precomputed: doit inspects
     every uptodate callable's signature for every task on every run, which
@@ -302,12 +340,12 @@ def _ane_dir(plan, name: str) -> str:
 
 
 def task_ane():
-    """Compile specs/graphs/*.mil into per-node ANE programs (or take them from the store)."""
+    """Compile the ane graphs (specs/graphs/*.mil, YAML graphs with targets [ane]) into per-node ANE programs (or take them from the store)."""
     plan = None if _fast_stamp() else _load_plan()
-    yield {"name": None, "doc": "compile specs/graphs/*.mil into per-node ANE programs (or take them from the store)"}
+    yield {"name": None, "doc": "compile the ane graphs (specs/graphs/*.mil, YAML graphs with targets [ane]) into per-node ANE programs"}
     if _fast_stamp() or plan is None or not plan.ane_graphs:
         return
-    from ..ane.build import PLAN_FILE, build_graph, code_version, readable_blobs
+    from ..ane.build import PLAN_FILE, build_graph, code_version
     from ..ane.mil_model import MilBounds
     from ..artifacts.stores import StoreAccess
 
@@ -317,53 +355,66 @@ def task_ane():
     tasks, failing = [], []
     for name, (path, display) in sorted(plan.ane_graphs.items()):
         out = _ane_dir(plan, name)
+        graph = plan.ane_yaml.get(name)
         task = {
             "name": name,
-            "actions": [(build_graph, (path, display, out, store, bounds))],
-            "file_dep": [path, *(str(b) for b in readable_blobs(Path(path), bounds))],
+            "actions": [(build_graph, (path, display, out, store, bounds, graph))],
+            "file_dep": _ane_sources(plan, name, bounds, readable=True),
             "targets": [f"{out}/{PLAN_FILE}"],
-            "uptodate": [KeyUnchanged(version)],
+            "uptodate": [KeyUnchanged(version), AneOutputsMatchPlan(out)],
             "clean": True,
         }
-        (failing if _ane_plan_fails(path, display, bounds) else tasks).append(task)
+        (failing if _ane_plan_fails(path, display, bounds, graph) else tasks).append(task)
     # doit stops at the first failed task (and does not run tasks in the order they are yielded): the task of
-    # a graph whose plan fails waits for every kernel and every other graph, so one bad .mil stops no one
+    # a graph whose plan fails waits for every kernel and every other graph, so one bad graph stops no one
     # else's build; it then fails with the reason (file:line, op, shapes) and the build exits non-zero.
     for task in failing:
         task["task_dep"] = ["compile", *(f"ane:{t['name']}" for t in tasks)]
     yield from tasks + failing
 
 
-def _ane_plan_fails(path: str, display: str, bounds) -> bool:
+def _ane_sources(plan, name: str, bounds, readable: bool = False) -> list[str]:
+    """What an ane graph is built from: its .mil and the blobs it names (``readable``: only those a build
+    may read), or its YAML spec and the .npy files of its constants."""
+    from ..ane.build import blob_files, readable_blobs
+
+    path, _ = plan.ane_graphs[name]
+    graph = plan.ane_yaml.get(name)
+    if graph is not None:
+        return [path, *sorted(str(c.file) for c in graph.constants.values() if c.file is not None)]
+    blobs = readable_blobs(Path(path), bounds) if readable else blob_files(Path(path), bounds)
+    return [path, *(str(b) for b in blobs)]
+
+
+def _ane_plan_fails(path: str, display: str, bounds, graph=None) -> bool:
     from ..ane.build import plan_graph
 
     try:
-        plan_graph(Path(path), display, bounds)
+        plan_graph(Path(path), display, bounds, graph)
     except UserError:
         return True
     return False
 
 
 def _ane_files(plan) -> list[str]:
-    """The .mil sources, their blobs, and every artifact of the last ane build (for the no-op check)."""
+    """The sources of every ane graph and every artifact of its last build (for the no-op check): the
+    programs, their weights, the fills, and each file of the Core ML packages (per node and the graph's),
+    so that a deleted or changed package file makes `doit build` run again."""
     if not plan.ane_graphs:
         return []
     import json
 
-    from ..ane.build import PLAN_FILE, blob_files
+    from ..ane.build import PLAN_FILE
     from ..ane.mil_model import MilBounds
 
     files = []
     bounds = MilBounds.of(plan.config)
-    for name, (path, _) in sorted(plan.ane_graphs.items()):
+    for name in sorted(plan.ane_graphs):
         out = Path(_ane_dir(plan, name))
-        files += [path, *(str(b) for b in blob_files(Path(path), bounds)), str(out / PLAN_FILE)]
+        files += [*_ane_sources(plan, name, bounds), str(out / PLAN_FILE)]
         try:
-            rec = json.loads((out / PLAN_FILE).read_text())
-            for n in rec["nodes"]:
-                files += [str(out / n[k]["path"]) for k in ("mil", "weights") if n.get(k)]
-            if rec.get("fills"):
-                files.append(str(out / rec["fills"]["path"]))
+            # plan.json's paths (the packages' too: coreml.package_files) are relative to the graph's directory
+            files += [str(out / f["path"]) for f in ane_plan_files(json.loads((out / PLAN_FILE).read_text()))]
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             continue  # a damaged plan.json names no files (it is stamped itself)
     return files

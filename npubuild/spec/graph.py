@@ -2,7 +2,7 @@
 inference from a validated GraphSpec to a ResolvedGraph of kernel steps."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 from ..errors import OpError
@@ -32,6 +32,8 @@ class ResolvedGraph:
     tensors: dict[str, TensorSig]
     targets: tuple[str, ...]
     device: str | None = None  # xdna device set by the spec (None: the project's xdna_device)
+    # declared tensor / node name -> its spec line: a target that rebuilds the graph (ane) reports at it
+    lines: dict = field(default_factory=dict)
 
 
 def _listing(names, limit: int = 12) -> str:
@@ -145,4 +147,5 @@ def resolve_graph(g, err: Callable[[int, str], None]) -> ResolvedGraph | None:
         tensors=tensors,
         targets=g.targets,
         device=g.device,
+        lines={n: d.line for group in (g.inputs, g.params, g.constants, g.nodes) for n, d in group.items()},
     )

@@ -32,6 +32,9 @@ from .yamlnode import Node
 
 # target -> (instance, xdna device) -> why the target's design cannot take it, or None
 DesignChecks = Mapping[str, Callable[[KernelInstance, str], "str | None"]]
+# target -> resolved graph -> [(line, why)]: a target that builds a whole graph as one program (ane)
+# checks the graph, not each kernel
+GraphChecks = Mapping[str, Callable[[object], "list[tuple[int, str]]"]]
 
 KERNEL_KEYS = ("op", "dtype", "attrs", "shapes", "targets", "device", "doc")
 GRAPH_KEYS = ("inputs", "params", "constants", "nodes", "outputs", "targets", "device", "doc")
@@ -457,6 +460,7 @@ def load_specs(
     design_checks: DesignChecks | None = None,
     limits: Limits = Limits(),
     data_roots: tuple | None = None,
+    graph_checks: GraphChecks | None = None,
 ) -> Spec:
     """Load every spec under ``spec_dir``; raise SpecError listing all problems.
 
@@ -464,6 +468,8 @@ def load_specs(
     instance (the build passes them: npubuild.build.targets.design_checks), so
     that what a target cannot build is reported at its spec line too.
     ``data_roots``: where .npy constants may be read from (default: the project).
+    ``graph_checks``: per target, the check of a whole graph (the build passes ane's,
+    npubuild.ane.from_graph.graph_problems), reported with the other problems.
     """
     roots = tuple(data_roots) if data_roots is not None else (project_root,)
     problems: list[Diagnostic] = []
@@ -516,6 +522,10 @@ def load_specs(
                 break
             for step in resolved.steps:
                 _check_restrictions(gctx, step.instance, [t], g.nodes[step.node].line, f"node '{step.node}' of graph '{g.name}'", g.device)
+            check = (graph_checks or {}).get(t)
+            if check is not None:
+                for line, msg in check(resolved):
+                    gctx.err(line, msg)
         problems += gctx.problems
         if resolved is not None:
             spec.graphs[g.name] = resolved
