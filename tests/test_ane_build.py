@@ -87,6 +87,7 @@ def test_the_repository_graph_emits_programs_coremltools_agrees_with(tmp_path):
     assert sum(isinstance(n, HostNode) for n in plan.nodes) == 1
 
 
+@pytest.mark.slow  # a full doit build (or two); the fast run keeps a lighter case of the same check
 def test_store_and_rebuild(mil_project):
     p = mil_project
     p.doit("build")

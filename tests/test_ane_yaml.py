@@ -74,6 +74,7 @@ def test_yaml_graph_builds_as_ane_plan_and_matches_ref(project, tmp_path):
     np.testing.assert_array_equal(np.load(tmp_path / "y.npz")["y"], y)
 
 
+@pytest.mark.slow  # a full doit build (or two); the fast run keeps a lighter case of the same check
 def test_deleted_package_file_is_rebuilt(project):
     p = _project(project, twin=False)
     p.doit("build")

@@ -90,6 +90,11 @@ def test_a_shape_that_does_not_fit_fails_at_spec_time(project):
 
 @pytest.fixture
 def fake_toolchain(tmp_path, clean_env):
+    return make_fake_toolchain(tmp_path, _env_without_tools(clean_env))
+
+
+def make_fake_toolchain(tmp_path: Path, env: dict) -> dict:
+    """Fake aiecc, aie-opt, Peano and xclbinutil under ``tmp_path``; ``env`` (without real tools) gets their paths."""
     prefix = tmp_path / "mlir_aie"
     fake_aiecc_compiler(prefix / "bin", "legacy")
     fake_aie_opt(prefix / "bin", 20260401)  # legacy CLI, newest MLIR: aie.runtime_sequence, func-level link_with
@@ -101,7 +106,7 @@ def fake_toolchain(tmp_path, clean_env):
         (inc / "aie_kernels" / arch).mkdir(parents=True)
         (inc / "aie_kernels" / arch / "mm.cc").write_text("// mm\n")
     (inc / "aie_api").mkdir()
-    env = _env_without_tools(clean_env)
+    env = dict(env)
     env.update(
         MLIR_AIE_INSTALL_DIR=str(prefix), PEANO_INSTALL_DIR=str(peano), XILINX_XRT=str(tmp_path / "xrt"),
         NPUBUILD_AIE_INCLUDE=str(inc), FAKE_AIECC_RECORD=str(tmp_path / "aiecc.jsonl"),

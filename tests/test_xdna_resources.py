@@ -344,6 +344,7 @@ def test_build_puts_the_figures_in_the_manifest_list_and_the_store(project, buil
     assert again.summary["store"] == 1 and res.read_bytes() == kept
 
 
+@pytest.mark.slow  # a full doit build (or two); the fast run keeps a lighter case of the same check
 def test_build_over_the_stack_fails_and_keeps_the_previous_artifact(project, build_env, tools):
     p = project(RELU)
     assert p.doit("build", env=build_env).summary["compiled"] == 1

@@ -540,6 +540,7 @@ def test_known_bad_peano_warns_in_doctor_and_once_at_build(fakes, monkeypatch, c
     assert len(err) == 1 and "#1262" in err[0]
 
 
+@pytest.mark.slow  # two doit builds; test_too_old_mlir_aie_is_refused_at_compile_with_the_minimum is the fast case
 @pytest.mark.parametrize("era,mode,says", [
     (20250601, "ok", "is older than 2025-06-18: its npu1 is the 5-column Phoenix model"),
     (20260401, "hang", "timed out on the 'control' probe (no answer within 1 s)"),

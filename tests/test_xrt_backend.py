@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import shutil
 import sys
 import time
 import types
@@ -25,7 +27,8 @@ from npubuild.ops import REGISTRY
 from npubuild.ops.registry import NUMPY_DTYPE, normalize_attrs
 
 from . import fake_pyxrt
-from .test_xdna_build import fake_toolchain  # noqa: F401  (fixture)
+from .conftest import Project, new_project
+from .test_xdna_build import fake_toolchain, make_fake_toolchain  # noqa: F401  (fixture)
 from .test_xdna_gemm import emulated_npu
 from .test_xdna_toolchain import clean_env  # noqa: F401  (fixture)
 
@@ -62,11 +65,29 @@ graphs:
 """
 
 
+@pytest.fixture(scope="module")
+def built_once(tmp_path_factory):
+    """The xdna build the tests read, made once per module (a doit build with the fake toolchain
+    takes seconds); each test gets its own copy, so tampering stays in that test."""
+    base = tmp_path_factory.mktemp("xrt_build")
+    tool_vars = ("MLIR_AIE_INSTALL_DIR", "PEANO_INSTALL_DIR", "XILINX_XRT", "AIE_XCLBINUTIL", "NPUBUILD_AIE_INCLUDE",
+                 "NPUBUILD_AIE_OPT_TIMEOUT")
+    env = {k: v for k, v in os.environ.items() if k not in tool_vars}
+    env["PATH"] = os.pathsep.join(  # no real XDNA tool on PATH (as the clean_env fixture)
+        d for d in env.get("PATH", "").split(os.pathsep)
+        if d and not any(os.path.exists(os.path.join(d, n)) for n in ("aiecc", "aiecc.py", "xclbinutil", "aie-opt")))
+    (base / "calls.log").write_text("")
+    env["FAKE_LOG"] = str(base / "calls.log")
+    p = new_project(base / "proj", None, GRAPHS)
+    p.doit("build", env=make_fake_toolchain(base, env)["env"])
+    return p.root
+
+
 @pytest.fixture
-def built(project, fake_toolchain):  # noqa: F811
-    p = project(None, GRAPHS)
-    p.doit("build", env=fake_toolchain["env"])
-    return p
+def built(built_once, tmp_path):
+    dst = tmp_path / "proj"
+    shutil.copytree(built_once, dst, symlinks=True)
+    return Project(dst)
 
 
 @pytest.fixture
