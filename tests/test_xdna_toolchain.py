@@ -152,14 +152,21 @@ def fake_aie_opt(bin_dir: Path, era: int, mode: str = "ok") -> Path:
     return p
 
 
+TOOL_VARS = ("MLIR_AIE_INSTALL_DIR", "PEANO_INSTALL_DIR", "XILINX_XRT", "AIE_XCLBINUTIL", "NPUBUILD_AIE_OPT_TIMEOUT")
+
+
+def path_without_tools(path: str) -> str:
+    """``path`` without the directories that hold a real aiecc, xclbinutil or aie-opt."""
+    return os.pathsep.join(d for d in path.split(os.pathsep)
+                           if d and not any(os.path.exists(os.path.join(d, n)) for n in ("aiecc", "aiecc.py", "xclbinutil", "aie-opt")))
+
+
 @pytest.fixture
 def clean_env(monkeypatch, tmp_path):
     """No XDNA tool visible: env vars unset, PATH without them, no wheels found."""
-    for v in ("MLIR_AIE_INSTALL_DIR", "PEANO_INSTALL_DIR", "XILINX_XRT", "AIE_XCLBINUTIL", "NPUBUILD_AIE_OPT_TIMEOUT"):
+    for v in TOOL_VARS:
         monkeypatch.delenv(v, raising=False)
-    keep = [d for d in os.environ.get("PATH", "").split(os.pathsep)
-            if d and not any(os.path.exists(os.path.join(d, n)) for n in ("aiecc", "aiecc.py", "xclbinutil", "aie-opt"))]
-    monkeypatch.setenv("PATH", os.pathsep.join(keep))
+    monkeypatch.setenv("PATH", path_without_tools(os.environ.get("PATH", "")))
     monkeypatch.setattr(xdna, "_package_dirs", lambda module: [])
     log = tmp_path / "calls.log"
     log.write_text("")

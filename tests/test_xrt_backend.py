@@ -30,7 +30,7 @@ from . import fake_pyxrt
 from .conftest import Project, new_project
 from .test_xdna_build import fake_toolchain, make_fake_toolchain  # noqa: F401  (fixture)
 from .test_xdna_gemm import emulated_npu
-from .test_xdna_toolchain import clean_env  # noqa: F401  (fixture)
+from .test_xdna_toolchain import TOOL_VARS, clean_env, path_without_tools  # noqa: F401  (fixture)
 
 SHAPE = [32, 1024]
 GRAPHS = f"""\
@@ -70,12 +70,8 @@ def built_once(tmp_path_factory):
     """The xdna build the tests read, made once per module (a doit build with the fake toolchain
     takes seconds); each test gets its own copy, so tampering stays in that test."""
     base = tmp_path_factory.mktemp("xrt_build")
-    tool_vars = ("MLIR_AIE_INSTALL_DIR", "PEANO_INSTALL_DIR", "XILINX_XRT", "AIE_XCLBINUTIL", "NPUBUILD_AIE_INCLUDE",
-                 "NPUBUILD_AIE_OPT_TIMEOUT")
-    env = {k: v for k, v in os.environ.items() if k not in tool_vars}
-    env["PATH"] = os.pathsep.join(  # no real XDNA tool on PATH (as the clean_env fixture)
-        d for d in env.get("PATH", "").split(os.pathsep)
-        if d and not any(os.path.exists(os.path.join(d, n)) for n in ("aiecc", "aiecc.py", "xclbinutil", "aie-opt")))
+    env = {k: v for k, v in os.environ.items() if k not in (*TOOL_VARS, "NPUBUILD_AIE_INCLUDE")}
+    env["PATH"] = path_without_tools(env.get("PATH", ""))  # as the clean_env fixture
     (base / "calls.log").write_text("")
     env["FAKE_LOG"] = str(base / "calls.log")
     p = new_project(base / "proj", None, GRAPHS)

@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 
 from ...constants import DTYPE_BYTES as ELEMENT_BYTES
 from ...errors import UnsupportedOnTarget
+from ..host.mlir_text import MEMREF_ELEMENT
 from ...ops.registry import fmt_shape, numel
 from ...spec.instances import KernelInstance
 from .devices import DEFAULT_STACK, DMA_GRANULE, DMA_WRAP_MAX, Device
@@ -239,8 +240,8 @@ def stack_bytes(scratch: int) -> int:
     return -(-(DEFAULT_STACK + scratch) // SCRATCH_ALIGN) * SCRATCH_ALIGN
 
 
-# memref element type -> bytes (bool buffers are i8 in memory)
-_ELEM_BYTES = {"f32": 4, "f16": 2, "bf16": 2, "i8": 1, "i16": 2, "i32": 4, "i64": 8}
+# memref element type -> bytes, from the dtypes the host emitters write (bool buffers are i8 in memory)
+_ELEM_BYTES = {MEMREF_ELEMENT[dt]: n for dt, n in ELEMENT_BYTES.items()}
 
 
 # ---- chunking -----------------------------------------------------------------------------------------------------
