@@ -26,11 +26,17 @@ from ..fsio import atomic_write_text, tmp_prefix
 from . import mlir_env
 from .fpcache import cached_fingerprint, stat_files
 
-# Lowering of func/scf/arith/memref with the bare-pointer calling convention:
-# ``void kernel(T0 *in0, ..., Tout *out)``.
+# Lowering of func/scf/arith/memref/vector with the bare-pointer calling convention:
+# ``void kernel(T0 *in0, ..., Tout *out)``. ``arith-expand{include-bf16}`` turns
+# bf16 extf/truncf into integer operations (round to nearest even), so no libgcc
+# helper (__truncsfbf2) is needed; vector ops are lowered to LLVM vectors, which
+# llc splits to the host's register width.
 PASS_PIPELINE = (
     "builtin.module("
+    "arith-expand{include-bf16=true},"
+    "convert-vector-to-scf,"
     "convert-scf-to-cf,"
+    "convert-vector-to-llvm,"
     "finalize-memref-to-llvm,"
     "convert-arith-to-llvm,"
     "convert-cf-to-llvm,"
@@ -262,7 +268,7 @@ def _lower_locked(env: mlir_env.MlirEnv, mlir_text: str) -> str:
             name, loc = leftover
             raise UserError(
                 f"{loc}: error: '{name}' is not lowered by the host pipeline "
-                "(it handles func/scf/arith/memref/cf with static shapes; no math, tensor or libm calls)"
+                "(it handles func/scf/arith/memref/vector/cf with static shapes; no math, tensor or libm calls)"
             )
         return _translate(env, ctx, module)
 

@@ -7,11 +7,12 @@ the choice is written here and in the docs):
   ``abs(MIN) == MIN``, ``add``/``sub``/``mul`` modulo 2^bits;
 * integer ``div`` is floor division; ``x // 0 == 0`` and ``MIN // -1 == MIN``
   (NumPy's results, which it reports with a RuntimeWarning);
-* float ``max``/``min``/``relu`` are IEEE 754-2019 maximum/minimum
-  (``arith.maximumf``/``minimumf``): NaN propagates, and -0.0 < +0.0, so
-  ``relu(-0.0) == +0.0`` and ``max(-0.0, +0.0) == +0.0`` in either order. (NumPy
-  propagates NaN too, but for a +0.0/-0.0 pair returns one argument or the other
-  depending on the dtype's loop; values compare equal either way.)
+* float ``max``/``min``/``relu`` are ``arith.maximumf``/``minimumf`` as
+  ``arith-expand`` lowers them (the host pipeline runs it, and so does aiecc on
+  core code): ``select(a > b, a, b)`` plus NaN propagation, so NaN propagates,
+  ``relu(-0.0) == +0.0``, and of a +0.0/-0.0 pair the second operand is
+  returned. (NumPy also returns one argument or the other depending on the
+  dtype's loop; values compare equal either way.)
 * float ``neg`` flips and ``abs`` clears the sign bit (exact for -0.0 and NaN);
 * f16 arithmetic is computed in f32 and rounded once (exact for + - * /, as in
   NumPy).

@@ -26,8 +26,8 @@ Numerics (the oracles accumulate floats in float64 and round once):
   for products) where a float64 one would not. The sum's accumulator starts
   at -0.0 (the IEEE additive identity), so a sum of -0.0s is -0.0.
 * ``reduce_max/min`` and ``cummax`` are exact and propagate NaN like NumPy
-  (``arith.maximumf``/``minimumf``: IEEE 754-2019, -0.0 < +0.0; NumPy may
-  return either zero, which compares equal);
+  (``arith.maximumf``/``minimumf`` as arith-expand lowers them: of equal zeros
+  the later one; NumPy may return either zero, which compares equal);
 * ``argmax/argmin`` follow ``np.argmax``/``np.argmin``: the first maximum
   (minimum) wins, and the first NaN wins over everything; ``-0.0 == +0.0``.
   With ``select_last_index`` the axis is searched from its end with the same
