@@ -102,15 +102,33 @@ def _built_resources(plan) -> dict:
     return out
 
 
+def _xdna_summaries(plan) -> dict:
+    """kernel id -> the xdna design's summary (cores, body, dispatches, bytes) for kernels built for xdna."""
+    from .emitters.aie.summary import summary
+    from .errors import UnsupportedOnTarget
+
+    out = {}
+    for kid, inst in plan.instances.items():
+        if "xdna" in plan.targets[kid]:
+            try:
+                out[kid] = summary(inst, {"device": plan.device(kid)})
+            except UnsupportedOnTarget as e:  # the plan refuses such kernels; say so rather than fail the listing
+                out[kid] = {"error": str(e)}
+    return out
+
+
 def cmd_list(args) -> int:
     from .build.plan import build_plan
     from .config import load_config
+    from .emitters.aie.summary import one_line
 
     plan = build_plan(load_config())
+    xdna = _xdna_summaries(plan)
     if args.json:
         built = _built_resources(plan)
         doc = {
-            "kernels": {k: dict(i.describe(), targets=list(plan.targets[k]), **({"resources": built[k]} if k in built else {}))
+            "kernels": {k: dict(i.describe(), targets=list(plan.targets[k]), **({"resources": built[k]} if k in built else {}),
+                                **({"xdna": xdna[k]} if k in xdna else {}))
                         for k, i in plan.instances.items()},
             "graphs": {n: [s.node for s in g.steps] for n, g in plan.spec.graphs.items()},
         }
@@ -118,7 +136,8 @@ def cmd_list(args) -> int:
         return 0
     print(f"{len(plan.instances)} kernel instances:")
     for kid, inst in plan.instances.items():
-        print(f"  {kid:<48} {','.join(plan.targets[kid])}")
+        extra = f"  xdna: {one_line(xdna[kid])}" if kid in xdna else ""
+        print(f"  {kid:<48} {','.join(plan.targets[kid])}{extra}")
     print(f"{len(plan.spec.graphs)} graphs:")
     for name, g in plan.spec.graphs.items():
         print(f"  {name:<24} {len(g.steps)} steps  ({g.file})")

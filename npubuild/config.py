@@ -22,6 +22,10 @@ Keys (all optional):
                                       (env NPUBUILD_TRUSTED_KEYS, separated by the path separator)
   require_signatures = false          refuse unsigned or wrongly signed bundles and store entries (env NPUBUILD_REQUIRE_SIGNATURES=1)
   signing_key = ""                    secret key file: entries this project uploads are signed with it (env NPUBUILD_SIGNING_KEY)
+  host_cpu = "portable"               CPU the host kernels are compiled for: portable (llc's generic CPU of
+                                      the machine's architecture), native (this machine's CPU, resolved
+                                      to its name so the build key says which) or an llc CPU name such
+                                      as x86-64-v3 (env NPUBUILD_HOST_CPU); part of the host build key
   data_dirs = []                      directories outside the project that specs may read data from (.npy
                                       constants, MIL BLOBFILE weights); the project itself is always allowed
   [tool.npubuild.limits]              sizes, depths and waits input may cost (npubuild.limits; docs/limits.md)
@@ -29,6 +33,7 @@ Keys (all optional):
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,6 +45,7 @@ from .limits import Limits, limits_from_table, parse_size
 KNOWN_KEYS = (
     "specs", "artifacts", "store", "targets", "max_open_kernels", "xdna_device", "xdna_strict", "xrt_contexts", "ane_resident_programs",
     "stores", "max_artifact_size", "trusted_keys", "require_signatures", "signing_key", "limits", "data_dirs",
+    "host_cpu",
 )
 STORE_SCHEMES = ("file", "http", "https", "redis")
 
@@ -95,6 +101,7 @@ class Config:
     signing_key: Path | None = None
     limits: Limits = Limits()
     data_dirs: tuple = ()  # resolved Paths specs may read data from besides the project root
+    host_cpu: str = "portable"
 
     def data_roots(self) -> tuple:
         """Where spec data files (.npy, BLOBFILE) may be: the project, then data_dirs."""
@@ -179,7 +186,16 @@ def load_config(root: Path | None = None) -> Config:
         stores=stores, max_artifact_size=max_size, trusted_keys=trusted, require_signatures=require, signing_key=signing,
         limits=limits_from_table(table.get("limits"), str(pp)),
         data_dirs=_data_dirs(table.get("data_dirs", []), root, pp),
+        host_cpu=_host_cpu(os.environ.get("NPUBUILD_HOST_CPU") or table.get("host_cpu", "portable"), pp),
     )
+
+
+def _host_cpu(value, pp: Path) -> str:
+    if not isinstance(value, str) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}", value):
+        raise UserError(
+            f"{pp}: host_cpu (NPUBUILD_HOST_CPU) must be 'portable', 'native' or an llc CPU name such as x86-64-v3, got {value!r}"
+        )
+    return value
 
 
 def _data_dirs(raw, root: Path, pp: Path) -> tuple:

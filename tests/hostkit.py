@@ -23,11 +23,11 @@ def compile_kernels(instances, out_dir: Path) -> dict:
         return dict(pool.map(build, unique.values()))
 
 
-STANDARD_DIALECTS = ("func", "scf", "arith", "memref")
+STANDARD_DIALECTS = ("func", "scf", "arith", "memref", "vector")
 
 
 def assert_standard_dialects(text: str, where: str = "") -> None:
-    """Every op of an emitted body is func/scf/arith/memref: no math dialect, no calls."""
+    """Every op of an emitted body is func/scf/arith/memref/vector: no math dialect, no calls."""
     for ln in text.splitlines():
         ln = ln.strip()
         if not ln or ln.startswith("//"):

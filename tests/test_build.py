@@ -122,6 +122,18 @@ def test_changed_toolchain_recompiles_every_host_kernel(project, tmp_path):
     assert r.summary == {"kernels": 5, "compiled": 0, "store": 4, "uptodate": 0}
 
 
+def test_host_cpu_is_part_of_the_host_build_key(project):
+    p = project(KERNELS, GRAPHS)
+    p.doit("build")
+    r = p.doit("build", env={"NPUBUILD_HOST_CPU": "x86-64-v2"})
+    assert r.summary["compiled"] == 4, r.out
+    assert r.executed("emit:") == []  # the emitted text does not depend on the CPU
+    records = [json.loads(f.read_text()) for f in p.artifacts.glob("kernels/*/host/build.json")]
+    assert len(records) == 4 and all("-mcpu=x86-64-v2" in rec["flags"]["llc"] for rec in records)
+    r = p.doit("build")  # back to portable: the store still has those binaries
+    assert r.summary == {"kernels": 5, "compiled": 0, "store": 4, "uptodate": 0}
+
+
 def test_deleted_output_is_rebuilt_from_the_store(project):
     p = project(KERNELS, GRAPHS)
     p.doit("build")

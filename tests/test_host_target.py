@@ -402,6 +402,23 @@ def test_compile_success_replaces_output(tmp_path):
     assert elapsed < 10
 
 
+def test_host_cpu_setting_selects_the_llc_cpu():
+    assert toolchain.host_flags("portable") == toolchain.HOST_FLAGS
+    assert toolchain.host_flags("x86-64-v3")["llc"] == [*toolchain.HOST_FLAGS["llc"], "-mcpu=x86-64-v3"]
+    native = toolchain.host_flags("native")["llc"][-1]
+    assert native.startswith("-mcpu=") and native != "-mcpu=native"  # resolved: the key names the CPU
+
+
+def test_host_cpu_config_is_checked(tmp_path):
+    from npubuild.config import load_config
+
+    (tmp_path / "pyproject.toml").write_text('[tool.npubuild]\nhost_cpu = "x86-64-v3"\n')
+    assert load_config(tmp_path).host_cpu == "x86-64-v3"
+    (tmp_path / "pyproject.toml").write_text('[tool.npubuild]\nhost_cpu = "../x; rm"\n')
+    with pytest.raises(UserError, match="host_cpu"):
+        load_config(tmp_path)
+
+
 def test_host_flags_are_the_json_safe_recipe():
     assert json.loads(json.dumps(toolchain.HOST_FLAGS)) == toolchain.HOST_FLAGS
     assert toolchain.HOST_FLAGS["mlir_pipeline"] == toolchain.PASS_PIPELINE

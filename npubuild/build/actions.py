@@ -88,7 +88,7 @@ def compile_kernel(target: str, kernel_id: str, instance, source: str, out_dir: 
     else:
         refused = store.refused
         try:
-            tgt.compile(src.read_text(), out, out / "build.log", instance, options, store.local.root, toolchain, limits)
+            tgt.compile(src.read_text(), out, out / "build.log", instance, options, store.local.root, toolchain, limits, flags=flags)
         except UserError as e:
             raise UserError(f"kernel {kernel_id}: {e}") from None
         store.put(key, {b: out / b for b in binaries}, {"kernel": kernel_id, "target": target})

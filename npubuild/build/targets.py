@@ -50,10 +50,10 @@ class HostTarget:
 
         return fingerprint(cache_dir)
 
-    def flags(self):
-        from ..toolchain.host import HOST_FLAGS
+    def flags(self, config=None):
+        from ..toolchain.host import PORTABLE_CPU, host_flags
 
-        return HOST_FLAGS
+        return host_flags(config.host_cpu if config is not None else PORTABLE_CPU)
 
     def linked_inputs(self, instance, options: dict, toolchain: dict) -> dict:
         return {}
@@ -68,10 +68,10 @@ class HostTarget:
         return None  # every instance the op catalog accepts has a host body
 
     def compile(self, source_text: str, out_dir: Path, log_path: Path, instance, options: dict, store_root: Path, toolchain: dict,
-                limits: Limits = Limits()) -> None:
+                limits: Limits = Limits(), flags=None) -> None:
         from ..toolchain.host import compile_shared_library
 
-        compile_shared_library(source_text, out_dir / self.binaries["binary"], log_path, timeout=limits.tool_timeout)
+        compile_shared_library(source_text, out_dir / self.binaries["binary"], log_path, timeout=limits.tool_timeout, flags=flags)
 
 
 class XdnaTarget:
@@ -157,7 +157,7 @@ class XdnaTarget:
         warn_once(fp.get("warnings") or [])
         return fp
 
-    def flags(self):
+    def flags(self, config=None):
         from ..toolchain.aiecc import AIECC_FLAGS
 
         return AIECC_FLAGS
@@ -188,12 +188,17 @@ class XdnaTarget:
         return check_instance(instance, {"device": device})
 
     def abi(self, instance, options: dict) -> dict | None:
-        from ..emitters.aie import design_for
+        from ..emitters.aie import body_info, design_for
+        from ..emitters.aie.summary import summary
 
-        return design_for(instance, options).abi()
+        abi = design_for(instance, options).abi()
+        if instance.op != "matmul":
+            abi["body"] = body_info(instance, options)
+        abi["summary"] = summary(instance, options, abi)
+        return abi
 
     def compile(self, source_text: str, out_dir: Path, log_path: Path, instance, options: dict, store_root: Path, toolchain: dict,
-                limits: Limits = Limits()) -> None:
+                limits: Limits = Limits(), flags=None) -> None:
         from ..toolchain.aiecc import compile_design
         from ..toolchain.xdna import find_xdna_tools
 

@@ -214,7 +214,7 @@ def _recipes(plan) -> dict:
                 BuildState.error = f"{t.name} toolchain: {e}"
                 BuildState.recipes[t.name] = None
                 continue
-            flags = t.flags() if not problem else None
+            flags = t.flags(plan.config) if not problem else None
             recipe_id = hashlib.sha256(f"{CACHE_VERSION}:{t.name}:{tc['id']}:{flags}".encode()).hexdigest()
             BuildState.recipes[t.name] = (tc, flags, recipe_id, problem is None)
     return BuildState.recipes

@@ -45,15 +45,36 @@ PASS_PIPELINE = (
 )
 
 # The whole compile recipe, JSON-safe (lists, so that it equals its JSON round
-# trip), to go into a build key next to fingerprint()["id"]. llc targets the
-# generic CPU of the default (host) triple, so artifacts run on any machine of
-# the same architecture; cc's "-z defs" turns a missing runtime helper (e.g. a
-# libm call) into a link error instead of a failure at dlopen time.
+# trip), to go into a build key next to fingerprint()["id"]. By default llc
+# targets the generic CPU of the default (host) triple, so artifacts run on any
+# machine of the same architecture (host_cpu = "portable"); cc's "-z defs" turns
+# a missing runtime helper (e.g. a libm call) into a link error instead of a
+# failure at dlopen time.
 HOST_FLAGS: dict = {
     "mlir_pipeline": PASS_PIPELINE,
     "llc": ["-O2", "-relocation-model=pic", "-filetype=obj"],
     "cc": ["-shared", "-Wl,-z,defs", "-Wl,-z,noexecstack"],
 }
+PORTABLE_CPU = "portable"
+
+
+def host_flags(host_cpu: str = PORTABLE_CPU) -> dict:
+    """The recipe for the ``host_cpu`` setting: ``portable`` (HOST_FLAGS), ``native`` (this
+    machine's CPU, by name, so that the key differs between machines) or an llc CPU name."""
+    if host_cpu == PORTABLE_CPU:
+        return HOST_FLAGS
+    cpu = native_cpu() if host_cpu == "native" else host_cpu
+    return {**HOST_FLAGS, "llc": [*HOST_FLAGS["llc"], f"-mcpu={cpu}"]}
+
+
+def native_cpu() -> str:
+    """The CPU name llc detects here (its ``--version`` line "Host CPU: ...")."""
+    for line in _first_lines([find_tools()["llc"], "--version"], 12):
+        name, _, value = line.strip().partition(":")
+        if name == "Host CPU" and value.strip():
+            return value.strip()
+    raise UserError("host_cpu = native: llc --version does not say which CPU this is; set host_cpu to an llc CPU name")
+
 
 FINGERPRINT_FILE = "host-toolchain.json"
 _FINGERPRINT_SCHEMA = 2
@@ -355,7 +376,7 @@ def _run(cmd: list[str], cwd: Path, expect: Path, log: list[str], timeout: float
         raise _CompileFailed
 
 
-def compile_shared_library(mlir_text: str, out_so: Path, log_path: Path, timeout: float = 600.0) -> None:
+def compile_shared_library(mlir_text: str, out_so: Path, log_path: Path, timeout: float = 600.0, flags: dict | None = None) -> None:
     """Compile ``mlir_text`` to the shared library ``out_so``.
 
     Works in a fresh temporary directory next to ``out_so``; the full log
@@ -378,8 +399,9 @@ def compile_shared_library(mlir_text: str, out_so: Path, log_path: Path, timeout
                 log.append(str(e))
                 raise _CompileFailed from None
             (tmp / "kernel.ll").write_text(ll, encoding="utf-8")
-            _run([tools["llc"], *HOST_FLAGS["llc"], "kernel.ll", "-o", "kernel.o"], tmp, tmp / "kernel.o", log, timeout)
-            _run([*tools["cc"], *HOST_FLAGS["cc"], "-o", "kernel.so", "kernel.o"], tmp, tmp / "kernel.so", log, timeout)
+            flags = flags or HOST_FLAGS
+            _run([tools["llc"], *flags["llc"], "kernel.ll", "-o", "kernel.o"], tmp, tmp / "kernel.o", log, timeout)
+            _run([*tools["cc"], *flags["cc"], "-o", "kernel.so", "kernel.o"], tmp, tmp / "kernel.so", log, timeout)
             so = tmp / "kernel.so"
             with open(so, "rb+") as f:
                 os.fsync(f.fileno())

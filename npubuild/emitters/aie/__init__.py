@@ -52,6 +52,13 @@ def device(options: dict | None):
 
 def design_for(inst: KernelInstance, options: dict | None = None):
     """The checked design of ``inst`` (UnsupportedOnTarget when the NPU cannot take it)."""
+    from ..host.vector import profile
+
+    with profile(device(options).arch):  # the body is the one the device's aievec lowering takes
+        return _design_for(inst, options)
+
+
+def _design_for(inst: KernelInstance, options: dict | None):
     from .check import check_design
 
     _check_element_types(inst)
@@ -88,6 +95,8 @@ def check_instance(inst: KernelInstance, options: dict | None = None) -> str | N
 
 
 def emit(inst: KernelInstance, options: dict | None = None) -> str:
+    from ..host.vector import profile
+
     options = {**DEFAULT_OPTIONS, **(options or {})}
     d = design_for(inst, options)
     if inst.op == "matmul":
@@ -96,7 +105,20 @@ def emit(inst: KernelInstance, options: dict | None = None) -> str:
         return render_overlay(d, options)
     from .text import render
 
-    return render(d, options, _header(inst, d))
+    with profile(d.device.arch):
+        return render(d, options, _header(inst, d))
+
+
+def body_info(inst: KernelInstance, options: dict | None = None) -> dict:
+    """What the cores run per chunk: {"source": "generated vector" | "scalar", "lanes": n | "scalar", "why": ...}."""
+    from ..host import emit as host_emit
+    from ..host.vector import decision, profile
+
+    d = design_for(inst, options)
+    with profile(d.device.arch):
+        host_emit(d.body)
+        got = decision(d.body, d.device.arch)
+    return {"source": "scalar" if got["lanes"] == "scalar" else "generated vector", **got}
 
 
 def _header(inst: KernelInstance, d) -> list[str]:

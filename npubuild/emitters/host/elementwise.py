@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ...spec.instances import KernelInstance
+from . import vector
 from .mlir_text import (
     FLOAT_BITS_TYPE,
     FLOAT_SIGN_MASK,
@@ -116,7 +117,13 @@ BINARY: dict[str, ScalarFn] = {
 
 
 def emit_elementwise(inst: KernelInstance, fn: ScalarFn, title: str) -> str:
-    """One loop nest over the output; each input is read at the broadcast index."""
+    """One loop nest over the output; each input is read at the broadcast index.
+
+    Where the shape allows it (and, for an AIE body, the device lowers every op),
+    the same ``fn`` is emitted over vectors instead (:mod:`.vector`)."""
+    lifted = vector.choose(inst, fn, title)
+    if lifted is not None:
+        return lifted
     b = KernelBuilder(inst, title)
     out_shape = inst.output.shape
     with b.loop_nest(out_shape) as ivs:

@@ -37,7 +37,7 @@ from typing import Callable
 
 from ...ops.registry import norm_axis
 from ...spec.instances import KernelInstance
-from . import mathfns
+from . import mathfns, vector_rows
 from .mlir_text import KernelBuilder
 from .reduce import ACC_FLOAT, axis_split, for_acc, from_acc, insert_axis, to_acc
 
@@ -200,9 +200,18 @@ def emit_group_norm(inst: KernelInstance) -> str:
     return b.finish()
 
 
+def _vector_first(scalar: Callable[[KernelInstance], str]) -> Callable[[KernelInstance], str]:
+    """The vector body (:mod:`.vector_rows`) where the shape and target allow it, else ``scalar``'s."""
+
+    def emit(inst: KernelInstance) -> str:
+        return vector_rows.emit(inst) or scalar(inst)
+
+    return emit
+
+
 EMITTERS: dict[str, Callable[[KernelInstance], str]] = {
-    "softmax": emit_softmax,
-    "rms_norm": emit_rms_norm,
-    "layer_norm": emit_layer_norm,
+    "softmax": _vector_first(emit_softmax),
+    "rms_norm": _vector_first(emit_rms_norm),
+    "layer_norm": _vector_first(emit_layer_norm),
     "group_norm": emit_group_norm,
 }

@@ -33,12 +33,13 @@ module {
     func.func @body(%in_a: memref<2048xf32>, %in_b: memref<2048xf32>, %out_y: memref<2048xf32>) {
       %c0 = arith.constant 0 : index
       %c2048 = arith.constant 2048 : index
-      %c1 = arith.constant 1 : index
-      scf.for %i0 = %c0 to %c2048 step %c1 {
-        %v0 = memref.load %in_a[%i0] : memref<2048xf32>
-        %v1 = memref.load %in_b[%i0] : memref<2048xf32>
-        %v2 = arith.addf %v0, %v1 : f32
-        memref.store %v2, %out_y[%i0] : memref<2048xf32>
+      %c16 = arith.constant 16 : index
+      %cst3_f32 = arith.constant 0.0 : f32
+      scf.for %i0 = %c0 to %c2048 step %c16 {
+        %v0 = vector.transfer_read %in_a[%i0], %cst3_f32 {in_bounds = [true]} : memref<2048xf32>, vector<16xf32>
+        %v1 = vector.transfer_read %in_b[%i0], %cst3_f32 {in_bounds = [true]} : memref<2048xf32>, vector<16xf32>
+        %v2 = arith.addf %v0, %v1 : vector<16xf32>
+        vector.transfer_write %v2, %out_y[%i0] {in_bounds = [true]} : vector<16xf32>, memref<2048xf32>
       }
       return
     }

@@ -1,0 +1,66 @@
+"""What an xdna design costs and computes with, in one small JSON-safe record.
+
+Shown by ``npubuild list`` (and ``--json``) and written into the manifest with
+the ABI, so that a user sees per kernel, without an NPU: the cores it occupies,
+the body each core runs (a generated vector body and its lanes, an mlir-aie
+kernel, or the scalar body and why), dispatches per run and the bytes moved
+between host memory and the NPU per run.
+"""
+from __future__ import annotations
+
+from ...constants import DTYPE_BYTES
+from ...spec.instances import KernelInstance
+
+
+def summary(inst: KernelInstance, options: dict | None = None, abi: dict | None = None) -> dict:
+    """The record for ``inst`` on the device of ``options`` (``abi``: the design's, if already made)."""
+    from . import body_info, design_for
+
+    d = design_for(inst, options)
+    abi = abi if abi is not None else d.abi()
+    if inst.op == "matmul":
+        micro = (abi.get("microkernel") or {}).get("source", "mm.cc")
+        body = {"source": "mlir-aie kernel", "kernel": micro, "lanes": "mm.cc's vector code", "why": ""}
+    else:
+        body = abi.get("body") or body_info(inst, options)
+    # a blocked overlay runs once per block, its buffers moved each time
+    dispatches = int(abi.get("dispatches_per_run") or (abi.get("blocking") or {}).get("dispatches") or 1)
+    return {
+        "device": abi.get("device"),
+        "cores": int(abi.get("cores") or len(getattr(d, "cores", ())) or abi.get("columns") or 1),
+        "body": body,
+        "dispatches_per_run": dispatches,
+        "bytes_per_run": int(abi.get("bytes_per_run") or bytes_moved(abi) * dispatches),
+    }
+
+
+def bytes_moved(abi: dict) -> int:
+    """Host <-> NPU bytes of one run: every host buffer once (padding slots included)."""
+    total = 0
+    for b in abi.get("buffers", []):
+        elems = sum(int(p.get("slot", p.get("elements", 0))) for p in b.get("parts", [])) or int(b.get("elements", 0))
+        total += elems * DTYPE_BYTES.get(b.get("dtype"), 0)
+    return total
+
+
+def one_line(s: dict) -> str:
+    """``16 cores, vector<16>, 1 dispatch, 2.0 MiB`` for the text listing."""
+    if "error" in s:
+        return f"not buildable: {s['error']}"
+    body = s["body"]
+    if body["source"] == "generated vector":
+        what = f"vector<{body['lanes']}>"
+    elif body["source"] == "mlir-aie kernel":
+        what = body.get("kernel", "mlir-aie kernel").rsplit("/", 1)[-1]
+    else:
+        what = "scalar"
+    n = s["dispatches_per_run"]
+    return f"{s['cores']} cores, {what}, {n} dispatch{'es' if n != 1 else ''}, {_size(s['bytes_per_run'])}"
+
+
+def _size(n: int) -> str:
+    for unit in ("B", "KiB", "MiB"):
+        if n < 1024 or unit == "MiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n} B"

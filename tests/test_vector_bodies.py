@@ -1,0 +1,147 @@
+"""Vector bodies (npubuild.emitters.host.vector): the elementwise families over
+vector<lanes x T>, the same per-lane arithmetic as the scalar bodies, and the AIE
+profiles that keep a body scalar when aievec has no pattern for one of its ops."""
+from __future__ import annotations
+
+import subprocess
+
+import numpy as np
+import pytest
+
+from npubuild.emitters import aie
+from npubuild.emitters import host as emitters
+from npubuild.emitters.host import vector
+from npubuild.emitters.host.elementwise import BINARY, UNARY
+from npubuild.ops.registry import NUMPY_DTYPE
+from npubuild.spec.instances import make_instance
+from tests.hostkit import compile_kernels
+
+
+def _scalar_text(inst):
+    """The scalar body of ``inst``."""
+    with vector.profile("scalar"):
+        return emitters.emit(inst)
+
+
+CASES = [
+    ("relu", "f32", [(8, 64)], None),
+    ("add", "f32", [(4, 32), (32,)], None),
+    ("mul", "i32", [(2, 48), (2, 48)], None),
+    ("max", "i8", [(128,), (1,)], None),
+    ("div", "i32", [(64,), (64,)], None),
+    ("exp", "f32", [(4, 64)], None),
+    ("tanh", "f32", [(64,)], None),
+    ("gelu", "f32", [(2, 32)], {"approximate": "tanh"}),
+    ("gelu", "f32", [(2, 32)], None),
+    ("sigmoid", "f32", [(32,)], None),
+    ("neg", "f32", [(16,)], None),
+]
+
+
+@pytest.fixture(scope="module")
+def pairs(tmp_path_factory):
+    """(instance, vector kernel, scalar kernel) per case, all compiled in one go."""
+    from npubuild.runner.host import HostKernel
+    from npubuild.toolchain import host as toolchain
+
+    out = tmp_path_factory.mktemp("vec")
+    insts = [make_instance(op, dt, shapes, attrs) for op, dt, shapes, attrs in CASES]
+    vec = compile_kernels(insts, out)
+    res = []
+    for i, inst in enumerate(insts):
+        so = out / f"scalar_{i}.so"
+        toolchain.compile_shared_library(_scalar_text(inst), so, so.with_suffix(".log"))
+        res.append((inst, vec[inst.key], HostKernel(so, inst.describe())))
+    return res
+
+
+def _inputs(inst, rng):
+    xs = []
+    for t in inst.inputs:
+        dt = np.dtype(NUMPY_DTYPE[t.dtype])
+        if dt.kind == "f":
+            x = (rng.standard_normal(t.shape) * 4).astype(dt)
+            flat = x.reshape(-1)
+            flat[: min(6, flat.size)] = np.array([np.nan, np.inf, -np.inf, -0.0, 0.0, 100.0], dt)[: min(6, flat.size)]
+        else:
+            info = np.iinfo(dt)
+            x = rng.integers(info.min, info.max, t.shape, endpoint=True, dtype=dt)
+        xs.append(x)
+    return xs
+
+
+def test_vector_bodies_are_emitted_for_the_cases():
+    for op, dt, shapes, attrs in CASES:
+        text = emitters.emit(make_instance(op, dt, shapes, attrs))
+        assert "vector.transfer_read" in text and "vector.transfer_write" in text, (op, dt)
+        assert "memref.load" not in text or shapes[-1] in [(1,)], (op, dt)  # scalars only for broadcast inputs
+
+
+@pytest.mark.parametrize("k", range(len(CASES)))
+def test_vector_body_is_bit_identical_to_the_scalar_body(pairs, k):
+    """Each lane runs the scalar body's operations, so results agree bit for bit (NaN payloads too)."""
+    inst, vec, scal = pairs[k]
+    xs = _inputs(inst, np.random.default_rng(k))
+    a, b = vec(*xs), scal(*xs)
+    assert a.tobytes() == b.tobytes(), inst.id
+
+
+def test_tails_keep_the_scalar_body_and_say_why():
+    inst = make_instance("relu", "f32", [(3, 10)], None)
+    lanes, why = vector.vector_plan(inst)
+    assert lanes is None and "not a multiple of 16 lanes" in why
+    assert "vector." not in emitters.emit(inst)
+    inner = make_instance("add", "f32", [(4, 32), (4, 1)], None)
+    assert "vector.broadcast" in emitters.emit(inner)  # broadcast along the last axis: a splat
+
+
+def test_host_vector_kernels_need_no_runtime_helpers(tmp_path):
+    """No libm / compiler-rt call in a vector body's library: everything is inline arithmetic."""
+    from npubuild.toolchain import host as toolchain
+
+    for op, attrs in (("exp", None), ("gelu", None), ("div", None)):
+        dt = "i32" if op == "div" else "f32"
+        inst = make_instance(op, dt, [(64,)] * (2 if op == "div" else 1), attrs)
+        so = tmp_path / f"{op}.so"
+        toolchain.compile_shared_library(emitters.emit(inst), so, tmp_path / "log")
+        undefined = subprocess.run(["nm", "-D", "--undefined-only", str(so)], capture_output=True, text=True, check=True).stdout
+        assert [ln for ln in undefined.split() if ln not in ("U", "w") and not ln.startswith(("__cxa_finalize", "__gmon_start__", "_ITM_", "_Jv_"))] == [], undefined
+
+
+def test_aie_profiles_take_only_what_aievec_lowers():
+    relu = make_instance("relu", "f32", [(64, 64)], None)
+    exp = make_instance("exp", "f32", [(64, 64)], None)
+    on = {dev: aie.body_info(relu, {"device": dev}) for dev in ("npu1", "npu2")}
+    assert on["npu1"]["lanes"] == 16 and on["npu1"]["source"] == "generated vector"
+    assert "vector.transfer_read" in aie.emit(relu, {"device": "npu1"})
+    # aie2p: no test shows maximumf converted, so relu stays scalar there
+    assert on["npu2"]["lanes"] == "scalar" and "maximumf on vector<16xf32>" in on["npu2"]["why"]
+    assert "vector." not in aie.emit(relu, {"device": "npu2"})
+    info = aie.body_info(exp, {"device": "npu1"})
+    assert info["lanes"] == "scalar" and "bitcast" in info["why"]
+    # the host takes the vector exp the device refuses
+    assert "vector.transfer_read" in emitters.emit(exp)
+
+
+def test_every_aievec_entry_is_at_the_emitted_width():
+    """The emitter writes LANES[dtype] lanes only; an entry at another width could never match."""
+    for dev, ops in vector.AIEVEC_OPS.items():
+        for op, elem, lanes in ops:
+            assert lanes == vector.LANES[elem], (dev, op, elem, lanes)
+
+
+def test_xdna_summary_says_cores_body_dispatches_and_bytes():
+    from npubuild.emitters.aie.summary import one_line, summary
+
+    relu = make_instance("relu", "f32", [(64, 64)], None)
+    s = summary(relu, {"device": "npu1"})
+    assert s["body"]["source"] == "generated vector" and s["body"]["lanes"] == 16
+    assert s["dispatches_per_run"] == 1
+    assert s["bytes_per_run"] == 2 * 64 * 64 * 4  # x in, y out, no padding at this shape
+    assert s["cores"] == len(aie.design_for(relu, {"device": "npu1"}).cores)
+    assert "vector<16>" in one_line(s) and "1 dispatch," in one_line(s)
+    mm = make_instance("matmul", "i8", [(1, 4096), (4096, 1024)], None)
+    m = summary(mm, {"device": "npu1"})
+    abi = aie.design_for(mm, {"device": "npu1"}).abi()
+    want = (abi.get("blocking") or {}).get("dispatches") or abi.get("dispatches_per_run")
+    assert m["dispatches_per_run"] == want and m["body"]["source"] == "mlir-aie kernel"
