@@ -1,11 +1,46 @@
 """Names shared by the whole package, importable without loading the op catalog."""
 from __future__ import annotations
 
-DTYPES = ("f32", "f16", "i8", "i32", "i64", "bool")
-FLOAT_DTYPES = ("f32", "f16")
-NUMERIC_DTYPES = ("f32", "f16", "i8", "i32", "i64")
+DTYPES = ("f32", "f16", "bf16", "i8", "i32", "i64", "bool")
+FLOAT_DTYPES = ("f32", "f16", "bf16")
+NUMERIC_DTYPES = ("f32", "f16", "bf16", "i8", "i32", "i64")
 TARGETS = ("ref", "host", "xdna", "ane")
-NUMPY_DTYPE = {"f32": "float32", "f16": "float16", "i8": "int8", "i32": "int32", "i64": "int64", "bool": "bool"}
+# NumPy's name of each dtype; "bfloat16" is ml_dtypes.bfloat16, which NumPy knows by
+# that name only once ml_dtypes is imported: use numpy_dtype() to get the dtype object.
+NUMPY_DTYPE = {
+    "f32": "float32",
+    "f16": "float16",
+    "bf16": "bfloat16",
+    "i8": "int8",
+    "i32": "int32",
+    "i64": "int64",
+    "bool": "bool",
+}
 
 # bytes per element in memory (bool: one byte holding 0/1, as in NumPy)
-DTYPE_BYTES = {"f32": 4, "i32": 4, "f16": 2, "i8": 1, "bool": 1, "i64": 8}
+DTYPE_BYTES = {"f32": 4, "i32": 4, "f16": 2, "bf16": 2, "i8": 1, "bool": 1, "i64": 8}
+
+
+# What `npubuild ops` says about each float dtype on xdna: AIE2/AIE2P cores have no
+# scalar FPU, so scalar f32 arithmetic is compiled to software routines; bf16 is
+# the float the NPU's vector units take (mlir-aie's own kernels, aie_kernels/, are bf16).
+XDNA_FLOAT_NOTES = {
+    "bf16": "the NPU's float (its vector units and mlir-aie's kernels take bf16); half the memory "
+    "and DMA traffic of f32; bodies widen to f32 and round once to bf16",
+    "f32": "soft-float path: AIE2/AIE2P cores have no scalar FPU, so scalar f32 arithmetic runs as "
+    "software routines; use bf16 for speed",
+}
+
+
+def numpy_dtype(dtype: str):
+    """The NumPy dtype object of one of our dtypes (imports NumPy, and ml_dtypes for bf16).
+
+    ml_dtypes is imported only when a bf16 dtype is asked for: it takes about a
+    second to import, which the build's no-op path must not pay."""
+    import numpy as np
+
+    if dtype == "bf16":
+        import ml_dtypes
+
+        return np.dtype(ml_dtypes.bfloat16)
+    return np.dtype(NUMPY_DTYPE[dtype])

@@ -23,6 +23,7 @@ import numpy as np
 import pytest
 
 from npubuild.emitters import host as emitters
+from npubuild.constants import numpy_dtype
 from npubuild.ops.registry import NUMPY_DTYPE
 from npubuild.spec.instances import make_instance
 
@@ -35,9 +36,9 @@ from .hostkit import assert_standard_dialects, compile_kernels
 U32 = 2.0**-24
 # The oracle rounds its float64 result to the output dtype once and the kernel
 # rounds its f32 result once (f16 output): they may differ by one rounding each.
-U_OUT = {"f32": 2.0**-24, "f16": 2.0**-11}
+U_OUT = {"f32": 2.0**-24, "f16": 2.0**-11, "bf16": 2.0**-8}
 # Results in the subnormal range round to an absolute step: allow one.
-TINY = {"f32": float(np.finfo(np.float32).smallest_subnormal), "f16": float(np.finfo(np.float16).smallest_subnormal)}
+TINY = {dt: float(np.finfo(numpy_dtype(dt)).smallest_subnormal) for dt in ("f32", "f16", "bf16")}
 # Second-order terms and the bound's own float64 evaluation.
 BOUND_SAFETY = 1.25
 # mathfns.exp is within 1 ULP of e^x (docs/kernels.md); counted as 2·U32.
@@ -53,6 +54,7 @@ ROPE = [  # (dtype, x shape, attrs); cos and sin are [tokens, n_rot/2]
     ("f32", (2, 2, 2, 64), {"head_dim": 32, "n_rot": 2, "style": "gptj"}),
     ("f16", (3, 32), {"head_dim": 16, "style": "gptj"}),
     ("f16", (2, 2, 16), {"head_dim": 8, "n_rot": 4}),
+    ("bf16", (3, 32), {"head_dim": 16}),
 ]
 ATTENTION = [  # (dtype, q shape, k/v shape, attrs)
     ("f32", (6, 32), (6, 32), {"num_heads": 2, "head_dim": 16}),
@@ -63,6 +65,7 @@ ATTENTION = [  # (dtype, q shape, k/v shape, attrs)
     ("f32", (1, 40, 64), (1, 40, 64), {"num_heads": 2, "head_dim": 32, "mask": "causal"}),
     ("f16", (5, 16), (5, 16), {"num_heads": 2, "head_dim": 8, "mask": "causal"}),
     ("f16", (2, 3, 16), (2, 6, 16), {"num_heads": 4, "head_dim": 4, "scale": 1.0}),
+    ("bf16", (5, 16), (5, 16), {"num_heads": 2, "head_dim": 8, "mask": "causal"}),
 ]
 _GEOMS = [  # (x shape, kernel, strides, pads)
     ((2, 3, 7, 8), [3, 3], [2, 2], [1, 1]),
@@ -77,10 +80,12 @@ POOL = (
        for g in _GEOMS if g[3] != [0, 0]]
     + [("f16", g[0], {"mode": m, "kernel_size": g[1], "strides": g[2], "pads": g[3]}) for m in ("max", "avg", "sum") for g in _GEOMS[:2]]
     + [("f16", (1, 2, 6, 5), {"mode": "avg", "kernel_size": [3, 3], "pads": [1, 1], "count_include_pad": True})]
+    + [("bf16", _GEOMS[0][0], {"mode": m, "kernel_size": _GEOMS[0][1], "strides": _GEOMS[0][2], "pads": _GEOMS[0][3]})
+       for m in ("max", "avg")]
 )
 IM2COL = (
     [(dt, (2, 3, 7, 8), {"kernel_size": [3, 3], "strides": [2, 1], "pads": [1, 2], "dilations": [2, 1]})
-     for dt in ("f32", "f16", "i8", "i32", "i64")]
+     for dt in ("f32", "f16", "bf16", "i8", "i32", "i64")]
     + [
         ("f32", (1, 2, 5, 5), {"kernel_size": [2, 3]}),
         ("f32", (2, 1, 6, 7), {"kernel_size": [3, 3], "strides": [3, 2], "pads": [1, 0]}),
@@ -162,9 +167,13 @@ def _rng(inst):
     return np.random.default_rng(int(inst.key[:8], 16))
 
 
+def _is_float(a) -> bool:
+    return a.dtype.kind == "f" or a.dtype == numpy_dtype("bf16")
+
+
 def assert_exact(inst, got, want):
     assert got.dtype == want.dtype and got.shape == want.shape, (got.dtype, want.dtype, got.shape, want.shape)
-    if got.dtype.kind == "f":
+    if _is_float(got):
         nan_g, nan_w = np.isnan(got), np.isnan(want)
         assert np.array_equal(nan_g, nan_w), f"{inst.id}: NaN positions differ"
         ut = {2: np.uint16, 4: np.uint32}[got.dtype.itemsize]
@@ -199,7 +208,7 @@ def assert_within(inst, got, want, bound):
 
 
 def _normal(rng, shape, dt, scale=1.0):
-    return (rng.normal(0.0, scale, size=shape)).astype(NUMPY_DTYPE[dt])
+    return (rng.normal(0.0, scale, size=shape)).astype(numpy_dtype(dt))
 
 
 # ---- rope ----------------------------------------------------------------------------------------
@@ -318,7 +327,7 @@ def test_pool(inst, kernels):
 def test_im2col(inst, kernels):
     rng = _rng(inst)
     t = inst.inputs[0]
-    if t.dtype in ("f32", "f16"):
+    if t.dtype in ("f32", "f16", "bf16"):
         x = _normal(rng, t.shape, t.dtype, 10.0)
         x.reshape(-1)[:3] = [np.nan, -np.inf, -0.0]
     else:
@@ -327,7 +336,7 @@ def test_im2col(inst, kernels):
     got = kernels[inst.key](x)
     want = _oracle(inst, [x])
     assert_exact(inst, got, want)
-    if got.dtype.kind == "f":  # padding is +0.0, and -0.0 stays -0.0
+    if _is_float(got):  # padding is +0.0, and -0.0 stays -0.0
         assert np.array_equal(np.signbit(got), np.signbit(want))
 
 

@@ -19,12 +19,14 @@ import pytest
 
 from npubuild import ops
 from npubuild.emitters import host as emitters
-from npubuild.ops.registry import NUMPY_DTYPE, norm_axis, normalize_attrs
+from npubuild.constants import numpy_dtype
+from npubuild.ops.registry import norm_axis, normalize_attrs
 from npubuild.spec.instances import make_instance
 
 from .hostkit import assert_standard_dialects, compile_kernels
 
-FLOATS = ("f32", "f16")
+FLOATS = ("f32", "f16", "bf16")
+# random bf16 instances are in tests/test_bf16.py; here bf16 gets the special-value cases only
 EXTRA_DTYPES = ("f32", "i32")  # the extra shapes/attrs only for these (compile time)
 
 # ---- error bounds -------------------------------------------------------------------------------------
@@ -43,10 +45,10 @@ SUM_ROUNDINGS_PER_TERM = 1
 # its f32 result once more (f16 output), so the two may differ by one rounding
 # each: 2·U_OUT·|y| on top of the f32 error (for f32 output this is also an upper
 # bound: the kernel's f32 result needs no second rounding).
-U_OUT = {"f32": 2.0**-24, "f16": 2.0**-11}
+U_OUT = {"f32": 2.0**-24, "f16": 2.0**-11, "bf16": 2.0**-8}
 # Results in the output dtype's subnormal range are rounded to absolute spacing,
 # not relative: allow one subnormal step.
-TINY = {"f32": float(np.finfo(np.float32).smallest_subnormal), "f16": float(np.finfo(np.float16).smallest_subnormal)}
+TINY = {dt: float(np.finfo(numpy_dtype(dt)).smallest_subnormal) for dt in ("f32", "f16", "bf16")}
 # Second-order terms and the bound's own float64 evaluation.
 BOUND_SAFETY = 1.25
 # Accuracy of the mathfns expansions in f32, in ULPs of the result, as documented
@@ -136,13 +138,15 @@ def _norm_shapes(name: str, x_shape, attrs) -> tuple:
 def _cases():
     out = []
     for name in NORM_OPS:
-        for dt in FLOATS:
+        for dt in FLOATS[:2]:
             for shape, attrs in NORM_SHAPES[name]:
                 out.append((name, dt, _norm_shapes(name, shape, attrs), attrs))
     for names, core, extra in ((REDUCE_OPS, REDUCE_CORE, REDUCE_EXTRA), (SCAN_OPS, SCAN_CORE, SCAN_EXTRA),
                                (ARG_OPS, ARG_CORE, ARG_EXTRA)):
         for name in names:
             for dt in ops.REGISTRY[name].dtypes:
+                if dt == "bf16":
+                    continue
                 for shape, attrs in core + (extra if dt in EXTRA_DTYPES else []):
                     out.append((name, dt, (shape,), attrs))
     return out
@@ -169,7 +173,7 @@ def _special_rows(dt: str) -> np.ndarray:
         [2.0, 5.0, 5.0, -1.0, 5.0, -1.0, 2.0],  # ties for max and min
         [1.0] * 7,
     ]
-    return np.array(rows, dtype=NUMPY_DTYPE[dt])
+    return np.array(rows, dtype=numpy_dtype(dt))
 
 
 def _special_cases():
@@ -212,7 +216,7 @@ def _special_norm_rows(dt: str, name: str) -> np.ndarray:
         # (x² of f32 values this large overflows the f32 accumulator of the norms:
         # a documented difference from the float64 oracle)
         rows.append([big, -big, 0.0, 1.0, 2.0, 3.0, 4.0])
-    return np.array(rows, dtype=NUMPY_DTYPE[dt])
+    return np.array(rows, dtype=numpy_dtype(dt))
 
 
 CASES = _cases()
@@ -264,7 +268,7 @@ def _record(name: str, dt: str, *values: float) -> None:
 
 
 def _input(name: str, shape, dt: str, rng: np.random.Generator) -> np.ndarray:
-    npdt = np.dtype(NUMPY_DTYPE[dt])
+    npdt = numpy_dtype(dt)
     fam = ops.REGISTRY[name].family
     if dt not in FLOATS:
         ii = np.iinfo(npdt)
@@ -294,8 +298,11 @@ def _input(name: str, shape, dt: str, rng: np.random.Generator) -> np.ndarray:
 
 
 def _oracle(name: str, inputs, attrs: dict):
+    """The oracle (bf16 inputs: its bf16 rule, npubuild/ops/bf16.py; float64 inputs: unrounded)."""
     op = ops.REGISTRY[name]
     with np.errstate(all="ignore"):
+        if any(x.dtype == numpy_dtype("bf16") for x in inputs):
+            return np.asarray(op.evaluate(list(inputs), normalize_attrs(op, attrs), "bf16"))
         return np.asarray(op.oracle(list(inputs), normalize_attrs(op, attrs)))
 
 
@@ -310,7 +317,7 @@ def _ulps(got: np.ndarray, want: np.ndarray) -> np.ndarray:
 
 def assert_exact(name: str, got: np.ndarray, want: np.ndarray) -> None:
     assert got.dtype == want.dtype and got.shape == want.shape, (got.dtype, got.shape, want.dtype, want.shape)
-    if got.dtype.kind == "f":
+    if got.dtype.kind == "f" or got.dtype == numpy_dtype("bf16"):
         same = (got == want) | (np.isnan(got) & np.isnan(want))
         # +0.0 == -0.0 passes; otherwise the bits match for finite values and infinities
     else:
@@ -414,7 +421,7 @@ def test_argmax_nan_and_ties_semantics(compiled):
     keep the first (last) index, -0.0 ties with +0.0."""
     rows = _special_rows("f32")
     for dt in FLOATS:
-        x = rows.astype(NUMPY_DTYPE[dt])
+        x = rows.astype(numpy_dtype(dt))
         shape = [x.shape]
         amax = compiled[make_instance("argmax", dt, shape, {"axis": -1}).key](x)
         amin = compiled[make_instance("argmin", dt, shape, {"axis": -1}).key](x)
@@ -434,7 +441,7 @@ def test_argmax_nan_and_ties_semantics(compiled):
 
 
 def _norm_inputs(name: str, shapes, dt: str, rng: np.random.Generator, x=None) -> list[np.ndarray]:
-    npdt = NUMPY_DTYPE[dt]
+    npdt = numpy_dtype(dt)
     if x is None:
         # a per-case offset and scale, so that means are not ~0 and rows differ in size
         x = rng.normal(rng.uniform(-20, 20), rng.uniform(0.5, 10), size=shapes[0]).astype(npdt)

@@ -19,19 +19,29 @@ import numpy as np
 import pytest
 
 from npubuild.canonical import canonical_json
-from npubuild.constants import DTYPES, NUMERIC_DTYPES, NUMPY_DTYPE
+from npubuild.constants import DTYPES as ALL_DTYPES
+from npubuild.constants import NUMERIC_DTYPES as ALL_NUMERIC
+from npubuild.constants import NUMPY_DTYPE, numpy_dtype
 from npubuild.emitters import host as emitters
 from npubuild.runner.ref import run_oracle
 from npubuild.spec.instances import make_instance
 from tests.hostkit import assert_standard_dialects, compile_kernels
 
-FLOATS = ("f32", "f16")
+FLOATS = ("f32", "f16", "bf16")
+# the sweeps below run every dtype but bf16, whose representatives are listed
+# separately (the rest of bf16 is in tests/test_bf16.py): a kernel per case costs compile time
+DTYPES = tuple(d for d in ALL_DTYPES if d != "bf16")
+NUMERIC_DTYPES = tuple(d for d in ALL_NUMERIC if d != "bf16")
 INTS = ("i8", "i32", "i64")
 COMPARE = ("eq", "ne", "lt", "le", "gt", "ge")
 
 
 def _npdt(dt: str) -> np.dtype:
-    return np.dtype(NUMPY_DTYPE[dt])
+    return numpy_dtype(dt)
+
+
+def _is_float(a: np.ndarray) -> bool:
+    return a.dtype.kind == "f" or a.dtype == numpy_dtype("bf16")
 
 
 def _specials(dt: str) -> np.ndarray:
@@ -209,8 +219,22 @@ for _op, _cases in MOVEMENT.items():
     for _i, (_shapes, _attrs) in enumerate(_cases):
         for _dt in DTYPES if _i == 0 else ("f32",):
             case(_op, _dt, _shapes, _attrs)
+# bf16 representatives: special-value pairs of a compare and of mod, where, clamp, movement
+case("lt", "bf16", _pairs_shape("bf16", 2), kind="pairs")
+case("eq", "bf16", [(2, 1, 5), (1, 3, 1)])
+for _fm in (False, True):
+    case("mod", "bf16", _pairs_shape("bf16", 2), {"fmod": _fm}, kind="pairs")
+case("where", "bf16", [(2, 1, 4), (3, 1), (1, 4)])
+for _attrs in ({"min": -1.5, "max": 2.0}, {"min": 0.1, "max": 0.30000001}, {"min": -1e39, "max": 70000.0}):
+    case("clamp", "bf16", [(60,)], _attrs)
+for _dt in ALL_DTYPES:
+    case("cast", "bf16", [(80,)], {"to": _dt})
+    if _dt != "bf16":
+        case("cast", _dt, [(80,)], {"to": "bf16"})
+for _op in ("transpose", "pad", "gather"):
+    case(_op, "bf16", *MOVEMENT[_op][0])
 # the pad fill value converted to each dtype (truncated for ints, != 0 for bool)
-for _dt in ("i8", "i32", "i64", "bool", "f16"):
+for _dt in ("i8", "i32", "i64", "bool", "f16", "bf16"):
     case("pad", _dt, [(2, 3)], {"pads": [[1, 0], [1, 1]], "value": -2.5})
 
 
@@ -313,7 +337,7 @@ def assert_same(got: np.ndarray, want: np.ndarray, what: str, mask=None) -> None
         assert (got.view(np.uint8) <= 1).all(), f"{what}: bool output bytes other than 0/1"
     bits_g, bits_w = got.view(_BITS[got.itemsize]), want.view(_BITS[want.itemsize])
     ok = bits_g == bits_w
-    if got.dtype.kind == "f":
+    if _is_float(got):
         nan_g, nan_w = np.isnan(got), np.isnan(want)
         ok = (ok & ~nan_g & ~nan_w) | (nan_g & nan_w)
     if mask is not None:
@@ -324,7 +348,7 @@ def assert_same(got: np.ndarray, want: np.ndarray, what: str, mask=None) -> None
 
 def _cast_defined(x: np.ndarray, dst: str) -> np.ndarray:
     """Where NumPy's float -> int cast is defined (not NaN, truncation in range)."""
-    if x.dtype.kind != "f" or dst not in INTS:
+    if not _is_float(x) or dst not in INTS:
         return np.ones(x.shape, bool)
     ii = np.iinfo(_npdt(dst))
     with np.errstate(invalid="ignore"):
@@ -438,5 +462,9 @@ def test_every_op_here_is_covered():
     # every allowed dtype of every op
     from npubuild import ops
 
+    from tests.test_bf16 import CASES as BF16_CASES
+
+    bf16_there = {c[0] for c in BF16_CASES}
     for name in ops_here:
-        assert {c[1] for c in CASES if c[0] == name} == set(ops.REGISTRY[name].dtypes), name
+        here = {c[1] for c in CASES if c[0] == name} | ({"bf16"} if name in bf16_there else set())
+        assert here == set(ops.REGISTRY[name].dtypes), name

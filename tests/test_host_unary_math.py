@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -120,8 +121,12 @@ HARD_CASES = {
 }
 HARD_CASES["ceil"] = HARD_CASES["round"] = HARD_CASES["floor"]
 
-NP = {"f32": np.float32, "f16": np.float16, "i8": np.int8, "i32": np.int32, "i64": np.int64}
-UINT = {"f32": np.uint32, "f16": np.uint16}
+NP = {"f32": np.float32, "f16": np.float16, "bf16": ml_dtypes.bfloat16, "i8": np.int8, "i32": np.int32, "i64": np.int64}
+UINT = {"f32": np.uint32, "f16": np.uint16, "bf16": np.uint16}
+# 16-bit floats: tested on all 65536 inputs, computed in f32 and rounded once
+NARROW = ("f16", "bf16")
+# bf16 (computed like f16) for a few representatives; the rest of bf16: tests/test_bf16.py
+BF16_HERE = ("exp", "tanh", "sigmoid", "silu", "gelu_tanh", "sin", "floor")
 
 
 def _specials(dt: str) -> np.ndarray:
@@ -140,8 +145,8 @@ def _grid(name: str, dt: str) -> np.ndarray:
         ii = np.iinfo(NP[dt])
         base = np.random.default_rng(0).integers(ii.min, ii.max, N - 5, dtype=NP[dt], endpoint=True)
         return np.concatenate([base, np.array([ii.min, ii.max, 0, 1, -1], NP[dt])])
-    if dt == "f16":
-        return np.arange(N, dtype=np.uint32).astype(np.uint16).view(np.float16)
+    if dt in NARROW:
+        return np.arange(N, dtype=np.uint32).astype(np.uint16).view(NP[dt])
     lo, hi = CASES[name][2]
     spread = (np.arange(N // 2, dtype=np.uint64) * (1 << 17) + 12345).astype(np.uint32).view(np.float32)
     extra = np.concatenate([_specials(dt), np.array(HARD_CASES.get(name, []), np.float32)])
@@ -160,7 +165,8 @@ def _all_cases():
     out = []
     for name, (op, _, _) in CASES.items():
         for dt in ops.REGISTRY[op].dtypes:
-            out.append((name, dt))
+            if dt != "bf16" or name in BF16_HERE:
+                out.append((name, dt))
     return out
 
 
@@ -260,12 +266,12 @@ def test_accuracy(kernels, name, dt):
     if name in ("sin", "cos"):
         big = finite & (np.abs(x64) > SINCOS_ULP_RANGE) & (np.abs(x64) <= 1e5)
         abs_err = np.abs(got.astype(np.float64) - ref)[big]
-        # f16: plus the rounding of the result (half an f16 ULP below 1)
-        abs_bound = SINCOS_ABS_BOUND_1E5 + (2.0**-12 if dt == "f16" else 0.0)
+        # f16, bf16: plus the rounding of the result (half an ULP below 1)
+        abs_bound = SINCOS_ABS_BOUND_1E5 + {"f16": 2.0**-12, "bf16": 2.0**-9}.get(dt, 0.0)
         assert abs_err.size == 0 or abs_err.max() <= abs_bound, (name, dt, abs_err.max())
         check &= np.abs(x64) <= SINCOS_ULP_RANGE
     err = ulp_error(got, ref, dt)[check]
-    bound = F16_ULP_BOUND if dt == "f16" else F32_ULP_BOUND[name]
+    bound = F16_ULP_BOUND if dt in NARROW else F32_ULP_BOUND[name]
     i = int(np.argmax(err))
     assert err[i] <= bound, f"{name} {dt}: {err[i]:.3f} ULP > {bound} at x={x[check][i]!r}: got {got[check][i]!r}, want {ref[check][i]!r}"
 
@@ -274,10 +280,10 @@ def test_accuracy(kernels, name, dt):
 def test_specials(kernels, name, dt):
     """NaN, +-inf, +-0, extremes, thresholds: bit-exact against the oracle (float64,
     rounded), sign of zero included; the documented limits where it gives NaN."""
-    x = _grid(name, dt) if dt == "f16" else np.resize(_specials(dt), N)
-    x = x if dt == "f16" else x.copy()
+    x = _grid(name, dt) if dt in NARROW else np.resize(_specials(dt), N)
+    x = x if dt in NARROW else x.copy()
     sel = np.zeros(N, bool)
-    if dt == "f16":
+    if dt in NARROW:
         sel[np.isin(x.view(np.uint16), _specials(dt).view(np.uint16))] = True
     else:
         sel[: _specials(dt).size] = True

@@ -11,6 +11,7 @@ import math
 import struct
 from dataclasses import dataclass, field
 
+import ml_dtypes  # noqa: F401  (NumPy knows "bfloat16" once it is imported)
 import numpy as np
 import pytest
 
@@ -390,6 +391,17 @@ _B9 = [[0.5, -0.25, 2.0], [0.1, 0.3, -1.0], [0.0, 0.7, 0.25], [-0.6, 0.0, 1.5]]
 case("matmul", [_A9, _B9], int8_gemm_ref(_A9, _B9), dtype="i8", tol=0)
 case("matmul", [[_A9[:2], _A9[1:]], _B9], [int8_gemm_ref(_A9[:2], _B9), int8_gemm_ref(_A9[1:], _B9)], dtype="i8", tol=0)
 
+# bf16 (npubuild/ops/bf16.py): widened to f32, computed, rounded once to nearest even.
+# 1 + 2**-8 is a tie between 1 and 1 + 2**-7 (even: 1); 1 + 3 * 2**-9 rounds up.
+case("add", [[1.0, 1.0], [2.0**-8, 3 * 2.0**-9]], [1.0, 1.0 + 2.0**-7], dtype="bf16", tol=0)
+# nine terms summed in f32, not bf16 (a bf16 accumulator would stay at 1.0): 1 + 8 * 2**-9
+case("reduce_sum", [[1.0] + [2.0**-9] * 8], 1.0 + 2.0**-6, dtype="bf16", tol=0)
+# (1 + 2**-7)**2 = 1 + 2**-6 + 2**-14 exactly in f32, rounded once: 1 + 2**-6
+case("matmul", [[[1.0 + 2.0**-7]], [[1.0 + 2.0**-7]]], [[1.0 + 2.0**-6]], dtype="bf16", tol=0)
+# 2**24 + 2**16 + 1 goes through f32 (2**24 + 2**16, a bf16 tie) and rounds to even: 2**24
+case("cast", [[2**24 + 2**16 + 1]], [2.0**24], {"to": "bf16"}, dtype="i32", tol=0)
+case("cast", [[1.0 + 2.0**-10]], [1.0], {"to": "bf16"}, dtype="f16", tol=0)
+case("softmax", [[0.0, 0.0, 0.0]], [0.333984375] * 3, dtype="bf16", tol=0)  # 1/3 rounded once to bf16
 
 # ---- the tests ---------------------------------------------------------------------------
 

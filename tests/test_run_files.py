@@ -149,3 +149,32 @@ def test_cli_run_reports_bad_files_in_one_line(project, tmp_path):
     assert r.rc == 1 and "exists and is not a regular file" in r.err and "Traceback" not in r.err
     p.npubuild("run", "g", "-i", str(good), "-o", str(tmp_path / "y.npz"))
     np.testing.assert_array_equal(np.load(tmp_path / "y.npz")["y"], [0, 2, 0, 4])
+
+
+def test_bf16_round_trips_as_uint16_bits(tmp_path):
+    import ml_dtypes
+
+    x = np.array([[1.5, -2.0, np.inf], [-0.0, 3e38, 1e-40]], np.float32).astype(ml_dtypes.bfloat16)
+    write_npz(tmp_path / "o.npz", {"y": x, "z": np.ones(2, np.float32)})
+    with zipfile.ZipFile(tmp_path / "o.npz") as z:
+        assert sorted(z.namelist()) == ["y.bf16.npy", "z.npy"]
+    raw = np.load(tmp_path / "o.npz")
+    assert raw["y.bf16"].dtype == np.uint16  # what a plain NumPy reader sees: the bit patterns
+    back = read_npz(tmp_path / "o.npz", "inputs")
+    assert set(back) == {"y", "z"} and back["y"].dtype == x.dtype
+    assert back["y"].view(np.uint16).tolist() == x.view(np.uint16).tolist()
+
+
+def test_bf16_as_numpy_saves_it_and_names_ending_in_bf16(tmp_path):
+    import ml_dtypes
+
+    x = np.array([1.25, -3.0], ml_dtypes.bfloat16)
+    np.savez(tmp_path / "v.npz", x=x)  # NumPy writes a 2-byte void ('|V2')
+    back = read_npz(tmp_path / "v.npz", "inputs")
+    assert back["x"].dtype == x.dtype and back["x"].view(np.uint16).tolist() == x.view(np.uint16).tolist()
+    # a float tensor whose own name ends in '.bf16' is not bf16 bits: only uint16 members are
+    np.savez(tmp_path / "n.npz", **{"t.bf16": np.ones(2, np.float32)})
+    assert read_npz(tmp_path / "n.npz", "inputs")["t.bf16"].dtype == np.float32
+    np.savez(tmp_path / "d.npz", **{"x": np.ones(2, np.float32), "x.bf16": x.view(np.uint16)})
+    with pytest.raises(UserError, match="holds 'x' twice"):
+        read_npz(tmp_path / "d.npz", "inputs")

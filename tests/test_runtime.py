@@ -31,6 +31,16 @@ graphs:
       s: {op: softmax, inputs: [x]}
       y: {op: relu, inputs: [s]}
     outputs: [y]
+  bf16_chain:
+    inputs:
+      x: {shape: [4, 16], dtype: bf16}
+    params:
+      w: {shape: [16], dtype: bf16}
+    nodes:
+      a: {op: mul, inputs: [x, w]}
+      s: {op: softmax, inputs: [a]}
+      y: {op: cast, inputs: [s], attrs: {to: f32}}
+    outputs: [a, y]
 """
 
 
@@ -168,3 +178,49 @@ def test_non_finite_attr_defaults_round_trip_through_strict_json():
     assert desc["attrs"] == {"min": "-inf", "max": 1.5}
     y = RefKernel(desc)(np.array([-1e30, 0.0, 2.0, np.inf], np.float32))
     np.testing.assert_array_equal(y, np.array([-1e30, 0.0, 1.5, 1.5], np.float32))
+
+
+def _bf16_inputs():
+    import ml_dtypes
+
+    x, w = _inputs()
+    return x.astype(ml_dtypes.bfloat16), w.astype(ml_dtypes.bfloat16)
+
+
+def test_run_takes_and_gives_bf16_arrays(built):
+    """bf16 in, bf16 out: mul is exact (bit-identical on host and ref, and equal to
+    ml_dtypes' own product); softmax is f32 rounded once, within 1 bf16 ulp."""
+    x, w = _bf16_inputs()
+    rt = npubuild.load(built.artifacts)
+    outs = {}
+    for backend in ("host", "ref"):
+        g = rt.graph("bf16_chain", backend=backend)
+        g.set_params(w=w)
+        outs[backend] = g.run(x=x)
+        assert str(outs[backend]["a"].dtype) == "bfloat16" and outs[backend]["y"].dtype == np.float32
+    assert outs["host"]["a"].view(np.uint16).tolist() == (x * w).view(np.uint16).tolist()
+    assert outs["ref"]["a"].view(np.uint16).tolist() == (x * w).view(np.uint16).tolist()
+    np.testing.assert_allclose(outs["host"]["y"], outs["ref"]["y"], rtol=2.0**-7, atol=0)
+    g = rt.graph("bf16_chain", backend="host")
+    with pytest.raises(UserError, match=r"param 'w' must be bfloat16 \(bf16\), got float32; convert with .astype\(ml_dtypes.bfloat16\)"):
+        g.set_params(w=w.astype(np.float32))
+
+
+def test_cli_run_reads_and_writes_bf16_npz(built, tmp_path):
+    """.npz: a bf16 array goes in as np.savez writes it (|V2) or as uint16 bits named
+    '<name>.bf16'; it comes out as '<name>.bf16' bits."""
+    import ml_dtypes
+
+    x, w = _bf16_inputs()
+    np.savez(tmp_path / "in.npz", x=x)  # NumPy's own: a 2-byte void member
+    np.savez(tmp_path / "p.npz", **{"w.bf16": w.view(np.uint16)})
+    for backend in ("ref", "host"):
+        out = tmp_path / f"{backend}.npz"
+        built.npubuild("run", "bf16_chain", "-i", str(tmp_path / "in.npz"), "-p", str(tmp_path / "p.npz"), "-o", str(out),
+                       "--backend", backend)
+        z = np.load(out)
+        assert sorted(z.files) == ["a.bf16", "y"]
+        a = z["a.bf16"].view(ml_dtypes.bfloat16)
+        assert a.view(np.uint16).tolist() == (x * w).view(np.uint16).tolist()
+    r = built.npubuild("run", "bf16_chain", "-i", str(tmp_path / "in.npz"), "-p", str(tmp_path / "p.npz"))
+    assert "a: shape [4, 16] bfloat16" in r.out

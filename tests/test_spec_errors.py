@@ -68,6 +68,18 @@ def graph(nodes: str, out: str = "y", **extra) -> dict:
     return {G: GRAPH.format(nodes=textwrap.indent(textwrap.dedent(nodes).strip("\n"), "      "), out=out), **extra}
 
 
+GRAPH_BF16_CONST = """\
+graphs:
+  g:
+    inputs: {x: {shape: [4], dtype: bf16}}
+    constants:
+      c: {value: [1.0, 2.0, 3.0, 4.0], dtype: bf16}
+    nodes:
+      y: {op: add, inputs: [x, c]}
+    outputs: [y]
+"""
+
+
 def fam(body: str, name: str = "f") -> dict:
     """One kernel family in specs/kernels/a.yaml; ``body`` starts at line 3."""
     return {K: f"kernels:\n  {name}:\n" + textwrap.indent(textwrap.dedent(body).strip("\n"), "    ") + "\n"}
@@ -105,9 +117,9 @@ CASES = [
      [(K + ":3", "unknown op 'sofmax' in kernel family 'f' (did you mean 'softmax'?); `npubuild ops` lists them")]),
     ("op_not_a_name", fam("op: [relu]\nshapes: [[4]]"), [(K + ":3", "unknown op ['relu']")]),
     ("unknown_dtype", fam("op: relu\ndtype: f23\nshapes: [[4]]"),
-     [(K + ":4", "unknown dtype 'f23' for kernel family 'f' (did you mean 'f32'?); use one of f32, f16, i8, i32, i64, bool")]),
+     [(K + ":4", "unknown dtype 'f23' for kernel family 'f' (did you mean 'f32'?); use one of f32, f16, bf16, i8, i32, i64, bool")]),
     ("dtype_not_allowed_for_op", fam("op: softmax\ndtype: i32\nshapes: [[4]]"),
-     [(K + ":4", "kernel family 'f': op 'softmax' does not take dtype i32; use one of f32, f16")]),
+     [(K + ":4", "kernel family 'f': op 'softmax' does not take dtype i32; use one of f32, f16, bf16")]),
     ("unknown_attr_at_key_line", fam("op: softmax\nattrs:\n  axsi:\n    0\nshapes: [[4]]"),
      [(K + ":5", "op 'softmax' has no attr 'axsi' (did you mean 'axis'?) (attrs: axis)")]),
     ("wrong_attr_type_at_value_line", fam("op: softmax\nattrs:\n  axis:\n    - 1\nshapes: [[4]]"),
@@ -117,7 +129,7 @@ CASES = [
     ("attr_outside_choices", fam("op: gelu\nattrs: {approximate: tahn}\nshapes: [[4]]"),
      [(K + ":4", "attr 'approximate' of 'gelu' must be one of none, tanh; got 'tahn' (did you mean 'tanh'?)")]),
     ("cast_to_unknown_dtype", fam("op: cast\nattrs: {to: f23}\nshapes: [[4]]"),
-     [(K + ":4", "attr 'to' of 'cast' must be one of f32, f16, i8, i32, i64, bool; got 'f23' (did you mean 'f32'?)")]),
+     [(K + ":4", "attr 'to' of 'cast' must be one of f32, f16, bf16, i8, i32, i64, bool; got 'f23' (did you mean 'f32'?)")]),
     ("missing_required_attr", fam("op: cast\nshapes: [[4]]"),
      [(K + ":2", "kernel family 'f': op 'cast' needs attr 'to' (a string)")]),
     ("attr_error_reported_once", fam("op: clamp\nattrs: {max: hi}\nshapes:\n  - [4]\n  - [8]"),
@@ -168,7 +180,15 @@ CASES = [
     ("xdna_softmax_axis_0", fam("op: softmax\nattrs: {axis: 0}\ntargets: [ref, xdna]\nshapes:\n  - [32, 1024]\n  - [1024]"),
      [(K + ":7", "softmax with input shapes [32x1024] is not supported on xdna: softmax only over the last axis; "
                  "change the shape/attrs or drop 'xdna' from targets")]),
+    ("xdna_f16_points_to_bf16", fam("op: relu\ndtype: f16\ntargets: [ref, xdna]\nshapes:\n  - [4, 8]"),
+     [(K + ":7", "relu with input shapes [4x8] is not supported on xdna: no f16 tensors (Peano compiles every 16-bit "
+                 "float as bfloat16, so f16 would be computed wrongly): use bf16, the NPU's float")]),
+    ("xdna_bf16_movement_needs_32_bit_cells", fam("op: transpose\ndtype: bf16\ntargets: [ref, xdna]\nshapes:\n  - [4, 8]"),
+     [(K + ":7", "transpose with input shapes [4x8] is not supported on xdna: f32, i32 only (the NPU data-movement "
+                 "engines move 32-bit cells)")]),
     # ---- graphs ---------------------------------------------------------------------
+    ("graph_bf16_constant", {G: GRAPH_BF16_CONST},
+     [(G + ":5", "graph constants cannot be bf16; declare it f32 and convert it with a cast node (op: cast, to: bf16)")]),
     ("graph_unknown_tensor", graph("h: {op: matmul, inputs: [x, ww]}\ny: {op: relu, inputs: [h]}"),
      [(G + ":6", "node 'h' of graph 'g' reads unknown tensor 'ww' (did you mean 'w'?); declare it under inputs/params/constants or add a node with that name")]),
     ("graph_cycle", graph("h: {op: add, inputs: [x, y]}\ny: {op: relu, inputs: [h]}"),
@@ -224,7 +244,7 @@ CASES = [
       (G + ":9", "node 'y' (add) of graph 'g': shapes 4x8 and 8x8 do not broadcast")]),
     ("graph_node_dtype_defaults_to_first_input",
      graph("h: {op: cast, inputs: [x], attrs: {to: i32}}\ny: {op: softmax, inputs: [h]}"),
-     [(G + ":7", "node 'y' (softmax) of graph 'g': op 'softmax' does not take dtype i32 (allowed: f32, f16); its inputs are h: [4, 8] i32 "
+     [(G + ":7", "node 'y' (softmax) of graph 'g': op 'softmax' does not take dtype i32 (allowed: f32, f16, bf16); its inputs are h: [4, 8] i32 "
                  "(the node's dtype defaults to its first input's; set 'dtype:' if the op needs another)")]),
     ("graph_constant_value_and_file",
      {G: "graphs:\n  g:\n    inputs: {x: {shape: [2]}}\n    constants:\n      c: {value: [1.0, 2.0], file: c.npy}\n"
@@ -336,6 +356,33 @@ def test_valid_specs_load(tmp_path):
     assert g.constants["t"].shape == (8,) and g.constants["t"].file == (tmp_path / "specs/graphs/data/table.npy").resolve()
     assert [s.node for s in g.steps] == ["h", "a", "b", "y"]
     assert g.tensors["y"].dtype == "i32" and g.tensors["b"].dtype == "f32"
+
+
+def test_bf16_kernels_and_graph_tensors_load(tmp_path):
+    write(tmp_path, {
+        K: """\
+            kernels:
+              npu_float:
+                op: softmax
+                dtype: bf16
+                targets: [ref, host, xdna]
+                shapes: [[32, 1024]]
+            """,
+        G: """\
+            graphs:
+              g:
+                inputs: {x: {shape: [4, 8], dtype: bf16}}
+                params: {w: {shape: [8, 8], dtype: bf16}}
+                nodes:
+                  h: {op: matmul, inputs: [x, w]}
+                  y: {op: cast, inputs: [h], attrs: {to: f32}}
+                outputs: [y]
+            """,
+    })
+    spec = load_specs(tmp_path / "specs", tmp_path)
+    assert [i.id for i in spec.families["npu_float"].instances] == ["softmax_bf16_32x1024"]
+    g = spec.graphs["g"]
+    assert g.tensors["h"].dtype == "bf16" and g.tensors["y"].dtype == "f32"
 
 
 def test_cli_prints_diagnostics_without_traceback(tmp_path):

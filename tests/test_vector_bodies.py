@@ -35,6 +35,13 @@ CASES = [
     ("gelu", "f32", [(2, 32)], None),
     ("sigmoid", "f32", [(32,)], None),
     ("neg", "f32", [(16,)], None),
+    ("relu", "bf16", [(4, 32)], None),
+    ("add", "bf16", [(64,), (64,)], None),
+    ("cast", "f32", [(64,)], {"to": "bf16"}),
+    ("cast", "bf16", [(2, 32)], {"to": "f32"}),
+    ("reduce_max", "f32", [(4, 64)], {"axes": [-1]}),
+    ("reduce_min", "i8", [(2, 128)], {"axes": [-1], "keepdims": True}),
+    ("reduce_sum", "i32", [(3, 32)], {"axes": [-1]}),  # integer sums wrap identically in any order
 ]
 
 
@@ -59,7 +66,7 @@ def _inputs(inst, rng):
     xs = []
     for t in inst.inputs:
         dt = np.dtype(NUMPY_DTYPE[t.dtype])
-        if dt.kind == "f":
+        if t.dtype in ("f32", "f16", "bf16"):
             x = (rng.standard_normal(t.shape) * 4).astype(dt)
             flat = x.reshape(-1)
             flat[: min(6, flat.size)] = np.array([np.nan, np.inf, -np.inf, -0.0, 0.0, 100.0], dt)[: min(6, flat.size)]
@@ -73,7 +80,11 @@ def _inputs(inst, rng):
 def test_vector_bodies_are_emitted_for_the_cases():
     for op, dt, shapes, attrs in CASES:
         text = emitters.emit(make_instance(op, dt, shapes, attrs))
-        assert "vector.transfer_read" in text and "vector.transfer_write" in text, (op, dt)
+        assert "vector.transfer_read" in text, (op, dt)
+        if op.startswith("reduce_"):  # one scalar per row, after the vector.reduction
+            assert "vector.reduction" in text and "memref.load" not in text, (op, dt)
+            continue
+        assert "vector.transfer_write" in text, (op, dt)
         assert "memref.load" not in text or shapes[-1] in [(1,)], (op, dt)  # scalars only for broadcast inputs
 
 
@@ -145,3 +156,24 @@ def test_xdna_summary_says_cores_body_dispatches_and_bytes():
     abi = aie.design_for(mm, {"device": "npu1"}).abi()
     want = (abi.get("blocking") or {}).get("dispatches") or abi.get("dispatches_per_run")
     assert m["dispatches_per_run"] == want and m["body"]["source"] == "mlir-aie kernel"
+
+
+def test_vector_float_sum_of_negative_zeros_stays_negative(tmp_path):
+    """The lanes are folded with -0.0 as the accumulator operand, as the scalar sum starts."""
+    inst = make_instance("reduce_sum", "f32", [(2, 32)], {"axes": [-1]})
+    assert "vector.reduction <add>" in emitters.emit(inst)
+    k = compile_kernels([inst], tmp_path)[inst.key]
+    y = k(np.full((2, 32), -0.0, np.float32))
+    assert np.signbit(y).all() and (y == 0).all()
+
+
+def test_ops_catalog_says_which_xdna_bodies_are_vector_and_why_not():
+    from npubuild.build.catalog import ops_catalog
+
+    ops = {o["name"]: o["targets"]["xdna"] for o in ops_catalog(bodies=True)}
+    assert ops["add"]["bodies"]["npu1"]["bf16"] == {"lanes": 16, "why": "", "source": "generated vector"}
+    assert ops["reduce_max"]["bodies"]["npu1"]["i8"]["lanes"] == 64
+    exp = ops["exp"]["bodies"]["npu1"]["f32"]
+    assert exp["source"] == "scalar" and "no aievec lowering on aie2" in exp["why"]
+    assert all(v["why"] for per in ops["argmax"]["bodies"].values() for v in per.values())  # every scalar says why
+    assert "bodies" not in ops_catalog()[0]["targets"]["xdna"]  # only when asked (it emits per op)

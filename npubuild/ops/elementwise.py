@@ -10,6 +10,7 @@ import math
 
 from .lazy_numpy import np
 from .registry import (
+    XDNA_FLOATS,
     DTYPES,
     FLOAT_DTYPES,
     NUMERIC_DTYPES,
@@ -167,7 +168,10 @@ for _name, (_fn, _attrs, _doc) in _BINARY.items():
             oracle=(lambda f: lambda xs, at: f(xs[0], xs[1], at))(_fn),
             attrs=_attrs,
             dtypes=NUMERIC_DTYPES,
-            restrictions=(NO_BROADCAST_XDNA, Restriction("xdna", "f32 only", lambda s, a, dt: dt == "f32")),
+            restrictions=(
+                NO_BROADCAST_XDNA,
+                Restriction("xdna", "f32 or bf16 only", lambda s, a, dt: dt in XDNA_FLOATS),
+            ),
         )
     )
 
@@ -271,8 +275,8 @@ register(
         restrictions=(
             Restriction(
                 "xdna",
-                "only f32 <-> i32",
-                lambda s, a, dt: (dt, a["to"]) in (("f32", "i32"), ("i32", "f32")),
+                "only f32 <-> i32 and f32 <-> bf16",
+                lambda s, a, dt: (dt, a["to"]) in (("f32", "i32"), ("i32", "f32"), ("f32", "bf16"), ("bf16", "f32")),
             ),
         ),
     )

@@ -10,6 +10,7 @@ import math
 from ..errors import OpError
 from .lazy_numpy import np
 from .registry import (
+    FLOAT_ONLY_XDNA,
     FLOAT_DTYPES,
     NUMERIC_DTYPES,
     Attr,
@@ -17,11 +18,10 @@ from .registry import (
     Restriction,
     fmt_shape,
     numel,
-    only_dtypes,
     register,
 )
 
-F32_ONLY_XDNA = only_dtypes("xdna", ("f32",), "the NPU kernels compute in f32")
+F32_ONLY_XDNA = FLOAT_ONLY_XDNA  # f32 and bf16
 
 
 # ---- rope --------------------------------------------------------------------------------

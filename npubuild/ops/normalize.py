@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..errors import OpError
 from .lazy_numpy import np
 from .registry import (
+    FLOAT_ONLY_XDNA,
     FLOAT_DTYPES,
     Attr,
     OpDef,
@@ -17,11 +18,10 @@ from .registry import (
     fmt_shape,
     last_axis,
     norm_axis,
-    only_dtypes,
     register,
 )
 
-F32_ONLY_XDNA = only_dtypes("xdna", ("f32",), "the NPU kernels compute in f32")
+F32_ONLY_XDNA = FLOAT_ONLY_XDNA  # f32 and bf16
 
 EPS = Attr("eps", "float", 1e-5, doc="added to the variance (mean square) before the square root")
 

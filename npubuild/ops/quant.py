@@ -177,6 +177,8 @@ def _infer_matmul(shapes, attrs):
 
 
 def _matmul_signature(dtype, n, attrs):
+    if dtype == "bf16":
+        return ["bf16", "bf16"], "bf16"
     return ["f32", "f32"], "f32"
 
 
@@ -224,10 +226,11 @@ register(
         infer=_infer_matmul,
         oracle=_matmul,
         oracle_needs_dtype=True,
-        dtypes=("f32", "i8"),
+        dtypes=("f32", "bf16", "i8"),
         signature=_matmul_signature,
-        dtype_doc="a, b and the output are f32 for both dtypes; the dtype is the compute precision "
+        dtype_doc="f32 and i8: a, b and the output are f32, the dtype is the compute precision "
         "(i8: a quantised per row, b per column, int32 accumulation, output acc * sx[m] * sw[n]); "
+        "bf16: a, b and the output are bf16, products and sums in f32, the sum rounded once to bf16; "
         "the oracle takes the dtype as a third argument",
         restrictions=(only_dtypes("xdna", ("i8",), "the NPU GEMM computes in int8"),),
     ),

@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..errors import OpError
 from .lazy_numpy import np
 from .registry import (
+    FLOAT_ONLY_XDNA,
     FLOAT_DTYPES,
     INDEX_DTYPE_ATTR,
     NUMERIC_DTYPES,
@@ -19,11 +20,10 @@ from .registry import (
     Restriction,
     last_axis,
     norm_axis,
-    only_dtypes,
     register,
 )
 
-F32_ONLY_XDNA = only_dtypes("xdna", ("f32",), "the NPU kernels compute in f32")
+F32_ONLY_XDNA = FLOAT_ONLY_XDNA  # f32 and bf16
 
 
 def _wide(x):

@@ -10,7 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Callable
 
-from ..constants import DTYPES, FLOAT_DTYPES, NUMERIC_DTYPES, NUMPY_DTYPE, TARGETS  # noqa: F401  (re-exported)
+from ..constants import (  # noqa: F401  (re-exported)
+    DTYPES,
+    FLOAT_DTYPES,
+    NUMERIC_DTYPES,
+    NUMPY_DTYPE,
+    TARGETS,
+    XDNA_FLOAT_NOTES,
+)
 from ..errors import OpError, UnsupportedOnTarget
 
 # JSON spelling of non-finite floats (see canonical.json_safe)
@@ -105,7 +112,16 @@ class OpDef:
     oracle_needs_dtype: bool = False
 
     def evaluate(self, inputs: list, attrs: dict, dtype: str):
-        """Run the oracle: the definition of the op."""
+        """Run the oracle: the definition of the op (bf16: :func:`npubuild.ops.bf16.evaluate_bf16`)."""
+        bf16_arrays = any(str(getattr(x, "dtype", "")) == "bfloat16" for x in inputs)
+        if bf16_arrays or "bf16" in tensor_dtypes(self, len(inputs), attrs, dtype):
+            from .bf16 import evaluate_bf16
+
+            return evaluate_bf16(self, inputs, attrs, dtype)
+        return self.call_oracle(inputs, attrs, dtype)
+
+    def call_oracle(self, inputs: list, attrs: dict, dtype: str):
+        """The oracle function itself, with the dtype when it takes one."""
         if self.oracle_needs_dtype:
             return self.oracle(inputs, attrs, dtype)
         return self.oracle(inputs, attrs)
@@ -159,11 +175,16 @@ REGISTRY: dict[str, OpDef] = {}
 # * f16: Peano legalizes every 16-bit float as bfloat16 (llvm-aie
 #   AIELegalizerHelper.cpp legalizeG_FPEXT: "We only handle bfloat16 to single
 #   precision conversion"), so an f16 body would compute wrong values silently.
+#   bf16 is the NPU's float: the same legalizer extends and truncates it to and
+#   from f32, which is what every bf16 body does around its f32 arithmetic.
 XDNA_I64_TEXT = (
     "no i64 tensors (the NPU's shim DMA moves elements of at most 32 bits): use i32"
     "; argmax/argmin/gather: attrs index_dtype: i32"
 )
-XDNA_F16_TEXT = "no f16 tensors (Peano compiles every 16-bit float as bfloat16, so f16 would be computed wrongly): use f32"
+XDNA_F16_TEXT = (
+    "no f16 tensors (Peano compiles every 16-bit float as bfloat16, so f16 would be computed wrongly): "
+    "use bf16, the NPU's float (or f32, which AIE cores compute in software)"
+)
 
 
 def tensor_dtypes(op: OpDef, n_inputs: int, attrs: dict, dtype: str) -> set[str]:
@@ -342,6 +363,11 @@ def only_dtypes(target: str, dtypes: tuple[str, ...], why: str) -> Restriction:
     """Restriction: ``target`` runs the op only for the op dtypes ``dtypes``."""
     allowed = tuple(dtypes)
     return Restriction(target, f"{', '.join(allowed)} only ({why})", lambda shapes, attrs, dtype: dtype in allowed)
+
+
+# the float dtypes the NPU bodies take: f32, and bf16 (widened to f32 inside the body)
+XDNA_FLOATS = ("f32", "bf16")
+FLOAT_ONLY_XDNA = only_dtypes("xdna", XDNA_FLOATS, "the NPU kernels compute in f32; bf16 is widened to f32 and rounded back once")
 
 
 def fmt_shape(shape) -> str:

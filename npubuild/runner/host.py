@@ -19,7 +19,7 @@ import numpy as np
 
 from ..artifacts.manifest import abi_mismatch, embedded_abi
 from ..errors import UserError
-from ..ops.registry import NUMPY_DTYPE
+from ..constants import numpy_dtype
 
 
 def _shape_text(shape) -> str:
@@ -44,11 +44,11 @@ class HostKernel:
         self._abi_checked = False
         try:
             self._inputs = [
-                (str(t["name"]), tuple(int(d) for d in t["shape"]), np.dtype(NUMPY_DTYPE[t["dtype"]]))
+                (str(t["name"]), tuple(int(d) for d in t["shape"]), numpy_dtype(t["dtype"]))
                 for t in instance_description["inputs"]
             ]
             (out,) = instance_description["outputs"]
-            self._output = (str(out["name"]), tuple(int(d) for d in out["shape"]), np.dtype(NUMPY_DTYPE[out["dtype"]]))
+            self._output = (str(out["name"]), tuple(int(d) for d in out["shape"]), numpy_dtype(out["dtype"]))
         except (KeyError, TypeError, ValueError) as e:
             raise UserError(f"kernel {self.id}: malformed kernel description ({e!r})") from None
         self._lib: ctypes.CDLL | None = None
@@ -96,7 +96,7 @@ class HostKernel:
             return
         specs = (self.abi.get("functions") or {}).get(name)
         try:
-            compiled = [(tuple(a["shape"]), np.dtype(NUMPY_DTYPE[a["dtype"]])) for a in specs]
+            compiled = [(tuple(a["shape"]), numpy_dtype(a["dtype"])) for a in specs]
         except (KeyError, TypeError, ValueError):
             raise UserError(f"kernel {self.id}: {self.origin} lists no '{name}' in its ABI; rebuild with `doit build`") from None
         if compiled != want:

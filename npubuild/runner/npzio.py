@@ -10,6 +10,14 @@ that claims 4e12 elements is refused from its header.
 Writing: only onto a regular file or a new name, through a temporary file in
 the same directory and a rename, so a device, FIFO or directory at the path is
 never written through and a killed run leaves the old file whole.
+
+bf16 (``ml_dtypes.bfloat16``): NumPy has no bf16 in the .npy format and saves
+an ml_dtypes array as 2-byte void (``|V2``), which loses what it was. So a bf16
+array ``y`` is written as the member ``y.bf16.npy`` holding its bit patterns as
+``uint16`` (``np.load(f)["y.bf16"].view(ml_dtypes.bfloat16)`` gets it back), and
+read back from such a member as bf16 named ``y``. A ``|V2`` member (what
+``numpy.savez`` writes for a bfloat16 array) is read as bf16 too: it is the only
+2-byte void NumPy writes for ml_dtypes.
 """
 from __future__ import annotations
 
@@ -20,12 +28,14 @@ import zipfile
 import zlib
 from pathlib import Path
 
+from ..constants import numpy_dtype
 from ..errors import UserError
 from ..fsio import atomic_writer, open_regular
 from ..limits import Limits
 from ..ops.lazy_numpy import np
 
 _MAX_MEMBERS = 4096  # arrays in one inputs/params file
+BF16_SUFFIX = ".bf16"  # member name suffix (before .npy) of a bf16 array stored as uint16 bit patterns
 
 
 def _open_regular(path: Path, what: str):
@@ -51,7 +61,9 @@ def _member(z: zipfile.ZipFile, info: zipfile.ZipInfo, where: str, limits: Limit
                 shape, fortran, dtype = npy_format.read_array_header_2_0(f)
         except (ValueError, SyntaxError, EOFError) as e:
             raise UserError(f"{where} is not a .npy array ({e})") from None
-        if dtype.hasobject or dtype.kind not in "biufc":
+        bf16_bits = _bf16_bits(info.filename, dtype)
+        void_bf16 = dtype.kind == "V" and dtype.itemsize == 2 and dtype.fields is None
+        if (dtype.hasobject or dtype.kind not in "biufc") and not void_bf16:
             raise UserError(f"{where} has dtype {dtype}; inputs are numeric or bool arrays (object and string arrays are refused)")
         nbytes = math.prod(shape) * dtype.itemsize
         if nbytes > limits.max_input_bytes:
@@ -60,6 +72,8 @@ def _member(z: zipfile.ZipFile, info: zipfile.ZipInfo, where: str, limits: Limit
             raise UserError(f"{where}: its header says {nbytes} bytes of data but the member holds {info.file_size - f.tell()}")
         data = f.read(nbytes)
     arr = np.frombuffer(data, dtype=dtype)
+    if bf16_bits or void_bf16:
+        arr = arr.view(numpy_dtype("bf16"))
     return arr.reshape(shape, order="F" if fortran else "C").copy()
 
 
@@ -85,7 +99,12 @@ def read_npz(path, what: str, limits: Limits = Limits()) -> dict:
                         raise UserError(f"{what} file {path}: member {info.filename!r} is not a .npy array")
                     if name in out:
                         raise UserError(f"{what} file {path} holds '{name}' twice")
-                    out[name] = _member(z, info, f"{what} file {path}: array '{name}'", limits)
+                    arr = _member(z, info, f"{what} file {path}: array '{name}'", limits)
+                    if str(arr.dtype) == "bfloat16":
+                        name = name.removesuffix(BF16_SUFFIX)
+                        if name in out:
+                            raise UserError(f"{what} file {path} holds '{name}' twice")
+                    out[name] = arr
                 return out
         # zipfile raises NotImplementedError for a compression method it lacks
         except (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, EOFError, OSError, NotImplementedError, RuntimeError) as e:
@@ -107,6 +126,25 @@ def write_npz(path, arrays: dict) -> None:
         raise UserError(f"cannot write {path}: its directory {path.parent} does not exist")
     try:
         with atomic_writer(path, kind="out") as f:
-            np.savez(f, **arrays)
+            np.savez(f, **{_member_name(k, v): _stored(v) for k, v in arrays.items()})
     except OSError as e:
         raise UserError(f"cannot write {path}: {e.strerror or e}") from None
+
+
+def _bf16_bits(member: str, dtype) -> bool:
+    """A ``<name>.bf16.npy`` member of uint16: bf16 bit patterns (no graph tensor is uint16,
+    so a tensor whose own name ends in ``.bf16`` is not mistaken for one)."""
+    return member.endswith(BF16_SUFFIX + ".npy") and dtype == np.dtype("<u2")
+
+
+def _is_bf16(arr) -> bool:
+    return str(getattr(arr, "dtype", "")) == "bfloat16"
+
+
+def _member_name(name: str, arr) -> str:
+    return name + BF16_SUFFIX if _is_bf16(arr) else name
+
+
+def _stored(arr):
+    """What goes into the .npy: bf16 as its uint16 bit patterns (see the module docstring)."""
+    return np.asarray(arr).view(np.uint16) if _is_bf16(arr) else arr

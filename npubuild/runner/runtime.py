@@ -18,6 +18,7 @@ from collections import OrderedDict
 from pathlib import Path
 
 from ..artifacts.manifest import graph_problems, read_manifest, verify, xdna_abi_problem
+from ..constants import numpy_dtype
 from ..errors import UserError, VerifyError
 from ..limits import Limits
 from .checks import as_checked_array, check_gemm_abi, check_kernel_record
@@ -375,6 +376,16 @@ class GraphRunner:
         return held[1]
 
 
+def _register_bf16(manifest: dict) -> None:
+    """Import ml_dtypes when a kernel has bf16 tensors: NumPy knows the dtype name
+    "bfloat16" (which every backend maps buffers with) only after that import, and
+    the import costs about a second, so manifests without bf16 do not pay it."""
+    for k in manifest["kernels"].values():
+        if any(t["dtype"] == "bf16" for t in (*k["inputs"], *k["outputs"])):
+            numpy_dtype("bf16")
+            return
+
+
 def load(path="artifacts", verify_files: bool = True, max_open: int | None = None, xrt_contexts: int | None = None) -> Runtime:
     """Open a built artifact directory; by default re-hash and cross-check every file first.
 
@@ -396,6 +407,7 @@ def load(path="artifacts", verify_files: bool = True, max_open: int | None = Non
         problems = verify(path, manifest, limits)
         if problems:
             raise VerifyError(f"{path} does not match its manifest:\n  " + "\n  ".join(problems))
+    _register_bf16(manifest)
     rt = Runtime(path, manifest, max_open, xrt_contexts)
     rt.ane_resident = resident
     rt.limits = limits

@@ -48,6 +48,8 @@ def _flat(v):
 
 def value_problem(value, dtype: str) -> str | None:
     """Why an inline value does not fit ``dtype``, or None."""
+    if dtype == "bf16":  # the build writes constants with NumPy's .npy, which has no bf16
+        return "graph constants cannot be bf16; declare it f32 and convert it with a cast node (op: cast, to: bf16)"
     for x in _flat(value):
         if dtype == "bool":
             if x not in (0, 1) or isinstance(x, float):

@@ -1,13 +1,20 @@
 """Host emitter for ``cast``, and the attr-value conversions other emitters share.
 
 ``cast`` from dtype ``s`` to ``attrs["to"]`` (every pair of
-f32/f16/i8/i32/i64/bool), elementwise:
+f32/f16/bf16/i8/i32/i64/bool), elementwise:
 
-* float -> float: ``f16 -> f32`` is exact; ``f32 -> f16`` rounds to nearest
-  even, overflows to +-inf, NaN stays NaN (as NumPy);
+* float -> float goes through f32: ``f16 -> f32`` and ``bf16 -> f32`` are
+  exact; ``f32 -> f16`` and ``f32 -> bf16`` round to nearest even, overflow to
+  +-inf, NaN stays NaN (as NumPy and ml_dtypes); ``f16 -> bf16`` and
+  ``bf16 -> f16`` are one exact widening and one rounding (f16's 11 bits do
+  not fit bf16's 8, and bf16's exponent range does not fit f16's);
 * int -> float: rounds to nearest even (``i64 -> f32``, ``i32 -> f32`` for
   ``|x| > 2**24``); ``int -> f16`` goes through f32, which is exact whenever
-  the f16 result is finite (every such integer is below 65520);
+  the f16 result is finite (every such integer is below 65520); ``int -> bf16``
+  goes through f32 too, which rounds twice for ``|x| > 2**24``: the oracle
+  (npubuild.ops.bf16) converts through f32 the same way, so the two agree
+  (``x.astype(ml_dtypes.bfloat16)`` of an integer rounds once and can differ
+  by one bf16 ulp);
 * int -> int: sign-extends or wraps (keeps the low bits), as NumPy ``astype``;
 * float -> int truncates toward zero (the oracle: ``np.trunc`` then ``astype``).
   NumPy's result for NaN and for values whose truncation is outside the
@@ -36,7 +43,7 @@ from typing import Callable
 
 from ...spec.instances import KernelInstance
 from .elementwise import emit_elementwise
-from .mlir_text import INT_BITS, KernelBuilder, int_min, is_float, mlir_type
+from .mlir_text import INT_BITS, WIDENED_FLOATS, KernelBuilder, compute_dtype, int_min, is_float, mlir_type, narrow, widen
 
 # ---- emit-time conversions (Python) --------------------------------------------------------------
 
@@ -46,11 +53,22 @@ def float_attr_value(value: float, dtype: str) -> float:
     value = float(value)
     if math.isnan(value) or math.isinf(value):
         return value
+    if dtype == "bf16":  # through f32, as the bf16 oracle rounds attrs (npubuild.ops.bf16)
+        return _f32_to_bf16(float_attr_value(value, "f32"))
     fmt = {"f32": "<f", "f16": "<e"}[dtype]
     try:
         return struct.unpack(fmt, struct.pack(fmt, value))[0]
     except OverflowError:
         return math.copysign(math.inf, value)
+
+
+def _f32_to_bf16(value: float) -> float:
+    """An f32 value rounded to bf16, nearest even (finite values may round to +-inf)."""
+    if math.isnan(value) or math.isinf(value):
+        return value
+    bits = struct.unpack("<I", struct.pack("<f", value))[0]
+    bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+    return struct.unpack("<f", struct.pack("<I", bits))[0]
 
 
 def int_attr_value(value: float, dtype: str) -> int:
@@ -80,8 +98,7 @@ def attr_constant(b: KernelBuilder, value: float, dtype: str) -> str:
 
 def _float_to_int(b: KernelBuilder, x: str, src: str, dst: str) -> str:
     """Truncate toward zero, saturating; NaN -> 0 (fptosi only ever sees in-range values)."""
-    if src == "f16":
-        x = b.op(f"arith.extf {x} : f16 to f32")  # exact
+    x = widen(b, x, src)  # f16, bf16 -> f32: exact
     bits = INT_BITS[dst]
     t = mlir_type(dst)
     hi = b.float_const(2.0 ** (bits - 1), "f32")  # exact power of two
@@ -104,23 +121,23 @@ def convert(b: KernelBuilder, x: str, src: str, dst: str) -> str:
     ts, td = mlir_type(src), mlir_type(dst)
     if dst == "bool":
         if is_float(src):
+            if src in WIDENED_FLOATS:  # no bf16 compare: in f32 (exact)
+                x, src, ts = widen(b, x, src), compute_dtype(src), mlir_type(compute_dtype(src))
             return b.op(f"arith.cmpf une, {x}, {b.float_const(0.0, src)} : {ts}")  # NaN -> true
         return b.op(f"arith.cmpi ne, {x}, {b.int_const(0, src)} : {ts}")
     if src == "bool":
+        if dst in WIDENED_FLOATS:  # no bf16 select: 0.0 or 1.0 in f32, narrowed (exact)
+            return narrow(b, convert(b, x, src, compute_dtype(dst)), dst)
         if is_float(dst):
             return b.op(f"arith.select {x}, {b.float_const(1.0, dst)}, {b.float_const(0.0, dst)} : {td}")
         return b.op(f"arith.extui {x} : i1 to {td}")
     if is_float(src) and is_float(dst):
-        if src == "f16":
-            return b.op(f"arith.extf {x} : f16 to f32")
-        return b.op(f"arith.truncf {x} : f32 to f16")
+        return narrow(b, widen(b, x, src), dst)  # through f32: one exact widening, one rounding
     if is_float(src):
         return _float_to_int(b, x, src, dst)
     if is_float(dst):
-        if dst == "f16":
-            f = b.op(f"arith.sitofp {x} : {ts} to f32")
-            return b.op(f"arith.truncf {f} : f32 to f16")
-        return b.op(f"arith.sitofp {x} : {ts} to {td}")
+        f = b.op(f"arith.sitofp {x} : {ts} to {mlir_type(compute_dtype(dst))}")
+        return narrow(b, f, dst)  # f16, bf16: through f32
     if INT_BITS[dst] > INT_BITS[src]:
         return b.op(f"arith.extsi {x} : {ts} to {td}")
     return b.op(f"arith.trunci {x} : {ts} to {td}")
@@ -132,7 +149,7 @@ def _emit_cast(inst: KernelInstance) -> str:
     def fn(b: KernelBuilder, v, dt):
         return convert(b, v[0], dt, dst)
 
-    return emit_elementwise(inst, fn, f"cast to {dst}")
+    return emit_elementwise(inst, fn, f"cast to {dst}", native=True)
 
 
 EMITTERS: dict[str, Callable[[KernelInstance], str]] = {"cast": _emit_cast}

@@ -15,7 +15,11 @@ the choice is written here and in the docs):
   dtype's loop; values compare equal either way.)
 * float ``neg`` flips and ``abs`` clears the sign bit (exact for -0.0 and NaN);
 * f16 arithmetic is computed in f32 and rounded once (exact for + - * /, as in
-  NumPy).
+  NumPy);
+* bf16 (``mlir_text.WIDENED_FLOATS``): every bf16 input is widened to f32, the
+  op's f32 body runs, and a bf16 result is rounded once (the oracle's rule,
+  npubuild.ops.bf16); ``neg``/``abs`` stay sign-bit operations on the i16
+  pattern, and ``cast`` converts itself (``native``).
 """
 from __future__ import annotations
 
@@ -26,12 +30,16 @@ from . import vector
 from .mlir_text import (
     FLOAT_BITS_TYPE,
     FLOAT_SIGN_MASK,
+    WIDENED_FLOATS,
     KernelBuilder,
     broadcast_indices,
+    compute_dtype,
     int_min,
     is_float,
     mlir_type,
+    narrow,
     negate_float,
+    widen,
 )
 
 # (builder, scalar operands, dtype) -> result value
@@ -116,11 +124,32 @@ BINARY: dict[str, ScalarFn] = {
 # ---- the kernel ------------------------------------------------------------------------------
 
 
-def emit_elementwise(inst: KernelInstance, fn: ScalarFn, title: str) -> str:
+def computed_wide(inst: KernelInstance, fn: ScalarFn) -> ScalarFn:
+    """``fn`` for a widened-float instance (bf16): its bf16 operands are widened to
+    f32, ``fn`` runs on f32, and a result of the op's dtype is rounded back once.
+    Written with ``b.op`` only, so a vector builder lifts it like ``fn``."""
+    if inst.dtype not in WIDENED_FLOATS:
+        return fn
+    in_dtypes = [t.dtype for t in inst.inputs]
+    narrow_result = inst.output.dtype == inst.dtype
+
+    def wide(b: KernelBuilder, v, dt):
+        vals = [widen(b, x, d) if d in WIDENED_FLOATS else x for x, d in zip(v, in_dtypes)]
+        r = fn(b, vals, compute_dtype(dt))
+        return narrow(b, r, dt) if narrow_result else r
+
+    return wide
+
+
+def emit_elementwise(inst: KernelInstance, fn: ScalarFn, title: str, native: bool = False) -> str:
     """One loop nest over the output; each input is read at the broadcast index.
+
+    ``fn`` runs through :func:`computed_wide` unless ``native`` (it takes the
+    dtype's own values: sign-bit operations, conversions).
 
     Where the shape allows it (and, for an AIE body, the device lowers every op),
     the same ``fn`` is emitted over vectors instead (:mod:`.vector`)."""
+    fn = fn if native else computed_wide(inst, fn)
     lifted = vector.choose(inst, fn, title)
     if lifted is not None:
         return lifted
@@ -137,14 +166,17 @@ def emit_elementwise(inst: KernelInstance, fn: ScalarFn, title: str) -> str:
     return b.finish()
 
 
-def _make(fn: ScalarFn, title: str) -> Callable[[KernelInstance], str]:
+def _make(fn: ScalarFn, title: str, native: bool = False) -> Callable[[KernelInstance], str]:
     def emit(inst: KernelInstance) -> str:
-        return emit_elementwise(inst, fn, title)
+        return emit_elementwise(inst, fn, title, native)
 
     return emit
 
 
+# exact sign-bit operations: bf16 stays bf16 (bitcast to i16)
+_NATIVE = ("neg", "abs")
+
 EMITTERS: dict[str, Callable[[KernelInstance], str]] = {
-    **{name: _make(fn, "elementwise unary") for name, fn in UNARY.items()},
+    **{name: _make(fn, "elementwise unary", name in _NATIVE) for name, fn in UNARY.items()},
     **{name: _make(fn, "elementwise binary, NumPy broadcasting") for name, fn in BINARY.items()},
 }

@@ -27,7 +27,7 @@ import math
 import struct
 from typing import Callable
 
-from .mlir_text import KernelBuilder, negate_float
+from .mlir_text import KernelBuilder, compute_dtype, narrow, negate_float, widen
 
 F = "f32"
 I = "i32"
@@ -520,14 +520,13 @@ def recip_f32(b: KernelBuilder, x: str) -> str:
 
 
 def via_f32(core: Callable[[KernelBuilder, str], str], b: KernelBuilder, x: str, dtype: str) -> str:
-    """Apply an f32 builder ``core(b, x)`` to ``x`` of ``dtype``: f16 is extended to
-    f32 and the result rounded back once."""
+    """Apply an f32 builder ``core(b, x)`` to ``x`` of ``dtype``: a narrow float
+    (f16, bf16) is extended to f32 and the result rounded back once."""
     if dtype == "f32":
         return core(b, x)
-    if dtype == "f16":
-        xf = b.op(f"arith.extf {x} : f16 to f32")
-        return b.op(f"arith.truncf {core(b, xf)} : f32 to f16")
-    raise ValueError(f"mathfns: unsupported dtype {dtype!r} (f32, f16)")
+    if compute_dtype(dtype) == "f32":
+        return narrow(b, core(b, widen(b, x, dtype)), dtype)
+    raise ValueError(f"mathfns: unsupported dtype {dtype!r} (f32, f16, bf16)")
 
 
 def exp(b: KernelBuilder, x: str, dtype: str) -> str:

@@ -27,17 +27,49 @@ from ...ops.registry import numel
 from ...spec.instances import KernelInstance
 
 # our dtype -> MLIR scalar type
-MLIR_TYPE = {"f32": "f32", "f16": "f16", "i8": "i8", "i32": "i32", "i64": "i64", "bool": "i1"}
+MLIR_TYPE = {"f32": "f32", "f16": "f16", "bf16": "bf16", "i8": "i8", "i32": "i32", "i64": "i64", "bool": "i1"}
 # our dtype -> memref element type (bool is one byte in memory holding 0/1, as in NumPy)
 MEMREF_ELEMENT = {**MLIR_TYPE, "bool": "i8"}
 # float dtype -> same-width integer type (for sign-bit manipulation)
-FLOAT_BITS_TYPE = {"f32": "i32", "f16": "i16"}
-FLOAT_SIGN_MASK = {"f32": 0x80000000, "f16": 0x8000}
+FLOAT_BITS_TYPE = {"f32": "i32", "f16": "i16", "bf16": "i16"}
+FLOAT_SIGN_MASK = {"f32": 0x80000000, "f16": 0x8000, "bf16": 0x8000}
 INT_BITS = {"i8": 8, "i32": 32, "i64": 64}
+
+# Narrow floats and the float they are computed in: loaded, widened exactly with
+# ``arith.extf``, computed in the wider float, rounded once with ``arith.truncf``
+# (round to nearest even).
+COMPUTE_FLOAT = {"f16": "f32", "bf16": "f32"}
+# Narrow floats no float arithmetic, compare or select ever sees: every value is
+# widened first. x86 has no bf16 arithmetic, and LLVM would compute it through
+# libgcc's ``__extendbfsf2``/``__truncsfbf2``; AIE cores only extend and truncate
+# bf16 scalars (llvm-aie AIELegalizerHelper legalizeG_FPEXT/G_FPTRUNC). The host
+# pipeline's ``arith-expand{include-bf16=true}`` turns the extf/truncf into integer
+# operations. (f16 bodies still write some f16 arithmetic, which LLVM widens to f32
+# itself, exactly as NumPy's f16 loops compute.)
+WIDENED_FLOATS = ("bf16",)
 
 
 def is_float(dtype: str) -> bool:
     return dtype in FLOAT_BITS_TYPE
+
+
+def compute_dtype(dtype: str) -> str:
+    """The dtype a value of ``dtype`` is computed in (f16, bf16: f32; others: itself)."""
+    return COMPUTE_FLOAT.get(dtype, dtype)
+
+
+def widen(b: "KernelBuilder", x: str, dtype: str) -> str:
+    """``x`` of ``dtype`` as a value of ``compute_dtype(dtype)`` (exact)."""
+    if dtype not in COMPUTE_FLOAT:
+        return x
+    return b.op(f"arith.extf {x} : {MLIR_TYPE[dtype]} to {MLIR_TYPE[COMPUTE_FLOAT[dtype]]}")
+
+
+def narrow(b: "KernelBuilder", x: str, dtype: str) -> str:
+    """``x`` of ``compute_dtype(dtype)`` rounded once to ``dtype`` (nearest even)."""
+    if dtype not in COMPUTE_FLOAT:
+        return x
+    return b.op(f"arith.truncf {x} : {MLIR_TYPE[COMPUTE_FLOAT[dtype]]} to {MLIR_TYPE[dtype]}")
 
 
 def mlir_type(dtype: str) -> str:
@@ -84,6 +116,9 @@ def float_literal(value: float, dtype: str) -> str:
         return f"0x{bits:08X}"
     if dtype == "f16":
         bits = struct.unpack("<H", struct.pack("<e", value))[0]
+        return f"0x{bits:04X}"
+    if dtype == "bf16":  # inf, NaN and -0.0 are the top half of their f32 patterns
+        bits = struct.unpack("<I", struct.pack("<f", value))[0] >> 16
         return f"0x{bits:04X}"
     raise ValueError(dtype)
 

@@ -31,7 +31,7 @@ from typing import Callable
 from ...ops.registry import norm_axis
 from ...spec.instances import KernelInstance
 from .mlir_text import KernelBuilder
-from .nn import f32, free_scratch, scf_for, scratch, to_f32
+from .nn import f32, free_scratch, load_f32, scf_for, scratch, store_f32, to_f32
 
 _ROUND_MAGIC = 12582912.0  # 1.5 * 2^23
 
@@ -143,17 +143,20 @@ def emit_dequantize(inst: KernelInstance) -> str:
 
 
 def _emit_matmul_f32(inst: KernelInstance) -> str:
-    b = KernelBuilder(inst, "matmul f32: f32 accumulation over k in order")
+    """f32 and bf16: one f32 accumulator per output, ``k`` in order; bf16 elements are
+    widened (bf16 x bf16 products are exact in f32) and the sum rounded once."""
+    dt = inst.output.dtype
+    b = KernelBuilder(inst, f"matmul {dt}: f32 accumulation over k in order")
     (as_, bs), ys = inst.shapes, inst.output.shape
     kk = bs[0]
     a_in, b_in = b.in_args
     with b.loop_nest(ys) as ivs:
         lead, n = ivs[:-1], ivs[-1]
         with scf_for(b, b.index(0), b.index(kk), [b.float_const(0.0, "f32")], ["f32"]) as lk:
-            av = b.load(a_in, as_, "f32", lead + [lk.iv])
-            bv = b.load(b_in, bs, "f32", [lk.iv, n])
+            av = load_f32(b, a_in, as_, dt, lead + [lk.iv])
+            bv = load_f32(b, b_in, bs, dt, [lk.iv, n])
             lk.next = [f32(b, "addf", lk.args[0], f32(b, "mulf", av, bv))]
-        b.store(lk.result, b.out_arg, ys, "f32", ivs)
+        store_f32(b, lk.result, b.out_arg, ys, dt, ivs)
     return b.finish()
 
 

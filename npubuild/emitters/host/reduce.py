@@ -16,9 +16,9 @@ Numerics (the oracles accumulate floats in float64 and round once):
   two's-complement wrap-around, which equals the oracle's int64 result reduced
   modulo 2^bits;
 * float sums, means and products (and cumsum/cumprod) accumulate in f32,
-  sequentially in row-major order; f16 inputs are widened to f32 exactly and
-  the f32 result is rounded once to f16. With u = 2^-24, a sum of n terms is
-  within (n-1)·u·Σ|x_i| of the exact sum (Higham, *Accuracy and Stability of
+  sequentially in row-major order; f16 and bf16 inputs are widened to f32
+  exactly and the f32 result is rounded once to f16 / bf16. With u = 2^-24,
+  a sum of n terms is within (n-1)·u·Σ|x_i| of the exact sum (Higham, *Accuracy and Stability of
   Numerical Algorithms*, §4.2), a mean additionally within u·|mean| (one
   division), a product of n terms within (n-1)·u·|product| relative; the
   result's rounding to the output dtype adds half an ulp of that dtype.
@@ -42,9 +42,10 @@ from typing import Callable, Sequence
 
 from ...ops.registry import norm_axis
 from ...spec.instances import KernelInstance
-from .mlir_text import KernelBuilder, is_float, mlir_type
+from . import vector_rows
+from .mlir_text import WIDENED_FLOATS, KernelBuilder, compute_dtype, is_float, mlir_type, widen
 
-ACC_FLOAT = "f32"  # float accumulation type for f32 and f16 inputs
+ACC_FLOAT = "f32"  # float accumulation type for f32, f16 and bf16 inputs
 
 
 # ---- shared helpers (also used by normalize.py) ---------------------------------------------------
@@ -156,7 +157,7 @@ def _identity(kind: str, b: KernelBuilder, dtype: str, ty: str) -> str:
     """The accumulator's start value, in type ``ty`` (the accumulation or the value type)."""
     if ty.startswith("f"):
         v = {"sum": -0.0, "prod": 1.0, "max": float("-inf"), "min": float("inf")}[kind]
-        return b.float_const(v, "f32" if ty == "f32" else "f16")
+        return b.float_const(v, ty)  # float MLIR type names are our dtype names
     bits = int(ty[1:])
     v = {"sum": 0, "prod": 1, "max": -(1 << (bits - 1)), "min": (1 << (bits - 1)) - 1}[kind]
     return b.int_const(v, ty)
@@ -180,8 +181,13 @@ def emit_reduce(inst: KernelInstance) -> str:
     axes = _reduce_axes(inst)
     keep = [d for d in range(rank) if d not in axes]
     keepdims = inst.attrs["keepdims"]
-    # max/min are exact in the value type; sums and products accumulate in f32 / the int type
-    ty = acc_type(dt) if kind in ("sum", "prod") else mlir_type(dt)
+    # max/min are exact in the value type (bf16: in f32, which no bf16 compare needs);
+    # sums and products accumulate in f32 / the int type
+    ty = acc_type(dt) if kind in ("sum", "prod") or dt in WIDENED_FLOATS else mlir_type(dt)
+    if axes == (rank - 1,):  # the last axis alone: a vector body where the length allows it
+        lifted = vector_rows.emit_reduce(inst, kind, mean, ty, lambda b, t: _identity(kind, b, dt, t))
+        if lifted is not None:
+            return lifted
     b = KernelBuilder(inst, f"reduce {kind}{' / count' if mean else ''} over axes {list(axes)}, "
                       f"accumulated in {ty}")
     out_shape = inst.output.shape
@@ -224,7 +230,7 @@ def emit_scan(inst: KernelInstance) -> str:
     rank = len(shape)
     axis = norm_axis(inst.attrs["axis"], rank)
     exclusive, reverse = inst.attrs["exclusive"], inst.attrs["reverse"]
-    ty = acc_type(dt) if kind in ("sum", "prod") else mlir_type(dt)
+    ty = acc_type(dt) if kind in ("sum", "prod") or dt in WIDENED_FLOATS else mlir_type(dt)
     b = KernelBuilder(
         inst,
         f"running {kind} along axis {axis}{', exclusive' if exclusive else ''}"
@@ -254,6 +260,12 @@ def emit_scan(inst: KernelInstance) -> str:
 # ---- argmax / argmin -------------------------------------------------------------------------------
 
 
+def _load_compared(b: KernelBuilder, shape, dt: str, idx: list[str]) -> str:
+    """An element of the input in the type it is compared in (bf16: widened to f32)."""
+    x = b.load(b.in_args[0], shape, dt, idx)
+    return widen(b, x, dt) if dt in WIDENED_FLOATS else x
+
+
 def emit_arg(inst: KernelInstance) -> str:
     is_max = inst.op == "argmax"
     dt = inst.dtype
@@ -262,7 +274,7 @@ def emit_arg(inst: KernelInstance) -> str:
     axis = norm_axis(inst.attrs["axis"], rank)
     last = inst.attrs["select_last_index"]
     keepdims = inst.attrs["keepdims"]
-    t = mlir_type(dt)
+    t = mlir_type(compute_dtype(dt) if dt in WIDENED_FLOATS else dt)  # bf16 is compared in f32 (exact)
     b = KernelBuilder(
         inst,
         f"index of the {'first' if not last else 'last'} {'maximum' if is_max else 'minimum'} along axis {axis} "
@@ -275,13 +287,13 @@ def emit_arg(inst: KernelInstance) -> str:
         # comparison (ties keep the earlier one); floats: unordered-greater is
         # "x > best or x is NaN", taken only while best is not NaN.
         j0 = b.index(length - 1 if last else 0)
-        first = b.load(b.in_args[0], shape, dt, insert_axis(outer, axis, rank, j0))
+        first = _load_compared(b, shape, dt, insert_axis(outer, axis, rank, j0))
 
         def body(ivs, carried):
             best, best_j = carried
             k = b.op(f"arith.addi {ivs[0]}, {b.index(1)} : index")
             j = axis_index(b, k, length, last)
-            x = b.load(b.in_args[0], shape, dt, insert_axis(outer, axis, rank, j))
+            x = _load_compared(b, shape, dt, insert_axis(outer, axis, rank, j))
             if is_float(dt):
                 better = b.op(f"arith.cmpf {'ugt' if is_max else 'ult'}, {x}, {best} : {t}")
                 best_ok = b.op(f"arith.cmpf ord, {best}, {best} : {t}")

@@ -8,7 +8,9 @@ oracles bit for bit:
   bool (one byte holding 0/1, see ``cast``).
 * ``where``: ``cond ? a : b``, bit-exact (NaN payloads and signed zeros kept).
 * ``fma``: ``a * b + c`` with two roundings (not fused), as NumPy computes it;
-  f16 rounds the product to f16 before the add, as NumPy's f16 loops do.
+  f16 rounds the product to f16 before the add, as NumPy's f16 loops do;
+  bf16, like every op here, runs the f32 body on widened inputs (the product
+  of two bf16 values is exact in f32) and rounds once (``computed_wide``).
 * ``clamp`` on floats is NumPy's ``clip``: ``x < min -> min``, then
   ``> max -> max``; a NaN ``x`` stays NaN and a NaN bound makes every element
   NaN; ``clip(-0.0, 0.0, ..)`` keeps -0.0 (x is only replaced when it

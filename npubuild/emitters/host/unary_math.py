@@ -29,7 +29,7 @@ from typing import Callable
 from ...spec.instances import KernelInstance
 from . import mathfns as M
 from .elementwise import emit_elementwise
-from .mlir_text import KernelBuilder, mlir_type
+from .mlir_text import KernelBuilder, is_float, mlir_type
 
 F = M.F
 I = M.I
@@ -39,7 +39,7 @@ F32Fn = Callable[[KernelBuilder, str, dict], str]
 
 
 def _float_op(core: F32Fn):
-    """Scalar fn for emit_elementwise: f16 -> f32 -> core -> f16 (one rounding)."""
+    """Scalar fn for emit_elementwise: f16 -> f32 -> core -> f16 (one rounding; bf16 arrives widened)."""
 
     def fn(b: KernelBuilder, v, dt):
         attrs = b.inst.attrs
@@ -83,7 +83,7 @@ def _round(b, x, a):
 def _sign(b: KernelBuilder, v, dt):
     x = v[0]
     t = mlir_type(dt)
-    if dt in ("f32", "f16"):
+    if is_float(dt):
         zero, one, m_one = (b.float_const(c, dt) for c in (0.0, 1.0, -1.0))
         r = b.op(f"arith.select {b.op(f'arith.cmpf olt, {x}, {zero} : {t}')}, {m_one}, {zero} : {t}")
         r = b.op(f"arith.select {b.op(f'arith.cmpf ogt, {x}, {zero} : {t}')}, {one}, {r} : {t}")

@@ -45,20 +45,26 @@ _COMMON_INT = {"addi", "subi", "maxsi", "minsi", "cmpi", "select"}
 #   test_mul_elem.mlir (mulf bf16/f32 x16, muli i32 x16), test-max.mlir / test-min.mlir
 #   (maximumf/minimumf bf16/f32 x16, maxsi/minsi i32 x16, i8 x64), test-sel.mlir and
 #   test-cmp.mlir (cmpf bf16/f32 x16, cmpi i32 x16 / i8 x64, select), test-trunc-ext.mlir
-#   (extf bf16 x16, truncf f32 x16), test_broadcast.mlir (broadcast of a scalar i32 / bf16).
+#   (extf bf16 x16, truncf f32 x16), test_broadcast.mlir (broadcast of a scalar i32 / bf16),
+#   test-reduce.mlir (vector.reduction <add> <maximumf> <minimumf> of f32 x16, the f32 <add> also
+#   with an accumulator operand; <add> <maxsi> <minsi> of i32 x16 and i8 x64).
 # aie2p: test-f32-mul-add.mlir (addf/mulf bf16/f32 x16), test-sub-aie2p.mlir (subf,
-#   extf), test-trunc-ext.mlir's AIE2P prefix (extf/truncf). Nothing else is tested for
-#   aie2p, so nothing else is taken there.
+#   extf), test-trunc-ext.mlir's AIE2P prefix (extf/truncf), test-reduce-aie2p.mlir (the same
+#   reductions as aie2). Nothing else is tested for aie2p, so nothing else is taken there.
 AIEVEC_OPS: dict[str, set] = {
     "aie2": (
         {(op, t, 16) for op in _COMMON_FLOAT for t in ("f32", "bf16")}
         | {(op, "i32", 16) for op in _COMMON_INT | {"muli"}}
         | {(op, "i8", 64) for op in _COMMON_INT}
         | {("extf", "bf16", 16), ("truncf", "f32", 16), ("broadcast", "i32", 16), ("broadcast", "bf16", 16)}
+        | {(f"reduction.{k}", "f32", 16) for k in ("add", "maximumf", "minimumf")}
+        | {(f"reduction.{k}", t, n) for k in ("add", "maxsi", "minsi") for t, n in (("i32", 16), ("i8", 64))}
     ),
     "aie2p": (
         {(op, t, 16) for op in ("addf", "subf", "mulf") for t in ("f32", "bf16")}
         | {("extf", "bf16", 16), ("truncf", "f32", 16)}
+        | {(f"reduction.{k}", "f32", 16) for k in ("add", "maximumf", "minimumf")}
+        | {(f"reduction.{k}", t, n) for k in ("add", "maxsi", "minsi") for t, n in (("i32", 16), ("i8", 64))}
     ),
 }
 # not converted by aievec, lowered as they are: splat constants and the memory ops
@@ -91,6 +97,16 @@ class VectorBuilder(KernelBuilder):
         super().__init__(inst, title)
         self.lanes = lanes
         self.vector_ops: set[tuple[str, str, int]] = set()
+        self._scalar = False
+
+    @contextlib.contextmanager
+    def scalar_ops(self):
+        """Inside the block, op() and the constants are plain scalars (after a reduction)."""
+        self._scalar = True
+        try:
+            yield
+        finally:
+            self._scalar = False
 
     def vtype(self, scalar: str) -> str:
         return f"vector<{self.lanes}x{scalar}>"
@@ -99,7 +115,7 @@ class VectorBuilder(KernelBuilder):
         return super().const(literal, ty)
 
     def const(self, literal: str, ty: str) -> str:
-        if ty == "index":
+        if ty == "index" or self._scalar:
             return super().const(literal, ty)
         if ty == "i1":
             literal = "true" if literal not in ("0", "false") else "false"
@@ -112,6 +128,8 @@ class VectorBuilder(KernelBuilder):
         return self._consts[k]
 
     def op(self, rhs: str) -> str:
+        if self._scalar:
+            return super().op(rhs)
         head, sep, types = rhs.rpartition(" : ")
         if not sep or "index" in types or "vector<" in types or "memref<" in types or not _SCALAR_TYPE.search(types):
             raise CannotLift(f"cannot lift {rhs.split()[0]} : {types}")
@@ -126,6 +144,8 @@ class VectorBuilder(KernelBuilder):
     def raw(self, rhs: str) -> str:
         """Emit ``rhs`` as written (memory ops, broadcasts)."""
         opname = rhs.split()[0]
+        if opname == "vector.reduction":  # aievec's patterns differ per combining kind
+            opname += "." + rhs.split()[1].strip("<>,")
         m = _VECTOR_TYPE.search(rhs)
         if m:
             self._note(opname, m.group(0))
@@ -143,13 +163,13 @@ class VectorBuilder(KernelBuilder):
 def vector_plan(inst: KernelInstance) -> tuple[int | None, str]:
     """(lanes, "") when the elementwise kernel ``inst`` gets a vector body, else (None, why not)."""
     out = inst.output
-    dtypes = {t.dtype for t in (*inst.inputs, out)}
-    if len(dtypes) != 1:
-        return None, f"mixed element types {', '.join(sorted(dtypes))}"
-    dt = out.dtype
-    lanes = LANES.get(dt) if dt in MLIR_TYPE else None
-    if lanes is None:
-        return None, f"no vector lanes for {dt}"
+    dtypes = sorted({t.dtype for t in (*inst.inputs, out)})
+    widths = {LANES.get(dt) if dt in MLIR_TYPE else None for dt in dtypes}
+    if None in widths:
+        return None, f"no vector lanes for {', '.join(dt for dt in dtypes if LANES.get(dt) is None)}"
+    if len(widths) != 1:  # e.g. a cast between i8 (64 lanes) and f32 (16)
+        return None, f"element types {', '.join(dtypes)} have different lane counts"
+    lanes = widths.pop()
     if not out.shape or out.shape[-1] % lanes:
         return None, f"the last axis ({out.shape[-1] if out.shape else 'scalar'}) is not a multiple of {lanes} lanes"
     for t in inst.inputs:

@@ -20,10 +20,11 @@ from __future__ import annotations
 from ...spec.instances import KernelInstance
 from . import mathfns
 from .mlir_text import MLIR_TYPE, memref_type
-from .reduce import ACC_FLOAT, from_acc, to_acc
+from .mlir_text import narrow as from_acc
+from .mlir_text import widen as to_acc
 from .vector import LANES, VectorBuilder, take
 
-F = ACC_FLOAT
+F = "f32"  # every float is accumulated in f32 (reduce.ACC_FLOAT; f16 and bf16 widened exactly)
 
 
 def vector_lanes(inst: KernelInstance) -> int | None:
@@ -149,3 +150,70 @@ def emit(inst: KernelInstance) -> str | None:
         return b.finish(), b.vector_ops
 
     return take(inst, make if lanes else None, "" if lanes else "the last axis is not a whole number of vectors (or not a float)")
+
+
+# ---- reductions over the last axis -----------------------------------------------------------------------
+
+_REDUCTION_KIND = {  # combine kind -> (float op, int op, vector.reduction kind for floats, for ints)
+    "sum": ("addf", "addi", "add", "add"),
+    "prod": ("mulf", "muli", "mul", "mul"),
+    "max": ("maximumf", "maxsi", "maximumf", "maxsi"),
+    "min": ("minimumf", "minsi", "minimumf", "minsi"),
+}
+
+
+def emit_reduce(inst: KernelInstance, kind: str, mean: bool, acc_ty: str, identity) -> str | None:
+    """A reduction over the last axis alone as a vector body, or None (scalar body).
+
+    ``acc_ty`` is the accumulation type the scalar body uses and ``identity(b, ty)`` its start
+    value. Each of the L lanes accumulates every L-th element; the lanes are folded by one
+    ``vector.reduction`` (a float sum's with the identity -0.0 as its accumulator operand, so a
+    sum of -0.0s stays -0.0 as in the scalar body; max/min need none). Integer sums and products wrap exactly as the scalar
+    ones; max/min are exact; a float sum or product is rounded in another order (the bound
+    of docs/kernels.md holds, see the module docstring).
+    """
+    x = inst.inputs[0]
+    rank = len(x.shape)
+    dt = x.dtype
+    lanes = LANES.get(dt) if dt in MLIR_TYPE else None
+    if rank == 0 or lanes is None or x.shape[-1] % lanes or dt == "bool":
+        return take(inst, None, f"the last axis is not a whole number of {lanes or 'vector'} lanes")
+    ty = acc_ty
+    f_op, i_op, f_kind, i_kind = _REDUCTION_KIND[kind]
+    is_f = ty.startswith(("f", "bf"))
+
+    def make():
+        b = VectorBuilder(inst, f"reduce {kind}{' / count' if mean else ''} over the last axis, {lanes} lanes accumulated in {ty}", lanes)
+        with b.loop_nest(x.shape[:-1]) as outer:
+            start = identity(b, ty)
+            iv, res, acc = b.new_iv(), b.fresh(), b.fresh()
+            vty = b.vtype(ty)
+            b.line(f"{res} = scf.for {iv} = {b.index(0)} to {b.index(x.shape[-1])} step {b.index(lanes)} "
+                   f"iter_args({acc} = {start}) -> ({vty}) {{")
+            with b.indented():
+                pad = b.scalar_const("0.0" if is_float_type(dt) else "0", MLIR_TYPE[dt])
+                v = b.raw(f"vector.transfer_read {b.in_args[0]}[{', '.join([*outer, iv])}], {pad} {{in_bounds = [true]}} : "
+                          f"{memref_type(x.shape, dt)}, {b.vtype(MLIR_TYPE[dt])}")
+                if ty != MLIR_TYPE[dt]:
+                    v = to_acc(b, v, dt)
+                b.line(f"scf.yield {b.op(f'arith.{f_op if is_f else i_op} {acc}, {v} : {ty}')} : {vty}")
+            b.line("}")
+            seed = ""
+            if is_f and kind == "sum":  # the form test-reduce.mlir shows with an accumulator
+                with b.scalar_ops():
+                    seed = f", {identity(b, ty)}"
+            total = b.raw(f"vector.reduction <{f_kind if is_f else i_kind}>, {res}{seed} : {vty} into {ty}")
+            with b.scalar_ops():
+                if mean:
+                    total = b.op(f"arith.divf {total}, {b.float_const(float(x.shape[-1]), 'f32')} : {ty}")
+                if ty != MLIR_TYPE[dt]:
+                    total = from_acc(b, total, dt)
+                out_idx = list(outer) + ([b.index(0)] if inst.attrs["keepdims"] else [])
+                b.store(total, b.out_arg, inst.output.shape, inst.output.dtype, out_idx)
+        return b.finish(), b.vector_ops
+
+    return take(inst, make, "")
+
+
+def is_float_type(dtype: str) -> bool:
+    return dtype in ("f32", "f16", "bf16")
