@@ -2,22 +2,48 @@
 
 For one or more instances per op, the emitted aie.mlir's body function is
 compiled on the host and the design's data movement (DMA patterns, FIFOs,
-links, packing, chunks, columns) is run by tests/design_sim.py; the result must
-equal the full host kernel's output bit for bit (same arithmetic per row), and
-the host kernels are proven against the oracle by the test_host_* files.
+links with their distribute/join offsets, broadcasts, packing, chunks, columns
+and core rows) is run by tests/design_sim.py; the result must equal the full
+host kernel's output bit for bit (same arithmetic per row: the full kernel is
+emitted for the same device profile as the design's body), and the host
+kernels are proven against the oracle by the test_host_* files.
 """
 from __future__ import annotations
+
+import dataclasses
+import os
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from npubuild.emitters import aie
-from npubuild.emitters.aie.design import Design
+from npubuild.emitters import host as host_emitters
+from npubuild.emitters.aie.check import (
+    check_design,
+    design_layout,
+    layout_problems,
+    mem_tile_problems,
+)
+from npubuild.emitters.aie.design import Design, Link
+from npubuild.emitters.aie.devices import DEVICES
+from npubuild.emitters.aie.placement import _place
+from npubuild.emitters.host.vector import profile
+from npubuild.errors import UnsupportedOnTarget
 from npubuild.ops import REGISTRY
 from npubuild.ops.registry import NUMPY_DTYPE
+from npubuild.runner.host import HostKernel
 from npubuild.spec.instances import make_instance
+from npubuild.toolchain import host as toolchain
 
-from .design_sim import compile_body, declared_fifos, dma_lines, run_design
+from .design_sim import (
+    compile_body,
+    declared_fifos,
+    declared_links,
+    dma_lines,
+    run_design,
+)
 from .hostkit import assert_standard_dialects
 
 BIG = (32, 1024)  # 32768 elements: 16 chunks of 2048 over 4 columns (npu1) / 8 (npu2)
@@ -56,6 +82,16 @@ SPECIAL = {
 }
 
 
+# issue 14's acceptance shapes: all four core rows of every column (npu1 16 cores, npu2 32)
+ACCEPTANCE = [
+    ("softmax", [(64, 4096)], {}),
+    ("gelu", [(64, 4096)], {"approximate": "tanh"}),
+    ("rms_norm", [(64, 4096), (4096,)], {}),
+    ("add", [(64, 4096), (64, 4096)], {}),
+]
+ACCEPTANCE_DTYPES = ("f32", "bf16")
+
+
 def _cases():
     out = []
     for name, op in sorted(REGISTRY.items()):
@@ -68,6 +104,10 @@ def _cases():
         if op.attr("index_dtype"):  # i64 indices cannot cross the shim DMA
             specs = [(dt, shapes, {**attrs, "index_dtype": "i32"}) for dt, shapes, attrs in specs]
         for dt, shapes, attrs in specs:
+            for device in ("npu1", "npu2"):
+                out.append((make_instance(name, dt, shapes, attrs), device))
+    for name, shapes, attrs in ACCEPTANCE:
+        for dt in ACCEPTANCE_DTYPES:
             for device in ("npu1", "npu2"):
                 out.append((make_instance(name, dt, shapes, attrs), device))
     return out
@@ -86,7 +126,7 @@ def _inputs(inst, rng):
             a = rng.integers(-size, size, size=t.shape)
         elif dt == "bool":
             a = rng.random(t.shape) < 0.5
-        elif dt in ("f32", "f16"):
+        elif dt in ("f32", "f16", "bf16"):
             a = rng.standard_normal(t.shape) * 3
         else:
             a = rng.integers(-100, 100, size=t.shape)
@@ -94,27 +134,47 @@ def _inputs(inst, rng):
     return arrays
 
 
+def device_kernels(cases, out_dir: Path) -> dict:
+    """(instance key, device) -> the full instance's host kernel, its body emitted for the device's
+    cores (the same vector profile as the design's body), or the exception that building it raised
+    (so one op that does not build fails its own cases only)."""
+    texts: dict = {}
+    failed: dict = {}
+    for inst, dev in cases:
+        try:
+            with profile(DEVICES[dev].arch):
+                texts[(inst.key, dev)] = (inst, host_emitters.emit(inst))
+        except Exception as e:  # noqa: BLE001 - re-raised by the case that needs it
+            failed[(inst.key, dev)] = e
+    unique = {text: inst for inst, text in texts.values()}
+
+    def build(item):
+        text, inst = item
+        so = Path(out_dir) / f"{inst.id[:60]}_{abs(hash(text)):x}.so"
+        try:
+            toolchain.compile_shared_library(text, so, so.with_suffix(".log"))
+            return text, HostKernel(so, inst.describe())
+        except Exception as e:  # noqa: BLE001 - re-raised by the case that needs it
+            return text, e
+
+    with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 1)) as pool:
+        built = dict(pool.map(build, unique.items()))
+    return {**failed, **{k: built[text] for k, (_, text) in texts.items()}}
+
+
 @pytest.fixture(scope="module")
 def host_kernels(tmp_path_factory):
-    """(kernel key, device) -> the full host kernel emitted for the device's profile, so that it has the
-    same body (vector or scalar) as the design's cores and the results can be compared bit for bit."""
-    from npubuild.emitters import host as host_emitters
-    from npubuild.emitters.aie.devices import DEVICES
-    from npubuild.emitters.host.vector import profile
-    from npubuild.runner.host import HostKernel
-    from npubuild.toolchain import host as toolchain
+    return device_kernels(CASES, tmp_path_factory.mktemp("full"))
 
-    out_dir = tmp_path_factory.mktemp("full")
-    kernels = {}
-    for inst, device in CASES:
-        if (inst.key, device) in kernels:
-            continue
-        with profile(DEVICES[device].arch):
-            text = host_emitters.emit(inst)
-        so = out_dir / f"{inst.id}_{device}.so"
-        toolchain.compile_shared_library(text, so, so.with_suffix(".log"))
-        kernels[(inst.key, device)] = HostKernel(so, inst.describe())
-    return kernels
+
+def _same(got, want):
+    """Bit-identical (bf16 compared as its 16-bit patterns, which NaNs included must match)."""
+    got = np.asarray(got).reshape(np.shape(want))
+    want = np.asarray(want)
+    assert got.dtype == want.dtype
+    if want.dtype.kind not in "biuf":  # ml_dtypes' bfloat16
+        got, want = got.view(np.uint16), want.view(np.uint16)
+    np.testing.assert_array_equal(got, want)
 
 
 @pytest.mark.parametrize("inst,device", CASES, ids=[f"{i.id}@{d}" for i, d in CASES])
@@ -127,8 +187,10 @@ def test_design_matches_host_kernel(inst, device, host_kernels, tmp_path):
     rng = np.random.default_rng(7)
     inputs = _inputs(inst, rng)
     got = run_design(design, inputs, body)
-    want = host_kernels[(inst.key, device)](*[inputs[n] for n in inst.input_names])
-    np.testing.assert_array_equal(got.reshape(want.shape), want)
+    kernel = host_kernels[(inst.key, device)]
+    if isinstance(kernel, Exception):
+        raise kernel
+    _same(got, kernel(*[inputs[n] for n in inst.input_names]))
 
 
 def test_every_op_has_an_xdna_emitter():
@@ -151,7 +213,10 @@ def test_structure_matches_the_design():
     fifos = declared_fifos(text)
     assert set(fifos) == {f.name for f in d.fifos}
     assert [b.name for b in d.buffers] == ["cond", "a_b", "y"]  # b‖c packing, as the reference design
-    assert d.columns == 4 and "aie.device(npu1)" in text
+    # two streams per core: 2 x rows + 1 mem-tile output channels allow 2 rows; cond (bool) cannot join a‖b
+    assert (d.columns, d.core_rows, len(d.cores)) == (4, 2, 8) and "aie.device(npu1)" in text
+    assert "at most 2 row(s)" in d.rows_note and "dtypes bool, f32" in d.rows_note
+    assert d.abi()["cores"] == 8 and d.abi()["core_rows_note"] == d.rows_note
     lines = dma_lines(text)
     assert len(lines) == 3 * 4
     # the packed stream: per column, chunks of [a rows | b rows] read with a 3-D pattern
@@ -163,13 +228,15 @@ def test_structure_matches_the_design():
         f"{{id = 1 : i64, metadata = @a_b_c1_shim}} : memref<65536xf32>"
     ]
     assert text.count("aiex.npu.dma_wait") == 4
-    assert text.count("aie.core(") == 4 and text.count("stack_size = 1024 : i32") == 4
+    assert text.count("aie.core(") == 8 and text.count("stack_size = 1024 : i32") == 8
+    assert declared_links(text) == [_text_link(ln) for ln in d.links]
 
 
 def test_npu2_spreads_over_eight_columns():
     inst = make_instance("relu", "f32", [BIG], {})
     d = aie.design_for(inst, {"device": "npu2"})
-    assert (d.columns, d.partition, d.chunk_rows) == (8, "npu2", 2048)
+    assert (d.columns, d.partition, d.chunk_rows, d.core_rows) == (8, "npu2", 2048, 2)  # 16 chunks: 8 x 2 cores
+    assert d.rows_note == "16 chunk(s) of 2048 row(s) divide over at most 16 core(s)"
     small = aie.design_for(make_instance("relu", "f32", [(1024,)], {}), {"device": "npu2"})
     assert (small.columns, small.partition) == (1, "npu2_1col")
 
@@ -187,3 +254,121 @@ def test_prime_sizes_are_padded_to_whole_chunks():
     assert d.abi()["buffers"][0]["parts"] == [{"tensor": "x", "elements": 4099, "slot": 6144}]
     exact = aie.design_for(make_instance("relu", "f32", [(1000,)], {}), {"device": "npu1"})
     assert (exact.chunk_rows, exact.padded_rows) == (1000, 1000)  # a good divisor: no padding
+
+
+def _text_link(ln: Link):
+    src, dst = (ln.offsets, ()) if ln.kind == "join" else ((), ln.offsets)
+    return (ln.ins, ln.outs, src, dst)
+
+
+@pytest.mark.parametrize("dtype", ACCEPTANCE_DTYPES)
+@pytest.mark.parametrize("name,shapes,attrs", ACCEPTANCE, ids=[a[0] for a in ACCEPTANCE])
+def test_acceptance_shapes_use_every_core(name, shapes, attrs, dtype):
+    for device, cores in (("npu1", 16), ("npu2", 32)):
+        d = aie.design_for(make_instance(name, dtype, shapes, attrs), {"device": device})
+        abi = d.abi()
+        assert (abi["cores"], abi["core_rows"], abi["columns"], d.partition) == (cores, 4, cores // 4, device)
+        assert "core_rows_note" not in abi and not layout_problems(design_layout(d))
+        assert sorted(c.tile for c in d.cores) == [(c, r) for c in range(cores // 4) for r in range(2, 6)]
+        streamed = [b for b in d.buffers if b.streamed and not b.output]
+        assert len(streamed) == 1  # 4 rows: one (packed) stream per core; add's a‖b share it
+
+
+def test_text_declares_distribute_join_and_broadcast():
+    inst = make_instance("rms_norm", "f32", [(64, 4096), (4096,)], {})
+    d = aie.design_for(inst, {"device": "npu1"})
+    text = aie.emit(inst, {"device": "npu1"})
+    assert declared_links(text) == [_text_link(ln) for ln in d.links]
+    assert "aie.objectfifo.link [@x_c0_shim] -> [@x_c0_r0, @x_c0_r1, @x_c0_r2, @x_c0_r3] ([] [0, 4096, 8192, 12288])" in text
+    assert "aie.objectfifo.link [@y_c0_r0, @y_c0_r1, @y_c0_r2, @y_c0_r3] -> [@y_c0_shim] ([0, 4096, 8192, 12288] [])" in text
+    fifos = declared_fifos(text)
+    assert fifos["gamma_c2"][:3] == ("%shim_2_0", "%core_2_2, %core_2_3, %core_2_4, %core_2_5", 1)  # broadcast
+    assert fifos["x_c0_shim"] == ("%shim_0_0", "%mem_0_1", 2, "16384xf32")  # 4 chunks of one row each
+    assert fifos["x_c0_r3"] == ("%mem_0_1", "%core_0_5", 1, "1x4096xf32")
+    # every core takes 4 chunks per run, the gamma FIFO is moved once per column
+    assert {c.chunks for c in d.cores} == {4} and d.transfers[1].sizes == (1, 1, 1, 4096)
+
+
+# ---- a wrong link offset must fail the simulation ----------------------------------------------------------------
+
+def _mutate_link(d: Design, kind: str, how: str) -> Design:
+    links = list(d.links)
+    k = next(i for i, ln in enumerate(links) if ln.kind == kind)
+    offs = list(links[k].offsets)
+    if how == "swap":
+        offs[0], offs[1] = offs[1], offs[0]
+    else:  # "overlap": the second child starts one element early
+        offs[1] -= 1
+    links[k] = dataclasses.replace(links[k], offsets=tuple(offs))
+    return dataclasses.replace(d, links=links)
+
+
+@pytest.fixture(scope="module")
+def relu_16(tmp_path_factory):
+    inst = make_instance("relu", "f32", [BIG], {})
+    d = aie.design_for(inst, {"device": "npu1"})
+    assert len(d.cores) == 16
+    body = compile_body(aie.emit(inst, {"device": "npu1"}), d.body, tmp_path_factory.mktemp("relu16"))
+    x = _inputs(inst, np.random.default_rng(3))
+    return d, body, x
+
+
+@pytest.mark.parametrize("kind", ["distribute", "join"])
+def test_swapped_link_offsets_fail_the_simulation(relu_16, kind):
+    d, body, x = relu_16
+    want = np.maximum(x["x"].ravel(), 0)  # relu is exact: the design's output must equal it
+    np.testing.assert_array_equal(run_design(d, x, body), want)
+    bad = _mutate_link(d, kind, "swap")
+    assert not layout_problems(design_layout(bad))  # still a well-formed link: only the data is wrong
+    assert not np.array_equal(run_design(bad, x, body), want)
+
+
+@pytest.mark.parametrize("kind", ["distribute", "join"])
+def test_overlapping_link_offsets_fail_the_simulation_and_the_checker(relu_16, kind):
+    d, body, x = relu_16
+    bad = _mutate_link(d, kind, "overlap")
+    problems = layout_problems(design_layout(bad))
+    assert any("overlaps element" in p for p in problems), problems
+    want = np.maximum(x["x"].ravel(), 0)
+    if kind == "join":  # two cores write one element of the mem-tile object, the last one nobody writes
+        with pytest.raises(AssertionError, match="do not tile its object"):
+            run_design(bad, x, body)
+    else:  # a core reads its neighbour's last element and the chunk's last one is lost
+        assert not np.array_equal(run_design(bad, x, body), want)
+    with pytest.raises(UnsupportedOnTarget, match=r"^relu_f32_32x1024: the npu1 design is not valid: .*overlaps"):
+        check_design(bad)
+
+
+# ---- the mem tile's budgets ---------------------------------------------------------------------------------------
+
+def test_two_streams_on_four_rows_exceed_the_mem_tile_channels():
+    inst = make_instance("where", "f32", [BIG, BIG, BIG], {})
+    d = aie.design_for(inst, {"device": "npu1"})
+    four = _place(inst, d.split, d.device, d.buffers, d.chunk_rows, 2, d.padded_rows, 4, 4, d.stack, d.scratch)
+    problems = layout_problems(design_layout(four))
+    assert "mem tile (0, 1) sends 9 streams, it has 6 output DMA channels" in problems
+
+
+def test_mem_tile_buffer_descriptors_locks_and_memory_are_counted():
+    inst = make_instance("softmax", "f32", [(64, 4096)], {})
+    d = aie.design_for(inst, {"device": "npu1"})
+    lay = design_layout(d)
+    # per column: x distributed to 4 cores and y joined from 4, mem-tile objects 2 deep:
+    # 2 x 4 x 2 BDs and 2 x 4 locks each; 2 x 64 KiB buffers each
+    assert not mem_tile_problems(lay, {f.name: f for f in lay.fifos})
+    lay.device = dataclasses.replace(d.device, mem_bds=31, mem_locks=15, mem_tile_memory=256 * 1024 - 1)
+    problems = layout_problems(lay)
+    for tile in [(c, 1) for c in range(4)]:
+        assert f"mem tile {tile} needs 32 buffer descriptors, it has 31" in problems
+        assert f"mem tile {tile} needs 16 locks, it has 15" in problems
+        assert f"mem tile {tile} needs 262144 bytes of buffers and stack, it has 262143" in problems
+
+
+def test_a_mem_tile_too_small_for_four_rows_falls_back_and_says_why():
+    from npubuild.emitters.aie.placement import plan_design
+
+    inst = make_instance("softmax", "f32", [(64, 4096)], {})
+    small = dataclasses.replace(DEVICES["npu1"], mem_tile_memory=256 * 1024 - 1)
+    d = plan_design(inst, small)
+    assert (d.columns, d.core_rows) == (4, 2) and not layout_problems(design_layout(d))
+    assert "4 column(s) x 4 row(s) do not fit (mem tile (0, 1) needs 262144 bytes" in d.rows_note

@@ -78,7 +78,7 @@ def test_the_core_budget_counts_the_stack(inst, device):
     lay = design_layout(d)
     assert lay.stack == d.stack and not layout_problems(lay)
     # the same design with one byte less memory for the stack than it needs is refused
-    other = sum(f.depth * f.bytes for f in d.fifos if f.consumer == d.cores[0].tile or f.producer == d.cores[0].tile)
+    other = sum(f.depth * f.bytes for f in d.fifos if d.cores[0].tile in f.consumers or f.producer == d.cores[0].tile)
     other += sum(lay.local_bytes[t] for t in lay.local_bytes if t == d.cores[0].tile)
     lay.stack = d.device.core_memory - other + 1
     assert any("needs" in p and "bytes of buffers and stack" in p for p in layout_problems(lay))

@@ -67,7 +67,7 @@ def _design_for(inst: KernelInstance, options: dict | None):
         from .gemm import overlay_for
 
         return overlay_for(inst, device(options))
-    from .design import plan_design
+    from .placement import plan_design
 
     d = plan_design(inst, device(options))
     check_design(d)
@@ -131,6 +131,6 @@ def _header(inst: KernelInstance, d) -> list[str]:
         f"op: {inst.op}, dtype: {inst.dtype}, attrs: {inst.attrs_json}",
         f"inputs: {sig}; output: {inst.opdef.output}: {'x'.join(map(str, inst.output.shape)) or 'scalar'} {inst.output.dtype}",
         f"device {d.device.name}, partition {d.partition}: {d.split.kind} split, {d.rows} rows in chunks of {d.chunk_rows}, "
-        f"{d.columns} column(s), {d.cores[0].chunks} chunk(s) per core per run",
+        f"{d.columns} column(s){f' x {d.core_rows} core rows' if d.core_rows > 1 else ''}, {d.cores[0].chunks} chunk(s) per core per run",
         f"host buffers (XRT group id: name (parts x dtype)): {bufs}",
     ]

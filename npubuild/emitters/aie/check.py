@@ -5,7 +5,20 @@ would make the NPU hang rather than fail (a DMA that moves fewer words than a
 core consumes): DMA size/stride/repeat limits and 4-byte granularity, host
 buffer bounds, DMA channels per tile, buffers that fit tile memory, every FIFO
 with a producer and a consumer, buffer-descriptor ids in range and not reused
-within a column, every output awaited, at most five host buffers. A failure is
+within a column, every output awaited, at most five host buffers. Links are
+checked as mlir-aie's ``ObjectFifoLinkOp::verify`` does (lib/Dialect/AIE/IR/
+AIEDialect.cpp: a shared tile, join/distribute only at a mem tile, one offset
+per child, not both at once, a FIFO in at most one link) and, beyond it, the
+children's offsets must tile the mem-tile object exactly (a gap would leave
+the shim waiting for data nobody writes, an overlap would overwrite it).
+
+The mem tile's buffer descriptors and locks are counted the way
+mlir-aie's objectFifo lowering allocates them
+(lib/Dialect/AIE/Transforms/AIEObjectFifoStatefulTransform.cpp): a linked
+pair's buffers live once, in the larger FIFO (the distribute's input, the
+join's output); it gets ``2 * k`` locks (a producer/consumer pair per child,
+``createObjectFifoLocks`` with ``joinDistribFactor`` = k) and ``depth * k``
+BDs on its own channel plus ``depth`` on each child's channel. A failure is
 an UnsupportedOnTarget naming the kernel, the limit and what to change.
 
 Every design (the streamed designs of :mod:`.design`, the GEMM overlay of
@@ -31,6 +44,7 @@ class FifoUse:
     consumers: tuple[tuple[int, int], ...]  # several for a broadcast
     depth: int
     bytes: int  # of one object
+    elems: int | None = None  # of one object (link offsets are checked when known)
 
 
 @dataclass
@@ -66,8 +80,8 @@ def layout_problems(lay: Layout) -> list[str]:
         p.append(f"uses {lay.columns} columns, {dev.name} has {dev.columns}")
 
     # every FIFO produced and consumed: the shim side by transfers, the rest by links and cores
-    consumed = lay.core_acquires | {ln.src for ln in lay.links} | {t.fifo for t in lay.transfers if t.wait}
-    produced = lay.core_acquires | {ln.dst for ln in lay.links} | {t.fifo for t in lay.transfers if not t.wait}
+    consumed = lay.core_acquires | {n for ln in lay.links for n in ln.ins} | {t.fifo for t in lay.transfers if t.wait}
+    produced = lay.core_acquires | {n for ln in lay.links for n in ln.outs} | {t.fifo for t in lay.transfers if not t.wait}
     for name, f in fifos.items():
         if name not in consumed:
             p.append(f"object FIFO @{name} has no consumer")
@@ -92,12 +106,15 @@ def layout_problems(lay: Layout) -> list[str]:
         if outs[tile] > cap_out:
             p.append(f"{kind} tile {tile} sends {outs[tile]} streams, it has {cap_out} output DMA channels")
 
-    # memory: FIFO buffers live in every non-shim tile they touch; a link shares its mem-tile buffer
-    linked_dst = {ln.dst for ln in lay.links}
+    p += link_problems(lay.links, fifos)
+
+    # memory: FIFO buffers live in every non-shim tile they touch; a link's mem-tile buffers are its target's
+    targets = {link_target(ln, fifos) for ln in lay.links if all(n in fifos for n in (*ln.ins, *ln.outs))}
+    linked = {n for ln in lay.links for n in (*ln.ins, *ln.outs)}
     use = Counter(lay.local_bytes)
     for f in lay.fifos:
         for tile in (f.producer, *f.consumers):
-            if tile[1] == 0 or (tile[1] == 1 and f.name in linked_dst):
+            if tile[1] == 0 or (tile[1] == 1 and f.name in linked and f.name not in targets):
                 continue
             use[tile] += f.depth * f.bytes
     for tile in lay.cores:
@@ -107,6 +124,7 @@ def layout_problems(lay: Layout) -> list[str]:
         if n > cap:
             kind = "mem tile" if tile[1] == 1 else "core"
             p.append(f"{kind} {tile} needs {n} bytes of buffers and stack, it has {cap}")
+    p += mem_tile_problems(lay, fifos)
 
     # DMA transfers
     seen_bd = set()
@@ -164,13 +182,107 @@ def transfer_problems(t, b, dev: Device) -> list[str]:
     return p
 
 
+def link_target(ln, fifos: dict) -> str:
+    """The FIFO of a link whose buffers the mem tile holds (mlir-aie: the larger one)."""
+    if ln.kind == "join":
+        return ln.outs[0]
+    if ln.kind == "distribute":
+        return ln.ins[0]
+    src, dst = fifos[ln.ins[0]], fifos[ln.outs[0]]
+    return ln.ins[0] if src.bytes >= dst.bytes else ln.outs[0]
+
+
+def link_problems(links, fifos: dict) -> list[str]:
+    """``aie.objectfifo.link`` as mlir-aie's verifier and lowering take it (see the module docstring)."""
+    p: list[str] = []
+    seen: set[str] = set()
+    for ln in links:
+        names = (*ln.ins, *ln.outs)
+        what = f"link [{', '.join(ln.ins)}] -> [{', '.join(ln.outs)}]"
+        for n in names:
+            if n in seen:
+                p.append(f"object FIFO @{n} is in more than one link")
+            seen.add(n)
+        if any(n not in fifos for n in names):
+            continue  # reported as undeclared above
+        if len(ln.ins) > 1 and len(ln.outs) > 1:
+            p.append(f"{what}: join and distribute at the same time")
+            continue
+        if ln.kind == "plain":
+            shared = fifos[ln.outs[0]].producer if fifos[ln.outs[0]].producer in fifos[ln.ins[0]].consumers else None
+            if ln.offsets:
+                p.append(f"{what}: a plain link has no offsets")
+            if shared is None:
+                p.append(f"{what}: the FIFOs share no tile")
+            continue
+        parent, children = (ln.outs[0], ln.ins) if ln.kind == "join" else (ln.ins[0], ln.outs)
+        pf = fifos[parent]
+        shared = pf.producer if ln.kind == "join" else pf.consumers[0]
+        ends = [fifos[ch].consumers[0] if ln.kind == "join" else fifos[ch].producer for ch in children]
+        if any(e != shared for e in ends):
+            p.append(f"{what}: the FIFOs share no tile")
+            continue
+        if shared[1] != 1:
+            p.append(f"{what}: {ln.kind} is only available on a mem tile, not tile {shared}")
+        if len(ln.offsets) != len(children):
+            p.append(f"{what}: {len(ln.offsets)} offsets for {len(children)} {ln.kind} FIFOs")
+            continue
+        if pf.elems is None or any(fifos[ch].elems is None for ch in children):
+            continue
+        spans = sorted((off, off + fifos[ch].elems, ch) for off, ch in zip(ln.offsets, children))
+        at = 0
+        for lo, hi, ch in spans:
+            if lo != at:
+                p.append(
+                    f"{what}: @{ch} at offset {lo} {'overlaps' if lo < at else 'leaves a gap after'} element {at} of @{parent}"
+                )
+            at = max(at, hi)
+        if at != pf.elems:
+            p.append(f"{what}: the {ln.kind} FIFOs cover {at} elements of @{parent}'s {pf.elems}")
+    return p
+
+
+def mem_tile_problems(lay: Layout, fifos: dict) -> list[str]:
+    """Buffer descriptors and locks of every mem tile (counted as in the module docstring)."""
+    bds, locks = Counter(), Counter()
+    linked: set[str] = set()
+    for ln in lay.links:
+        names = (*ln.ins, *ln.outs)
+        if any(n not in fifos for n in names):
+            continue
+        linked.update(names)
+        target = fifos[link_target(ln, fifos)]
+        tile = target.producer if target.producer[1] == 1 else target.consumers[0]
+        if tile[1] != 1:
+            continue
+        k = max(len(ln.ins), len(ln.outs))
+        bds[tile] += 2 * k * target.depth
+        locks[tile] += 2 * k
+    for f in lay.fifos:
+        if f.name in linked:
+            continue
+        for tile in {f.producer, *f.consumers}:
+            if tile[1] == 1:
+                bds[tile] += f.depth
+                locks[tile] += 2
+    p = []
+    dev = lay.device
+    for tile in sorted(set(bds) | set(locks)):
+        if bds[tile] > dev.mem_bds:
+            p.append(f"mem tile {tile} needs {bds[tile]} buffer descriptors, it has {dev.mem_bds}")
+        if locks[tile] > dev.mem_locks:
+            p.append(f"mem tile {tile} needs {locks[tile]} locks, it has {dev.mem_locks}")
+    return p
+
+
 def linked_src(links, dst: str) -> str:
     """The FIFO feeding ``dst`` through a mem-tile link (``dst`` itself when not linked)."""
-    return next((ln.src for ln in links if ln.dst == dst), dst)
+    return next((ln.ins[0] for ln in links if dst in ln.outs and len(ln.ins) == 1), dst)
 
 
 def linked_dst(links, src: str) -> str:
-    return next((ln.dst for ln in links if ln.src == src), src)
+    """The FIFO ``src`` feeds through a mem-tile link (``src`` itself when not linked)."""
+    return next((ln.outs[0] for ln in links if src in ln.ins and len(ln.outs) == 1), src)
 
 
 # ---- the streamed designs ---------------------------------------------------------------------------------------------
@@ -180,13 +292,15 @@ def design_layout(d) -> Layout:
     fifos = {f.name: f for f in d.fifos}
     expect = Counter()
     acquires: set[str] = set()
+    params: set[str] = set()
     for c in d.cores:
         for name in c.streamed_in:
             expect[linked_src(d.links, name)] += c.chunks * fifos[name].elems
-        for name in c.params:
-            expect[name] += fifos[name].elems
+        params.update(c.params)  # a broadcast FIFO is moved once for all its cores
         expect[linked_dst(d.links, c.out)] += c.chunks * fifos[c.out].elems
         acquires |= {*c.streamed_in, *c.params, c.out}
+    for name in params:
+        expect[name] += fifos[name].elems
     local = Counter()
     for tile, _, shape, dtype in d.locals:
         n = ELEMENT_BYTES[dtype]
@@ -197,14 +311,14 @@ def design_layout(d) -> Layout:
         device=d.device,
         columns=d.columns,
         buffers=d.buffers,
-        fifos=[FifoUse(f.name, f.producer, (f.consumer,), f.depth, f.bytes) for f in d.fifos],
+        fifos=[FifoUse(f.name, f.producer, f.consumers, f.depth, f.bytes, f.elems) for f in d.fifos],
         links=d.links,
         transfers=d.transfers,
         cores=[c.tile for c in d.cores],
         stack=d.stack,
         core_acquires=acquires,
         expect=expect,
-        outputs=[linked_dst(d.links, c.out) for c in d.cores],
+        outputs=sorted({linked_dst(d.links, c.out) for c in d.cores}),
         local_bytes=local,
     )
 

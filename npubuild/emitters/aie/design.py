@@ -2,28 +2,55 @@
 core programs and the runtime sequence's DMA transfers.
 
 Layout per used column ``c`` (all columns identical, each owning a contiguous
-range of rows):
+range of chunks), with ``R`` core rows (c, 2) .. (c, 1 + R):
 
-* every streamed input buffer goes shim(c, 0) -> mem tile(c, 1) -> core(c, 2)
-  through two object FIFOs joined by ``aie.objectfifo.link`` (the mem tile
-  holds two chunks, so the shim DMA runs ahead of the core);
-* parameters (gamma, beta, indices, k/v of attention ...) go shim -> core
-  directly, once per run, and stay acquired while the core works through its
-  chunks;
-* the output goes core -> mem tile -> shim.
+* every streamed input buffer goes shim(c, 0) -> mem tile(c, 1) in objects of
+  ``R`` chunks, and the mem tile *distributes* chunk ``j`` of each object to
+  core (c, 2 + j): ``aie.objectfifo.link [@in] -> [@in_r0, ..] ([] [0, obj, 2 obj, ..])``
+  as mlir-aie's ``programming_examples/ml/softmax/softmax_whole_array_placed.py``
+  and ``test/npu-xrt/two_col/aie.mlir`` do. The mem tile holds two such
+  objects, so the shim DMA runs ahead of the cores;
+* the output is *joined* the same way: core (c, 2 + j) fills part ``j`` of the
+  mem tile's object (``aie.objectfifo.link [@y_r0, ..] -> [@y] ([0, obj, ..] [])``),
+  which goes back to the shim whole. Core j therefore works on chunks j, R + j,
+  2R + j, .. of its column, and a column's chunks stay contiguous in the host
+  buffer;
+* parameters (gamma, beta, indices, k/v of attention ...) go shim -> cores
+  directly, once per run, as one FIFO *broadcast* to the R cores of the column
+  (one shim channel, one input channel per core; mlir-aie
+  ``test/objectFifo-stateful-transform/register_external_buffers/shim_broadcast_test.mlir``),
+  and stay acquired while each core works through its chunks.
+  With one row (R = 1) the links are plain ``([] [])`` links.
 
-At most two FIFOs can enter a core (it has two input DMA channels), and two
-can leave a shim tile towards the array, so inputs are packed into shared host
-buffers the way the reference design does: several parameters become one
-buffer (gamma‖beta, k‖v), and a third streamed input shares a buffer with the
-second (b‖c), read chunk by chunk with a strided DMA pattern. The core copies
-packed parts into local buffers before calling the body, whose arguments are
-plain contiguous memrefs (the same text that is compiled for the host).
+Channels decide the packing. At most two FIFOs can enter a core (it has two
+input DMA channels), and two can leave a shim tile towards the array, so
+inputs are packed into shared host buffers the way the reference design does:
+several parameters become one buffer (gamma‖beta, k‖v), and a third streamed
+input shares a buffer with the second (b‖c), read chunk by chunk with a
+strided DMA pattern. The mem tile adds a third limit: it has 6 output (MM2S)
+channels, and each streamed buffer takes one per core row plus the output
+one back to the shim, so ``s`` streamed buffers allow ``(6 - 1) // s`` rows
+(and its 6 input channels ``6 - s``): two streams fit 2 rows, one stream 4.
+The planner therefore also tries packing *every* streamed input into one
+buffer (a‖b of ``add``: one packed buffer per core stream, each chunk
+``[a rows | b rows]``), which needs the inputs to share a dtype and a row length,
+and takes the packing and placement that use the most cores (4 rows x all
+columns when the chunks divide). The price of packing is a smaller chunk: a
+packed part is the inner DMA wrap, at most 1023 words. When fewer than 4 rows
+are used, ``Design.rows_note`` (and the abi's ``core_rows_note``) says why:
+too few chunks, or inputs that cannot share a stream (``where``'s bool
+condition and f32 operands, rope's x and cos/sin of different row lengths).
+The core copies packed parts into local buffers before calling the body, whose
+arguments are plain contiguous memrefs (the same text that is compiled for
+the host).
 
 Chunk size: the largest number of rows whose chunk is at most 8 KiB per
 buffer (the reference design's 2048 f32) and whose FIFO buffers, double
-buffered, fit a core's 64 KiB with the stack; large tensors are then spread
-over as many columns as divide the chunk count.
+buffered, fit a core's 64 KiB with the stack; the chunks are then spread over
+as many columns x rows as divide the chunk count. Every candidate placement
+is run through the static checker (:mod:`.check`: channels, buffer
+descriptors, locks and memory of every tile), and one that does not fit is
+not taken.
 
 Stack: the body's scratch (``memref.alloca``: per-channel scales, attention
 scores ...) lives on the core's stack, which mlir-aie places directly below the
@@ -31,20 +58,22 @@ object-FIFO buffers, so an overrun corrupts them silently (mlir-aie PR #3597).
 Every core therefore gets ``stack_size`` = mlir-aie's default 0x400 for the
 body's own frame plus the scratch bytes, and the chunk choice and the checker
 count that whole stack against the core's data memory.
+
+Element sizes come from ``DTYPE_BYTES`` throughout, so every rule above holds
+for 16-bit element types as for 32-bit ones.
 """
 from __future__ import annotations
 
-import dataclasses
 import re
 from dataclasses import dataclass, field
 
 from ...constants import DTYPE_BYTES as ELEMENT_BYTES
 from ...errors import UnsupportedOnTarget
-from ..host.mlir_text import MEMREF_ELEMENT
 from ...ops.registry import fmt_shape, numel
 from ...spec.instances import KernelInstance
+from ..host.mlir_text import MEMREF_ELEMENT
 from .devices import DEFAULT_STACK, DMA_GRANULE, DMA_WRAP_MAX, Device
-from .split import Split, chunk_instance, split_for
+from .split import Split
 
 CHUNK_BYTES_MAX = 8 * 1024
 
@@ -89,6 +118,11 @@ class Fifo:
     depth: int
     shape: tuple[int, ...]  # of one object: the body argument's shape, or flat when packed
     dtype: str
+    broadcast: tuple[tuple[int, int], ...] = ()  # further consumers: one FIFO read by several cores
+
+    @property
+    def consumers(self) -> tuple[tuple[int, int], ...]:
+        return (self.consumer, *self.broadcast)
 
     @property
     def elems(self) -> int:
@@ -101,8 +135,43 @@ class Fifo:
 
 @dataclass(frozen=True)
 class Link:
-    src: str
-    dst: str
+    """``aie.objectfifo.link [@ins] -> [@outs] ([src offsets] [dst offsets])`` at a mem tile.
+
+    One in, one out: a plain link (no offsets). One in, several outs: a
+    *distribute*, out ``i`` taking elements ``offsets[i]`` .. ``offsets[i]`` + its
+    object size of each in object. Several ins, one out: a *join*, the reverse.
+    Offsets are in elements. mlir-aie's verifier (lib/Dialect/AIE/IR/AIEDialect.cpp,
+    ``ObjectFifoLinkOp::verify``; test/dialect/AIE/objectfifo_bad_link.mlir) wants
+    join/distribute at a mem tile, one offset per child and never both at once.
+    """
+
+    ins: tuple[str, ...] | str
+    outs: tuple[str, ...] | str
+    offsets: tuple[int, ...] = ()
+
+    def __post_init__(self):
+        for name in ("ins", "outs"):
+            v = getattr(self, name)
+            object.__setattr__(self, name, (v,) if isinstance(v, str) else tuple(v))
+        object.__setattr__(self, "offsets", tuple(self.offsets))
+
+    @property
+    def kind(self) -> str:
+        return "join" if len(self.ins) > 1 else "distribute" if len(self.outs) > 1 else "plain"
+
+    @property
+    def src(self) -> str:
+        """The single in FIFO (a plain link or a distribute)."""
+        if len(self.ins) != 1:
+            raise ValueError(f"a join has {len(self.ins)} sources")
+        return self.ins[0]
+
+    @property
+    def dst(self) -> str:
+        """The single out FIFO (a plain link or a join)."""
+        if len(self.outs) != 1:
+            raise ValueError(f"a distribute has {len(self.outs)} destinations")
+        return self.outs[0]
 
 
 @dataclass(frozen=True)
@@ -157,6 +226,8 @@ class Design:
     stack: int = DEFAULT_STACK
     padded_rows: int = 0  # rows including the zero padding up to whole chunks
     scratch: int = 0  # bytes of the body's memref.alloca buffers (part of ``stack``)
+    core_rows: int = 1  # cores per used column
+    rows_note: str = ""  # why fewer than the device's core rows are used ("" when all are)
 
     @property
     def partition(self) -> str:
@@ -168,6 +239,9 @@ class Design:
             "device": self.device.name,
             "partition": self.partition,
             "columns": self.columns,
+            "core_rows": self.core_rows,
+            "cores": len(self.cores),
+            **({"core_rows_note": self.rows_note} if self.rows_note else {}),
             "rows": self.rows,
             "padded_rows": self.padded_rows,
             "chunk_rows": self.chunk_rows,
@@ -180,9 +254,16 @@ class Design:
 # ---- packing -----------------------------------------------------------------------------------------------------
 
 
-def _buffers(inst: KernelInstance, split: Split) -> list[HostBuffer]:
-    """Host buffers in argument order: inputs (packed to <= 2 FIFOs per core), then the output."""
+def natural_streams(split: Split) -> int:
+    """Streamed FIFOs per core before row placement asks for fewer: a core has two input channels."""
+    return min(len(split.streamed), 2 - (1 if split.params else 0))
+
+
+def pack_buffers(inst: KernelInstance, split: Split, streams: int | None = None) -> list[HostBuffer]:
+    """Host buffers in argument order: inputs (the streamed ones packed into ``streams`` buffers,
+    the parameters into one), then the output."""
     names, ins = inst.input_names, inst.inputs
+    keep = natural_streams(split) if streams is None else streams
 
     def buf(idx: list[int], streamed: bool) -> HostBuffer:
         dtypes = {ins[i].dtype for i in idx}
@@ -195,9 +276,8 @@ def _buffers(inst: KernelInstance, split: Split) -> list[HostBuffer]:
 
     streamed = [[i] for i in split.streamed]
     params = [list(split.params)] if split.params else []
-    if len(streamed) + len(params) > 2:
+    if len(streamed) > keep:
         # b‖c: the trailing streamed inputs share one buffer, read chunk by chunk
-        keep = 2 - len(params)
         streamed = streamed[: keep - 1] + [[i for g in streamed[keep - 1 :] for i in g]]
         rows = {split.row_elems(inst, i) for i in streamed[-1]}
         if len(rows) != 1:
@@ -345,97 +425,3 @@ def choose_chunk(inst: KernelInstance, split: Split, buffers: list[HostBuffer], 
 def _sizes(inst: KernelInstance) -> str:
     parts = [f"{n} {fmt_shape(t.shape)} {t.dtype}" for n, t in zip(inst.input_names, inst.inputs)]
     return ", ".join(parts + [f"{inst.opdef.output} {fmt_shape(inst.output.shape)} {inst.output.dtype}"])
-
-
-def _columns(n_chunks: int, device: Device) -> int:
-    return max(d for d in range(1, device.columns + 1) if n_chunks % d == 0)
-
-
-# ---- the design ---------------------------------------------------------------------------------------------------
-
-
-def plan_design(inst: KernelInstance, device: Device) -> Design:
-    split = split_for(inst)
-    buffers = _buffers(inst, split)
-    scratch_of: dict[int, int] = {}
-
-    def stack_of(r: int) -> int:
-        if r not in scratch_of:
-            scratch_of[r] = body_scratch(chunk_instance(inst, split, r))
-        return stack_bytes(scratch_of[r])
-
-    r, depth, padded = choose_chunk(inst, split, buffers, device, stack_of)
-    stack = stack_of(r)
-    if padded != split.rows:
-        buffers = [
-            b if not b.streamed else dataclasses.replace(b, slots=tuple(padded * (n // split.rows) for _, n in b.parts))
-            for b in buffers
-        ]
-    n_chunks = padded // r
-    cols = _columns(n_chunks, device)
-    per_col = n_chunks // cols
-    body = chunk_instance(inst, split, r)
-    d = Design(inst.id, device, cols, split.rows, r, split, body, buffers, stack=stack, padded_rows=padded, scratch=scratch_of[r])
-    position = {name: k for k, name in enumerate(inst.input_names)}
-    for c in range(cols):
-        shim, mem, core = (c, 0), (c, 1), (c, 2)
-        bd = 0
-        streamed_in, params = [], []
-        operand_of: dict[int, Operand] = {}
-        for bi, b in enumerate(buffers):
-            eb_rows = sum(n // split.rows for _, n in b.parts) if not b.output else split.out_row_elems(inst)
-            if b.output:
-                obj = r * eb_rows
-                shape = body.output.shape
-                d.fifos.append(Fifo(f"{b.name}_c{c}", core, mem, depth, shape, b.dtype))
-                d.fifos.append(Fifo(f"{b.name}_c{c}_shim", mem, shim, 2 if per_col > 1 else 1, shape, b.dtype))
-                d.links.append(Link(f"{b.name}_c{c}", f"{b.name}_c{c}_shim"))
-                out_fifo = f"{b.name}_c{c}"
-                d.transfers.append(
-                    Transfer(bi, f"{b.name}_c{c}_shim", c, c * per_col * obj, (1, 1, 1, per_col * obj), (0, 0, 0, 1), bd, True)
-                )
-                bd += 1
-                continue
-            if b.streamed:
-                obj = r * eb_rows
-                fifo = f"{b.name}_c{c}"
-                shape = _object_shape(b, body, position, obj)
-                d.fifos.append(Fifo(f"{fifo}_shim", shim, mem, 2 if per_col > 1 else 1, shape, b.dtype))
-                d.fifos.append(Fifo(fifo, mem, core, depth, shape, b.dtype))
-                d.links.append(Link(f"{fifo}_shim", fifo))
-                streamed_in.append(fifo)
-                part = r * (eb_rows // len(b.parts))
-                if len(b.parts) == 1:
-                    d.transfers.append(Transfer(bi, f"{fifo}_shim", c, c * per_col * obj, (1, 1, 1, per_col * obj), (0, 0, 0, 1), bd, False))
-                else:
-                    # chunk k of column c = [part 0 rows | part 1 rows | ...], each part a separate tensor in the buffer
-                    plen = b.slot(0)
-                    d.transfers.append(
-                        Transfer(bi, f"{fifo}_shim", c, c * per_col * part, (1, per_col, len(b.parts), part), (0, part, plen, 1), bd, False)
-                    )
-            else:
-                obj = b.elems
-                fifo = f"{b.name}_c{c}"
-                d.fifos.append(Fifo(fifo, shim, core, 1, _object_shape(b, body, position, obj), b.dtype))
-                params.append(fifo)
-                d.transfers.append(Transfer(bi, fifo, c, 0, (1, 1, 1, obj), (0, 0, 0, 1), bd, False))
-            bd += 1
-            off = 0
-            for tensor, n in b.parts:
-                elems = (r * (n // split.rows)) if b.streamed else n
-                local = None
-                if len(b.parts) > 1:
-                    local = f"{tensor}_c{c}_local"
-                    d.locals.append((core, local, body.inputs[position[tensor]].shape, b.dtype))
-                operand_of[position[tensor]] = Operand(fifo, off, local, elems)
-                off += elems
-        operands = tuple(operand_of[k] for k in range(len(inst.inputs)))
-        d.cores.append(CoreProgram(core, per_col, tuple(streamed_in), tuple(params), out_fifo, operands))
-    return d
-
-
-def _object_shape(b: HostBuffer, body: KernelInstance, position: dict, elems: int) -> tuple[int, ...]:
-    """A FIFO object has the body argument's shape; a packed one is flat."""
-    if len(b.parts) == 1:
-        return body.inputs[position[b.parts[0][0]]].shape
-    return (elems,)

@@ -9,7 +9,10 @@ driver reserves only those columns.
 
 DMA channel counts and memory sizes are the AIE-ML architecture's: a compute
 tile has 64 KiB of data memory and 2 input + 2 output DMA channels, a mem tile
-512 KiB and 6 + 6, a shim tile 2 + 2 and 16 buffer descriptors.
+512 KiB, 6 + 6 channels, 48 buffer descriptors and 64 locks, a shim tile 2 + 2
+and 16 buffer descriptors (research notes xdna-review.md, "Budgets"). Both
+devices have four core rows per column, so a streamed design can run on up to
+``columns * core_rows`` cores (npu1 16, npu2 32).
 """
 from __future__ import annotations
 
@@ -30,6 +33,9 @@ class Device:
     shim_in_channels: int = 2  # host -> array (MM2S)
     shim_out_channels: int = 2  # array -> host (S2MM)
     shim_bds: int = 16
+    mem_bds: int = 48
+    mem_locks: int = 64
+    core_rows: int = 4  # compute rows FIRST_CORE_ROW .. FIRST_CORE_ROW + core_rows - 1
 
     def partition(self, cols: int) -> str:
         """The aie.device name for a design on the first ``cols`` columns."""
@@ -41,6 +47,7 @@ DEVICES = {
     "npu2": Device("npu2", 8, "aie2p"),
 }
 DEFAULT_DEVICE = "npu1"
+FIRST_CORE_ROW = 2  # row 0 shim, row 1 mem tile
 
 # aie.core stack size (bytes). mlir-aie's default is 0x400; the stack lives in
 # the core's data memory, so it comes out of the buffer budget.

@@ -46,15 +46,17 @@ module {
       %c0 = arith.constant 0 : index
       %c16 = arith.constant 16 : index
       %c1 = arith.constant 1 : index
-      %cst3_f32 = arith.constant 0xFF800000 : f32
+      %vc3 = arith.constant dense<0xFF800000> : vector<16xf32>
       %c128 = arith.constant 128 : index
+      %cst5_f32 = arith.constant 0.0 : f32
       scf.for %i0 = %c0 to %c16 step %c1 {
-        %v0 = scf.for %i1 = %c0 to %c128 step %c1 iter_args(%v1 = %cst3_f32) -> (f32) {
-          %v2 = memref.load %in_x[%i0, %i1] : memref<16x128xf32>
-          %v3 = arith.maximumf %v1, %v2 : f32
-          scf.yield %v3 : f32
+        %v0 = scf.for %i1 = %c0 to %c128 step %c16 iter_args(%v1 = %vc3) -> (vector<16xf32>) {
+          %v2 = vector.transfer_read %in_x[%i0, %i1], %cst5_f32 {in_bounds = [true]} : memref<16x128xf32>, vector<16xf32>
+          %v3 = arith.maximumf %v1, %v2 : vector<16xf32>
+          scf.yield %v3 : vector<16xf32>
         }
-        memref.store %v0, %out_y[%i0] : memref<16xf32>
+        %v4 = vector.reduction <maximumf>, %v0 : vector<16xf32> into f32
+        memref.store %v4, %out_y[%i0] : memref<16xf32>
       }
       return
     }

@@ -1,0 +1,216 @@
+"""Where a streamed design's chunks run: the packing, columns and core rows it uses.
+
+:mod:`.design` says what a design is and how a chunk is sized; this module
+tries the packings a kernel allows (today's two streams per core, then every
+streamed input in one packed stream), spreads each packing's chunks over
+``columns x rows`` cores (most cores first, then most columns: every column
+brings its own shim DMA bandwidth), builds the design of each candidate and
+keeps the first one the static checker accepts. The layout of one column is
+described in :mod:`.design`'s docstring; every construct is cited there.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from ...errors import UnsupportedOnTarget
+from ...spec.instances import KernelInstance
+from .check import design_layout, layout_problems
+from .design import (
+    CoreProgram,
+    Design,
+    Fifo,
+    HostBuffer,
+    Link,
+    Operand,
+    Transfer,
+    body_scratch,
+    choose_chunk,
+    natural_streams,
+    pack_buffers,
+    stack_bytes,
+)
+from .devices import FIRST_CORE_ROW, Device
+from .split import Split, chunk_instance, split_for
+
+
+def max_rows(device: Device, streams: int) -> int:
+    """Core rows one column can feed with ``streams`` distributed input buffers.
+
+    The mem tile sends ``streams`` FIFOs to every row plus the joined output
+    to the shim (MM2S), and receives the ``streams`` inputs plus one output
+    per row (S2MM).
+    """
+    by_out = (device.mem_out_channels - 1) // streams
+    by_in = device.mem_in_channels - streams
+    return max(1, min(device.core_rows, by_out, by_in))
+
+
+def placements(n_chunks: int, device: Device, row_cap: int) -> list[tuple[int, int]]:
+    """(columns, rows) whose cores divide the chunks: most cores first, then most columns."""
+    opts = [
+        (c, r)
+        for c in range(1, device.columns + 1)
+        for r in range(1, row_cap + 1)
+        if n_chunks % (c * r) == 0
+    ]
+    return sorted(opts, key=lambda cr: (-cr[0] * cr[1], -cr[0]))
+
+
+def plan_design(inst: KernelInstance, device: Device) -> Design:
+    split = split_for(inst)
+    scratch_of: dict[int, int] = {}
+
+    def stack_of(r: int) -> int:
+        if r not in scratch_of:
+            scratch_of[r] = body_scratch(chunk_instance(inst, split, r))
+        return stack_bytes(scratch_of[r])
+
+    natural = natural_streams(split)
+    best: Design | None = None
+    best_ok = False  # the static checker accepts ``best``
+    notes: list[str] = []
+    for streams in range(natural, 0, -1):
+        try:
+            buffers = pack_buffers(inst, split, streams)
+            r, depth, padded = choose_chunk(inst, split, buffers, device, stack_of)
+        except UnsupportedOnTarget as e:
+            if streams == natural:
+                raise  # today's packing does not fit: that is the kernel's error
+            notes.append(f"one packed input stream per core is not possible ({_reason(inst, e)})")
+            continue
+        if padded != split.rows:
+            buffers = [
+                b if not b.streamed else dataclasses.replace(b, slots=tuple(padded * (n // split.rows) for _, n in b.parts))
+                for b in buffers
+            ]
+        cap = max_rows(device, streams)
+        n_chunks = padded // r
+        options = placements(n_chunks, device, cap)
+        if best_ok and options[0][0] * options[0][1] <= len(best.cores):
+            continue  # this packing cannot beat the one already found
+        for cols, rows in options:
+            d = _place(inst, split, device, buffers, r, depth, padded, cols, rows, stack_of(r), scratch_of[r])
+            problems = layout_problems(design_layout(d))
+            fallback = streams == natural and rows == 1
+            if problems and not fallback:
+                notes.append(f"{cols} column(s) x {rows} row(s) do not fit ({problems[0]})")
+                continue
+            # a one-row design of the kernel's own packing is kept even when it does not fit:
+            # the checker then refuses it with the reason, as for any design
+            ok = not problems
+            if best is None or (ok, len(d.cores)) > (best_ok, len(best.cores)):
+                best, best_ok, why = d, ok, (n_chunks, streams, cap)
+            break
+    assert best is not None
+    best.rows_note = _rows_note(device, best, *why, notes)
+    return best
+
+
+def _reason(inst: KernelInstance, e: UnsupportedOnTarget) -> str:
+    msg = str(e)
+    return msg[len(inst.id) + 2 :] if msg.startswith(inst.id + ": ") else msg
+
+
+def _rows_note(device: Device, d: Design, n_chunks: int, streams: int, cap: int, notes: list[str]) -> str:
+    if d.core_rows == device.core_rows:
+        return ""
+    why = []
+    if cap < device.core_rows:
+        why.append(
+            f"{streams} input streams per core need {streams} mem-tile output channels per row plus one for the output, "
+            f"a mem tile has {device.mem_out_channels}: at most {cap} row(s)"
+        )
+    if len(d.cores) < device.columns * cap:
+        why.append(f"{n_chunks} chunk(s) of {d.chunk_rows} row(s) divide over at most {len(d.cores)} core(s)")
+    return "; ".join(why + notes)
+
+
+def _place(inst, split: Split, device: Device, buffers: list[HostBuffer], r: int, depth: int, padded: int,
+           cols: int, rows: int, stack: int, scratch: int) -> Design:
+    """The design of ``inst`` on ``cols`` columns x ``rows`` core rows (chunks of ``r`` rows)."""
+    n_chunks = padded // r
+    per_col = n_chunks // cols  # chunks per column per run
+    per_core = per_col // rows
+    body = chunk_instance(inst, split, r)
+    d = Design(inst.id, device, cols, split.rows, r, split, body, buffers, stack=stack, padded_rows=padded,
+               scratch=scratch, core_rows=rows)
+    position = {name: k for k, name in enumerate(inst.input_names)}
+    # the mem tile holds two of its objects when a column gets more than one round of them
+    outer = 2 if per_core > 1 else 1
+
+    def child(base: str, c: int, j: int) -> str:
+        return f"{base}_c{c}" if rows == 1 else f"{base}_c{c}_r{j}"
+
+    def offsets(obj: int) -> tuple[int, ...]:
+        return () if rows == 1 else tuple(j * obj for j in range(rows))
+
+    for c in range(cols):
+        shim, mem = (c, 0), (c, 1)
+        cores = [(c, FIRST_CORE_ROW + j) for j in range(rows)]
+        bd = 0
+        streamed_in: list[list[str]] = [[] for _ in cores]
+        params: list[str] = []
+        operand_of: list[dict[int, Operand]] = [{} for _ in cores]
+        out_fifo = [""] * rows
+        for bi, b in enumerate(buffers):
+            eb_rows = sum(n // split.rows for _, n in b.parts) if not b.output else split.out_row_elems(inst)
+            if b.output:
+                obj = r * eb_rows
+                shape = body.output.shape
+                names = [child(b.name, c, j) for j in range(rows)]
+                for j, core in enumerate(cores):
+                    d.fifos.append(Fifo(names[j], core, mem, depth, shape, b.dtype))
+                parent = f"{b.name}_c{c}_shim"
+                d.fifos.append(Fifo(parent, mem, shim, outer, shape if rows == 1 else (rows * obj,), b.dtype))
+                d.links.append(Link(tuple(names), parent, offsets(obj)))
+                out_fifo = names
+                d.transfers.append(Transfer(bi, parent, c, c * per_col * obj, (1, 1, 1, per_col * obj), (0, 0, 0, 1), bd, True))
+                bd += 1
+                continue
+            if b.streamed:
+                obj = r * eb_rows
+                shape = _object_shape(b, body, position, obj)
+                parent = f"{b.name}_c{c}_shim"
+                names = [child(b.name, c, j) for j in range(rows)]
+                d.fifos.append(Fifo(parent, shim, mem, outer, shape if rows == 1 else (rows * obj,), b.dtype))
+                for j, core in enumerate(cores):
+                    d.fifos.append(Fifo(names[j], mem, core, depth, shape, b.dtype))
+                    streamed_in[j].append(names[j])
+                d.links.append(Link(parent, tuple(names), offsets(obj)))
+                part = r * (eb_rows // len(b.parts))
+                if len(b.parts) == 1:
+                    d.transfers.append(Transfer(bi, parent, c, c * per_col * obj, (1, 1, 1, per_col * obj), (0, 0, 0, 1), bd, False))
+                else:
+                    # chunk k of column c = [part 0 rows | part 1 rows | ...], each part a separate tensor in the buffer
+                    plen = b.slot(0)
+                    d.transfers.append(
+                        Transfer(bi, parent, c, c * per_col * part, (1, per_col, len(b.parts), part), (0, part, plen, 1), bd, False)
+                    )
+            else:
+                obj = b.elems
+                names = [f"{b.name}_c{c}"] * rows  # one FIFO broadcast to the column's cores
+                d.fifos.append(Fifo(names[0], shim, cores[0], 1, _object_shape(b, body, position, obj), b.dtype, tuple(cores[1:])))
+                params.append(names[0])
+                d.transfers.append(Transfer(bi, names[0], c, 0, (1, 1, 1, obj), (0, 0, 0, 1), bd, False))
+            bd += 1
+            for j, core in enumerate(cores):
+                off = 0
+                for tensor, n in b.parts:
+                    elems = (r * (n // split.rows)) if b.streamed else n
+                    local = None
+                    if len(b.parts) > 1:
+                        local = f"{tensor}_c{c}_local" if rows == 1 else f"{tensor}_c{c}_r{j}_local"
+                        d.locals.append((core, local, body.inputs[position[tensor]].shape, b.dtype))
+                    operand_of[j][position[tensor]] = Operand(names[j], off, local, elems)
+                    off += elems
+        for j, core in enumerate(cores):
+            operands = tuple(operand_of[j][k] for k in range(len(inst.inputs)))
+            d.cores.append(CoreProgram(core, per_core, tuple(streamed_in[j]), tuple(params), out_fifo[j], operands))
+    return d
+
+
+def _object_shape(b: HostBuffer, body: KernelInstance, position: dict, elems: int) -> tuple[int, ...]:
+    """A FIFO object has the body argument's shape; a packed one is flat."""
+    if len(b.parts) == 1:
+        return body.inputs[position[b.parts[0][0]]].shape
+    return (elems,)
