@@ -4,7 +4,9 @@ NumPy's float32 matmul measured in the same run.
     python bench/gemm.py [--sizes 256 1024 2048] [--host-sizes 256 512] [--repeat 3]
 
 Prints seconds per call (best of --repeat) and the ratio speed(ref int8) /
-speed(NumPy float32) (>= 1 means the int8 path is as fast). The weight is
+speed(NumPy float32) (>= 1 means the int8 path is as fast), and the NPU
+dispatches one call of that shape takes on npu1 / npu2 (the xdna design the
+build would emit: 1 for the one-dispatch design, docs/xdna-gemm.md). The weight is
 quantised and tiled once (a graph parameter); each call quantises the
 activation, runs the blocked product and dequantises, as a graph run does.
 The host backend's tile kernel is compiled here (the build would do it once).
@@ -38,6 +40,14 @@ def gemm(k: int, n: int, dispatch_for):
     return g
 
 
+def npu_dispatches(s: int, device: str) -> int:
+    """NPU dispatches per call of an s x s x s int8 matmul on ``device`` (from the design's ABI)."""
+    from npubuild.emitters.aie import design_for
+    from npubuild.spec.instances import make_instance
+
+    return design_for(make_instance("matmul", "i8", [(s, s), (s, s)], {}), {"device": device}).abi()["dispatches_per_run"]
+
+
 def host_tile(k: int, n: int, tmp: Path):
     from npubuild.emitters.host import emit
     from npubuild.runner.host import HostKernel
@@ -57,7 +67,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
     rng = np.random.default_rng(0)
-    print(f"{'size':>6} {'numpy f32 s':>12} {'ref int8 s':>11} {'ratio':>6}")
+    print(f"{'size':>6} {'numpy f32 s':>12} {'ref int8 s':>11} {'ratio':>6} {'npu1 disp':>9} {'npu2 disp':>9}")
     for s in args.sizes:
         a = rng.standard_normal((s, s)).astype(np.float32)
         w = rng.standard_normal((s, s)).astype(np.float32)
@@ -65,7 +75,8 @@ def main() -> None:
         g.set_weight(w)
         t_np = best(lambda: a @ w, args.repeat)
         t_ref = best(lambda: g(a), args.repeat)
-        print(f"{s:>6} {t_np:>12.4f} {t_ref:>11.4f} {t_np / t_ref:>6.2f}")
+        d1, d2 = (npu_dispatches(s, dev) for dev in ("npu1", "npu2"))
+        print(f"{s:>6} {t_np:>12.4f} {t_ref:>11.4f} {t_np / t_ref:>6.2f} {d1:>9} {d2:>9}")
     with tempfile.TemporaryDirectory() as tmp:
         print(f"\n{'size':>6} {'numpy f32 s':>12} {'host int8 s':>12} {'ratio':>6}  (host: scalar tile kernel, no vectoriser)")
         for s in args.host_sizes:

@@ -11,7 +11,7 @@ import pytest
 
 from npubuild.emitters.aie import check_instance, emit
 from npubuild.emitters.aie.devices import DEVICES, GEMM_STACK, Device
-from npubuild.emitters.aie.gemm import overlay_for, render_overlay
+from npubuild.emitters.aie.gemm import blocked_overlay_for, overlay_for, render_overlay
 from npubuild.emitters.gemm_layout import mmul_shape, tile_a, tile_b, untile_c
 from npubuild.errors import UnsupportedOnTarget
 from npubuild.ops.quant import (
@@ -49,7 +49,7 @@ def mm(a, b, dtype="i8"):
     ],
 )
 def test_overlay_parameters(a, b, dev, kt, cols, partition, blocks):
-    ov = overlay_for(mm(a, b), dev)
+    ov = blocked_overlay_for(mm(a, b), dev)
     m = int(np.prod(a[:-1]))
     assert (ov.d, ov.kt, ov.cols) == (64, kt, cols)
     assert (ov.m, ov.k, ov.n) == (m, a[-1], b[1])
@@ -66,7 +66,7 @@ def test_overlay_parameters(a, b, dev, kt, cols, partition, blocks):
 
 def test_columns_limited_by_the_device():
     two = Device("npu1", 2, "aie2")
-    ov = overlay_for(mm((4, 64), (64, 1024)), two)
+    ov = blocked_overlay_for(mm((4, 64), (64, 1024)), two)
     assert ov.cols == 2 and ov.partition == "npu1"
 
 
@@ -89,7 +89,7 @@ def test_mmul_shapes():
 
 def test_microkernel_name_is_per_arch_and_config():
     inst = mm((64, 128), (128, 256))
-    o1, o2 = overlay_for(inst, NPU1), overlay_for(inst, NPU2)
+    o1, o2 = blocked_overlay_for(inst, NPU1), blocked_overlay_for(inst, NPU2)
     assert o1.microkernel == "mm_aie2_i8_i32_64x64x64.o"
     assert o2.microkernel == "mm_aie2p_i8_i32_64x64x64.o"
     small = dataclasses.replace(o1, d=32)
@@ -101,7 +101,7 @@ def test_microkernel_name_is_per_arch_and_config():
 
 
 def test_abi_is_json_and_describes_the_dispatch():
-    ov = overlay_for(mm((3, 600), (600, 300)), NPU2)
+    ov = blocked_overlay_for(mm((3, 600), (600, 300)), NPU2)
     abi = json.loads(json.dumps(ov.abi()))
     assert abi["device"] == "npu2" and abi["partition"] == "npu2_4col"
     assert (abi["d"], abi["kt"], abi["cols"], abi["columns"]) == (64, 8, 4, 4)
@@ -126,19 +126,19 @@ def test_abi_is_json_and_describes_the_dispatch():
 def test_core_memory_is_checked_with_the_gemm_stack():
     # 2x4 KiB A + 2x4 KiB B + 16 KiB C + 3328 stack = 36096 bytes
     ok = Device("npu1", 4, "aie2", core_memory=36096)
-    overlay_for(mm((64, 128), (128, 64)), ok)
+    blocked_overlay_for(mm((64, 128), (128, 64)), ok)
     tight = Device("npu1", 4, "aie2", core_memory=36095)
     with pytest.raises(UnsupportedOnTarget, match=r"core \(0, 2\) needs 36096 bytes"):
-        overlay_for(mm((64, 128), (128, 64)), tight)
+        blocked_overlay_for(mm((64, 128), (128, 64)), tight)
 
 
 def test_dma_limits_are_checked():
     with pytest.raises(UnsupportedOnTarget, match="buffer descriptor id 2"):
-        overlay_for(mm((4, 64), (64, 64)), Device("npu1", 4, "aie2", shim_bds=2))
+        blocked_overlay_for(mm((4, 64), (64, 64)), Device("npu1", 4, "aie2", shim_bds=2))
     with pytest.raises(UnsupportedOnTarget, match="input DMA channels"):
-        overlay_for(mm((4, 64), (64, 64)), Device("npu1", 4, "aie2", core_in_channels=1))
+        blocked_overlay_for(mm((4, 64), (64, 64)), Device("npu1", 4, "aie2", core_in_channels=1))
     with pytest.raises(UnsupportedOnTarget, match=r"shim tile \(0, 0\) sends 2 streams"):
-        overlay_for(mm((4, 64), (64, 64)), Device("npu1", 4, "aie2", shim_in_channels=1))
+        blocked_overlay_for(mm((4, 64), (64, 64)), Device("npu1", 4, "aie2", shim_in_channels=1))
 
 
 # ---- the MLIR text -----------------------------------------------------------------------------------------------------
@@ -151,7 +151,7 @@ def _cores(text: str) -> list[str]:
 @pytest.mark.parametrize("dev", [NPU1, NPU2])
 @pytest.mark.parametrize("a, b", [((1, 1), (1, 1)), ((65, 130), (130, 70)), ((3, 600), (600, 300))])
 def test_text_structure(a, b, dev):
-    ov = overlay_for(mm(a, b), dev)
+    ov = blocked_overlay_for(mm(a, b), dev)
     text = render_overlay(ov, OPTS)
     assert text.startswith(f"// npubuild xdna kernel {ov.kernel}\n")
     assert f"aie.device({ov.partition}) {{" in text
@@ -185,7 +185,7 @@ def test_text_structure(a, b, dev):
 
 
 def test_link_with_placement():
-    ov = overlay_for(mm((64, 128), (128, 128)), NPU1)
+    ov = blocked_overlay_for(mm((64, 128), (128, 128)), NPU1)
     lw = f'link_with = "{ov.microkernel}"'
     func = render_overlay(ov, {**OPTS, "link_with": "func"})
     funcs = [ln for ln in func.splitlines() if "func.func private" in ln]
@@ -208,14 +208,16 @@ def test_runtime_sequence_spelling(op):
     inst = mm((64, 128), (128, 128))
     text = emit(inst, {"runtime_sequence": op})
     other = ({"aie.runtime_sequence", "aiex.runtime_sequence"} - {op}).pop()
-    assert f"    {op}(%a_tile: memref<8192xi8>" in text
+    assert f"    {op}(%a_codes: memref<" in text
     assert f"{other}(" not in text
 
 
 def test_emit_uses_the_device_option():
     inst = mm((64, 128), (128, 256))
-    assert "aie.device(npu2_4col)" in emit(inst, {"device": "npu2"})
-    assert "mm_aie2p_i8_i32_64x64x64.o" in emit(inst, {"device": "npu2"})
+    w2 = overlay_for(inst, NPU2)  # the one-dispatch design on all 8 columns of npu2
+    assert w2.kind == "gemm_whole_array" and w2.cols == 8
+    assert "aie.device(npu2)" in emit(inst, {"device": "npu2"})
+    assert f"{w2.microkernel}" in emit(inst, {"device": "npu2"}) and w2.microkernel.startswith("mm_aie2p_i8_i32_")
     assert "aie.device(npu1)" in emit(inst)
 
 
@@ -279,6 +281,23 @@ def test_layout_shape_errors():
 
 
 def emulated_npu(ov):
+    """What the NPU computes from the design's host buffers: for the one-dispatch design the
+    emitted text run by tests/design_sim_gemm.py, for the overlay :func:`emulated_overlay`."""
+    if ov.kind == "gemm_whole_array":
+        from npubuild.emitters.aie.gemm import render_overlay as render
+
+        from . import design_sim_gemm
+
+        text = render(ov, OPTS)
+
+        def run(a_buf, b_buf):
+            return design_sim_gemm.run(text, a_buf, b_buf, ov.mmul)
+
+        return run
+    return emulated_overlay(ov)
+
+
+def emulated_overlay(ov):
     """One overlay dispatch as the hardware would run it: the runtime sequence's
     transfers fill the shim-side FIFOs, the links forward them, and each core
     runs its program (zero C, then per K-block C += A . B over the r x s / s x t
@@ -332,7 +351,7 @@ def _quantised(m, k, n, seed):
 @pytest.mark.parametrize("dev", [NPU1, NPU2])
 @pytest.mark.parametrize("m, k, n", [(1, 1, 1), (65, 130, 70), (3, 600, 300), (64, 64, 64), (130, 1100, 520)])
 def test_emulated_overlay_equals_the_reference_gemm(m, k, n, dev):
-    ov = overlay_for(mm((m, k), (k, n)), dev)
+    ov = blocked_overlay_for(mm((m, k), (k, n)), dev)
     a, b = _quantised(m, k, n, seed=m * 7 + k * 3 + n)
     qa, sx = quantize_per_row(a)
     qb, sw = quantize_per_col(b)
@@ -354,7 +373,7 @@ def test_emulated_overlay_equals_the_reference_gemm(m, k, n, dev):
 def test_emulation_depends_on_the_layout():
     """Tiling with the other architecture's mmul shape must give wrong results."""
     m, k, n = 64, 128, 128
-    ov2 = overlay_for(mm((m, k), (k, n)), NPU2)  # mmul 8x8x8
+    ov2 = blocked_overlay_for(mm((m, k), (k, n)), NPU2)  # mmul 8x8x8
     a, b = _quantised(m, k, n, seed=1)
     qa, _ = quantize_per_row(a)
     qb, _ = quantize_per_col(b)
@@ -363,7 +382,7 @@ def test_emulation_depends_on_the_layout():
 
 
 def test_batched_a_flattens_into_m():
-    ov = overlay_for(mm((2, 3, 70), (70, 9)), NPU1)
+    ov = blocked_overlay_for(mm((2, 3, 70), (70, 9)), NPU1)
     assert (ov.m, ov.k, ov.n) == (6, 70, 9)
     a, b = _quantised(6, 70, 9, seed=5)
     qa, _ = quantize_per_row(a)

@@ -161,9 +161,11 @@ def test_chain_intermediates_stay_on_the_device(built, npu):
     np.testing.assert_array_equal(first["y"], second["y"])
     assert npu.waits and set(npu.waits) == {60_000}  # every wait bounded, by the default limits.xrt_run_timeout
     nbytes = 32 * 1024 * 4
-    # per run: x goes in once, y comes out once; r, n, a, e never cross; b was uploaded by set_params
-    assert second and g.last_stats["host_to_device_bytes"] == nbytes
-    assert g.last_stats["device_to_host_bytes"] == nbytes
+    # per run: x goes in once, y comes out once; r, a, e never cross. add reads n and b from one packed
+    # buffer (n‖b: one input stream per core, so that it runs on all 4 core rows), which the runtime
+    # stages: n comes back once and n‖b go in once
+    assert second and g.last_stats["host_to_device_bytes"] == 3 * nbytes
+    assert g.last_stats["device_to_host_bytes"] == 2 * nbytes
     assert g.last_stats["kernel_calls"] == 5
     for backend in ("ref", "host"):
         h = rt.graph("chain", backend=backend)
@@ -186,16 +188,21 @@ def test_mlp_on_the_overlay_matches_ref_accumulators(built, npu):
     np.testing.assert_array_equal(acc["xrt"], acc["ref"])
     np.testing.assert_array_equal(acc["host"], acc["ref"])
     np.testing.assert_allclose(out["xrt"], out["ref"], rtol=1e-5, atol=1e-5)
-    # the weight's tiles went over at set_params: a second run sends only activation tiles
+    # the weight's codes went over at set_params: a second run sends only the activation's codes
     g = rt.graph("mlp", backend="xrt")
     g.set_params(**params)
     g.run(**x)
     sent = g.last_stats["host_to_device_bytes"]
+    path = str(rt._xdna_files(mm)["xclbin"])
+    runs = npu.runs.count(path)
     g.run(**x)
     assert g.last_stats["host_to_device_bytes"] == sent
-    a_tiles = g.last_stats["gemm_tiles"] * 64 * 256  # one int8 A tile [64, kt*64] per dispatch (kt = 4)
+    abi = rt.manifest["kernels"][mm]["targets"]["xdna"]["abi"]
+    assert abi["kind"] == "gemm_whole_array" and abi["dispatches_per_run"] == 1
+    assert g.last_stats["gemm_tiles"] == 1 and npu.runs.count(path) == runs + 1  # one dispatch for the whole matmul
+    a_codes = abi["padded"]["m"] * abi["padded"]["k"]  # the int8 codes, 8 rows padded to 64 by the runtime
     # + gelu's input h (the matmul dequantises on the host); gelu's output stays for rms_norm, gamma was uploaded once
-    assert sent == a_tiles + 8 * 512 * 4
+    assert sent == a_codes + 8 * 512 * 4 == abi["bytes_detail"]["to_device"] + 8 * 512 * 4
 
 
 def test_pool_evicts_least_recently_used_and_reopens(built, npu):
@@ -344,17 +351,21 @@ def _slot_in_both(built):
 
 
 def _gemm_kt_in_both(built):
+    """The one-dispatch GEMM's padding narrower than the kernel's N."""
+
+    def narrow(abi):
+        abi["padded"]["n"] = 256
+
     def edit(m):
-        m["kernels"][GEMM]["targets"]["xdna"]["abi"]["kt"] = 2
-        _rewrite_abi_json(built, m, GEMM, lambda abi: abi["xdna"].update(kt=2))
+        narrow(m["kernels"][GEMM]["targets"]["xdna"]["abi"])
+        _rewrite_abi_json(built, m, GEMM, lambda abi: narrow(abi["xdna"]))
 
     return edit
 
 
 def _gemm_drop_geometry_in_both(built):
     def drop(abi):
-        for f in ("d", "kt", "cols"):
-            abi.pop(f)
+        abi.pop("padded")
 
     def edit(m):
         drop(m["kernels"][GEMM]["targets"]["xdna"]["abi"])
@@ -385,15 +396,14 @@ XDNA_TAMPERED = {
     "gemm-geometry-in-both": (
         _gemm_kt_in_both,
         "mlp",
-        f"kernel '{GEMM}': its xdna abi's buffers are not those of its GEMM geometry (d 64, kt 2, cols 4 takes buffers "
-        "i8 [64, 128], i8 [128, 256], i32 [64, 256]); rebuild with `doit build`",
-        None,  # the overlay's geometry is the runner's to check: verify cannot see it
+        f"kernel '{GEMM}': its xdna abi's one-dispatch GEMM is padded to 64 x 256 x 256, smaller than the kernel's "
+        "8 x 256 x 512; rebuild with `doit build`",
+        None,  # the GEMM's geometry is the runner's to check: verify cannot see it
     ),
     "gemm-no-geometry-in-both": (  # an abi written before it recorded the geometry
         _gemm_drop_geometry_in_both,
         "mlp",
-        f"kernel '{GEMM}': its xdna abi does not record the GEMM overlay's geometry (missing: d, kt, cols): "
-        "it was built by an older npubuild; rebuild with `doit build`",
+        f"kernel '{GEMM}': its xdna abi's one-dispatch GEMM records no padded M, K, N; rebuild with `doit build`",
         None,
     ),
 }
@@ -665,9 +675,12 @@ def _overlay_in_both(p, kid, device, cols):
     rec = m["kernels"][kid]
     old = rec["targets"]["xdna"]["abi"]
     a, b = rec["inputs"][0]["shape"], rec["inputs"][1]["shape"]
-    # the point: a width that recomputing from K x N without the device (the old runner) would not give
-    assert old["device"] == device and overlay_geometry(a[-1], b[1]) != (old["d"], old["kt"], cols), "pick another width"
-    ov = Overlay(kid, DEVICES[device], old["d"], old["kt"], cols, int(np.prod(a[:-1])), a[-1], b[1], tuple(a), tuple(b))
+    # the build gives this shape the one-dispatch design; the blocked overlay (the fallback for shapes
+    # that design cannot take) is put in its place, at a width that recomputing from K x N without the
+    # device (the old runner) would not give
+    d, kt, default_cols = overlay_geometry(a[-1], b[1])
+    assert old["device"] == device and old["kind"] == "gemm_whole_array" and default_cols != cols, "pick another width"
+    ov = Overlay(kid, DEVICES[device], d, kt, cols, int(np.prod(a[:-1])), a[-1], b[1], tuple(a), tuple(b), fallback="test")
     check_overlay(ov)
     abi = json.loads(json.dumps(ov.abi()))
     rec["targets"]["xdna"]["abi"] = abi

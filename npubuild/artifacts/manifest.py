@@ -444,8 +444,8 @@ def abi_mismatch(kernel_id: str, k: dict, abi, source: str) -> str | None:
 
 def xdna_layout_problem(k: dict, abi: dict) -> str | None:
     """A streamed design's host buffers must hold each input once, in a slot at least its size, and the output last."""
-    if abi.get("kind") == "gemm_overlay":
-        return None  # its buffers are tiles, not tensors: the runner checks them against the overlay geometry
+    if abi.get("kind") in ("gemm_overlay", "gemm_whole_array"):
+        return None  # its buffers are codes, not tensors: the runner checks them against the GEMM's geometry
     bufs = abi.get("buffers")
     if not isinstance(bufs, list) or not bufs:
         return "the xdna abi has no buffers"

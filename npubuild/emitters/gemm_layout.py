@@ -81,3 +81,29 @@ def untile_c(c_stream, d: int, cols: int, r: int, t: int):
     if c.size != cols * d * d:
         raise ValueError(f"c_stream must have {cols * d * d} elements, got {c.size}")
     return np.ascontiguousarray(c.reshape(cols, d // r, d // t, r, t).transpose(1, 3, 0, 2, 4)).reshape(d, cols * d)
+
+
+# ---- the whole-array design's microkernel layout -------------------------------------------------
+# The whole-array design (npubuild.emitters.aie.gemm_whole) keeps A, B and C row-major in host
+# memory: its mem-tile DMAs (dimensionsToStream) cut them into these sub-tiles on the way to the
+# cores. The helpers state the layout one microkernel call sees, for the design's simulator.
+
+
+def subtile(x, r: int, s: int):
+    """[R, C] -> flat: (R/r) x (C/s) sub-tiles of r x s, sub-tiles row-major and each sub-tile
+    row-major (mm.cc's operand layout; one K-block of :func:`tile_a` is ``subtile(a, r, s)``)."""
+    x = np.asarray(x)
+    rows, cols = x.shape
+    _check_div(rows, (r,))
+    _check_div(cols, (s,))
+    return np.ascontiguousarray(x.reshape(rows // r, r, cols // s, s).transpose(0, 2, 1, 3)).reshape(-1)
+
+
+def unsubtile(flat, rows: int, cols: int, r: int, s: int):
+    """The inverse of :func:`subtile`: a flat (rows/r) x (cols/s) grid of r x s sub-tiles -> [rows, cols]."""
+    _check_div(rows, (r,))
+    _check_div(cols, (s,))
+    f = np.asarray(flat)
+    if f.size != rows * cols:
+        raise ValueError(f"a {rows}x{cols} sub-tiled block has {rows * cols} elements, got {f.size}")
+    return np.ascontiguousarray(f.reshape(rows // r, cols // s, r, s).transpose(0, 2, 1, 3)).reshape(rows, cols)

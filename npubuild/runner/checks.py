@@ -11,7 +11,8 @@ from ..artifacts.manifest import key_problem
 from ..errors import UserError
 from ..ops import REGISTRY
 from ..ops.lazy_numpy import np
-from ..ops.registry import NUMPY_DTYPE, normalize_attrs
+from ..constants import numpy_dtype
+from ..ops.registry import normalize_attrs
 
 
 def check_kernel_record(kernel_id: str, k: dict) -> None:
@@ -87,7 +88,13 @@ def _positive_int(x) -> bool:
 
 def check_gemm_abi(kernel_id: str, _record: dict, abi: dict) -> None:
     """The xdna GEMM's ABI is an overlay GemmKernel can drive: its geometry (read, not recomputed:
-    :func:`gemm_geometry`) and the three host buffers that geometry gives, in order."""
+    :func:`gemm_geometry`) and the three host buffers that geometry gives, in order; a one-dispatch
+    design's ABI is checked by npubuild.runner.gemm.check_whole_array_abi."""
+    if isinstance(abi, dict) and abi.get("kind") == "gemm_whole_array":
+        from .gemm import check_whole_array_abi
+
+        check_whole_array_abi(kernel_id, _record, abi)
+        return
     d, kt, cols, _ = gemm_geometry(kernel_id, abi)
     kk, nn = kt * d, cols * d
     bufs = abi.get("buffers")
@@ -102,7 +109,7 @@ def check_gemm_abi(kernel_id: str, _record: dict, abi: dict) -> None:
 
 def as_checked_array(kind: str, name: str, value, sig: dict, graph: str):
     """``value`` as an ndarray of exactly the declared shape and dtype; one UserError otherwise (no casts)."""
-    want_dtype = np.dtype(NUMPY_DTYPE[sig["dtype"]])
+    want_dtype = numpy_dtype(sig["dtype"])
     arr = value
     if not isinstance(arr, np.ndarray):
         if isinstance(arr, (str, bytes)) or not isinstance(arr, (list, tuple, int, float, np.generic)):
@@ -114,7 +121,8 @@ def as_checked_array(kind: str, name: str, value, sig: dict, graph: str):
     if tuple(arr.shape) != tuple(sig["shape"]):
         raise UserError(f"graph '{graph}': {kind} '{name}' must have shape {list(sig['shape'])}, got {list(arr.shape)}")
     if arr.dtype != want_dtype:
+        to = "ml_dtypes.bfloat16" if sig["dtype"] == "bf16" else f"np.{want_dtype}"
         raise UserError(
-            f"graph '{graph}': {kind} '{name}' must be {want_dtype} ({sig['dtype']}), got {arr.dtype}; convert with .astype(np.{want_dtype})"
+            f"graph '{graph}': {kind} '{name}' must be {want_dtype} ({sig['dtype']}), got {arr.dtype}; convert with .astype({to})"
         )
     return arr

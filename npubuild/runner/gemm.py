@@ -32,7 +32,13 @@ Dispatches:
   bound at its limit and shows where float32 stops being exact).
 * ``host``: :class:`TileDispatch` calls the host-compiled int8 tile kernel
   (``gemm_tile`` in the matmul kernel's library) per d-row tile.
-* ``xrt``: one NPU dispatch per tile (:mod:`npubuild.runner.xrt`).
+* ``xrt``: one NPU dispatch per tile (:mod:`npubuild.runner.xrt`) on the
+  blocked overlay; on the one-dispatch whole-array design
+  (:mod:`npubuild.emitters.aie.gemm_whole`) :class:`WholeGemm` instead: the
+  codes go once into zeroed padded row-major buffers (the runtime is where the
+  padding happens, for every dimension), one dispatch computes all of C, and
+  the M x N corner is read back. Quantisation, dequantisation and NaN rules
+  are :class:`BlockedGemm`'s, so the accumulators are the same bits.
 """
 from __future__ import annotations
 
@@ -245,6 +251,65 @@ class BlockedGemm:
             y[:, self._nan_cols] = np.nan
 
 
+class WholeGemm(BlockedGemm):
+    """The matmul in one dispatch: ``dispatch.prepare_b(int8 [Kp, Np])`` keeps the padded weight codes,
+    ``dispatch.run(int8 codes [M, K], the prepared weight) -> int32 [>= M, >= N]`` computes the whole
+    product (padding M and K as its design wants)."""
+
+    def __init__(self, k: int, n: int, dispatch, padded: tuple[int, int, int]):
+        self.k, self.n = k, n
+        self.mp, self.kp, self.np = padded
+        self.dispatch = dispatch
+        self._tiles = None
+        self._sw = None
+        self._nan_cols = None
+        self.last_accumulator = None
+        self.dispatches = 0
+
+    def set_weight_codes(self, qw, sw) -> None:
+        self._sw = sw
+        self._nan_cols = None
+        self._tiles = self.dispatch.prepare_b(qw)
+
+    def accumulate(self, qa):
+        m = qa.shape[0]
+        if m > self.mp:
+            raise ValueError(f"the design takes at most {self.mp} rows, got {m}")
+        acc = self.dispatch.run(qa, self._tiles)
+        self.dispatches += 1
+        return acc[:m, : self.n]
+
+
+def check_whole_array_abi(kernel_id: str, record: dict, abi: dict) -> tuple[int, int, int]:
+    """(Mp, Kp, Np) of a one-dispatch GEMM's ABI, once its buffers and padding are ones the
+    runtime can fill for the record's M x K x N (UserError otherwise)."""
+    from ..errors import UserError
+
+    max_depth = (2**31 - 1) // (128 * 128)  # int8 products an int32 sum holds (runner.checks.MAX_GEMM_DEPTH)
+
+    def fail(why: str):
+        raise UserError(f"kernel '{kernel_id}': its xdna abi's one-dispatch GEMM {why}; rebuild with `doit build`")
+
+    pad = abi.get("padded")
+    if not isinstance(pad, dict) or not all(isinstance(pad.get(x), int) and not isinstance(pad.get(x), bool) and pad[x] > 0 for x in "mkn"):
+        fail("records no padded M, K, N")
+    mp, kp, np_ = pad["m"], pad["k"], pad["n"]
+    a, b = record["inputs"][0]["shape"], record["inputs"][1]["shape"]
+    m = 1
+    for x in a[:-1]:
+        m *= x
+    if mp < m or kp < a[-1] or np_ < b[1]:
+        fail(f"is padded to {mp} x {kp} x {np_}, smaller than the kernel's {m} x {a[-1]} x {b[1]}")
+    if kp > max_depth:
+        fail(f"sums {kp} int8 products per output, more than int32 holds ({max_depth})")
+    bufs = abi.get("buffers")
+    want = [([mp, kp], "i8"), ([kp, np_], "i8"), ([mp, np_], "i32")]
+    got = [(x.get("shape"), x.get("dtype")) if isinstance(x, dict) else None for x in bufs] if isinstance(bufs, list) else None
+    if got != want:
+        fail(f"buffers are not those of its padding (i8 [{mp}, {kp}], i8 [{kp}, {np_}], i32 [{mp}, {np_}])")
+    return mp, kp, np_
+
+
 class GemmKernel:
     """An int8 ``matmul`` kernel on a backend: :class:`BlockedGemm` over that backend's dispatch.
 
@@ -253,20 +318,25 @@ class GemmKernel:
     reference design's dynamic weight) quantises and tiles it for that call.
     """
 
-    def __init__(self, desc: dict, make_dispatch, closer=None, geometry: tuple[int, int, int] | None = None):
+    def __init__(self, desc: dict, make_dispatch, closer=None, geometry: tuple[int, int, int] | None = None,
+                 padded: tuple[int, int, int] | None = None):
         """``geometry``: (d, kt, cols) of the overlay the kernel was built for; the xrt backend
         passes its ABI's (the build chose cols for the device: recomputing it here without the
         device is how the runner once drove a 4-column tile on a design of another width).
         None: the default overlay for K x N, which ref (any geometry is exact) and host (its
-        gemm_tile is compiled with the default; HostKernel checks the shapes) use."""
+        gemm_tile is compiled with the default; HostKernel checks the shapes) use.
+        ``padded``: (Mp, Kp, Np) of a one-dispatch design instead (:class:`WholeGemm`)."""
         from ..emitters.gemm_layout import overlay_geometry
 
         a, b = desc["inputs"][0]["shape"], desc["inputs"][1]["shape"]
         self.id = desc["id"]
         self.out_shape = tuple(desc["outputs"][0]["shape"])
         k, n = a[-1], b[1]
-        d, kt, cols = geometry if geometry is not None else overlay_geometry(k, n)
-        self.gemm = BlockedGemm(k, n, None, d, kt, cols)
+        if padded is not None:
+            self.gemm = WholeGemm(k, n, None, padded)
+        else:
+            d, kt, cols = geometry if geometry is not None else overlay_geometry(k, n)
+            self.gemm = BlockedGemm(k, n, None, d, kt, cols)
         self.gemm.dispatch = make_dispatch(self.gemm)
         self._bound = None
         self._closer = closer

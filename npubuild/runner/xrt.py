@@ -18,9 +18,12 @@ comments name the binding). pyxrt is imported only when this backend is used.
   buffer (:class:`DeviceTensor`) until someone needs it on the host. A consumer
   whose input buffer has the producer's layout gets the same buffer object:
   intermediates of a chain never cross to the host.
-* The int8 matmul runs the shared blocked GEMM (:mod:`.gemm`) with one overlay
-  dispatch per tile, in the geometry its ABI records; the weight's tiles are
-  uploaded once per parameter value.
+* The int8 matmul, when its ABI says ``gemm_whole_array``, is one dispatch per
+  call (:class:`XrtWholeDispatch`): the activation's codes go into the zeroed
+  padded A buffer, the weight's codes into a resident B buffer once per
+  parameter value, C is read back once. A ``gemm_overlay`` ABI (shapes the
+  one-dispatch design cannot take) runs the shared blocked GEMM (:mod:`.gemm`)
+  with one overlay dispatch per tile, in the geometry its ABI records.
 * Every byte that crosses host <-> device is counted (:class:`Traffic`).
 """
 from __future__ import annotations
@@ -469,16 +472,61 @@ class XrtGemmDispatch:
         return hw.view(c_bo, self.k.sizes[2] * 4, "i32")
 
 
+class XrtWholeDispatch:
+    """The one-dispatch design on the NPU: B resident, A padded in place, one run, C's corner read."""
+
+    def __init__(self, kernel: "XrtGemmKernel", padded: tuple[int, int, int]):
+        self.k = kernel
+        self.mp, self.kp, self.np = padded
+        self._bufs = None
+
+    def _buffers(self, hw):
+        if self._bufs is None or self._bufs[0] is not hw:
+            self._bufs = (hw, hw.buffer(self.mp * self.kp, 0), hw.buffer(self.mp * self.np * 4, 2))
+        return self._bufs
+
+    def prepare_b(self, qw):
+        """The weight's codes into a zeroed [Kp, Np] device buffer (resident while the weight is)."""
+        hw = self.k.hw()
+        bo = hw.buffer(self.kp * self.np, 1)
+        out = hw.mapped(bo, self.kp * self.np, np.int8).reshape(self.kp, self.np)
+        out[:] = 0
+        out[: qw.shape[0], : qw.shape[1]] = qw
+        hw.to_device(bo, self.kp * self.np)
+        return (hw, bo)
+
+    def run(self, qa, b):
+        hw_b, b_bo = b
+        hw = self.k.hw()
+        if hw is not hw_b:
+            raise UserError(f"kernel {self.k.id}: its hardware context was evicted; set the params again")
+        _, a_bo, c_bo = self._buffers(hw)
+        a = hw.mapped(a_bo, self.mp * self.kp, np.int8).reshape(self.mp, self.kp)
+        a[:] = 0  # the padding rows and columns: zero codes add nothing to any sum
+        np.copyto(a[: qa.shape[0], : qa.shape[1]], qa, casting="unsafe")
+        hw.to_device(a_bo, self.mp * self.kp)
+        hw.run([a_bo, b_bo, c_bo], f"kernel {self.k.id}")
+        return hw.read(c_bo, self.mp * self.np * 4, "i32").reshape(self.mp, self.np)
+
+
 class XrtGemmKernel:
-    """The int8 matmul on the NPU overlay: :class:`npubuild.runner.gemm.GemmKernel` with NPU dispatches."""
+    """The int8 matmul on the NPU: :class:`npubuild.runner.gemm.GemmKernel` with NPU dispatches,
+    one per call on the whole-array design, one per tile on the blocked overlay."""
 
     def __init__(self, kernel_id: str, desc: dict, pool: ContextPool):
         from .checks import check_gemm_abi, gemm_geometry
-        from .gemm import GemmKernel
+        from .gemm import GemmKernel, check_whole_array_abi
 
         self.id = kernel_id
         self.pool = pool
         abi = desc["targets"]["xdna"].get("abi")
+        if isinstance(abi, dict) and abi.get("kind") == "gemm_whole_array":
+            padded = check_whole_array_abi(kernel_id, desc, abi)
+            self.inner = GemmKernel(desc, lambda g: XrtWholeDispatch(self, padded), padded=padded)
+            self.gemm = self.inner.gemm
+            self.bound_generation = None
+            self._bound_hw = None
+            return
         check_gemm_abi(kernel_id, desc, abi)  # the buffers below are the geometry's
         # the geometry the build chose for its device, never recomputed (a device's columns are not K x N's)
         d, kt, cols, mmul = gemm_geometry(kernel_id, abi)

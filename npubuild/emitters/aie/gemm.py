@@ -1,6 +1,11 @@
-"""The int8 GEMM microkernel overlay: ``matmul`` (dtype i8) on the NPU.
+"""The int8 GEMM on the NPU: ``matmul`` (dtype i8).
 
-One dispatch of the overlay computes, in int32,
+:func:`overlay_for` gives each instance the one-dispatch design specialised to
+its M x K x N (:mod:`.gemm_whole`, mlir-aie's whole_array structure) whenever
+one passes the static checks, and otherwise this module's blocked overlay,
+with the reason recorded in its header and ABI (``fallback``).
+
+The blocked overlay: one dispatch of the overlay computes, in int32,
 
     C[d, cols*d] = A[d, kt*d] @ B[kt*d, cols*d]        (d = 64)
 
@@ -99,6 +104,8 @@ class Overlay:
     a_shape: tuple[int, ...] = ()
     b_shape: tuple[int, ...] = ()
     stack: int = GEMM_STACK
+    fallback: str = ""  # why the one-dispatch design does not take this instance
+    kind = "gemm_overlay"
 
     # -- geometry --
     @property
@@ -251,11 +258,31 @@ class Overlay:
                 "runtime": "npubuild.runner.gemm.BlockedGemm + OverlayDispatch",
             },
             "quantisation": "a per row, b per column, symmetric int8 (npubuild.ops.quant); output acc * sx[m] * sw[n]",
+            "cores": self.cols,
+            "dispatches_per_run": mb * kb * nb,
+            # host <-> NPU per run with the weight's tiles resident (uploaded once: weight_once)
+            "bytes_per_run": mb * kb * nb * (tm * tk + tm * tn * 4),
+            "bytes_detail": {"to_device": mb * kb * nb * tm * tk, "from_device": mb * kb * nb * tm * tn * 4,
+                             "weight_once": kb * nb * tk * tn},
+            "fallback": self.fallback or None,
         }
 
 
-def overlay_for(inst: KernelInstance, device: Device) -> Overlay:
-    """The checked overlay for an i8 ``matmul`` (UnsupportedOnTarget otherwise, or when the NPU cannot take it)."""
+def overlay_for(inst: KernelInstance, device: Device):
+    """The checked design of an i8 ``matmul``: the one-dispatch whole-array design when one fits
+    (:func:`.gemm_whole.plan_whole_array`), else the blocked overlay stating why
+    (UnsupportedOnTarget when the NPU can take neither)."""
+    _check_matmul(inst)
+    from .gemm_whole import plan_whole_array
+
+    a, b = inst.inputs[0].shape, inst.inputs[1].shape
+    w, why = plan_whole_array(inst.id, device, prod(a[:-1]), a[-1], b[1], tuple(a), tuple(b))
+    if w is not None:
+        return w
+    return blocked_overlay_for(inst, device, why)
+
+
+def _check_matmul(inst: KernelInstance) -> None:
     if inst.op != "matmul":
         raise UnsupportedOnTarget(f"{inst.id}: the GEMM overlay implements matmul, not {inst.op}")
     if inst.dtype != "i8":
@@ -263,10 +290,15 @@ def overlay_for(inst: KernelInstance, device: Device) -> Overlay:
             f"{inst.id}: matmul with dtype {inst.dtype} is not supported on xdna; the NPU GEMM computes in int8 "
             f"(use dtype i8: a quantised per row, b per column, int32 accumulation)"
         )
+
+
+def blocked_overlay_for(inst: KernelInstance, device: Device, fallback: str = "") -> Overlay:
+    """The checked blocked overlay for an i8 ``matmul``; ``fallback`` says why it is used."""
+    _check_matmul(inst)
     a, b = inst.inputs[0].shape, inst.inputs[1].shape
     m, k, n = prod(a[:-1]), a[-1], b[1]
     _, kt, cols = overlay_geometry(k, n, device.columns)
-    ov = Overlay(inst.id, device, D, kt, cols, m, k, n, tuple(a), tuple(b))
+    ov = Overlay(inst.id, device, D, kt, cols, m, k, n, tuple(a), tuple(b), fallback=fallback)
     check_overlay(ov)
     return ov
 
@@ -315,8 +347,12 @@ def overlay_problems(ov: Overlay) -> list[str]:
 # ---- rendering ------------------------------------------------------------------------------------------------------
 
 
-def render_overlay(overlay: Overlay, options: dict) -> str:
-    """The overlay as AIE-dialect MLIR; ``options`` as for :func:`npubuild.emitters.aie.emit`."""
+def render_overlay(overlay, options: dict) -> str:
+    """The design :func:`overlay_for` chose as AIE-dialect MLIR; ``options`` as for :func:`npubuild.emitters.aie.emit`."""
+    if overlay.kind == "gemm_whole_array":
+        from .gemm_whole_text import render_whole_array
+
+        return render_whole_array(overlay, options)
     ov = overlay
     link_with = options.get("link_with", "func")
     if link_with not in ("func", "core"):
@@ -393,4 +429,4 @@ def _header(ov: Overlay) -> list[str]:
         f"stack {ov.stack} bytes",
         "streams: A broadcast shim(0,0) -> mem(0,1) -> every core; B and C per column through its mem tile",
         f"host buffers (XRT group id: name (shape dtype, layout in {LAYOUT_MODULE})): {bufs}",
-    ]
+    ] + ([f"blocked overlay, not the one-dispatch design: {ov.fallback}"] if ov.fallback else [])

@@ -1,10 +1,10 @@
 // npubuild xdna kernel matmul_i8_64x256_256x256
-// op: matmul, dtype: i8 (int8 GEMM microkernel overlay, int32 accumulation)
-// problem: a [64, 256] (M=64, K=256), b [256, 256] (N=256); host-blocked into 1 x 1 x 1 dispatches (M, K, N blocks, zero padded, K-blocks summed in int32)
-// device npu1, partition npu1: one dispatch computes C[64, 256] = A[64, 256] . B[256, 256] on 4 core(s) (row 2), 4 K-block(s) of 64 per core
-// microkernel mm_aie2_i8_i32_64x64x64.o: aie_kernels/aie2/mm.cc -Di8_i32_ONLY -DDIM_M=64 -DDIM_K=64 -DDIM_N=64 -DVECTORIZED_ONLY (aie2, mmul 4x8x8), stack 3328 bytes
-// streams: A broadcast shim(0,0) -> mem(0,1) -> every core; B and C per column through its mem tile
-// host buffers (XRT group id: name (shape dtype, layout in npubuild.emitters.gemm_layout)): 3: a_tile (64x256 i8, tile_a); 4: b_tiles (256x256 i8, tile_b); 5: c_tile (64x256 i32, untile_c)
+// op: matmul, dtype: i8 (one-dispatch whole-array int8 GEMM, int32 accumulation)
+// problem: a [64, 256] (M=64, K=256), b [256, 256] (N=256); padded by the runtime to 64 x 256 x 256; one dispatch per run
+// device npu1, partition npu1: 4 rows x 4 column(s) = 16 cores, 1 C tile(s) of 16x64 per core, 1 K-block(s) of 256 each
+// microkernel mm_aie2_i8_i32_16x256x64.o: aie_kernels/aie2/mm.cc -Di8_i32_ONLY -DDIM_M=16 -DDIM_K=256 -DDIM_N=64 -DVECTORIZED_ONLY (aie2, mmul 4x8x8), stack 3328 bytes
+// streams (mlir-aie whole_array.py): A broadcast along core rows, B along core columns, C joined per column; mem-tile dimensionsToStream does the sub-tiling
+// host buffers (XRT group id: name (shape dtype, row-major)): 3: a_codes (64x256 i8); 4: b_codes (256x256 i8); 5: c_acc (64x256 i32)
 module {
   aie.device(npu1) {
     %shim_0_0 = aie.tile(0, 0)
@@ -19,137 +19,389 @@ module {
     %core_1_2 = aie.tile(1, 2)
     %core_2_2 = aie.tile(2, 2)
     %core_3_2 = aie.tile(3, 2)
-    func.func private @zero_i32(memref<64x64xi32>) attributes {link_with = "mm_aie2_i8_i32_64x64x64.o"}
-    func.func private @matmul_i8_i32(memref<64x64xi8>, memref<64x64xi8>, memref<64x64xi32>) attributes {link_with = "mm_aie2_i8_i32_64x64x64.o"}
-    aie.objectfifo @a_shim(%shim_0_0, {%mem_0_1}, 2 : i32) : !aie.objectfifo<memref<64x64xi8>>
-    aie.objectfifo @a(%mem_0_1, {%core_0_2, %core_1_2, %core_2_2, %core_3_2}, 2 : i32) : !aie.objectfifo<memref<64x64xi8>>
-    aie.objectfifo @b_c0_shim(%shim_0_0, {%mem_0_1}, 2 : i32) : !aie.objectfifo<memref<64x64xi8>>
-    aie.objectfifo @b_c0(%mem_0_1, {%core_0_2}, 2 : i32) : !aie.objectfifo<memref<64x64xi8>>
-    aie.objectfifo @b_c1_shim(%shim_1_0, {%mem_1_1}, 2 : i32) : !aie.objectfifo<memref<64x64xi8>>
-    aie.objectfifo @b_c1(%mem_1_1, {%core_1_2}, 2 : i32) : !aie.objectfifo<memref<64x64xi8>>
-    aie.objectfifo @b_c2_shim(%shim_2_0, {%mem_2_1}, 2 : i32) : !aie.objectfifo<memref<64x64xi8>>
-    aie.objectfifo @b_c2(%mem_2_1, {%core_2_2}, 2 : i32) : !aie.objectfifo<memref<64x64xi8>>
-    aie.objectfifo @b_c3_shim(%shim_3_0, {%mem_3_1}, 2 : i32) : !aie.objectfifo<memref<64x64xi8>>
-    aie.objectfifo @b_c3(%mem_3_1, {%core_3_2}, 2 : i32) : !aie.objectfifo<memref<64x64xi8>>
-    aie.objectfifo @c_c0(%core_0_2, {%mem_0_1}, 1 : i32) : !aie.objectfifo<memref<64x64xi32>>
-    aie.objectfifo @c_c0_shim(%mem_0_1, {%shim_0_0}, 1 : i32) : !aie.objectfifo<memref<64x64xi32>>
-    aie.objectfifo @c_c1(%core_1_2, {%mem_1_1}, 1 : i32) : !aie.objectfifo<memref<64x64xi32>>
-    aie.objectfifo @c_c1_shim(%mem_1_1, {%shim_1_0}, 1 : i32) : !aie.objectfifo<memref<64x64xi32>>
-    aie.objectfifo @c_c2(%core_2_2, {%mem_2_1}, 1 : i32) : !aie.objectfifo<memref<64x64xi32>>
-    aie.objectfifo @c_c2_shim(%mem_2_1, {%shim_2_0}, 1 : i32) : !aie.objectfifo<memref<64x64xi32>>
-    aie.objectfifo @c_c3(%core_3_2, {%mem_3_1}, 1 : i32) : !aie.objectfifo<memref<64x64xi32>>
-    aie.objectfifo @c_c3_shim(%mem_3_1, {%shim_3_0}, 1 : i32) : !aie.objectfifo<memref<64x64xi32>>
-    aie.objectfifo.link [@a_shim] -> [@a] ([] [])
-    aie.objectfifo.link [@b_c0_shim] -> [@b_c0] ([] [])
-    aie.objectfifo.link [@b_c1_shim] -> [@b_c1] ([] [])
-    aie.objectfifo.link [@b_c2_shim] -> [@b_c2] ([] [])
-    aie.objectfifo.link [@b_c3_shim] -> [@b_c3] ([] [])
-    aie.objectfifo.link [@c_c0] -> [@c_c0_shim] ([] [])
-    aie.objectfifo.link [@c_c1] -> [@c_c1_shim] ([] [])
-    aie.objectfifo.link [@c_c2] -> [@c_c2_shim] ([] [])
-    aie.objectfifo.link [@c_c3] -> [@c_c3_shim] ([] [])
+    %core_0_3 = aie.tile(0, 3)
+    %core_1_3 = aie.tile(1, 3)
+    %core_2_3 = aie.tile(2, 3)
+    %core_3_3 = aie.tile(3, 3)
+    %core_0_4 = aie.tile(0, 4)
+    %core_1_4 = aie.tile(1, 4)
+    %core_2_4 = aie.tile(2, 4)
+    %core_3_4 = aie.tile(3, 4)
+    %core_0_5 = aie.tile(0, 5)
+    %core_1_5 = aie.tile(1, 5)
+    %core_2_5 = aie.tile(2, 5)
+    %core_3_5 = aie.tile(3, 5)
+    func.func private @zero_i32(memref<16x64xi32>) attributes {link_with = "mm_aie2_i8_i32_16x256x64.o"}
+    func.func private @matmul_i8_i32(memref<16x256xi8>, memref<256x64xi8>, memref<16x64xi32>) attributes {link_with = "mm_aie2_i8_i32_16x256x64.o"}
+    aie.objectfifo @A_L3L2_0(%shim_0_0, {%mem_0_1}, 2 : i32) : !aie.objectfifo<memref<4096xi8>>
+    aie.objectfifo @A_L3L2_1(%shim_1_0, {%mem_1_1}, 2 : i32) : !aie.objectfifo<memref<4096xi8>>
+    aie.objectfifo @A_L3L2_2(%shim_2_0, {%mem_2_1}, 2 : i32) : !aie.objectfifo<memref<4096xi8>>
+    aie.objectfifo @A_L3L2_3(%shim_3_0, {%mem_3_1}, 2 : i32) : !aie.objectfifo<memref<4096xi8>>
+    aie.objectfifo @A_L2L1_0(%mem_0_1 dimensionsToStream [<size = 4, stride = 1024>, <size = 32, stride = 8>, <size = 4, stride = 256>, <size = 8, stride = 1>], {%core_0_2, %core_1_2, %core_2_2, %core_3_2}, 2 : i32) : !aie.objectfifo<memref<16x256xi8>>
+    aie.objectfifo @A_L2L1_1(%mem_1_1 dimensionsToStream [<size = 4, stride = 1024>, <size = 32, stride = 8>, <size = 4, stride = 256>, <size = 8, stride = 1>], {%core_0_3, %core_1_3, %core_2_3, %core_3_3}, 2 : i32) : !aie.objectfifo<memref<16x256xi8>>
+    aie.objectfifo @A_L2L1_2(%mem_2_1 dimensionsToStream [<size = 4, stride = 1024>, <size = 32, stride = 8>, <size = 4, stride = 256>, <size = 8, stride = 1>], {%core_0_4, %core_1_4, %core_2_4, %core_3_4}, 2 : i32) : !aie.objectfifo<memref<16x256xi8>>
+    aie.objectfifo @A_L2L1_3(%mem_3_1 dimensionsToStream [<size = 4, stride = 1024>, <size = 32, stride = 8>, <size = 4, stride = 256>, <size = 8, stride = 1>], {%core_0_5, %core_1_5, %core_2_5, %core_3_5}, 2 : i32) : !aie.objectfifo<memref<16x256xi8>>
+    aie.objectfifo @B_L3L2_0(%shim_0_0, {%mem_0_1}, 2 : i32) : !aie.objectfifo<memref<16384xi8>>
+    aie.objectfifo @B_L2L1_0(%mem_0_1 dimensionsToStream [<size = 32, stride = 512>, <size = 8, stride = 8>, <size = 8, stride = 64>, <size = 8, stride = 1>], {%core_0_2, %core_0_3, %core_0_4, %core_0_5}, 2 : i32) : !aie.objectfifo<memref<256x64xi8>>
+    aie.objectfifo @B_L3L2_1(%shim_1_0, {%mem_1_1}, 2 : i32) : !aie.objectfifo<memref<16384xi8>>
+    aie.objectfifo @B_L2L1_1(%mem_1_1 dimensionsToStream [<size = 32, stride = 512>, <size = 8, stride = 8>, <size = 8, stride = 64>, <size = 8, stride = 1>], {%core_1_2, %core_1_3, %core_1_4, %core_1_5}, 2 : i32) : !aie.objectfifo<memref<256x64xi8>>
+    aie.objectfifo @B_L3L2_2(%shim_2_0, {%mem_2_1}, 2 : i32) : !aie.objectfifo<memref<16384xi8>>
+    aie.objectfifo @B_L2L1_2(%mem_2_1 dimensionsToStream [<size = 32, stride = 512>, <size = 8, stride = 8>, <size = 8, stride = 64>, <size = 8, stride = 1>], {%core_2_2, %core_2_3, %core_2_4, %core_2_5}, 2 : i32) : !aie.objectfifo<memref<256x64xi8>>
+    aie.objectfifo @B_L3L2_3(%shim_3_0, {%mem_3_1}, 2 : i32) : !aie.objectfifo<memref<16384xi8>>
+    aie.objectfifo @B_L2L1_3(%mem_3_1 dimensionsToStream [<size = 32, stride = 512>, <size = 8, stride = 8>, <size = 8, stride = 64>, <size = 8, stride = 1>], {%core_3_2, %core_3_3, %core_3_4, %core_3_5}, 2 : i32) : !aie.objectfifo<memref<256x64xi8>>
+    aie.objectfifo @C_L1L2_0_0(%core_0_2, {%mem_0_1}, 2 : i32) : !aie.objectfifo<memref<16x64xi32>>
+    aie.objectfifo @C_L1L2_0_1(%core_0_3, {%mem_0_1}, 2 : i32) : !aie.objectfifo<memref<16x64xi32>>
+    aie.objectfifo @C_L1L2_0_2(%core_0_4, {%mem_0_1}, 2 : i32) : !aie.objectfifo<memref<16x64xi32>>
+    aie.objectfifo @C_L1L2_0_3(%core_0_5, {%mem_0_1}, 2 : i32) : !aie.objectfifo<memref<16x64xi32>>
+    aie.objectfifo @C_L2L3_0(%mem_0_1 dimensionsToStream [<size = 16, stride = 256>, <size = 4, stride = 8>, <size = 8, stride = 32>, <size = 8, stride = 1>], {%shim_0_0}, 2 : i32) : !aie.objectfifo<memref<4096xi32>>
+    aie.objectfifo @C_L1L2_1_0(%core_1_2, {%mem_1_1}, 2 : i32) : !aie.objectfifo<memref<16x64xi32>>
+    aie.objectfifo @C_L1L2_1_1(%core_1_3, {%mem_1_1}, 2 : i32) : !aie.objectfifo<memref<16x64xi32>>
+    aie.objectfifo @C_L1L2_1_2(%core_1_4, {%mem_1_1}, 2 : i32) : !aie.objectfifo<memref<16x64xi32>>
+    aie.objectfifo @C_L1L2_1_3(%core_1_5, {%mem_1_1}, 2 : i32) : !aie.objectfifo<memref<16x64xi32>>
+    aie.objectfifo @C_L2L3_1(%mem_1_1 dimensionsToStream [<size = 16, stride = 256>, <size = 4, stride = 8>, <size = 8, stride = 32>, <size = 8, stride = 1>], {%shim_1_0}, 2 : i32) : !aie.objectfifo<memref<4096xi32>>
+    aie.objectfifo @C_L1L2_2_0(%core_2_2, {%mem_2_1}, 2 : i32) : !aie.objectfifo<memref<16x64xi32>>
+    aie.objectfifo @C_L1L2_2_1(%core_2_3, {%mem_2_1}, 2 : i32) : !aie.objectfifo<memref<16x64xi32>>
+    aie.objectfifo @C_L1L2_2_2(%core_2_4, {%mem_2_1}, 2 : i32) : !aie.objectfifo<memref<16x64xi32>>
+    aie.objectfifo @C_L1L2_2_3(%core_2_5, {%mem_2_1}, 2 : i32) : !aie.objectfifo<memref<16x64xi32>>
+    aie.objectfifo @C_L2L3_2(%mem_2_1 dimensionsToStream [<size = 16, stride = 256>, <size = 4, stride = 8>, <size = 8, stride = 32>, <size = 8, stride = 1>], {%shim_2_0}, 2 : i32) : !aie.objectfifo<memref<4096xi32>>
+    aie.objectfifo @C_L1L2_3_0(%core_3_2, {%mem_3_1}, 2 : i32) : !aie.objectfifo<memref<16x64xi32>>
+    aie.objectfifo @C_L1L2_3_1(%core_3_3, {%mem_3_1}, 2 : i32) : !aie.objectfifo<memref<16x64xi32>>
+    aie.objectfifo @C_L1L2_3_2(%core_3_4, {%mem_3_1}, 2 : i32) : !aie.objectfifo<memref<16x64xi32>>
+    aie.objectfifo @C_L1L2_3_3(%core_3_5, {%mem_3_1}, 2 : i32) : !aie.objectfifo<memref<16x64xi32>>
+    aie.objectfifo @C_L2L3_3(%mem_3_1 dimensionsToStream [<size = 16, stride = 256>, <size = 4, stride = 8>, <size = 8, stride = 32>, <size = 8, stride = 1>], {%shim_3_0}, 2 : i32) : !aie.objectfifo<memref<4096xi32>>
+    aie.objectfifo.link [@A_L3L2_0] -> [@A_L2L1_0] ([] [])
+    aie.objectfifo.link [@A_L3L2_1] -> [@A_L2L1_1] ([] [])
+    aie.objectfifo.link [@A_L3L2_2] -> [@A_L2L1_2] ([] [])
+    aie.objectfifo.link [@A_L3L2_3] -> [@A_L2L1_3] ([] [])
+    aie.objectfifo.link [@B_L3L2_0] -> [@B_L2L1_0] ([] [])
+    aie.objectfifo.link [@B_L3L2_1] -> [@B_L2L1_1] ([] [])
+    aie.objectfifo.link [@B_L3L2_2] -> [@B_L2L1_2] ([] [])
+    aie.objectfifo.link [@B_L3L2_3] -> [@B_L2L1_3] ([] [])
+    aie.objectfifo.link [@C_L1L2_0_0, @C_L1L2_0_1, @C_L1L2_0_2, @C_L1L2_0_3] -> [@C_L2L3_0] ([0, 1024, 2048, 3072] [])
+    aie.objectfifo.link [@C_L1L2_1_0, @C_L1L2_1_1, @C_L1L2_1_2, @C_L1L2_1_3] -> [@C_L2L3_1] ([0, 1024, 2048, 3072] [])
+    aie.objectfifo.link [@C_L1L2_2_0, @C_L1L2_2_1, @C_L1L2_2_2, @C_L1L2_2_3] -> [@C_L2L3_2] ([0, 1024, 2048, 3072] [])
+    aie.objectfifo.link [@C_L1L2_3_0, @C_L1L2_3_1, @C_L1L2_3_2, @C_L1L2_3_3] -> [@C_L2L3_3] ([0, 1024, 2048, 3072] [])
     %run_0_2 = aie.core(%core_0_2) {
       %c0 = arith.constant 0 : index
-      %c4 = arith.constant 4 : index
-      %c1 = arith.constant 1 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
-        %acc_sv = aie.objectfifo.acquire @c_c0(Produce, 1) : !aie.objectfifosubview<memref<64x64xi32>>
-        %acc = aie.objectfifo.subview.access %acc_sv[0] : !aie.objectfifosubview<memref<64x64xi32>> -> memref<64x64xi32>
-        func.call @zero_i32(%acc) : (memref<64x64xi32>) -> ()
-        scf.for %kb = %c0 to %c4 step %c1 {
-          %a_sv = aie.objectfifo.acquire @a(Consume, 1) : !aie.objectfifosubview<memref<64x64xi8>>
-          %a = aie.objectfifo.subview.access %a_sv[0] : !aie.objectfifosubview<memref<64x64xi8>> -> memref<64x64xi8>
-          %b_sv = aie.objectfifo.acquire @b_c0(Consume, 1) : !aie.objectfifosubview<memref<64x64xi8>>
-          %b = aie.objectfifo.subview.access %b_sv[0] : !aie.objectfifosubview<memref<64x64xi8>> -> memref<64x64xi8>
-          func.call @matmul_i8_i32(%a, %b, %acc) : (memref<64x64xi8>, memref<64x64xi8>, memref<64x64xi32>) -> ()
-          aie.objectfifo.release @a(Consume, 1)
-          aie.objectfifo.release @b_c0(Consume, 1)
-        }
-        aie.objectfifo.release @c_c0(Produce, 1)
+        %acc_sv = aie.objectfifo.acquire @C_L1L2_0_0(Produce, 1) : !aie.objectfifosubview<memref<16x64xi32>>
+        %acc = aie.objectfifo.subview.access %acc_sv[0] : !aie.objectfifosubview<memref<16x64xi32>> -> memref<16x64xi32>
+        func.call @zero_i32(%acc) : (memref<16x64xi32>) -> ()
+        %a_sv = aie.objectfifo.acquire @A_L2L1_0(Consume, 1) : !aie.objectfifosubview<memref<16x256xi8>>
+        %a = aie.objectfifo.subview.access %a_sv[0] : !aie.objectfifosubview<memref<16x256xi8>> -> memref<16x256xi8>
+        %b_sv = aie.objectfifo.acquire @B_L2L1_0(Consume, 1) : !aie.objectfifosubview<memref<256x64xi8>>
+        %b = aie.objectfifo.subview.access %b_sv[0] : !aie.objectfifosubview<memref<256x64xi8>> -> memref<256x64xi8>
+        func.call @matmul_i8_i32(%a, %b, %acc) : (memref<16x256xi8>, memref<256x64xi8>, memref<16x64xi32>) -> ()
+        aie.objectfifo.release @A_L2L1_0(Consume, 1)
+        aie.objectfifo.release @B_L2L1_0(Consume, 1)
+        aie.objectfifo.release @C_L1L2_0_0(Produce, 1)
+      }
+      aie.end
+    } {stack_size = 3328 : i32}
+    %run_0_3 = aie.core(%core_0_3) {
+      %c0 = arith.constant 0 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %acc_sv = aie.objectfifo.acquire @C_L1L2_0_1(Produce, 1) : !aie.objectfifosubview<memref<16x64xi32>>
+        %acc = aie.objectfifo.subview.access %acc_sv[0] : !aie.objectfifosubview<memref<16x64xi32>> -> memref<16x64xi32>
+        func.call @zero_i32(%acc) : (memref<16x64xi32>) -> ()
+        %a_sv = aie.objectfifo.acquire @A_L2L1_1(Consume, 1) : !aie.objectfifosubview<memref<16x256xi8>>
+        %a = aie.objectfifo.subview.access %a_sv[0] : !aie.objectfifosubview<memref<16x256xi8>> -> memref<16x256xi8>
+        %b_sv = aie.objectfifo.acquire @B_L2L1_0(Consume, 1) : !aie.objectfifosubview<memref<256x64xi8>>
+        %b = aie.objectfifo.subview.access %b_sv[0] : !aie.objectfifosubview<memref<256x64xi8>> -> memref<256x64xi8>
+        func.call @matmul_i8_i32(%a, %b, %acc) : (memref<16x256xi8>, memref<256x64xi8>, memref<16x64xi32>) -> ()
+        aie.objectfifo.release @A_L2L1_1(Consume, 1)
+        aie.objectfifo.release @B_L2L1_0(Consume, 1)
+        aie.objectfifo.release @C_L1L2_0_1(Produce, 1)
+      }
+      aie.end
+    } {stack_size = 3328 : i32}
+    %run_0_4 = aie.core(%core_0_4) {
+      %c0 = arith.constant 0 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %acc_sv = aie.objectfifo.acquire @C_L1L2_0_2(Produce, 1) : !aie.objectfifosubview<memref<16x64xi32>>
+        %acc = aie.objectfifo.subview.access %acc_sv[0] : !aie.objectfifosubview<memref<16x64xi32>> -> memref<16x64xi32>
+        func.call @zero_i32(%acc) : (memref<16x64xi32>) -> ()
+        %a_sv = aie.objectfifo.acquire @A_L2L1_2(Consume, 1) : !aie.objectfifosubview<memref<16x256xi8>>
+        %a = aie.objectfifo.subview.access %a_sv[0] : !aie.objectfifosubview<memref<16x256xi8>> -> memref<16x256xi8>
+        %b_sv = aie.objectfifo.acquire @B_L2L1_0(Consume, 1) : !aie.objectfifosubview<memref<256x64xi8>>
+        %b = aie.objectfifo.subview.access %b_sv[0] : !aie.objectfifosubview<memref<256x64xi8>> -> memref<256x64xi8>
+        func.call @matmul_i8_i32(%a, %b, %acc) : (memref<16x256xi8>, memref<256x64xi8>, memref<16x64xi32>) -> ()
+        aie.objectfifo.release @A_L2L1_2(Consume, 1)
+        aie.objectfifo.release @B_L2L1_0(Consume, 1)
+        aie.objectfifo.release @C_L1L2_0_2(Produce, 1)
+      }
+      aie.end
+    } {stack_size = 3328 : i32}
+    %run_0_5 = aie.core(%core_0_5) {
+      %c0 = arith.constant 0 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %acc_sv = aie.objectfifo.acquire @C_L1L2_0_3(Produce, 1) : !aie.objectfifosubview<memref<16x64xi32>>
+        %acc = aie.objectfifo.subview.access %acc_sv[0] : !aie.objectfifosubview<memref<16x64xi32>> -> memref<16x64xi32>
+        func.call @zero_i32(%acc) : (memref<16x64xi32>) -> ()
+        %a_sv = aie.objectfifo.acquire @A_L2L1_3(Consume, 1) : !aie.objectfifosubview<memref<16x256xi8>>
+        %a = aie.objectfifo.subview.access %a_sv[0] : !aie.objectfifosubview<memref<16x256xi8>> -> memref<16x256xi8>
+        %b_sv = aie.objectfifo.acquire @B_L2L1_0(Consume, 1) : !aie.objectfifosubview<memref<256x64xi8>>
+        %b = aie.objectfifo.subview.access %b_sv[0] : !aie.objectfifosubview<memref<256x64xi8>> -> memref<256x64xi8>
+        func.call @matmul_i8_i32(%a, %b, %acc) : (memref<16x256xi8>, memref<256x64xi8>, memref<16x64xi32>) -> ()
+        aie.objectfifo.release @A_L2L1_3(Consume, 1)
+        aie.objectfifo.release @B_L2L1_0(Consume, 1)
+        aie.objectfifo.release @C_L1L2_0_3(Produce, 1)
       }
       aie.end
     } {stack_size = 3328 : i32}
     %run_1_2 = aie.core(%core_1_2) {
       %c0 = arith.constant 0 : index
-      %c4 = arith.constant 4 : index
-      %c1 = arith.constant 1 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
-        %acc_sv = aie.objectfifo.acquire @c_c1(Produce, 1) : !aie.objectfifosubview<memref<64x64xi32>>
-        %acc = aie.objectfifo.subview.access %acc_sv[0] : !aie.objectfifosubview<memref<64x64xi32>> -> memref<64x64xi32>
-        func.call @zero_i32(%acc) : (memref<64x64xi32>) -> ()
-        scf.for %kb = %c0 to %c4 step %c1 {
-          %a_sv = aie.objectfifo.acquire @a(Consume, 1) : !aie.objectfifosubview<memref<64x64xi8>>
-          %a = aie.objectfifo.subview.access %a_sv[0] : !aie.objectfifosubview<memref<64x64xi8>> -> memref<64x64xi8>
-          %b_sv = aie.objectfifo.acquire @b_c1(Consume, 1) : !aie.objectfifosubview<memref<64x64xi8>>
-          %b = aie.objectfifo.subview.access %b_sv[0] : !aie.objectfifosubview<memref<64x64xi8>> -> memref<64x64xi8>
-          func.call @matmul_i8_i32(%a, %b, %acc) : (memref<64x64xi8>, memref<64x64xi8>, memref<64x64xi32>) -> ()
-          aie.objectfifo.release @a(Consume, 1)
-          aie.objectfifo.release @b_c1(Consume, 1)
-        }
-        aie.objectfifo.release @c_c1(Produce, 1)
+        %acc_sv = aie.objectfifo.acquire @C_L1L2_1_0(Produce, 1) : !aie.objectfifosubview<memref<16x64xi32>>
+        %acc = aie.objectfifo.subview.access %acc_sv[0] : !aie.objectfifosubview<memref<16x64xi32>> -> memref<16x64xi32>
+        func.call @zero_i32(%acc) : (memref<16x64xi32>) -> ()
+        %a_sv = aie.objectfifo.acquire @A_L2L1_0(Consume, 1) : !aie.objectfifosubview<memref<16x256xi8>>
+        %a = aie.objectfifo.subview.access %a_sv[0] : !aie.objectfifosubview<memref<16x256xi8>> -> memref<16x256xi8>
+        %b_sv = aie.objectfifo.acquire @B_L2L1_1(Consume, 1) : !aie.objectfifosubview<memref<256x64xi8>>
+        %b = aie.objectfifo.subview.access %b_sv[0] : !aie.objectfifosubview<memref<256x64xi8>> -> memref<256x64xi8>
+        func.call @matmul_i8_i32(%a, %b, %acc) : (memref<16x256xi8>, memref<256x64xi8>, memref<16x64xi32>) -> ()
+        aie.objectfifo.release @A_L2L1_0(Consume, 1)
+        aie.objectfifo.release @B_L2L1_1(Consume, 1)
+        aie.objectfifo.release @C_L1L2_1_0(Produce, 1)
+      }
+      aie.end
+    } {stack_size = 3328 : i32}
+    %run_1_3 = aie.core(%core_1_3) {
+      %c0 = arith.constant 0 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %acc_sv = aie.objectfifo.acquire @C_L1L2_1_1(Produce, 1) : !aie.objectfifosubview<memref<16x64xi32>>
+        %acc = aie.objectfifo.subview.access %acc_sv[0] : !aie.objectfifosubview<memref<16x64xi32>> -> memref<16x64xi32>
+        func.call @zero_i32(%acc) : (memref<16x64xi32>) -> ()
+        %a_sv = aie.objectfifo.acquire @A_L2L1_1(Consume, 1) : !aie.objectfifosubview<memref<16x256xi8>>
+        %a = aie.objectfifo.subview.access %a_sv[0] : !aie.objectfifosubview<memref<16x256xi8>> -> memref<16x256xi8>
+        %b_sv = aie.objectfifo.acquire @B_L2L1_1(Consume, 1) : !aie.objectfifosubview<memref<256x64xi8>>
+        %b = aie.objectfifo.subview.access %b_sv[0] : !aie.objectfifosubview<memref<256x64xi8>> -> memref<256x64xi8>
+        func.call @matmul_i8_i32(%a, %b, %acc) : (memref<16x256xi8>, memref<256x64xi8>, memref<16x64xi32>) -> ()
+        aie.objectfifo.release @A_L2L1_1(Consume, 1)
+        aie.objectfifo.release @B_L2L1_1(Consume, 1)
+        aie.objectfifo.release @C_L1L2_1_1(Produce, 1)
+      }
+      aie.end
+    } {stack_size = 3328 : i32}
+    %run_1_4 = aie.core(%core_1_4) {
+      %c0 = arith.constant 0 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %acc_sv = aie.objectfifo.acquire @C_L1L2_1_2(Produce, 1) : !aie.objectfifosubview<memref<16x64xi32>>
+        %acc = aie.objectfifo.subview.access %acc_sv[0] : !aie.objectfifosubview<memref<16x64xi32>> -> memref<16x64xi32>
+        func.call @zero_i32(%acc) : (memref<16x64xi32>) -> ()
+        %a_sv = aie.objectfifo.acquire @A_L2L1_2(Consume, 1) : !aie.objectfifosubview<memref<16x256xi8>>
+        %a = aie.objectfifo.subview.access %a_sv[0] : !aie.objectfifosubview<memref<16x256xi8>> -> memref<16x256xi8>
+        %b_sv = aie.objectfifo.acquire @B_L2L1_1(Consume, 1) : !aie.objectfifosubview<memref<256x64xi8>>
+        %b = aie.objectfifo.subview.access %b_sv[0] : !aie.objectfifosubview<memref<256x64xi8>> -> memref<256x64xi8>
+        func.call @matmul_i8_i32(%a, %b, %acc) : (memref<16x256xi8>, memref<256x64xi8>, memref<16x64xi32>) -> ()
+        aie.objectfifo.release @A_L2L1_2(Consume, 1)
+        aie.objectfifo.release @B_L2L1_1(Consume, 1)
+        aie.objectfifo.release @C_L1L2_1_2(Produce, 1)
+      }
+      aie.end
+    } {stack_size = 3328 : i32}
+    %run_1_5 = aie.core(%core_1_5) {
+      %c0 = arith.constant 0 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %acc_sv = aie.objectfifo.acquire @C_L1L2_1_3(Produce, 1) : !aie.objectfifosubview<memref<16x64xi32>>
+        %acc = aie.objectfifo.subview.access %acc_sv[0] : !aie.objectfifosubview<memref<16x64xi32>> -> memref<16x64xi32>
+        func.call @zero_i32(%acc) : (memref<16x64xi32>) -> ()
+        %a_sv = aie.objectfifo.acquire @A_L2L1_3(Consume, 1) : !aie.objectfifosubview<memref<16x256xi8>>
+        %a = aie.objectfifo.subview.access %a_sv[0] : !aie.objectfifosubview<memref<16x256xi8>> -> memref<16x256xi8>
+        %b_sv = aie.objectfifo.acquire @B_L2L1_1(Consume, 1) : !aie.objectfifosubview<memref<256x64xi8>>
+        %b = aie.objectfifo.subview.access %b_sv[0] : !aie.objectfifosubview<memref<256x64xi8>> -> memref<256x64xi8>
+        func.call @matmul_i8_i32(%a, %b, %acc) : (memref<16x256xi8>, memref<256x64xi8>, memref<16x64xi32>) -> ()
+        aie.objectfifo.release @A_L2L1_3(Consume, 1)
+        aie.objectfifo.release @B_L2L1_1(Consume, 1)
+        aie.objectfifo.release @C_L1L2_1_3(Produce, 1)
       }
       aie.end
     } {stack_size = 3328 : i32}
     %run_2_2 = aie.core(%core_2_2) {
       %c0 = arith.constant 0 : index
-      %c4 = arith.constant 4 : index
-      %c1 = arith.constant 1 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
-        %acc_sv = aie.objectfifo.acquire @c_c2(Produce, 1) : !aie.objectfifosubview<memref<64x64xi32>>
-        %acc = aie.objectfifo.subview.access %acc_sv[0] : !aie.objectfifosubview<memref<64x64xi32>> -> memref<64x64xi32>
-        func.call @zero_i32(%acc) : (memref<64x64xi32>) -> ()
-        scf.for %kb = %c0 to %c4 step %c1 {
-          %a_sv = aie.objectfifo.acquire @a(Consume, 1) : !aie.objectfifosubview<memref<64x64xi8>>
-          %a = aie.objectfifo.subview.access %a_sv[0] : !aie.objectfifosubview<memref<64x64xi8>> -> memref<64x64xi8>
-          %b_sv = aie.objectfifo.acquire @b_c2(Consume, 1) : !aie.objectfifosubview<memref<64x64xi8>>
-          %b = aie.objectfifo.subview.access %b_sv[0] : !aie.objectfifosubview<memref<64x64xi8>> -> memref<64x64xi8>
-          func.call @matmul_i8_i32(%a, %b, %acc) : (memref<64x64xi8>, memref<64x64xi8>, memref<64x64xi32>) -> ()
-          aie.objectfifo.release @a(Consume, 1)
-          aie.objectfifo.release @b_c2(Consume, 1)
-        }
-        aie.objectfifo.release @c_c2(Produce, 1)
+        %acc_sv = aie.objectfifo.acquire @C_L1L2_2_0(Produce, 1) : !aie.objectfifosubview<memref<16x64xi32>>
+        %acc = aie.objectfifo.subview.access %acc_sv[0] : !aie.objectfifosubview<memref<16x64xi32>> -> memref<16x64xi32>
+        func.call @zero_i32(%acc) : (memref<16x64xi32>) -> ()
+        %a_sv = aie.objectfifo.acquire @A_L2L1_0(Consume, 1) : !aie.objectfifosubview<memref<16x256xi8>>
+        %a = aie.objectfifo.subview.access %a_sv[0] : !aie.objectfifosubview<memref<16x256xi8>> -> memref<16x256xi8>
+        %b_sv = aie.objectfifo.acquire @B_L2L1_2(Consume, 1) : !aie.objectfifosubview<memref<256x64xi8>>
+        %b = aie.objectfifo.subview.access %b_sv[0] : !aie.objectfifosubview<memref<256x64xi8>> -> memref<256x64xi8>
+        func.call @matmul_i8_i32(%a, %b, %acc) : (memref<16x256xi8>, memref<256x64xi8>, memref<16x64xi32>) -> ()
+        aie.objectfifo.release @A_L2L1_0(Consume, 1)
+        aie.objectfifo.release @B_L2L1_2(Consume, 1)
+        aie.objectfifo.release @C_L1L2_2_0(Produce, 1)
+      }
+      aie.end
+    } {stack_size = 3328 : i32}
+    %run_2_3 = aie.core(%core_2_3) {
+      %c0 = arith.constant 0 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %acc_sv = aie.objectfifo.acquire @C_L1L2_2_1(Produce, 1) : !aie.objectfifosubview<memref<16x64xi32>>
+        %acc = aie.objectfifo.subview.access %acc_sv[0] : !aie.objectfifosubview<memref<16x64xi32>> -> memref<16x64xi32>
+        func.call @zero_i32(%acc) : (memref<16x64xi32>) -> ()
+        %a_sv = aie.objectfifo.acquire @A_L2L1_1(Consume, 1) : !aie.objectfifosubview<memref<16x256xi8>>
+        %a = aie.objectfifo.subview.access %a_sv[0] : !aie.objectfifosubview<memref<16x256xi8>> -> memref<16x256xi8>
+        %b_sv = aie.objectfifo.acquire @B_L2L1_2(Consume, 1) : !aie.objectfifosubview<memref<256x64xi8>>
+        %b = aie.objectfifo.subview.access %b_sv[0] : !aie.objectfifosubview<memref<256x64xi8>> -> memref<256x64xi8>
+        func.call @matmul_i8_i32(%a, %b, %acc) : (memref<16x256xi8>, memref<256x64xi8>, memref<16x64xi32>) -> ()
+        aie.objectfifo.release @A_L2L1_1(Consume, 1)
+        aie.objectfifo.release @B_L2L1_2(Consume, 1)
+        aie.objectfifo.release @C_L1L2_2_1(Produce, 1)
+      }
+      aie.end
+    } {stack_size = 3328 : i32}
+    %run_2_4 = aie.core(%core_2_4) {
+      %c0 = arith.constant 0 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %acc_sv = aie.objectfifo.acquire @C_L1L2_2_2(Produce, 1) : !aie.objectfifosubview<memref<16x64xi32>>
+        %acc = aie.objectfifo.subview.access %acc_sv[0] : !aie.objectfifosubview<memref<16x64xi32>> -> memref<16x64xi32>
+        func.call @zero_i32(%acc) : (memref<16x64xi32>) -> ()
+        %a_sv = aie.objectfifo.acquire @A_L2L1_2(Consume, 1) : !aie.objectfifosubview<memref<16x256xi8>>
+        %a = aie.objectfifo.subview.access %a_sv[0] : !aie.objectfifosubview<memref<16x256xi8>> -> memref<16x256xi8>
+        %b_sv = aie.objectfifo.acquire @B_L2L1_2(Consume, 1) : !aie.objectfifosubview<memref<256x64xi8>>
+        %b = aie.objectfifo.subview.access %b_sv[0] : !aie.objectfifosubview<memref<256x64xi8>> -> memref<256x64xi8>
+        func.call @matmul_i8_i32(%a, %b, %acc) : (memref<16x256xi8>, memref<256x64xi8>, memref<16x64xi32>) -> ()
+        aie.objectfifo.release @A_L2L1_2(Consume, 1)
+        aie.objectfifo.release @B_L2L1_2(Consume, 1)
+        aie.objectfifo.release @C_L1L2_2_2(Produce, 1)
+      }
+      aie.end
+    } {stack_size = 3328 : i32}
+    %run_2_5 = aie.core(%core_2_5) {
+      %c0 = arith.constant 0 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %acc_sv = aie.objectfifo.acquire @C_L1L2_2_3(Produce, 1) : !aie.objectfifosubview<memref<16x64xi32>>
+        %acc = aie.objectfifo.subview.access %acc_sv[0] : !aie.objectfifosubview<memref<16x64xi32>> -> memref<16x64xi32>
+        func.call @zero_i32(%acc) : (memref<16x64xi32>) -> ()
+        %a_sv = aie.objectfifo.acquire @A_L2L1_3(Consume, 1) : !aie.objectfifosubview<memref<16x256xi8>>
+        %a = aie.objectfifo.subview.access %a_sv[0] : !aie.objectfifosubview<memref<16x256xi8>> -> memref<16x256xi8>
+        %b_sv = aie.objectfifo.acquire @B_L2L1_2(Consume, 1) : !aie.objectfifosubview<memref<256x64xi8>>
+        %b = aie.objectfifo.subview.access %b_sv[0] : !aie.objectfifosubview<memref<256x64xi8>> -> memref<256x64xi8>
+        func.call @matmul_i8_i32(%a, %b, %acc) : (memref<16x256xi8>, memref<256x64xi8>, memref<16x64xi32>) -> ()
+        aie.objectfifo.release @A_L2L1_3(Consume, 1)
+        aie.objectfifo.release @B_L2L1_2(Consume, 1)
+        aie.objectfifo.release @C_L1L2_2_3(Produce, 1)
       }
       aie.end
     } {stack_size = 3328 : i32}
     %run_3_2 = aie.core(%core_3_2) {
       %c0 = arith.constant 0 : index
-      %c4 = arith.constant 4 : index
-      %c1 = arith.constant 1 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
-        %acc_sv = aie.objectfifo.acquire @c_c3(Produce, 1) : !aie.objectfifosubview<memref<64x64xi32>>
-        %acc = aie.objectfifo.subview.access %acc_sv[0] : !aie.objectfifosubview<memref<64x64xi32>> -> memref<64x64xi32>
-        func.call @zero_i32(%acc) : (memref<64x64xi32>) -> ()
-        scf.for %kb = %c0 to %c4 step %c1 {
-          %a_sv = aie.objectfifo.acquire @a(Consume, 1) : !aie.objectfifosubview<memref<64x64xi8>>
-          %a = aie.objectfifo.subview.access %a_sv[0] : !aie.objectfifosubview<memref<64x64xi8>> -> memref<64x64xi8>
-          %b_sv = aie.objectfifo.acquire @b_c3(Consume, 1) : !aie.objectfifosubview<memref<64x64xi8>>
-          %b = aie.objectfifo.subview.access %b_sv[0] : !aie.objectfifosubview<memref<64x64xi8>> -> memref<64x64xi8>
-          func.call @matmul_i8_i32(%a, %b, %acc) : (memref<64x64xi8>, memref<64x64xi8>, memref<64x64xi32>) -> ()
-          aie.objectfifo.release @a(Consume, 1)
-          aie.objectfifo.release @b_c3(Consume, 1)
-        }
-        aie.objectfifo.release @c_c3(Produce, 1)
+        %acc_sv = aie.objectfifo.acquire @C_L1L2_3_0(Produce, 1) : !aie.objectfifosubview<memref<16x64xi32>>
+        %acc = aie.objectfifo.subview.access %acc_sv[0] : !aie.objectfifosubview<memref<16x64xi32>> -> memref<16x64xi32>
+        func.call @zero_i32(%acc) : (memref<16x64xi32>) -> ()
+        %a_sv = aie.objectfifo.acquire @A_L2L1_0(Consume, 1) : !aie.objectfifosubview<memref<16x256xi8>>
+        %a = aie.objectfifo.subview.access %a_sv[0] : !aie.objectfifosubview<memref<16x256xi8>> -> memref<16x256xi8>
+        %b_sv = aie.objectfifo.acquire @B_L2L1_3(Consume, 1) : !aie.objectfifosubview<memref<256x64xi8>>
+        %b = aie.objectfifo.subview.access %b_sv[0] : !aie.objectfifosubview<memref<256x64xi8>> -> memref<256x64xi8>
+        func.call @matmul_i8_i32(%a, %b, %acc) : (memref<16x256xi8>, memref<256x64xi8>, memref<16x64xi32>) -> ()
+        aie.objectfifo.release @A_L2L1_0(Consume, 1)
+        aie.objectfifo.release @B_L2L1_3(Consume, 1)
+        aie.objectfifo.release @C_L1L2_3_0(Produce, 1)
       }
       aie.end
     } {stack_size = 3328 : i32}
-    aie.runtime_sequence(%a_tile: memref<16384xi8>, %b_tiles: memref<65536xi8>, %c_tile: memref<16384xi32>) {
-      aiex.npu.dma_memcpy_nd(%a_tile[0, 0, 0, 0][1, 1, 1, 16384][0, 0, 0, 1]) {id = 0 : i64, metadata = @a_shim} : memref<16384xi8>
-      aiex.npu.dma_memcpy_nd(%b_tiles[0, 0, 0, 0][1, 1, 1, 16384][0, 0, 0, 1]) {id = 1 : i64, metadata = @b_c0_shim} : memref<65536xi8>
-      aiex.npu.dma_memcpy_nd(%b_tiles[0, 0, 0, 16384][1, 1, 1, 16384][0, 0, 0, 1]) {id = 1 : i64, metadata = @b_c1_shim} : memref<65536xi8>
-      aiex.npu.dma_memcpy_nd(%b_tiles[0, 0, 0, 32768][1, 1, 1, 16384][0, 0, 0, 1]) {id = 1 : i64, metadata = @b_c2_shim} : memref<65536xi8>
-      aiex.npu.dma_memcpy_nd(%b_tiles[0, 0, 0, 49152][1, 1, 1, 16384][0, 0, 0, 1]) {id = 1 : i64, metadata = @b_c3_shim} : memref<65536xi8>
-      aiex.npu.dma_memcpy_nd(%c_tile[0, 0, 0, 0][1, 1, 1, 4096][0, 0, 0, 1]) {id = 2 : i64, issue_token = true, metadata = @c_c0_shim} : memref<16384xi32>
-      aiex.npu.dma_memcpy_nd(%c_tile[0, 0, 0, 4096][1, 1, 1, 4096][0, 0, 0, 1]) {id = 2 : i64, issue_token = true, metadata = @c_c1_shim} : memref<16384xi32>
-      aiex.npu.dma_memcpy_nd(%c_tile[0, 0, 0, 8192][1, 1, 1, 4096][0, 0, 0, 1]) {id = 2 : i64, issue_token = true, metadata = @c_c2_shim} : memref<16384xi32>
-      aiex.npu.dma_memcpy_nd(%c_tile[0, 0, 0, 12288][1, 1, 1, 4096][0, 0, 0, 1]) {id = 2 : i64, issue_token = true, metadata = @c_c3_shim} : memref<16384xi32>
-      aiex.npu.dma_wait {symbol = @c_c0_shim}
-      aiex.npu.dma_wait {symbol = @c_c1_shim}
-      aiex.npu.dma_wait {symbol = @c_c2_shim}
-      aiex.npu.dma_wait {symbol = @c_c3_shim}
+    %run_3_3 = aie.core(%core_3_3) {
+      %c0 = arith.constant 0 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %acc_sv = aie.objectfifo.acquire @C_L1L2_3_1(Produce, 1) : !aie.objectfifosubview<memref<16x64xi32>>
+        %acc = aie.objectfifo.subview.access %acc_sv[0] : !aie.objectfifosubview<memref<16x64xi32>> -> memref<16x64xi32>
+        func.call @zero_i32(%acc) : (memref<16x64xi32>) -> ()
+        %a_sv = aie.objectfifo.acquire @A_L2L1_1(Consume, 1) : !aie.objectfifosubview<memref<16x256xi8>>
+        %a = aie.objectfifo.subview.access %a_sv[0] : !aie.objectfifosubview<memref<16x256xi8>> -> memref<16x256xi8>
+        %b_sv = aie.objectfifo.acquire @B_L2L1_3(Consume, 1) : !aie.objectfifosubview<memref<256x64xi8>>
+        %b = aie.objectfifo.subview.access %b_sv[0] : !aie.objectfifosubview<memref<256x64xi8>> -> memref<256x64xi8>
+        func.call @matmul_i8_i32(%a, %b, %acc) : (memref<16x256xi8>, memref<256x64xi8>, memref<16x64xi32>) -> ()
+        aie.objectfifo.release @A_L2L1_1(Consume, 1)
+        aie.objectfifo.release @B_L2L1_3(Consume, 1)
+        aie.objectfifo.release @C_L1L2_3_1(Produce, 1)
+      }
+      aie.end
+    } {stack_size = 3328 : i32}
+    %run_3_4 = aie.core(%core_3_4) {
+      %c0 = arith.constant 0 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %acc_sv = aie.objectfifo.acquire @C_L1L2_3_2(Produce, 1) : !aie.objectfifosubview<memref<16x64xi32>>
+        %acc = aie.objectfifo.subview.access %acc_sv[0] : !aie.objectfifosubview<memref<16x64xi32>> -> memref<16x64xi32>
+        func.call @zero_i32(%acc) : (memref<16x64xi32>) -> ()
+        %a_sv = aie.objectfifo.acquire @A_L2L1_2(Consume, 1) : !aie.objectfifosubview<memref<16x256xi8>>
+        %a = aie.objectfifo.subview.access %a_sv[0] : !aie.objectfifosubview<memref<16x256xi8>> -> memref<16x256xi8>
+        %b_sv = aie.objectfifo.acquire @B_L2L1_3(Consume, 1) : !aie.objectfifosubview<memref<256x64xi8>>
+        %b = aie.objectfifo.subview.access %b_sv[0] : !aie.objectfifosubview<memref<256x64xi8>> -> memref<256x64xi8>
+        func.call @matmul_i8_i32(%a, %b, %acc) : (memref<16x256xi8>, memref<256x64xi8>, memref<16x64xi32>) -> ()
+        aie.objectfifo.release @A_L2L1_2(Consume, 1)
+        aie.objectfifo.release @B_L2L1_3(Consume, 1)
+        aie.objectfifo.release @C_L1L2_3_2(Produce, 1)
+      }
+      aie.end
+    } {stack_size = 3328 : i32}
+    %run_3_5 = aie.core(%core_3_5) {
+      %c0 = arith.constant 0 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %acc_sv = aie.objectfifo.acquire @C_L1L2_3_3(Produce, 1) : !aie.objectfifosubview<memref<16x64xi32>>
+        %acc = aie.objectfifo.subview.access %acc_sv[0] : !aie.objectfifosubview<memref<16x64xi32>> -> memref<16x64xi32>
+        func.call @zero_i32(%acc) : (memref<16x64xi32>) -> ()
+        %a_sv = aie.objectfifo.acquire @A_L2L1_3(Consume, 1) : !aie.objectfifosubview<memref<16x256xi8>>
+        %a = aie.objectfifo.subview.access %a_sv[0] : !aie.objectfifosubview<memref<16x256xi8>> -> memref<16x256xi8>
+        %b_sv = aie.objectfifo.acquire @B_L2L1_3(Consume, 1) : !aie.objectfifosubview<memref<256x64xi8>>
+        %b = aie.objectfifo.subview.access %b_sv[0] : !aie.objectfifosubview<memref<256x64xi8>> -> memref<256x64xi8>
+        func.call @matmul_i8_i32(%a, %b, %acc) : (memref<16x256xi8>, memref<256x64xi8>, memref<16x64xi32>) -> ()
+        aie.objectfifo.release @A_L2L1_3(Consume, 1)
+        aie.objectfifo.release @B_L2L1_3(Consume, 1)
+        aie.objectfifo.release @C_L1L2_3_3(Produce, 1)
+      }
+      aie.end
+    } {stack_size = 3328 : i32}
+    aie.runtime_sequence(%a_codes: memref<16384xi8>, %b_codes: memref<65536xi8>, %c_acc: memref<16384xi32>) {
+      aiex.npu.dma_memcpy_nd(%c_acc[0, 0, 0, 0][1, 1, 64, 64][16384, 256, 256, 1]) {id = 0 : i64, issue_token = true, metadata = @C_L2L3_0} : memref<16384xi32>
+      aiex.npu.dma_memcpy_nd(%a_codes[0, 0, 0, 0][1, 1, 16, 256][0, 256, 256, 1]) {id = 1 : i64, metadata = @A_L3L2_0} : memref<16384xi8>
+      aiex.npu.dma_memcpy_nd(%b_codes[0, 0, 0, 0][1, 1, 256, 64][256, 65536, 256, 1]) {id = 2 : i64, metadata = @B_L3L2_0} : memref<65536xi8>
+      aiex.npu.dma_memcpy_nd(%c_acc[0, 0, 0, 64][1, 1, 64, 64][16384, 256, 256, 1]) {id = 0 : i64, issue_token = true, metadata = @C_L2L3_1} : memref<16384xi32>
+      aiex.npu.dma_memcpy_nd(%a_codes[0, 0, 0, 4096][1, 1, 16, 256][0, 256, 256, 1]) {id = 1 : i64, metadata = @A_L3L2_1} : memref<16384xi8>
+      aiex.npu.dma_memcpy_nd(%b_codes[0, 0, 0, 64][1, 1, 256, 64][256, 65536, 256, 1]) {id = 2 : i64, metadata = @B_L3L2_1} : memref<65536xi8>
+      aiex.npu.dma_memcpy_nd(%c_acc[0, 0, 0, 128][1, 1, 64, 64][16384, 256, 256, 1]) {id = 0 : i64, issue_token = true, metadata = @C_L2L3_2} : memref<16384xi32>
+      aiex.npu.dma_memcpy_nd(%a_codes[0, 0, 0, 8192][1, 1, 16, 256][0, 256, 256, 1]) {id = 1 : i64, metadata = @A_L3L2_2} : memref<16384xi8>
+      aiex.npu.dma_memcpy_nd(%b_codes[0, 0, 0, 128][1, 1, 256, 64][256, 65536, 256, 1]) {id = 2 : i64, metadata = @B_L3L2_2} : memref<65536xi8>
+      aiex.npu.dma_memcpy_nd(%c_acc[0, 0, 0, 192][1, 1, 64, 64][16384, 256, 256, 1]) {id = 0 : i64, issue_token = true, metadata = @C_L2L3_3} : memref<16384xi32>
+      aiex.npu.dma_memcpy_nd(%a_codes[0, 0, 0, 12288][1, 1, 16, 256][0, 256, 256, 1]) {id = 1 : i64, metadata = @A_L3L2_3} : memref<16384xi8>
+      aiex.npu.dma_memcpy_nd(%b_codes[0, 0, 0, 192][1, 1, 256, 64][256, 65536, 256, 1]) {id = 2 : i64, metadata = @B_L3L2_3} : memref<65536xi8>
+      aiex.npu.dma_wait {symbol = @C_L2L3_0}
+      aiex.npu.dma_wait {symbol = @C_L2L3_1}
+      aiex.npu.dma_wait {symbol = @C_L2L3_2}
+      aiex.npu.dma_wait {symbol = @C_L2L3_3}
     }
   }
 }

@@ -1,0 +1,124 @@
+"""The one-dispatch GEMM (:mod:`.gemm_whole`) as AIE-dialect MLIR text."""
+from __future__ import annotations
+
+from ...errors import UnsupportedOnTarget
+from ...ops.registry import fmt_shape
+from ..host.mlir_text import memref_type
+from .gemm_whole import MATMUL_FN, ROWS, ZERO_FN, GemmFifo, Wait, WholeArray
+from .text import FOREVER, IndexConsts, access_lines, tile_name
+
+# ---- rendering ------------------------------------------------------------------------------------------------------
+
+
+def _dims(f: GemmFifo) -> str:
+    if not f.dims:
+        return ""
+    return " dimensionsToStream [" + ", ".join(f"<size = {sz}, stride = {st}>" for sz, st in f.dims) + "]"
+
+
+def render_whole_array(w: WholeArray, options: dict) -> str:
+    """AIE-dialect MLIR of the design. Constructs and their mlir-aie sources:
+    objectfifo with ``dimensionsToStream`` and several consumers, and distribute links with offsets
+    (test/objectFifo-stateful-transform/dma_transformations/nd_dma_distribute_broadcast_AIE2.mlir);
+    join links with offsets (test/objectFifo-stateful-transform/data_movement_patterns/link/
+    link_test_join_offsets.mlir); ``dma_memcpy_nd`` with 4-D sizes/strides, ``issue_token`` and
+    ``dma_wait`` (test/Conversion/DmaToNpu/dma_to_npu.mlir), interleaved per transfer block as
+    whole_array.py's sequence emits them; the core's loops and microkernel calls as the overlay
+    (:mod:`.gemm`) and whole_array.py's core_body."""
+    link_with = options.get("link_with", "func")
+    if link_with not in ("func", "core"):
+        raise UnsupportedOnTarget(f"{w.kernel}: unknown link_with placement '{link_with}' (expected func or core)")
+    a_ty, b_ty, c_ty = memref_type((w.tm, w.tk), "i8"), memref_type((w.tk, w.tn), "i8"), memref_type((w.tm, w.tn), "i32")
+    out = [f"// {h}" for h in header(w)]
+    out += ["module {", f"  aie.device({w.partition}) {{"]
+    fifos = w.fifos
+    tiles = sorted({t for f in fifos for t in (f.producer, *f.consumers)}, key=lambda t: (t[1], t[0]))
+    out += [f"    {tile_name(t)} = aie.tile({t[0]}, {t[1]})" for t in tiles]
+    attrs = f' attributes {{link_with = "{w.microkernel}"}}' if link_with == "func" else ""
+    out += [f"    func.func private @{ZERO_FN}({c_ty}){attrs}", f"    func.func private @{MATMUL_FN}({a_ty}, {b_ty}, {c_ty}){attrs}"]
+    for f in fifos:
+        cons = ", ".join(tile_name(t) for t in f.consumers)
+        ty = memref_type(f.shape, f.dtype)
+        out.append(f"    aie.objectfifo @{f.name}({tile_name(f.producer)}{_dims(f)}, {{{cons}}}, {f.depth} : i32) : !aie.objectfifo<{ty}>")
+    for ln in w.links:
+        ins, outs = ", ".join(f"@{s}" for s in ln.ins), ", ".join(f"@{d}" for d in ln.outs)
+        offs = ", ".join(map(str, ln.offsets))
+        src_offs, dst_offs = (offs, "") if ln.kind == "join" else ("", offs)
+        out.append(f"    aie.objectfifo.link [{ins}] -> [{outs}] ([{src_offs}] [{dst_offs}])")
+    by_name = {f.name: f for f in fifos}
+    for c in range(w.cols):
+        for row in range(ROWS):
+            out += _core(w, c, row, by_name, link_with, (a_ty, b_ty, c_ty))
+    out += _sequence(w, options)
+    out += ["  }", "}", ""]
+    return "\n".join(out)
+
+
+def _core(w: WholeArray, col: int, row: int, fifos: dict, link_with: str, types) -> list[str]:
+    a_ty, b_ty, c_ty = types
+    fa, fb, fc = w.a_l1(row), w.b_l1(col), w.c_l1(col, row)
+    k = IndexConsts()
+    step = [
+        *access_lines(fifos[fa], fa, "Consume", "%a"),
+        *access_lines(fifos[fb], fb, "Consume", "%b"),
+        f"func.call @{MATMUL_FN}(%a, %b, %acc) : ({a_ty}, {b_ty}, {c_ty}) -> ()",
+        f"aie.objectfifo.release @{fa}(Consume, 1)",
+        f"aie.objectfifo.release @{fb}(Consume, 1)",
+    ]
+    tile = [*access_lines(fifos[fc], fc, "Produce", "%acc"), f"func.call @{ZERO_FN}(%acc) : ({c_ty}) -> ()"]
+    if w.k_blocks > 1:
+        tile += [f"scf.for %kb = {k(0)} to {k(w.k_blocks)} step {k(1)} {{", *("  " + ln for ln in step), "}"]
+    else:
+        tile += step
+    tile.append(f"aie.objectfifo.release @{fc}(Produce, 1)")
+    if w.tiles_per_core > 1:
+        body = [f"scf.for %tile = {k(0)} to {k(w.tiles_per_core)} step {k(1)} {{", *("  " + ln for ln in tile), "}"]
+    else:
+        body = tile
+    loop = [f"scf.for %run = {k(0)} to {k(FOREVER)} step {k(1)} {{", *("  " + ln for ln in body), "}"]
+    attrs = f'link_with = "{w.microkernel}", ' if link_with == "core" else ""
+    c, r = w.core_tile(col, row)
+    return [
+        f"    %run_{c}_{r} = aie.core({tile_name((c, r))}) {{",
+        *k.lines,
+        *("      " + ln for ln in loop),
+        "      aie.end",
+        f"    }} {{{attrs}stack_size = {w.stack} : i32}}",
+    ]
+
+
+def _sequence(w: WholeArray, options: dict) -> list[str]:
+    op = options.get("runtime_sequence", "aie.runtime_sequence")
+    ty = [f"memref<{b.elems}x{'i8' if b.dtype == 'i8' else 'i32'}>" for b in w.buffers]
+    lines = [f"    {op}({', '.join(f'%{b.name}: {t}' for b, t in zip(w.buffers, ty))}) {{"]
+    for s in w.sequence:
+        if isinstance(s, Wait):
+            lines.append(f"      aiex.npu.dma_wait {{symbol = @{s.fifo}}}")
+            continue
+        b = w.buffers[s.buffer]
+        attrs = f"id = {s.bd_id} : i64, " + ("issue_token = true, " if s.wait else "") + f"metadata = @{s.fifo}"
+        lines.append(
+            f"      aiex.npu.dma_memcpy_nd(%{b.name}[0, 0, 0, {s.offset}][{', '.join(map(str, s.sizes))}]"
+            f"[{', '.join(map(str, s.strides))}]) {{{attrs}}} : {ty[s.buffer]}"
+        )
+    lines.append("    }")
+    return lines
+
+
+def header(w: WholeArray) -> list[str]:
+    mp, kp, np_ = w.padded
+    r, s, t = w.mmul
+    return [
+        f"npubuild xdna kernel {w.kernel}",
+        "op: matmul, dtype: i8 (one-dispatch whole-array int8 GEMM, int32 accumulation)",
+        f"problem: a {fmt_shape(w.a_shape)} (M={w.m}, K={w.k}), b {fmt_shape(w.b_shape)} (N={w.n}); "
+        f"padded by the runtime to {mp} x {kp} x {np_}; one dispatch per run",
+        f"device {w.device.name}, partition {w.partition}: {ROWS} rows x {w.cols} column(s) = {w.cores} cores, "
+        f"{w.tiles_per_core} C tile(s) of {w.tm}x{w.tn} per core, {w.k_blocks} K-block(s) of {w.tk} each",
+        f"microkernel {w.microkernel}: {w.microkernel_source} {' '.join(w.defines)} ({w.arch}, mmul {r}x{s}x{t}), "
+        f"stack {w.stack} bytes",
+        "streams (mlir-aie whole_array.py): A broadcast along core rows, B along core columns, C joined per column; "
+        "mem-tile dimensionsToStream does the sub-tiling",
+        f"host buffers (XRT group id: name (shape dtype, row-major)): 3: a_codes ({mp}x{kp} i8); "
+        f"4: b_codes ({kp}x{np_} i8); 5: c_acc ({mp}x{np_} i32)",
+    ]

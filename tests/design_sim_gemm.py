@@ -1,0 +1,276 @@
+"""Run the one-dispatch GEMM's emitted aie.mlir on the host: a model of what the
+NPU does with the text, read from the text itself (not from the planner's objects).
+
+* The runtime sequence's ``dma_memcpy_nd`` patterns (offset, 4-D sizes/strides)
+  read the row-major host buffers into each shim FIFO's element stream, in issue
+  order; output patterns scatter the mem tile's C stream back.
+* Object FIFOs cut streams into objects; ``aie.objectfifo.link`` distributes
+  (offsets into the parent object) and joins (children placed at offsets);
+  a producer's ``dimensionsToStream`` re-tiles each object on its way out
+  (the outermost dimension runs until the object is used up, as the AIE-ML
+  DMA's outermost dimension carries no wrap); a broadcast FIFO hands every
+  object to each of its consumers.
+* Each core runs its loops as the text has them: acquire C, ``zero_i32``, K
+  times (acquire A and B, ``matmul_i8_i32``, release), release C, every object
+  in the sub-tiled layout mm.cc reads and writes (npubuild.emitters.gemm_layout
+  subtile / unsubtile).
+* Buffer descriptors: a ``dma_memcpy_nd`` that reprograms a BD of its column
+  still in flight is an error. An input transfer is known finished once a core
+  has acquired an object made of its last elements and a ``dma_wait`` has
+  retired a C transfer holding a tile computed after that; a C transfer once a
+  ``dma_wait`` on its FIFO retired it (waits retire a FIFO's transfers in issue
+  order). The run must end with every C transfer awaited and no data in flight.
+"""
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from math import prod
+
+import numpy as np
+
+from npubuild.emitters.gemm_layout import subtile, unsubtile
+
+from .design_sim import pattern_indices
+
+_TILE = re.compile(r"%(shim|mem|core)_(\d+)_(\d+)")
+_FIFO = re.compile(
+    r"aie\.objectfifo @(\w+)\((%\w+)(?: dimensionsToStream \[([^\]]*)\])?, \{([^}]*)\}, (\d+) : i32\) : "
+    r"!aie\.objectfifo<memref<([\dx]+)x(i8|i32)>>"
+)
+_DIM = re.compile(r"<size = (\d+), stride = (\d+)>")
+_LINK = re.compile(r"aie\.objectfifo\.link \[([^\]]*)\] -> \[([^\]]*)\] \(\[([^\]]*)\] \[([^\]]*)\]\)")
+_SEQ = re.compile(r"runtime_sequence\(([^)]*)\)")
+_ARG = re.compile(r"%(\w+): memref<(\d+)x(i8|i32)>")
+_DMA = re.compile(
+    r"aiex\.npu\.dma_memcpy_nd\(%(\w+)\[0, 0, 0, (\d+)\]\[([\d, ]+)\]\[([\d, ]+)\]\) "
+    r"\{id = (\d+) : i64, (issue_token = true, )?metadata = @(\w+)\}"
+)
+_WAIT = re.compile(r"aiex\.npu\.dma_wait \{symbol = @(\w+)\}")
+_FUNC = re.compile(r"func\.func private @matmul_i8_i32\(memref<(\d+)x(\d+)xi8>, memref<(\d+)x(\d+)xi8>, memref<(\d+)x(\d+)xi32>\)")
+
+
+class SimError(AssertionError):
+    """The design would hang, read or write out of bounds, or corrupt a transfer."""
+
+
+def _ints(text: str) -> list[int]:
+    return [int(x) for x in text.replace(" ", "").split(",") if x]
+
+
+def _tile(name: str) -> tuple[int, int]:
+    m = _TILE.fullmatch(name.strip())
+    return int(m.group(2)), int(m.group(3))
+
+
+def parse(text: str) -> dict:
+    fifos = {}
+    for m in _FIFO.finditer(text):
+        dims = [(int(a), int(b)) for a, b in _DIM.findall(m.group(3) or "")]
+        fifos[m.group(1)] = {
+            "producer": _tile(m.group(2)),
+            "consumers": [_tile(t) for t in m.group(4).split(",")],
+            "depth": int(m.group(5)),
+            "elems": prod(int(x) for x in m.group(6).split("x")),
+            "dtype": m.group(7),
+            "dims": dims,
+        }
+    links = []
+    for m in _LINK.finditer(text):
+        ins = [s.strip().lstrip("@") for s in m.group(1).split(",")]
+        outs = [s.strip().lstrip("@") for s in m.group(2).split(",")]
+        links.append((ins, outs, _ints(m.group(3)), _ints(m.group(4))))
+    args = _ARG.findall(_SEQ.search(text).group(1))
+    seq_text = text[text.index("runtime_sequence(") :]
+    seq = []
+    for line in seq_text.splitlines():
+        if (d := _DMA.search(line)) is not None:
+            seq.append(("dma", d.group(1), int(d.group(2)), _ints(d.group(3)), _ints(d.group(4)), int(d.group(5)),
+                        bool(d.group(6)), d.group(7)))
+        elif (w := _WAIT.search(line)) is not None:
+            seq.append(("wait", w.group(1)))
+    mk = _FUNC.search(text)
+    m_, k_, k2, n_, m2, n2 = (int(x) for x in mk.groups())
+    assert (m_, k_, n_) == (m2, k2, n2), "matmul_i8_i32 operand types disagree"
+    cores = {}
+    for m in re.finditer(r"aie\.core\((%core_\d+_\d+)\) \{(.*?)\n      aie\.end", text, re.DOTALL):
+        cores[_tile(m.group(1))] = _core_program(m.group(2))
+    return {"fifos": fifos, "links": links, "args": [(n, int(e), t) for n, e, t in args], "seq": seq,
+            "tile": (m_, k_, n_), "cores": cores}
+
+
+def _core_program(body: str) -> dict:
+    consts = {f"%c{v}": int(v) for v in re.findall(r"%c(\d+) = arith\.constant \d+ : index", body)}
+    loops = dict(re.findall(r"scf\.for %(\w+) = %c0 to (%c\d+)", body))
+    acq = re.findall(r"aie\.objectfifo\.acquire @(\w+)\((Produce|Consume), 1\)", body)
+    (c_fifo,) = [f for f, port in acq if port == "Produce"]
+    a_fifo, b_fifo = [f for f, port in acq if port == "Consume"]
+    calls = re.findall(r"func\.call @(\w+)\(", body)
+    assert calls == ["zero_i32", "matmul_i8_i32"], calls
+    return {"c": c_fifo, "a": a_fifo, "b": b_fifo, "tiles": consts[loops["tile"]] if "tile" in loops else 1,
+            "k_blocks": consts[loops["kb"]] if "kb" in loops else 1}
+
+
+def dims_indices(dims, length: int) -> np.ndarray:
+    """Element offsets a dimensionsToStream pattern reads from an object of ``length`` elements."""
+    if not dims:
+        return np.arange(length, dtype=np.int64)
+    inner = prod(sz for sz, _ in dims[1:])
+    outer = -(-length // inner)
+    sizes = [outer, *(sz for sz, _ in dims[1:])] + [1] * (4 - len(dims))
+    strides = [st for _, st in dims] + [0] * (4 - len(dims))
+    idx = pattern_indices(0, sizes, strides)[:length]
+    if idx.size != length or idx.max() >= length or np.unique(idx).size != length:
+        raise SimError(f"dimensionsToStream {dims} does not walk an object of {length} elements exactly once")
+    return idx
+
+
+def run(text: str, a_codes, b_codes, mmul: tuple[int, int, int]) -> np.ndarray:
+    """C (int32, flat as the runtime's c buffer) the emitted design computes from the padded row-major codes."""
+    d = parse(text)
+    fifos, r, s, t = d["fifos"], *mmul
+    tm, tk, tn = d["tile"]
+    names = [n for n, _, _ in d["args"]]
+    host = [np.asarray(a_codes, np.int8).ravel(), np.asarray(b_codes, np.int8).ravel(),
+            np.full(d["args"][2][1], -7, dtype=np.int32)]
+    for h, (n, elems, dt) in zip(host, d["args"]):
+        if h.size != elems:
+            raise SimError(f"buffer {n} holds {elems} elements, got {h.size}")
+
+    # -- shim -> mem: streams of the input transfers, in issue order --
+    streams: dict[str, list] = defaultdict(list)
+    spans = []  # (seq index, fifo, first element, end element) of every transfer
+    pos: dict[str, int] = defaultdict(int)
+    for i, op in enumerate(d["seq"]):
+        if op[0] != "dma":
+            continue
+        _, buf, off, sizes, strides, _bd, token, fifo = op
+        idx = pattern_indices(off, sizes, strides)
+        b = names.index(buf)
+        if idx.min() < 0 or idx.max() >= host[b].size:
+            raise SimError(f"transfer to @{fifo} reaches element {idx.max()} of {buf} ({host[b].size})")
+        spans.append((i, fifo, pos[fifo], pos[fifo] + idx.size))
+        pos[fifo] += idx.size
+        if not token:
+            streams[fifo].append(host[b][idx])
+    objects: dict[str, list[np.ndarray]] = {}
+
+    def cut(fifo: str, flat: np.ndarray) -> list[np.ndarray]:
+        n = fifos[fifo]["elems"]
+        if flat.size % n:
+            raise SimError(f"@{fifo} receives {flat.size} elements, not whole objects of {n} (the NPU would hang)")
+        return list(flat.reshape(-1, n))
+
+    for fifo, parts in streams.items():
+        objects[fifo] = cut(fifo, np.concatenate(parts))
+    # -- mem tile: distributes, plain links; each child re-tiled by its producer's dimensionsToStream --
+    parent_of = {}
+    for ins, outs, in_offs, out_offs in d["links"]:
+        if len(ins) != 1:
+            continue
+        offs = out_offs or [0]
+        for child, off in zip(outs, offs):
+            n = fifos[child]["elems"]
+            idx = dims_indices(fifos[child]["dims"], n)
+            objects[child] = [obj[off : off + n][idx] for obj in objects[ins[0]]]
+            if any(o.size != n for o in objects[child]):
+                raise SimError(f"@{child} at offset {off} runs past @{ins[0]}'s object")
+            parent_of[child] = ins[0]
+
+    # -- cores --
+    produced: dict[str, list] = defaultdict(list)
+    deps: dict[tuple[str, int], dict] = {}  # (C FIFO, object) -> {input L1 FIFO: last object index acquired}
+    taken: dict[tuple[tuple[int, int], str], int] = defaultdict(int)
+    for tile, prog in sorted(d["cores"].items()):
+        for f in (prog["a"], prog["b"]):
+            if tile not in fifos[f]["consumers"]:
+                raise SimError(f"core {tile} acquires @{f} but is not one of its consumers")
+        for ti in range(prog["tiles"]):
+            acc = np.zeros(tm * tn, np.int32)  # zero_i32
+            for _ in range(prog["k_blocks"]):
+                got = []
+                for f in (prog["a"], prog["b"]):
+                    q = taken[tile, f]
+                    if q >= len(objects.get(f, [])):
+                        raise SimError(f"core {tile} waits for object {q} of @{f}, which never comes (the NPU would hang)")
+                    got.append(objects[f][q])
+                    taken[tile, f] += 1
+                a = unsubtile(got[0], tm, tk, r, s).astype(np.int64)
+                b = unsubtile(got[1], tk, tn, s, t).astype(np.int64)
+                c = unsubtile(acc, tm, tn, r, t).astype(np.int64) + a @ b  # matmul_i8_i32
+                acc = subtile(c.astype(np.int32), r, t)
+            deps[prog["c"], ti] = {prog["a"]: taken[tile, prog["a"]] - 1, prog["b"]: taken[tile, prog["b"]] - 1}
+            produced[prog["c"]].append(acc)
+    for f in (f for f in objects if fifos[f]["producer"][1] == 1 and f in parent_of):
+        for tile in fifos[f]["consumers"]:
+            if taken[tile, f] != len(objects[f]):
+                raise SimError(f"core {tile} takes {taken[tile, f]} of the {len(objects[f])} objects of @{f} (data left in flight)")
+
+    # -- joins: children placed at their offsets; the parent's dimensionsToStream reads it out --
+    out_stream, out_deps = {}, {}
+    for ins, outs, in_offs, _ in d["links"]:
+        if len(outs) != 1 or not any(i in produced for i in ins):
+            continue
+        parent = outs[0]
+        n = fifos[parent]["elems"]
+        offs = in_offs or [0]
+        count = {len(produced[i]) for i in ins}
+        if len(count) != 1:
+            raise SimError(f"the cores joined into @{parent} produce {sorted(count)} objects each")
+        idx = dims_indices(fifos[parent]["dims"], n)
+        objs, objdeps = [], []
+        for q in range(count.pop()):
+            obj = np.full(n, -9, np.int32)
+            for child, off in zip(ins, offs):
+                obj[off : off + fifos[child]["elems"]] = produced[child][q]
+            objs.append(obj[idx])
+            objdeps.append([deps[child, q] for child in ins])
+        out_stream[parent] = np.concatenate(objs) if objs else np.zeros(0, np.int32)
+        out_deps[parent] = (n, objdeps)
+
+    # -- mem -> shim: the output patterns, and the buffer descriptors' lifetimes --
+    for fifo, stream in out_stream.items():
+        if pos[fifo] != stream.size:
+            raise SimError(f"@{fifo}: the runtime sequence takes {pos[fifo]} elements, the cores give {stream.size}")
+    span_of = {i: (f, lo, hi) for i, f, lo, hi in spans}
+    owner: dict[tuple[int, int], int] = {}
+    outstanding: dict[str, list[int]] = defaultdict(list)
+    known: dict[str, int] = defaultdict(lambda: -1)  # L1 input FIFO -> objects surely delivered
+
+    def retired(i: int) -> bool:
+        op = d["seq"][i]
+        f, _, hi = span_of[i]
+        if op[6]:
+            return i not in outstanding[f]
+        n = fifos[f]["elems"]
+        last = (hi - 1) // n
+        return any(known[c] >= last for c, p in parent_of.items() if p == f)
+
+    for i, op in enumerate(d["seq"]):
+        if op[0] == "wait":
+            f = op[1]
+            if not outstanding[f]:
+                raise SimError(f"dma_wait on @{f} with no transfer outstanding")
+            j = outstanding[f].pop(0)
+            _, lo, hi = span_of[j]
+            n, objdeps = out_deps[f]
+            for q in range(lo // n, -(-hi // n)):
+                for dep in objdeps[q]:
+                    for l1, last in dep.items():
+                        known[l1] = max(known[l1], last)
+            continue
+        _, buf, off, sizes, strides, bd, token, fifo = op
+        col = fifos[fifo]["producer"][0] if not token else fifos[fifo]["consumers"][0][0]
+        prev = owner.get((col, bd))
+        if prev is not None and not retired(prev):
+            raise SimError(f"buffer descriptor {bd} of column {col} is reprogrammed (for @{fifo}) while transfer {prev} still uses it")
+        owner[col, bd] = i
+        if token:
+            outstanding[fifo].append(i)
+            _, lo, hi = span_of[i]
+            idx = pattern_indices(off, sizes, strides)
+            host[names.index(buf)][idx] = out_stream[fifo][lo:hi]
+    left = [f for f, q in outstanding.items() if q]
+    if left:
+        raise SimError(f"the runtime sequence ends with transfers on {', '.join('@' + f for f in left)} never awaited")
+    return host[2]
