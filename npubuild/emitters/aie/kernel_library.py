@@ -1,0 +1,454 @@
+"""mlir-aie's own AIE kernels (``aie_kernels/<arch>/*.cc``) as an alternative
+xdna compute body: which kernel computes which npubuild op, how a core calls
+it, and what it computes.
+
+Every entry was read from the mlir-aie sources at commit
+``1e400306479ef709a0f897e330cd51fc297f9a13`` (main, 2026-03-14); the file,
+the ``extern "C"`` prototype and the fixed element counts are recorded per
+entry and checked against the sources by tests/test_xdna_kernel_library.py.
+
+What a kernel takes
+-------------------
+Most kernels have their element count compiled in: ``bf16_relu``,
+``eltwise_add_bf16_vector``, ``gelu_bf16`` ... all call their template with
+``1024`` (e.g. ``aie_kernels/aie2/relu.cc``: ``relu(a_in, c_out, 1024)``), and
+mlir-aie's examples feed them objects of exactly 1024 elements
+(``programming_examples/ml/relu/relu.py``, ``gelu/gelu.py``, ``silu/silu.py``:
+``line_size = 1024``; ``eltwise_add/eltwise_add.py``, ``eltwise_mul``:
+``per_tile_elements = 1024``). A core therefore calls such a kernel on a chunk
+of exactly 1024 elements (:attr:`LibraryKernel.fixed_elems`). Row kernels
+(softmax, reduce_max) take the row length as an ``int32_t`` and must be called
+once per row, on a chunk of one row whose length is a multiple of their vector
+width (their loops step by whole vectors and have no tail).
+
+A call passes the chunk's FIFO objects themselves: the declaration uses the
+chunk's own static, identity-layout memref types: aiecc lowers calls with
+the bare-pointer convention (tools/aiecc/aiecc.cpp: ``ConvertFuncToLLVMPassOptions{
+/*useBarePtrCallConv=*/true}``), so a ``memref<1x1024xbf16>`` reaches the C
+function as ``bfloat16 *``, as ``memref<64x64xi8>`` does for ``mm.cc`` in
+:mod:`.gemm`.
+
+What is left out, and why
+-------------------------
+See :data:`LEFT_OUT`: kernels whose semantics differ from every npubuild op
+(no max subtraction, fixed gamma/beta, an interleaved cos/sin table) or that
+compute an op npubuild's xdna target does not take.
+
+Numerics
+--------
+Each entry has a NumPy model of the kernel's arithmetic (:func:`model`), read
+from the source: where the source rounds to bf16 (every ``aie::vector<bfloat16>``
+result of ``aie::mul``/``aie::add``), the model rounds to bf16 (to nearest
+even; the AIE's conversion rounding mode is the core's setting, so
+:attr:`LibraryKernel.tolerance` also covers truncation), and the lookup
+tables of ``aie_runtime_lib/AIE2/lut_based_ops.cpp`` are reproduced exactly
+(the tests compare them with the source's tables when the mirror is there).
+Hardware ``aie::tanh``/``aie::exp2``/``aie::inv`` (aie2p) are modelled as
+the exact function rounded to bf16.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from ...ops.registry import numel
+from ..host.mlir_text import memref_type
+
+MLIR_AIE_COMMIT = "1e400306479ef709a0f897e330cd51fc297f9a13"
+
+# Peano's archive of the kernel object with lut_based_ops.o on aie2: mlir-aie's
+# examples do the same (programming_examples/ml/gelu/Makefile: build/kernels.a
+# from gelu.cc.o + lut_based_ops.o, linked as Kernel("gelu_bf16", "kernels.a", ...)).
+LUT_RUNTIME = "aie_runtime_lib/AIE2/lut_based_ops.cpp"  # relative to the mlir-aie prefix
+LUT_INCLUDE = "aie_runtime_lib/AIE2"
+
+BODY_SOURCES = ("generated", "mlir-aie")
+DEFAULT_BODY_SOURCE = "generated"
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """Kernel output vs npubuild's oracle: ``|y - ref| <= atol + rtol * |ref|`` for inputs in ``domain``."""
+
+    rtol: float
+    atol: float
+    domain: tuple[float, float]  # input range the bound holds on
+    why: str
+
+
+@dataclass(frozen=True)
+class LibraryKernel:
+    op: str
+    dtype: str
+    arch: str  # aie2 (npu1) or aie2p (npu2)
+    source: str  # relative to the aie_kernels/ directory
+    symbol: str
+    prototype: str  # the extern "C" prototype as in the source (whitespace joined)
+    args: tuple[str, ...]  # call order: "in0", "in1", "out", "n" (int32 element count of the row)
+    kind: str  # "fixed": exactly fixed_elems elements per call; "row": one row of n elements per call
+    fixed_elems: int = 0
+    multiple: int = 16  # elements per loop iteration (the row length must be a multiple)
+    min_elems: int = 0
+    align: int = 32  # bytes: the widest vector the kernel loads/stores (v16bfloat16: 32, v32bfloat16: 64)
+    lut: bool = False  # needs aie_runtime_lib/AIE2/lut_based_ops.{h,cpp}
+    defines: tuple[str, ...] = ()
+    attrs: tuple[tuple[str, object], ...] = ()  # attrs the instance must have (e.g. gelu approximate=tanh)
+    example: str = ""  # the mlir-aie example that calls it and the chunk it passes
+    numerics: str = ""
+    tolerance: Tolerance = field(default=None)  # type: ignore[assignment]
+
+    @property
+    def stem(self) -> str:
+        return self.source.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+
+    @property
+    def object_name(self) -> str:
+        """Basename of the linked file; aiecc copies linked files by basename, so it names the
+        whole configuration (arch, source, dtype, defines). An archive on aie2 when the LUT runtime is linked too."""
+        d = "".join(f"_{x.replace('=', '-')}" for x in self.defines)
+        return f"aiek_{self.arch}_{self.stem}_{self.dtype}{d}{'.a' if self.lut else '.o'}"
+
+    @property
+    def chunk_rule(self) -> str:
+        if self.kind == "fixed":
+            return f"exactly {self.fixed_elems} elements per call (compiled into {self.symbol})"
+        extra = f", at least {self.min_elems}" if self.min_elems else ""
+        return f"one row per call, its length a multiple of {self.multiple}{extra} (passed as int32)"
+
+    def describe(self) -> dict:
+        return {
+            "op": self.op, "dtype": self.dtype, "arch": self.arch, "source": f"aie_kernels/{self.source}",
+            "symbol": self.symbol, "prototype": self.prototype, "object": self.object_name,
+            "chunk": self.chunk_rule, "align": self.align, "lut_runtime": self.lut, "attrs": dict(self.attrs),
+            "example": self.example, "numerics": self.numerics,
+            "tolerance": {"rtol": self.tolerance.rtol, "atol": self.tolerance.atol,
+                          "domain": list(self.tolerance.domain), "why": self.tolerance.why},
+        }
+
+
+_BF16_ROUND = "each bf16 result rounded once (to nearest even, or truncated: the core's rounding mode)"
+_ONE_ULP = Tolerance(2.0**-7, 0.0, (-1e4, 1e4), "one bf16 rounding of the f32 result; 2^-7 covers truncation")
+
+CATALOG: tuple[LibraryKernel, ...] = (
+    # ---- aie2 (npu1) ---------------------------------------------------------------------------------------------
+    LibraryKernel(
+        "relu", "bf16", "aie2", "aie2/relu.cc", "bf16_relu",
+        "void bf16_relu(bfloat16 *a_in, bfloat16 *c_out)",
+        ("in0", "out"), "fixed", 1024, 32, align=64,
+        example="programming_examples/ml/relu/relu.py: Kernel(\"bf16_relu\", \"relu.cc.o\", [line_type, line_type]), line_size = 1024",
+        numerics="max(x, 0) on v32bfloat16: exact",
+        tolerance=Tolerance(0.0, 0.0, (-1e4, 1e4), "max is exact"),
+    ),
+    LibraryKernel(
+        "add", "bf16", "aie2", "aie2/add.cc", "eltwise_add_bf16_vector",
+        "void eltwise_add_bf16_vector(bfloat16 *a_in, bfloat16 *b_in, bfloat16 *c_out)",
+        ("in0", "in1", "out"), "fixed", 1024, 16,
+        example="programming_examples/ml/eltwise_add/eltwise_add.py: Kernel(\"eltwise_add_bf16_vector\", \"add.o\", "
+        "[tile_ty, tile_ty, tile_ty]), per_tile_elements = 1024",
+        numerics=f"aie::add of bf16 x16 vectors: the f32 sum, {_BF16_ROUND}",
+        tolerance=_ONE_ULP,
+    ),
+    LibraryKernel(
+        "mul", "bf16", "aie2", "aie2/mul.cc", "eltwise_mul_bf16_vector",
+        "void eltwise_mul_bf16_vector(bfloat16 *a_in, bfloat16 *b_in, bfloat16 *c_out)",
+        ("in0", "in1", "out"), "fixed", 1024, 16,
+        example="programming_examples/ml/eltwise_mul/eltwise_mul.py: Kernel(\"eltwise_mul_bf16_vector\", \"mul.o\", "
+        "[tile_ty, tile_ty, tile_ty]), per_tile_elements = 1024",
+        numerics=f"aie::mul of bf16 x16 vectors: the exact product, {_BF16_ROUND}",
+        tolerance=_ONE_ULP,
+    ),
+    LibraryKernel(
+        "gelu", "bf16", "aie2", "aie2/gelu.cc", "gelu_bf16",
+        "void gelu_bf16(bfloat16 *restrict input, bfloat16 *restrict output)",
+        ("in0", "out"), "fixed", 1024, 16, lut=True, attrs=(("approximate", "tanh"),),
+        example="programming_examples/ml/gelu/gelu.py: Kernel(\"gelu_bf16\", \"kernels.a\", [line_type, line_type]), line_size = 1024",
+        numerics="0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) with every step rounded to bf16 and the constants in bf16; "
+        "tanh is getTanhBf16: 32 linear pieces of width 1/4 on [-4, 4) (aie_runtime_lib/AIE2/lut_based_ops.cpp tanh_lut_ab), "
+        "saturated outside",
+        tolerance=Tolerance(2.0**-4, 2.0**-5, (-6.0, 6.0),
+                            "tanh's linear pieces are off by up to 0.0051; bf16 constants and 7 bf16 roundings"),
+    ),
+    LibraryKernel(
+        "silu", "bf16", "aie2", "aie2/silu.cc", "silu_bf16",
+        "void silu_bf16(bfloat16 *restrict input, bfloat16 *restrict output)",
+        ("in0", "out"), "fixed", 1024, 16, lut=True,
+        example="programming_examples/ml/silu/silu.py: Kernel(\"silu_bf16\", \"kernels.a\", [line_type, line_type]), line_size = 1024",
+        numerics="x * 0.5 (1 + tanh(x / 2)) (= x sigmoid(x)), each step rounded to bf16; tanh as for gelu (LUT pieces)",
+        tolerance=Tolerance(2.0**-4, 2.0**-5, (-8.0, 8.0), "tanh's linear pieces (<= 0.0051) scaled by x/2; 4 bf16 roundings"),
+    ),
+    LibraryKernel(
+        "exp", "bf16", "aie2", "aie2/bf16_exp.cc", "exp_bf16_1024",
+        "void exp_bf16_1024(bfloat16 *a_in, bfloat16 *c_out)",
+        ("in0", "out"), "fixed", 1024, 16, lut=True,
+        example="no example calls exp_bf16_1024 directly; its loop is AIE_LOOP_RANGE(64, 64) over v16: 1024 elements",
+        numerics="getExpBf16: x as fixed point with 8 fraction bits (floor), e^int(x) from exp_ilut (bf16, e^88 for "
+        "x >= 89) times e^frac from exp_flut (bf16), the f32 product rounded to bf16",
+        tolerance=Tolerance(2.0**-6, 0.0, (-80.0, 80.0),
+                            "x truncated to 1/256 (<= 0.39%), two bf16 table values and the final rounding"),
+    ),
+    LibraryKernel(
+        "reduce_max", "bf16", "aie2", "aie2/reduce_max.cc", "reduce_max_vector_bfloat16",
+        "void reduce_max_vector_bfloat16(bfloat16 *a_in, bfloat16 *c_out, int32_t input_size)",
+        ("in0", "out", "n"), "row", 0, 32, 256, align=64,
+        example="programming_examples/basic/vector_reduce_max/multi_column_designs/row_wise_vector_reduce_max.py: "
+        "Kernel(\"reduce_max_vector_bfloat16\", \"reduce_max.cc.o\", [op_ty, out_ty, np.int32]), one object per call",
+        numerics="max over v32bfloat16 from std::numeric_limits<bfloat16>::lowest(): exact for finite inputs "
+        "(a row of only -inf gives -3.39e38, NaN is not propagated)",
+        tolerance=Tolerance(0.0, 0.0, (-1e4, 1e4), "max is exact"),
+    ),
+    # ---- aie2p (npu2) --------------------------------------------------------------------------------------------
+    LibraryKernel(
+        "gelu", "bf16", "aie2p", "aie2p/gelu.cc", "gelu_bf16",
+        "void gelu_bf16(bfloat16 *restrict input, bfloat16 *restrict output)",
+        ("in0", "out"), "fixed", 1024, 16, attrs=(("approximate", "tanh"),),
+        example="programming_examples/ml/gelu/gelu.py (npu2: kernels.a of gelu.cc.o only), line_size = 1024",
+        numerics="0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), every step rounded to bf16, tanh is aie::tanh<bfloat16>",
+        tolerance=Tolerance(2.0**-5, 2.0**-6, (-6.0, 6.0), "bf16 constants (sqrt(2/pi) = 0.796875) and 7 bf16 roundings"),
+    ),
+    LibraryKernel(
+        "silu", "bf16", "aie2p", "aie2p/silu.cc", "silu_bf16",
+        "void silu_bf16(bfloat16 *restrict input, bfloat16 *restrict output)",
+        ("in0", "out"), "fixed", 1024, 16,
+        example="programming_examples/ml/silu/silu.py (npu2), line_size = 1024",
+        numerics="x * 0.5 (1 + tanh(x / 2)), tanh is aie::tanh<bfloat16>, each step rounded to bf16",
+        tolerance=Tolerance(2.0**-5, 2.0**-7, (-8.0, 8.0), "4 bf16 roundings"),
+    ),
+    LibraryKernel(
+        "exp", "bf16", "aie2p", "aie2p/bf16_exp.cc", "exp_bf16_1024",
+        "void exp_bf16_1024(bfloat16 *a_in, bfloat16 *c_out)",
+        ("in0", "out"), "fixed", 1024, 16,
+        example="no example calls exp_bf16_1024 directly; exp_bf16_func<1024> steps v16: 1024 elements",
+        numerics="aie::exp2<bfloat16>(x * log2e) with log2e broadcast as bf16 (1.4453125, not 1.4426950): "
+        "exp(1.001814 x), rounded to bf16",
+        tolerance=Tolerance(2.0**-6, 0.0, (-4.0, 4.0),
+                            "log2e in bf16 makes it exp(x)^1.001814: 0.73% at |x| = 4, growing with |x|"),
+    ),
+    LibraryKernel(
+        "softmax", "bf16", "aie2p", "aie2p/softmax.cc", "softmax_bf16",
+        "void softmax_bf16(bfloat16 *restrict input, bfloat16 *restrict output, const int32_t input_size)",
+        ("in0", "out", "n"), "row", 0, 32, align=64,
+        example="programming_examples/ml/softmax/softmax.py: Kernel(\"softmax_bf16\", \"kernels.a\", "
+        "[tile_ty, tile_ty, np.int32]), n = 1024, called as softmax_kernel(elem_in_a, elem_out, n)",
+        numerics="max of bf16(x * 1.4453125) (from -32768), exp2 of the f32 difference rounded to bf16, summed in f32, "
+        "aie::inv of the sum rounded to bf16, products rounded to bf16",
+        tolerance=Tolerance(2.0**-5, 2.0**-9, (-8.0, 8.0),
+                            "log2e in bf16 sharpens the distribution by 0.18% of the spread; bf16 1/sum and roundings"),
+    ),
+)
+
+LEFT_OUT: dict[str, str] = {
+    "aie2/softmax.cc": "softmax_bf16 does not subtract the row maximum: exp overflows where npubuild's softmax does not",
+    "aie2/bf16_softmax.cc": "scalar loops (no faster than the generated body); its 1 + ln2 f + 0.24 f^2 exp is off by 9% "
+    "and its 2^int bit trick wraps to -inf for inputs more than ~88 below the row maximum",
+    "aie2/swiglu.cc": "swiglu (x w1) silu(x w2) is not an npubuild op",
+    "aie2p/swiglu.cc": "swiglu (x w1) silu(x w2) is not an npubuild op",
+    "aie2/scale.cc": "vector_scalar_mul (int32/int16 times a scalar) is not an npubuild op (xdna mul takes no broadcast)",
+    "aie2/reduce_add.cc": "int32 only, and npubuild's xdna reductions are f32/bf16",
+    "aie2/reduce_min.cc": "int32 only, and npubuild's xdna reductions are f32/bf16",
+    "aie2p/layer_norm.cc": "gamma = 1, beta = 0 and eps = 1e-5 are compiled in, while npubuild's layer_norm takes "
+    "gamma and beta as inputs and eps as an attr; it also sums the row in bf16",
+    "aie2p/rms_norm.cc": "gamma = 1 and eps = 1e-5 are compiled in, while npubuild's rms_norm takes gamma as an input",
+    "aie2p/rope.cc": "rotates interleaved pairs with one interleaved cos/sin table; npubuild's rope takes cos and sin "
+    "as separate inputs (and defaults to the neox halves)",
+}
+
+
+def entries(op: str | None = None, arch: str | None = None) -> list[LibraryKernel]:
+    return [e for e in CATALOG if (op is None or e.op == op) and (arch is None or e.arch == arch)]
+
+
+# ---- choosing -------------------------------------------------------------------------------------------------------
+
+
+def body_source(project: str | None, family: str | None = None) -> str:
+    """The body source a kernel family uses: its own ``xdna_body`` if set, else the project's ``xdna_bodies``."""
+    for v in (family, project):
+        if v:
+            if v not in BODY_SOURCES:
+                raise ValueError(f"unknown xdna body source {v!r} (expected {' or '.join(BODY_SOURCES)})")
+            return v
+    return DEFAULT_BODY_SOURCE
+
+
+def _arch(device_name: str) -> str:
+    # an unknown name is UnsupportedOnTarget naming the known devices
+    from . import device
+
+    return device({"device": device_name}).arch
+
+
+def _last_axis(inst) -> bool:
+    rank = len(inst.inputs[0].shape)
+    a = inst.attrs
+    if inst.op == "softmax":
+        return a["axis"] in (-1, rank - 1)
+    return list(a["axes"]) in ([-1], [rank - 1])
+
+
+def _entry(inst, arch: str) -> tuple[LibraryKernel | None, str | None]:
+    """The catalog entry for ``inst``'s op, dtype and attrs on ``arch`` (any shapes), or the reason there is none."""
+    cands = entries(inst.op, arch)
+    if not cands:
+        other = sorted({e.arch for e in entries(inst.op)})
+        return None, f"no mlir-aie kernel for {inst.op} on {arch}" + (f" (only {', '.join(other)})" if other else "")
+    e = next((c for c in cands if c.dtype == inst.dtype), None)
+    if e is None:
+        return None, f"mlir-aie's {cands[0].symbol} takes {cands[0].dtype}, not {inst.dtype}"
+    attrs = inst.attrs
+    for k, v in e.attrs:
+        if attrs.get(k) != v:
+            return None, f"mlir-aie's {e.symbol} computes {k}={v}, the instance has {k}={attrs.get(k)}"
+    if any(t.shape != inst.inputs[0].shape for t in inst.inputs):
+        return None, f"mlir-aie's {e.symbol} takes operands of one shape"
+    if e.kind == "row":
+        if not _last_axis(inst):
+            return None, f"mlir-aie's {e.symbol} works along the last axis only"
+        row = inst.inputs[0].shape[-1] if inst.inputs[0].shape else 1
+        if row % e.multiple or row < e.min_elems:
+            least = f", at least {e.min_elems}" if e.min_elems else ""
+            return None, f"mlir-aie's {e.symbol} takes rows of a multiple of {e.multiple} elements{least}, not {row}"
+    return e, None
+
+
+@dataclass(frozen=True)
+class ChunkRule:
+    """What the design planner must give each core call when a kernel family uses the library kernel:
+    ``elements`` per chunk (fixed kernels: pad the flattened tensors to a multiple) or ``rows`` per
+    chunk (row kernels: one row, whatever its length), with every FIFO buffer on the core aligned to
+    ``align`` bytes (the kernel's vector loads; aie-assign-buffer-addresses places buffers back to back
+    after the stack without aligning them: lib/Dialect/AIE/Transforms/AIEAssignBuffers.cpp)."""
+
+    kernel: LibraryKernel
+    elements: int = 0
+    rows: int = 0
+
+    @property
+    def align(self) -> int:
+        return self.kernel.align
+
+
+def chunk_rule(inst, device_name: str) -> ChunkRule | None:
+    """For a whole kernel instance (before chunking): the chunk the library kernel needs, or None
+    when no library kernel computes the op, dtype, attrs and row length (:func:`chunk_problem` says why)."""
+    e, _ = _entry(inst, _arch(device_name))
+    if e is None:
+        return None
+    return ChunkRule(e, elements=e.fixed_elems) if e.kind == "fixed" else ChunkRule(e, rows=1)
+
+
+def chunk_problem(inst, device_name: str) -> str | None:
+    return _entry(inst, _arch(device_name))[1]
+
+
+def why_not(inst, device_name: str) -> str | None:
+    """None when a library kernel computes the chunk instance ``inst`` (one call) on ``device_name``, else the reason."""
+    e, why = _entry(inst, _arch(device_name))
+    if e is None:
+        return why
+    n = numel(inst.inputs[0].shape)
+    if e.kind == "fixed":
+        if n != e.fixed_elems or numel(inst.output.shape) != n:
+            return f"mlir-aie's {e.symbol} takes chunks of exactly {e.fixed_elems} elements, this chunk has {n}"
+        return None
+    row = inst.inputs[0].shape[-1] if inst.inputs[0].shape else 1
+    if n != row:
+        return f"mlir-aie's {e.symbol} takes one row per call, this chunk has {n // row} rows"
+    if not inst.output.shape:
+        return f"mlir-aie's {e.symbol} writes a memref of one element; give the chunk a row axis (shape [1, {row}])"
+    return None
+
+
+def library_kernel(inst, device_name: str) -> LibraryKernel | None:
+    """The entry that computes the chunk instance ``inst`` in one call, or None (:func:`why_not`)."""
+    if why_not(inst, device_name) is not None:
+        return None
+    return _entry(inst, _arch(device_name))[0]
+
+
+# ---- what a core emits ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class KernelCall:
+    """How a core calls a library kernel on one chunk, instead of ``func.call @body``.
+
+    ``types`` are the chunk's memref types (inputs, then the output) plus ``i32``
+    for a row length; ``call_lines`` and ``declaration`` follow mlir-aie
+    ``test/npu-xrt/add_one_func_link_with_peano/aie.mlir`` (func-level
+    ``link_with``, an ``i32`` count from ``arith.constant``) and the core-level
+    spelling :mod:`.gemm` emits for older mlir-aie (``link_with`` beside
+    ``stack_size`` on ``aie.core``; deprecated since #2922).
+    """
+
+    kernel: LibraryKernel
+    types: tuple[str, ...]  # in the kernel's argument order
+    roles: tuple[str, ...]
+    count: int  # the int32 row length ("n"), 0 when the kernel takes none
+
+    @property
+    def symbol(self) -> str:
+        return self.kernel.symbol
+
+    @property
+    def object_name(self) -> str:
+        return self.kernel.object_name
+
+    @property
+    def align(self) -> int:
+        """Bytes every argument buffer must be aligned to (see :class:`ChunkRule`)."""
+        return self.kernel.align
+
+    def declaration(self, link_with: str = "func") -> str:
+        """The ``func.func private`` line (inside ``aie.device``, unindented)."""
+        if link_with not in ("func", "core"):
+            raise ValueError(f"unknown link_with placement {link_with!r} (expected func or core)")
+        attrs = f' attributes {{link_with = "{self.object_name}"}}' if link_with == "func" else ""
+        return f"func.func private @{self.symbol}({', '.join(self.types)}){attrs}"
+
+    def core_attr(self, link_with: str = "func") -> str:
+        """The attribute the ``aie.core`` op gets besides ``stack_size`` ("" with func-level link_with)."""
+        return f'link_with = "{self.object_name}"' if link_with == "core" else ""
+
+    def constant_lines(self, prefix: str = "%kn") -> list[str]:
+        """Lines defining the i32 row length once per core (before the loops); none without one."""
+        return [f"{prefix} = arith.constant {self.count} : i32"] if self.count else []
+
+    def call_lines(self, inputs: list[str], output: str, count: str = "%kn") -> list[str]:
+        """The call on the chunk: ``inputs`` are the SSA names of the input memrefs in the op's order,
+        ``output`` the output memref's; ``count`` names the i32 from :meth:`constant_lines`."""
+        n_in = sum(1 for r in self.roles if r.startswith("in"))
+        if len(inputs) != n_in:
+            raise ValueError(f"{self.symbol} takes {n_in} input(s), got {len(inputs)}")
+        names = {f"in{k}": v for k, v in enumerate(inputs)} | {"out": output, "n": count}
+        args = ", ".join(names[r] for r in self.roles)
+        return [f"func.call @{self.symbol}({args}) : ({', '.join(self.types)}) -> ()"]
+
+    def describe(self) -> dict:
+        """JSON-safe record for the manifest / abi (body source, kernel, object)."""
+        return {"body_source": "mlir-aie", **self.kernel.describe(), "row_length": self.count or None}
+
+
+def kernel_call(inst, device_name: str) -> KernelCall | None:
+    """What a core on ``device_name`` emits to run the chunk instance ``inst`` (Design.body) with
+    mlir-aie's kernel, or None when no library kernel computes it (:func:`why_not` says why). Pure."""
+    e = library_kernel(inst, device_name)
+    if e is None:
+        return None
+    ins = [memref_type(t.shape, t.dtype) for t in inst.inputs]
+    out = memref_type(inst.output.shape, inst.output.dtype)
+    by_role = {f"in{k}": ty for k, ty in enumerate(ins)} | {"out": out, "n": "i32"}
+    count = inst.inputs[0].shape[-1] if "n" in e.args else 0
+    return KernelCall(e, tuple(by_role[r] for r in e.args), e.args, count)
+
+
+def catalog_json() -> str:
+    return json.dumps({"commit": MLIR_AIE_COMMIT, "kernels": [e.describe() for e in CATALOG], "left_out": LEFT_OUT},
+                      indent=1, sort_keys=True)
+
+
+def model(entry: LibraryKernel, inputs: list):
+    """The kernel's arithmetic in NumPy (bf16 in, bf16 out): see :mod:`.kernel_numerics`."""
+    from ...constants import numpy_dtype
+    from .kernel_numerics import MODELS
+
+    return MODELS[(entry.op, entry.arch)](*inputs).astype(numpy_dtype(entry.dtype))

@@ -1,0 +1,161 @@
+"""Objects of mlir-aie's library kernels (:mod:`npubuild.emitters.aie.kernel_library`):
+``aie_kernels/<arch>/<kernel>.cc`` compiled with Peano ``clang++`` from the
+installed mlir-aie, once per configuration, cached in the content-addressed
+store like the GEMM microkernel (:mod:`.microkernel`).
+
+On aie2 the LUT kernels (gelu, silu, exp) also need the tables of
+``<mlir_aie>/aie_runtime_lib/AIE2/lut_based_ops.cpp``: it is compiled too and
+both objects go into one archive, which is what the design links — exactly
+what mlir-aie's examples do (``programming_examples/ml/gelu/Makefile``:
+``-I${aie2_runtime_dir}`` for the kernel, ``lut_based_ops.o`` beside it,
+``ar rvs kernels.a``, linked as ``Kernel("gelu_bf16", "kernels.a", ...)``).
+The archiver is Peano's ``llvm-ar`` (``<peano>/bin/llvm-ar``), else the
+system ``ar`` the makefiles use.
+
+The key covers the bytes of every source compiled, the defines, the arch,
+Peano's flags and the toolchain fingerprint; the file is named per
+configuration (``LibraryKernel.object_name``) because aiecc copies linked
+files by basename.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from ..canonical import canonical_json
+from ..errors import UserError
+from ..fsio import sha256_file, tmp_prefix
+
+LINK_DIR = "link"  # under the kernel's xdna directory, as for the GEMM microkernel
+LUT_OBJECT = "lut_based_ops.o"
+
+
+def kernel_paths(entry, tools: dict) -> dict:
+    """Where ``entry``'s sources are: ``{"source", "include", "lut_source", "lut_include"}`` (absolute
+    paths; the LUT ones None unless the kernel needs them); UserError saying what is missing."""
+    from .kernel_sources import locate_kernel_sources
+
+    src = locate_kernel_sources(tools, entry.arch)
+    if src.get("missing"):
+        raise UserError(f"mlir-aie kernel {entry.symbol}: {src['missing']}")
+    kernels = Path(src["mm_cc"]).parent.parent  # <...>/aie_kernels (next to or inside include)
+    source = kernels / entry.source
+    if not source.is_file():
+        raise UserError(
+            f"mlir-aie kernel {entry.symbol}: {source} does not exist (this mlir-aie has no aie_kernels/{entry.source}); "
+            f"use xdna_bodies = \"generated\" or a newer mlir-aie"
+        )
+    out = {"source": str(source), "include": src["include"], "lut_source": None, "lut_include": None}
+    if entry.lut:
+        from ..emitters.aie.kernel_library import LUT_INCLUDE, LUT_RUNTIME
+
+        prefix = Path(src["include"]).parent  # aie_runtime_lib is installed beside include/ (aie_runtime_lib/CMakeLists.txt)
+        lut = prefix / LUT_RUNTIME
+        if not lut.is_file():
+            raise UserError(
+                f"mlir-aie kernel {entry.symbol} needs {LUT_RUNTIME} and {lut} does not exist; "
+                f"point {'NPUBUILD_AIE_INCLUDE'} at <mlir_aie>/include of a full mlir-aie install"
+            )
+        out.update(lut_source=str(lut), lut_include=str(prefix / LUT_INCLUDE))
+    return out
+
+
+def aie_kernel_recipe(entry, toolchain: dict, tools: dict | None = None) -> dict:
+    """What ``entry``'s linked file is made from (for the design's compile key)."""
+    from .aiecc import AIECC_FLAGS
+
+    if tools is None:
+        from .xdna import find_xdna_tools
+
+        tools = find_xdna_tools(probe_versions=False)
+    p = kernel_paths(entry, tools)
+    return {
+        "object": entry.object_name,
+        "symbol": entry.symbol,
+        "source": f"aie_kernels/{entry.source}",
+        "source_sha256": sha256_file(Path(p["source"])),
+        "lut_sha256": sha256_file(Path(p["lut_source"])) if p["lut_source"] else None,
+        "defines": list(entry.defines),
+        "arch": entry.arch,
+        "flags": list(AIECC_FLAGS["peano"]),
+        "toolchain": toolchain.get("id"),
+    }
+
+
+def recipe_key(recipe: dict) -> str:
+    return hashlib.sha256(canonical_json({"aie_kernel": recipe}).encode()).hexdigest()
+
+
+def _archiver(tools: dict) -> str:
+    """Peano's ``llvm-ar``, else the system ``ar`` (mlir-aie's makefiles run ``ar rvs``)."""
+    peano = tools.get("peano") or {}
+    base = peano.get("install_dir") or (str(Path(peano["path"]).parent.parent) if peano.get("path") else None)
+    ar = Path(base) / "bin" / "llvm-ar" if base else None
+    if ar is not None and os.access(ar, os.X_OK):
+        return str(ar)
+    system = shutil.which("ar")
+    if system:
+        return system
+    raise UserError(
+        f"cannot archive the LUT kernel objects: no llvm-ar in Peano's bin ({ar}) and no ar on PATH; "
+        "reinstall llvm-aie or install binutils"
+    )
+
+
+def _archive(members: list[Path], out: Path, log_path: Path, tools: dict, timeout: float) -> None:
+    """``ar rcs out members...`` in a temporary directory beside ``out``, replaced atomically."""
+    from .aiecc import _CompileFailed, _failure, _run, _write_log
+
+    log: list[str] = [f"# npubuild archive -> {out}"]
+    ar = _archiver(tools)
+    tmp = Path(tempfile.mkdtemp(prefix=tmp_prefix("ar"), dir=out.parent))
+    ok = False
+    try:
+        try:
+            _run([ar, "rcs", out.name, *(str(m.absolute()) for m in members)], tmp, dict(os.environ), timeout, log)
+            if not (tmp / out.name).is_file() or (tmp / out.name).stat().st_size == 0:
+                log.append(f"error: {Path(ar).name} exited 0 but did not write {out.name}")
+                raise _CompileFailed
+            os.replace(tmp / out.name, out)
+            ok = True
+            log.append("# ok")
+        except _CompileFailed:
+            pass
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+        _write_log(log, log_path, ok)
+    if not ok:
+        raise _failure(log, log_path, f"archiving {out.name}")
+
+
+def build_aie_kernel(entry, tools: dict, toolchain: dict, store_root: Path, out_dir: Path,
+                     timeout: float = 600.0) -> Path:
+    """``entry``'s linked file in ``out_dir/link/`` (from the stores when cached); returns its path."""
+    from ..artifacts.stores import open_stores
+    from .aiecc import compile_object
+
+    p = kernel_paths(entry, tools)
+    key = recipe_key(aie_kernel_recipe(entry, toolchain, tools))
+    link = Path(out_dir) / LINK_DIR
+    final = link / entry.object_name
+    store = open_stores(store_root)
+    if store.materialize(key, link) is not None:
+        return final
+    link.mkdir(parents=True, exist_ok=True)
+    includes = [p["include"]] + ([p["lut_include"]] if p["lut_include"] else [])
+    stem = entry.object_name.rsplit(".", 1)[0]
+    obj = final if not entry.lut else link / f"{stem}.kernel.o"
+    compile_object(Path(p["source"]), obj, link / f"{stem}.log", tools=tools, arch=entry.arch,
+                   include_dirs=includes, defines=list(entry.defines), timeout=timeout)
+    if entry.lut:
+        lut_obj = link / f"{stem}.{LUT_OBJECT}"
+        compile_object(Path(p["lut_source"]), lut_obj, link / f"{stem}.lut.log", tools=tools, arch=entry.arch,
+                       include_dirs=[p["include"]], defines=[], timeout=timeout)
+        _archive([obj, lut_obj], final, link / f"{stem}.ar.log", tools, timeout)
+        for f in (obj, lut_obj):
+            f.unlink(missing_ok=True)
+    store.put(key, {entry.object_name: final}, {"aie_kernel": entry.object_name})
+    return final
