@@ -7,52 +7,14 @@ import os
 import sys
 from pathlib import Path
 
+from .constants import XDNA_FLOAT_NOTES
 from .errors import UserError
 
 
-def _ops_catalog() -> list[dict]:
-    from .build.targets import builds
-    from .ops import REGISTRY
-
-    out = []
-    for name in sorted(REGISTRY):
-        op = REGISTRY[name]
-        d = op.describe()
-        d["targets"] = {
-            "ref": {"status": "supported"},
-            "host": {"status": "emitted" if builds("host", name) else "not yet emitted"},
-            "xdna": {
-                "status": "emitted" if builds("xdna", name) else "not yet emitted",
-                "design": _xdna_design_kind(name),
-                "restrictions": d["restrictions"].get("xdna", [])
-                + ["every design must fit the NPU: checked per instance at spec time (core memory, DMA limits)"],
-            },
-        }
-        del d["restrictions"]
-        out.append(d)
-    return out
-
-
-def _xdna_design_kind(name: str) -> str:
-    """How the xdna design streams this op (see docs/kernels.md)."""
-    from .emitters.aie import split
-
-    if name == "matmul":
-        return "int8 GEMM microkernel overlay (mm.cc, d=64, kt<=8, cols<=4); the runtime blocks any MxKxN"
-    from .ops import REGISTRY
-
-    op = REGISTRY[name]
-    if op.family in split.FLAT_FAMILIES or name in split.FLAT_OPS:
-        return "flat: elementwise chunks streamed over up to all columns"
-    if name in split.LAST_AXIS_OPS or op.family in split.LAST_AXIS_FAMILIES:
-        return "last axis: rows streamed, the last axis whole per row"
-    if name in split.OUTER_OPS or op.family == "quant":
-        return "outer: rows before the op's axis streamed (per-tensor quantisation: flat)"
-    return "whole: one chunk holding the full tensors (must fit a core's 64 KiB)"
-
-
 def cmd_ops(args) -> int:
-    catalog = _ops_catalog()
+    from .build.catalog import ops_catalog
+
+    catalog = ops_catalog(bodies=args.json or bool(args.op))
     if args.json:
         print(json.dumps({"ops": catalog}, indent=1))
         return 0
@@ -75,57 +37,21 @@ def cmd_ops(args) -> int:
         host = "yes" if o["targets"]["host"]["status"] == "emitted" else "-"
         xdna = "yes" if o["targets"]["xdna"]["status"] == "emitted" else "-"
         print(f"{o['name']:<{name_w}}  {o['family']:<{fam_w}}  {host:<5}  {xdna:<5}  ({ins}) {attrs}")
-    print(f"\n{len(catalog)} ops; `npubuild ops OP` shows one in full, `npubuild ops --json` all.")
+    print("\nfloats on xdna: " + "; ".join(f"{dt}: {note}" for dt, note in XDNA_FLOAT_NOTES.items()))
+    print(f"{len(catalog)} ops; `npubuild ops OP` shows one in full, `npubuild ops --json` all.")
     return 0
 
 
-def _built_resources(plan) -> dict:
-    """kernel id -> target -> per-core stack and program memory measured by the last build
-    (the manifest's ``resources``), for the kernels whose key the specs still give."""
-    from .artifacts.manifest import MANIFEST, read_manifest
-
-    art = plan.config.artifacts
-    if not (art / MANIFEST).is_file():
-        return {}
-    try:
-        m = read_manifest(art, plan.config.limits)
-    except (UserError, OSError) as e:
-        print(f"npubuild list: measured resources not shown: {e}", file=sys.stderr)
-        return {}
-    out = {}
-    for kid, inst in plan.instances.items():
-        k = m["kernels"].get(kid)
-        if isinstance(k, dict) and k.get("key") == inst.key:
-            res = {t: tr["resources"] for t, tr in k.get("targets", {}).items() if isinstance(tr, dict) and "resources" in tr}
-            if res:
-                out[kid] = res
-    return out
-
-
-def _xdna_summaries(plan) -> dict:
-    """kernel id -> the xdna design's summary (cores, body, dispatches, bytes) for kernels built for xdna."""
-    from .emitters.aie.summary import summary
-    from .errors import UnsupportedOnTarget
-
-    out = {}
-    for kid, inst in plan.instances.items():
-        if "xdna" in plan.targets[kid]:
-            try:
-                out[kid] = summary(inst, {"device": plan.device(kid)})
-            except UnsupportedOnTarget as e:  # the plan refuses such kernels; say so rather than fail the listing
-                out[kid] = {"error": str(e)}
-    return out
-
-
 def cmd_list(args) -> int:
+    from .build.catalog import built_resources, xdna_summaries
     from .build.plan import build_plan
     from .config import load_config
     from .emitters.aie.summary import one_line
 
     plan = build_plan(load_config())
-    xdna = _xdna_summaries(plan)
+    xdna = xdna_summaries(plan)
     if args.json:
-        built = _built_resources(plan)
+        built = built_resources(plan)
         doc = {
             "kernels": {k: dict(i.describe(), targets=list(plan.targets[k]), **({"resources": built[k]} if k in built else {}),
                                 **({"xdna": xdna[k]} if k in xdna else {}))

@@ -64,3 +64,50 @@ def _size(n: int) -> str:
             return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
         n /= 1024
     return f"{n} B"
+
+
+# ---- per op: which body the xdna cores get ---------------------------------------------------------------------
+
+# a shape whose last axis is a whole number of vectors at every lane count
+_PROBE_SHAPE = (64, 256)
+
+
+def op_bodies(op_name: str, dtypes) -> dict:
+    """device -> dtype -> {"lanes": n | "scalar", "why": ...}: the body an xdna core gets for ``op_name``
+    at a shape that divides into vectors (64 x 256, every input that shape), for each of ``dtypes``."""
+    from ...errors import OpError, UnsupportedOnTarget
+    from ...ops import REGISTRY
+    from ...spec.instances import make_instance
+    from ..host import emit as host_emit
+    from ..host.vector import decision, profile
+    from .devices import DEVICES
+
+    op = REGISTRY[op_name]
+    out: dict = {}
+    for dev in DEVICES.values():
+        per = out.setdefault(dev.name, {})
+        for dt in dtypes:
+            if op_name == "matmul":
+                per[dt] = {"lanes": "mm.cc's vector code", "why": "", "source": "mlir-aie kernel"}
+                continue
+            try:
+                inst = _probe(op_name, dt, max(1, len(op.inputs)))
+                with profile(dev.arch):
+                    host_emit(inst)
+                got = decision(inst, dev.arch)
+            except (OpError, UnsupportedOnTarget, ValueError, KeyError) as e:
+                got = {"lanes": "scalar", "why": f"not probed at {'x'.join(map(str, _PROBE_SHAPE))}: {e}"}
+            per[dt] = {**got, "source": "scalar" if got["lanes"] == "scalar" else "generated vector"}
+    return out
+
+
+def _probe(op_name: str, dtype: str, n_inputs: int):
+    """An instance of ``op_name`` at the probe shape: every input that shape, or (norms, rope ...) the
+    first one with the rest along its last axis."""
+    from ...errors import OpError
+    from ...spec.instances import make_instance
+
+    try:
+        return make_instance(op_name, dtype, [_PROBE_SHAPE] * n_inputs, {})
+    except OpError:
+        return make_instance(op_name, dtype, [_PROBE_SHAPE] + [_PROBE_SHAPE[-1:]] * (n_inputs - 1), {})

@@ -1,0 +1,96 @@
+"""What `npubuild ops` and `npubuild list` show: the op catalog per target and, per planned kernel,
+its measured resources and its xdna design's summary."""
+from __future__ import annotations
+
+import sys
+
+from ..constants import XDNA_FLOAT_NOTES
+from ..errors import UserError
+
+# dtypes no xdna design takes (the catalog's xdna rules say why)
+XDNA_NO_DTYPES = ("i64", "f16", "bool")
+
+
+def ops_catalog(bodies: bool = False) -> list[dict]:
+    """Every op: its definition and, per target, whether it is emitted and how (``bodies``: per xdna
+    device and dtype, which body a core gets; costs an emit per op, device and dtype)."""
+    from ..emitters.aie.summary import op_bodies
+    from ..ops import REGISTRY
+    from .targets import builds
+
+    out = []
+    for name in sorted(REGISTRY):
+        op = REGISTRY[name]
+        d = op.describe()
+        d["targets"] = {
+            "ref": {"status": "supported"},
+            "host": {"status": "emitted" if builds("host", name) else "not yet emitted"},
+            "xdna": {
+                "status": "emitted" if builds("xdna", name) else "not yet emitted",
+                "design": xdna_design_kind(name),
+                "restrictions": d["restrictions"].get("xdna", [])
+                + ["every design must fit the NPU: checked per instance at spec time (core memory, DMA limits)"],
+                "floats": {dt: note for dt, note in XDNA_FLOAT_NOTES.items() if dt in op.dtypes},
+            },
+        }
+        if bodies and builds("xdna", name):
+            d["targets"]["xdna"]["bodies"] = op_bodies(name, [dt for dt in op.dtypes if dt not in XDNA_NO_DTYPES])
+        del d["restrictions"]
+        out.append(d)
+    return out
+
+
+def xdna_design_kind(name: str) -> str:
+    """How the xdna design streams this op (see docs/kernels.md)."""
+    from ..emitters.aie import split
+
+    if name == "matmul":
+        return "int8 GEMM: one dispatch per shape on all cores (mm.cc, whole_array structure); blocked overlay where that cannot fit"
+    from ..ops import REGISTRY
+
+    op = REGISTRY[name]
+    if op.family in split.FLAT_FAMILIES or name in split.FLAT_OPS:
+        return "flat: elementwise chunks streamed over up to all columns"
+    if name in split.LAST_AXIS_OPS or op.family in split.LAST_AXIS_FAMILIES:
+        return "last axis: rows streamed, the last axis whole per row"
+    if name in split.OUTER_OPS or op.family == "quant":
+        return "outer: rows before the op's axis streamed (per-tensor quantisation: flat)"
+    return "whole: one chunk holding the full tensors (must fit a core's 64 KiB)"
+
+
+def built_resources(plan) -> dict:
+    """kernel id -> target -> per-core stack and program memory measured by the last build
+    (the manifest's ``resources``), for the kernels whose key the specs still give."""
+    from ..artifacts.manifest import MANIFEST, read_manifest
+
+    art = plan.config.artifacts
+    if not (art / MANIFEST).is_file():
+        return {}
+    try:
+        m = read_manifest(art, plan.config.limits)
+    except (UserError, OSError) as e:
+        print(f"npubuild list: measured resources not shown: {e}", file=sys.stderr)
+        return {}
+    out = {}
+    for kid, inst in plan.instances.items():
+        k = m["kernels"].get(kid)
+        if isinstance(k, dict) and k.get("key") == inst.key:
+            res = {t: tr["resources"] for t, tr in k.get("targets", {}).items() if isinstance(tr, dict) and "resources" in tr}
+            if res:
+                out[kid] = res
+    return out
+
+
+def xdna_summaries(plan) -> dict:
+    """kernel id -> the xdna design's summary (cores, body, dispatches, bytes) for kernels built for xdna."""
+    from ..emitters.aie.summary import summary
+    from ..errors import UnsupportedOnTarget
+
+    out = {}
+    for kid, inst in plan.instances.items():
+        if "xdna" in plan.targets[kid]:
+            try:
+                out[kid] = summary(inst, {"device": plan.device(kid)})
+            except UnsupportedOnTarget as e:  # the plan refuses such kernels; say so rather than fail the listing
+                out[kid] = {"error": str(e)}
+    return out
