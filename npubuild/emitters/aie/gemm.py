@@ -59,10 +59,9 @@ from ..host.mlir_text import memref_type
 from .check import FifoUse, Layout, layout_problems, raise_problems
 from .design import ELEMENT_BYTES, HostBuffer, Link, Transfer
 from .devices import GEMM_STACK, Device
-from .text import FOREVER, IndexConsts, access_lines, sequence_lines, tile_name
+from .gemm_micro import MATMUL_FN, ZERO_FN, mm_defines, mm_object, mm_source, tile_step
+from .text import FOREVER, IndexConsts, sequence_lines, tile_name
 
-MATMUL_FN = "matmul_i8_i32"
-ZERO_FN = "zero_i32"
 LAYOUT_MODULE = gemm_layout.__name__  # where the host-side layouts the ABI names live
 
 
@@ -138,18 +137,13 @@ class Overlay:
     # -- the microkernel --
     @property
     def microkernel(self) -> str:
-        """Object file basename; aiecc copies linked objects by basename, so it names the whole configuration."""
-        return f"mm_{self.arch}_i8_i32_{self.d}x{self.d}x{self.d}.o"
+        """Object file basename (gemm_micro.mm_object)."""
+        return mm_object(self.arch, self.d, self.d, self.d)
 
     @property
     def defines(self) -> list[str]:
-        """Peano ``clang++`` flags selecting the kernel in ``aie_kernels/<arch>/mm.cc``."""
-        # -DVECTORIZED_ONLY drops the unused matmul_scalar_*/zero_scalar_* from the core's
-        # program memory, as mlir-aie's matrix_multiplication/whole_array/Makefile does
-        # (@1e400306 l.70-75). Only aie2's mm.cc tests it (aie_kernels/aie2/mm.cc l.946-951
-        # since #2387, 2025-08-14); aie2p/mm.cc builds both variants unconditionally.
-        only = ["-DVECTORIZED_ONLY"] if self.arch == "aie2" else []
-        return ["-Di8_i32_ONLY", f"-DDIM_M={self.d}", f"-DDIM_K={self.d}", f"-DDIM_N={self.d}", *only]
+        """Peano ``clang++`` flags selecting the kernel (gemm_micro.mm_defines)."""
+        return mm_defines(self.arch, self.d, self.d, self.d)
 
     @property
     def define_names(self) -> list[str]:
@@ -159,7 +153,7 @@ class Overlay:
     @property
     def microkernel_source(self) -> str:
         """``mm.cc`` relative to the mlir-aie include directory."""
-        return f"aie_kernels/{self.arch}/mm.cc"
+        return mm_source(self.arch)
 
     # -- host buffers, FIFOs, links, DMA transfers --
     @property
@@ -385,19 +379,7 @@ def _core(ov: Overlay, col: int, link_with: str) -> list[str]:
     fa, fb, fc = ov.core_streams(col)
     a_ty, c_ty = memref_type(streams[fa].shape, "i8"), memref_type(streams[fc].shape, "i32")
     k = IndexConsts()
-    step = [
-        *access_lines(streams[fa], fa, "Consume", "%a"),
-        *access_lines(streams[fb], fb, "Consume", "%b"),
-        f"func.call @{MATMUL_FN}(%a, %b, %acc) : ({a_ty}, {a_ty}, {c_ty}) -> ()",
-        f"aie.objectfifo.release @{fa}(Consume, 1)",
-        f"aie.objectfifo.release @{fb}(Consume, 1)",
-    ]
-    body = [*access_lines(streams[fc], fc, "Produce", "%acc"), f"func.call @{ZERO_FN}(%acc) : ({c_ty}) -> ()"]
-    if ov.kt > 1:
-        body += [f"scf.for %kb = {k(0)} to {k(ov.kt)} step {k(1)} {{", *("  " + ln for ln in step), "}"]
-    else:
-        body += step
-    body.append(f"aie.objectfifo.release @{fc}(Produce, 1)")
+    body = tile_step(streams, fa, fb, fc, ov.kt, (a_ty, a_ty, c_ty), k)
     loop = [f"scf.for %run = {k(0)} to {k(FOREVER)} step {k(1)} {{", *("  " + ln for ln in body), "}"]
     attrs = f'link_with = "{ov.microkernel}", ' if link_with == "core" else ""
     tile = (col, 2)

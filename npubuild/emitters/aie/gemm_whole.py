@@ -56,9 +56,8 @@ from ..gemm_layout import cdiv, mmul_shape
 from .check import FifoUse, Layout, layout_problems
 from .design import HostBuffer, Link, Transfer
 from .devices import DMA_GRANULE, DMA_REPEAT_MAX, DMA_STRIDE_MAX, GEMM_STACK, Device
+from .gemm_micro import MATMUL_FN, ZERO_FN, mm_defines, mm_object, mm_source
 
-MATMUL_FN = "matmul_i8_i32"
-ZERO_FN = "zero_i32"
 ROWS = 4  # core rows per column (whole_array.py: n_aie_rows = 4)
 DEPTH = 2  # every FIFO double-buffered (whole_array.py: fifo_depth = 2)
 TB_MAX_ROWS = 4  # whole_array.py: tb_max_n_rows, split in ping and pong halves
@@ -174,13 +173,11 @@ class WholeArray:
     # -- the microkernel --
     @property
     def microkernel(self) -> str:
-        return f"mm_{self.arch}_i8_i32_{self.tm}x{self.tk}x{self.tn}.o"
+        return mm_object(self.arch, self.tm, self.tk, self.tn)
 
     @property
     def defines(self) -> list[str]:
-        # as the overlay (gemm.Overlay.defines): -DVECTORIZED_ONLY on aie2 only (whole_array/Makefile)
-        only = ["-DVECTORIZED_ONLY"] if self.arch == "aie2" else []
-        return ["-Di8_i32_ONLY", f"-DDIM_M={self.tm}", f"-DDIM_K={self.tk}", f"-DDIM_N={self.tn}", *only]
+        return mm_defines(self.arch, self.tm, self.tk, self.tn)
 
     @property
     def define_names(self) -> list[str]:
@@ -188,7 +185,7 @@ class WholeArray:
 
     @property
     def microkernel_source(self) -> str:
-        return f"aie_kernels/{self.arch}/mm.cc"
+        return mm_source(self.arch)
 
     # -- host buffers, FIFOs, links --
     @property

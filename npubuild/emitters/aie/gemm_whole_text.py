@@ -4,8 +4,9 @@ from __future__ import annotations
 from ...errors import UnsupportedOnTarget
 from ...ops.registry import fmt_shape
 from ..host.mlir_text import memref_type
-from .gemm_whole import MATMUL_FN, ROWS, ZERO_FN, GemmFifo, Wait, WholeArray
-from .text import FOREVER, IndexConsts, access_lines, tile_name
+from .gemm_micro import MATMUL_FN, ZERO_FN, tile_step
+from .gemm_whole import ROWS, GemmFifo, Wait, WholeArray
+from .text import FOREVER, IndexConsts, tile_name
 
 # ---- rendering ------------------------------------------------------------------------------------------------------
 
@@ -55,22 +56,9 @@ def render_whole_array(w: WholeArray, options: dict) -> str:
 
 
 def _core(w: WholeArray, col: int, row: int, fifos: dict, link_with: str, types) -> list[str]:
-    a_ty, b_ty, c_ty = types
     fa, fb, fc = w.a_l1(row), w.b_l1(col), w.c_l1(col, row)
     k = IndexConsts()
-    step = [
-        *access_lines(fifos[fa], fa, "Consume", "%a"),
-        *access_lines(fifos[fb], fb, "Consume", "%b"),
-        f"func.call @{MATMUL_FN}(%a, %b, %acc) : ({a_ty}, {b_ty}, {c_ty}) -> ()",
-        f"aie.objectfifo.release @{fa}(Consume, 1)",
-        f"aie.objectfifo.release @{fb}(Consume, 1)",
-    ]
-    tile = [*access_lines(fifos[fc], fc, "Produce", "%acc"), f"func.call @{ZERO_FN}(%acc) : ({c_ty}) -> ()"]
-    if w.k_blocks > 1:
-        tile += [f"scf.for %kb = {k(0)} to {k(w.k_blocks)} step {k(1)} {{", *("  " + ln for ln in step), "}"]
-    else:
-        tile += step
-    tile.append(f"aie.objectfifo.release @{fc}(Produce, 1)")
+    tile = tile_step(fifos, fa, fb, fc, w.k_blocks, types, k)
     if w.tiles_per_core > 1:
         body = [f"scf.for %tile = {k(0)} to {k(w.tiles_per_core)} step {k(1)} {{", *("  " + ln for ln in tile), "}"]
     else:
