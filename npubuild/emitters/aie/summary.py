@@ -88,7 +88,8 @@ def op_bodies(op_name: str, dtypes) -> dict:
         per = out.setdefault(dev.name, {})
         for dt in dtypes:
             if op_name == "matmul":
-                per[dt] = {"lanes": "mm.cc's vector code", "why": "", "source": "mlir-aie kernel"}
+                per[dt] = ({"lanes": "mm.cc's vector code", "why": "", "source": "mlir-aie kernel"} if dt == "i8" else
+                           {"lanes": "scalar", "why": "not built on xdna: the NPU GEMM is int8", "source": "none"})
                 continue
             try:
                 inst = _probe(op_name, dt, max(1, len(op.inputs)))
