@@ -9,7 +9,9 @@ It mimics the calls the backend makes, as XRT's binding defines them
 "MLIR_AIE").group_id(i)``, ``bo(device, size, flags, group)`` with
 ``write(buf, seek)``, ``read(size, skip)``, ``map()`` (a writable byte
 memoryview of the whole host buffer), ``size()``, ``sync(direction[, size,
-offset])``, and ``kernel(3, insts, n_words, *bos)`` returning a started run.
+offset])``, sub-buffers ``bo(parent, size, offset)`` (sharing the parent's
+memory, synced through it), and ``kernel(3, insts, n_words, *bos)`` returning a
+started run.
 
 A bo has host memory (what write/read/map touch) and device memory (what the
 NPU sees); only ``sync`` moves bytes between them, so a missing sync shows as
@@ -101,13 +103,36 @@ class hw_context:  # noqa: N801
 
 
 class bo:  # noqa: N801
+    """``bo(device, size, flags, group)``, or ``bo(parent, size, offset)``: a sub-buffer
+    (pyxrt.cpp:519, positional only, as pybind11 binds an unnamed ``py::init<xrt::bo, size_t,
+    size_t>``), modelled on xrt_bo.cpp's ``buffer_sub`` (944-997): refused unless it lies
+    within the parent (957-958), it shares the parent's host and device memory from
+    ``offset`` on (no copy: what the parent's map() shows, the sub's shows, and a kernel
+    writing the sub writes the parent), and its sync goes through the parent for the
+    sub-range, bounds checked against the parent (986-993)."""
+
     normal, cacheable, device_only, host_only = "normal", "cacheable", "device_only", "host_only"
 
-    def __init__(self, dev, size, flags, group):
-        self.data = bytearray(size)  # host memory
-        self.device = bytearray(size)  # what the NPU reads and writes
-        self.flags, self.group = flags, group
-        self.syncs = []
+    def __init__(self, *args):
+        if len(args) == 3 and isinstance(args[0], bo):
+            parent, size, offset = args
+            if not (_size_t(size) and _size_t(offset)):
+                raise TypeError(f"__init__(): incompatible constructor arguments {args!r}")
+            if offset > parent.size() or size > parent.size() - offset:
+                raise RuntimeError("sub buffer size and offset")
+            self.parent, self.offset = parent, offset
+            self.data = memoryview(parent.data)[offset : offset + size]  # host memory: the parent's
+            self.device = memoryview(parent.device)[offset : offset + size]  # device memory: the parent's
+            self.flags, self.group = parent.flags, parent.group
+        elif len(args) == 4 and not isinstance(args[0], bo):
+            _dev, size, flags, group = args
+            self.parent, self.offset = None, 0
+            self.data = bytearray(size)  # host memory
+            self.device = bytearray(size)  # what the NPU reads and writes
+            self.flags, self.group = flags, group
+        else:
+            raise TypeError(f"__init__(): incompatible constructor arguments {args!r}")
+        self.syncs = []  # (direction, size, offset) of every sync, this buffer's own coordinates
 
     def size(self):
         return len(self.data)
@@ -121,16 +146,33 @@ class bo:  # noqa: N801
         return bytes(self.data[skip : skip + size])
 
     def sync(self, direction, *args):
-        size, offset = args if args else (len(self.data), 0)
-        assert len(args) in (0, 2) and offset + size <= len(self.data)
-        self.syncs.append(direction)
+        if len(args) not in (0, 2):
+            raise TypeError(f"sync(): incompatible function arguments {args!r}")
+        size, offset = args if args else (self.size(), 0)  # xrt_bo.h: sync(dir) is sync(dir, size(), 0)
+        if not (_size_t(size) and _size_t(offset)):
+            raise TypeError(f"sync(): incompatible function arguments {args!r}")
+        self.syncs.append((direction, size, offset))
+        if self.parent is not None:  # xrt_bo.cpp buffer_sub::sync: checked against the parent, then the parent's
+            limit = self.parent.size()
+            if offset > limit or self.offset > limit - offset or size > limit - (offset + self.offset):
+                raise RuntimeError("Invalid offset and size when syncing sub buffer")
+            self.parent.sync(direction, size, offset + self.offset)
+            return
+        if offset > len(self.data) or size > len(self.data) - offset:  # the shim's check (buffer.cpp sync)
+            raise RuntimeError(f"Invalid BO offset and size for sync'ing: {offset}, {size}")
         if direction == xclBOSyncDirection.XCL_BO_SYNC_BO_TO_DEVICE:
             self.device[offset : offset + size] = self.data[offset : offset + size]
         else:
             self.data[offset : offset + size] = self.device[offset : offset + size]
 
     def map(self):
-        return memoryview(self.data)  # format "B", writable, bo.size() bytes: from_memory(b.map(), b.size())
+        # format "B", writable, bo.size() bytes from the buffer's own start: from_memory(b.map(), b.size()),
+        # where a sub-buffer's map() is the parent's host memory + offset (buffer_sub::get_hbuf)
+        return memoryview(self.data)
+
+
+def _size_t(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and 0 <= x < 2**64
 
 
 def _unsigned_int(x) -> bool:

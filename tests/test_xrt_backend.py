@@ -46,6 +46,16 @@ graphs:
       e: {{op: sigmoid, inputs: [a]}}
       y: {{op: abs, inputs: [e]}}
     outputs: [y]
+  fan:                           # r feeds add's packed r‖b and neg's plain input; a and s both feed mul's a‖s
+    inputs: {{x: {{shape: {SHAPE}}}}}
+    params: {{b: {{shape: {SHAPE}}}}}
+    targets: [ref, host, xdna]
+    nodes:
+      r: {{op: relu, inputs: [x]}}
+      a: {{op: add, inputs: [r, b]}}
+      s: {{op: neg, inputs: [r]}}
+      y: {{op: mul, inputs: [a, s]}}
+    outputs: [y, r]
   mlp:
     inputs: {{x: {{shape: [8, 256]}}}}
     params: {{w1: {{shape: [256, 512]}}, gamma: {{shape: [512]}}}}
@@ -154,6 +164,7 @@ def test_chain_intermediates_stay_on_the_device(built, npu):
     g.set_params(**params)
     x = _inputs(rec["inputs"], 2)
     first = g.run(**x)
+    first_stats = g.last_stats
     second = g.run(**x)
     ref = rt.graph("chain", backend="ref")
     ref.set_params(**params)
@@ -161,17 +172,136 @@ def test_chain_intermediates_stay_on_the_device(built, npu):
     np.testing.assert_array_equal(first["y"], second["y"])
     assert npu.waits and set(npu.waits) == {60_000}  # every wait bounded, by the default limits.xrt_run_timeout
     nbytes = 32 * 1024 * 4
-    # per run: x goes in once, y comes out once; r, a, e never cross. add reads n and b from one packed
-    # buffer (n‖b: one input stream per core, so that it runs on all 4 core rows), which the runtime
-    # stages: n comes back once and n‖b go in once
-    assert second and g.last_stats["host_to_device_bytes"] == 3 * nbytes
-    assert g.last_stats["device_to_host_bytes"] == 2 * nbytes
+    # per run: x goes in once (128 KiB), y comes out once (128 KiB); r, n, a, e never cross. add reads n
+    # and b from one packed buffer (n‖b: one input stream per core, so that it runs on all 4 core rows):
+    # neg writes n straight into its slot (an XRT sub-buffer), and b goes into the other slot with the
+    # first run after set_params and stays there
+    # the first run also loads the instruction streams of the contexts it opens (set_params opened add's)
+    insts = sum(os.path.getsize(rt._xdna_files(s["kernel"])["insts"]) for s in rec["steps"][:2] + rec["steps"][3:])
+    assert first_stats["host_to_device_bytes"] == 2 * nbytes + insts and first_stats["device_to_host_bytes"] == nbytes
+    assert second and g.last_stats["host_to_device_bytes"] == nbytes
+    assert g.last_stats["device_to_host_bytes"] == nbytes
     assert g.last_stats["kernel_calls"] == 5
+    # new parameter values go into the slot again, and are used
+    params2 = _inputs(rec["params"], 9)
+    g.set_params(**params2)
+    ref.set_params(**params2)
+    third = g.run(**x)
+    assert g.last_stats["host_to_device_bytes"] == 2 * nbytes
+    np.testing.assert_allclose(third["y"], ref.run(**x)["y"], rtol=1e-6, atol=1e-6)
+    assert not np.array_equal(third["y"], second["y"])
     for backend in ("ref", "host"):
         h = rt.graph("chain", backend=backend)
         h.set_params(**params)
         h.run(**x)
         assert h.last_stats["host_to_device_bytes"] == h.last_stats["device_to_host_bytes"] == 0
+
+
+def test_fake_sub_buffers_share_the_parents_memory():
+    """The fake's sub-buffers as XRT's (xrt_bo.cpp buffer_sub): no copy, synced through the parent
+    over the sub-range only, refused outside the parent, positional arguments only."""
+    to, back = fake_pyxrt.xclBOSyncDirection.XCL_BO_SYNC_BO_TO_DEVICE, fake_pyxrt.xclBOSyncDirection.XCL_BO_SYNC_BO_FROM_DEVICE
+    parent = fake_pyxrt.bo(fake_pyxrt.device(0), 256, fake_pyxrt.bo.host_only, 3)
+    sub = fake_pyxrt.bo(parent, 64, 128)
+    assert sub.size() == 64
+    parent.map()[:4] = b"host"  # written, never synced
+    sub.map()[:] = bytes(range(64))
+    assert bytes(parent.map()[128:192]) == bytes(range(64))  # one memory
+    sub.sync(to)
+    assert parent.syncs == [(to, 64, 128)]  # through the parent, the sub-range only
+    assert bytes(parent.device[128:192]) == bytes(range(64)) and bytes(parent.device[:4]) == bytes(4)
+    sub.device[:4] = b"npu!"  # a kernel writing the sub writes the parent's device memory
+    parent.sync(back, 4, 128)
+    assert bytes(parent.map()[128:132]) == b"npu!"
+    with pytest.raises(RuntimeError, match="sub buffer size and offset"):
+        fake_pyxrt.bo(parent, 64, 224)
+    with pytest.raises(RuntimeError, match="syncing sub buffer"):
+        sub.sync(to, 200, 0)  # beyond the parent
+    for bad in ((parent, 64, -1), (parent, 64.0, 0)):
+        with pytest.raises(TypeError):
+            fake_pyxrt.bo(*bad)
+    with pytest.raises(TypeError):
+        fake_pyxrt.bo(parent, size=64, offset=0)  # pyxrt.cpp binds this constructor without argument names
+
+
+def test_in_place_parts_start_and_end_on_cache_lines():
+    from npubuild.runner.xrt_chain import fits
+
+    kib = 128 * 1024
+    assert fits(0, kib, 2 * kib) and fits(kib, kib, 2 * kib) and fits(64, 100, 164)  # the parent's end is its own
+    assert not fits(4, kib, 2 * kib + 4)  # a 4-byte-aligned DMA address, but a cache line shared with the host's part
+    assert not fits(0, 100, 200) and not fits(kib + 64, kib, 2 * kib) and not fits(0, 0, 64)
+
+
+def test_a_tensor_feeding_a_packed_and_a_plain_consumer(built, npu):
+    rt = _load(built, npu)
+    rec = rt.manifest["graphs"]["fan"]
+    steps = {s["outputs"][0]: s["kernel"] for s in rec["steps"]}
+    for packed in ("a", "y"):  # add's r‖b and mul's a‖s are one host buffer each
+        abi = rt.manifest["kernels"][steps[packed]]["targets"]["xdna"]["abi"]
+        assert len(abi["buffers"][0]["parts"]) == 2, packed
+    params, x = _inputs(rec["params"], 1), _inputs(rec["inputs"], 2)
+    g = rt.graph("fan", backend="xrt")
+    g.set_params(**params)
+    first = g.run(**x)
+    first_stats = g.last_stats
+    out = g.run(**x)
+    ref = rt.graph("fan", backend="ref")
+    ref.set_params(**params)
+    want = ref.run(**x)
+    for name in ("y", "r"):
+        np.testing.assert_allclose(out[name], want[name], rtol=1e-6, atol=1e-6)
+        np.testing.assert_array_equal(first[name], out[name])
+    nbytes = 32 * 1024 * 4
+    # r is written by relu into add's r‖b and handed as that sub-buffer to neg (its plain input); a and s
+    # are written into mul's a‖s; b stays in its slot after the first run. In: x (and b once); out: y and r
+    insts = sum(os.path.getsize(rt._xdna_files(k)["insts"]) for k in (steps["r"], steps["s"], steps["y"]))  # opened by run 1
+    assert first_stats["host_to_device_bytes"] == 2 * nbytes + insts
+    assert g.last_stats["host_to_device_bytes"] == nbytes and g.last_stats["device_to_host_bytes"] == 2 * nbytes
+    assert g.last_stats["kernel_calls"] == 4
+
+
+def _shifted(good, offsets_of_packed):
+    """part_offsets with the first part of every packed buffer 64 bytes on: a wrong offset that
+    still lies on a cache line and within the buffer."""
+
+    def offsets(b):
+        offs = good(b)
+        return [o + 64 if i == 0 and len(offs) > 1 else o for i, o in enumerate(offs)] if offsets_of_packed else offs
+
+    return offsets
+
+
+def test_a_wrong_in_place_offset_is_caught(built, npu, monkeypatch):
+    from npubuild.runner import xrt_chain, xrt_packing
+
+    rt = _load(built, npu)
+    rec = rt.manifest["graphs"]["chain"]
+    params, x = _inputs(rec["params"], 1), _inputs(rec["inputs"], 2)
+    ref = rt.graph("chain", backend="ref")
+    ref.set_params(**params)
+    want = ref.run(**x)["y"]
+    nbytes = 32 * 1024 * 4
+
+    # the producer's sub-buffer is not where the consumer's part is: the consumer does not trust it,
+    # stages n through the host as it would without sub-buffers, and the answer is right
+    monkeypatch.setattr(xrt_chain, "part_offsets", _shifted(xrt_packing.part_offsets, True))
+    g = rt.graph("chain", backend="xrt")
+    g.set_params(**params)
+    g.run(**x)
+    y = g.run(**x)["y"]
+    np.testing.assert_allclose(y, want, rtol=1e-6, atol=1e-6)
+    assert g.last_stats["host_to_device_bytes"] == 3 * nbytes and g.last_stats["device_to_host_bytes"] == 2 * nbytes
+
+    # the whole backend agrees on the wrong offset: only the design (the fake NPU unpacks per the ABI)
+    # disagrees, and the comparison with ref sees it
+    monkeypatch.setattr(xrt_packing, "part_offsets", _shifted(xrt_packing.part_offsets, True))
+    g = rt.graph("chain", backend="xrt")
+    g.set_params(**params)
+    g.run(**x)
+    y = g.run(**x)["y"]
+    assert g.last_stats["host_to_device_bytes"] == nbytes  # in place (x only, b was written once): the offsets agreed
+    assert not np.allclose(y, want, rtol=1e-6, atol=1e-6)
 
 
 def test_mlp_on_the_overlay_matches_ref_accumulators(built, npu):

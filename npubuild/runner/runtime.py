@@ -366,14 +366,13 @@ class GraphRunner:
         return outputs
 
     def _step_buffer(self, k: int, kern):
-        """The device buffer step ``k`` writes its output to (kept across runs, renewed with the context)."""
+        """The device buffer step ``k`` writes its output to: its own (kept across runs, renewed with
+        the context) or a sub-buffer of a later step's packed input (:mod:`.xrt_chain`)."""
         if not hasattr(self, "_step_bos"):
-            self._step_bos = {}
-        hw = kern._hw()
-        held = self._step_bos.get(k)
-        if held is None or held[0] is not hw:
-            held = self._step_bos[k] = (hw, kern.output_buffer())
-        return held[1]
+            from .xrt_chain import StepBuffers
+
+            self._step_bos = StepBuffers(self.record["steps"], lambda s: self.rt.kernels.get(s["kernel"], self.backend))
+        return self._step_bos.output(k, kern)
 
 
 def _register_bf16(manifest: dict) -> None:

@@ -16,8 +16,12 @@ comments name the binding). pyxrt is imported only when this backend is used.
   zero-filled slots), ``kernel(3, insts, n_words, *bos)``, a wait bounded by
   ``limits.xrt_run_timeout``, check the state, and the output stays in a device
   buffer (:class:`DeviceTensor`) until someone needs it on the host. A consumer
-  whose input buffer has the producer's layout gets the same buffer object:
-  intermediates of a chain never cross to the host.
+  whose input buffer has the producer's layout gets the same buffer object, and
+  a consumer whose *packed* input buffer holds the tensor as one part reads the
+  producer's output in place: the graph runner (:mod:`.xrt_chain`) had the
+  producer write into an XRT sub-buffer of that packed buffer at the part's
+  offset (:class:`SubBuffer`), so only the other parts are written from the
+  host (:mod:`.xrt_packing`). Intermediates of a chain never cross to the host.
 * The int8 matmul, when its ABI says ``gemm_whole_array``, is one dispatch per
   call (:class:`XrtWholeDispatch`): the activation's codes go into the zeroed
   padded A buffer, the weight's codes into a resident B buffer once per
@@ -37,6 +41,15 @@ from ..errors import UserError
 from ..limits import Limits
 from ..ops.lazy_numpy import np
 from ..ops.registry import NUMPY_DTYPE
+from .xrt_packing import (
+    DeviceTensor,
+    SubBuffer,
+    buffer_nbytes,
+    fill,
+    packed_in_place,
+    same_device,
+    to_host,
+)
 
 OPCODE = 3  # the NPU's "run the instruction stream" opcode (every mlir-aie host example)
 INSTR_GROUP = 1  # kernel argument of the instruction buffer
@@ -190,10 +203,25 @@ class HwKernel:
         never hand it out (:meth:`read` copies)."""
         return np.frombuffer(bo.map(), dtype=np.uint8, count=nbytes).view(np.dtype(dtype))
 
-    def to_device(self, bo, nbytes: int) -> None:
-        """Make what was written into the mapped host memory visible to the NPU (pyxrt.cpp "sync")."""
-        bo.sync(self.x.xclBOSyncDirection.XCL_BO_SYNC_BO_TO_DEVICE)
+    def to_device(self, bo, nbytes: int, offset: int | None = None) -> None:
+        """Make what was written into the mapped host memory visible to the NPU (pyxrt.cpp "sync"):
+        the whole buffer, or with ``offset`` only ``nbytes`` from there (pyxrt.cpp:530, the
+        ``sync(direction, size, offset)`` overload), leaving the rest of the device's copy alone."""
+        if offset is None:
+            bo.sync(self.x.xclBOSyncDirection.XCL_BO_SYNC_BO_TO_DEVICE)
+        else:
+            bo.sync(self.x.xclBOSyncDirection.XCL_BO_SYNC_BO_TO_DEVICE, int(nbytes), int(offset))
         self.traffic.to_device += nbytes
+
+    def sub_buffer(self, parent, nbytes: int, offset: int):
+        """``nbytes`` of ``parent`` from byte ``offset``, as a buffer object of its own.
+
+        pyxrt.cpp:519 binds ``xrt::bo(const bo& parent, size_t size, size_t offset)`` (positional
+        only); xrt_bo.cpp:944-997 (``buffer_sub``): it shares the parent's memory (host pointer and
+        device address are the parent's plus ``offset``), keeps the parent alive, and its ``sync``
+        goes through the parent for the sub-range. As a kernel argument it is bound at that offset
+        (xrt_kernel.cpp:1155-1160 ``bind_at``; the address is ``bo.address()``, xrt_kernel.cpp:2311)."""
+        return self.x.bo(parent, int(nbytes), int(offset))
 
     def write(self, bo, data) -> None:
         """``data`` into ``bo``: one copy into its mapped host memory (any strides), then sync."""
@@ -301,28 +329,6 @@ class ContextPool:
             self._evict()
 
 
-@dataclass
-class DeviceTensor:
-    """A kernel output left in its device buffer, in the producer's layout."""
-
-    bo: object
-    hw: HwKernel
-    dtype: str
-    shape: tuple[int, ...]
-    slot: int  # elements the buffer holds (>= the tensor's)
-
-    def numpy(self):
-        n = 1
-        for s in self.shape:
-            n *= s
-        size = np.dtype(NUMPY_DTYPE[self.dtype]).itemsize
-        return self.hw.read(self.bo, n * size, self.dtype)[:n].reshape(self.shape)
-
-
-def to_host(value):
-    return value.numpy() if isinstance(value, DeviceTensor) else value
-
-
 class XrtKernel:
     """One streamed xdna design on the NPU (see the manifest's ``abi``)."""
 
@@ -341,6 +347,9 @@ class XrtKernel:
         self._bos: dict = {}  # (hw id, buffer index) -> staging buffer object
         self._params: dict = {}  # input name -> the bound parameter array
         self._resident: dict = {}  # buffer index -> (hw, bo) holding bound parameters
+        # buffer index -> (packed parent, {input name: the bound parameter its slot holds}): parameter
+        # parts of a packed buffer that a producer writes into are written once per value, not per run
+        self._in_place: dict = {}
         self.bound_generation = None
 
     def bind_param(self, index: int, array, generation=None) -> None:
@@ -355,8 +364,8 @@ class XrtKernel:
         for i, b in enumerate(self.buffers[:-1]):
             names = [p["tensor"] for p in b["parts"]]
             if all(n in self._params for n in names) and (i not in self._resident or self._resident[i][0] is not hw):
-                bo = hw.buffer(sum(p["slot"] for p in b["parts"]) * np.dtype(NUMPY_DTYPE[b["dtype"]]).itemsize, i)
-                self._fill(hw, bo, b, self._params)
+                bo = hw.buffer(buffer_nbytes(b), i)
+                fill(hw, self.id, bo, b, self._params)
                 self._resident[i] = (hw, bo)
 
     def _hw(self) -> HwKernel:
@@ -366,8 +375,7 @@ class XrtKernel:
         key = (id(hw), index)
         bo = self._bos.get(key)
         if bo is None:
-            b = self.buffers[index]
-            nbytes = sum(p["slot"] for p in b["parts"]) * np.dtype(NUMPY_DTYPE[b["dtype"]]).itemsize
+            nbytes = buffer_nbytes(self.buffers[index])
             self._bos = {k: v for k, v in self._bos.items() if k[0] == id(hw)}  # a reopened context: new buffers
             bo = self._bos[key] = hw.buffer(nbytes, index)
         return bo
@@ -380,7 +388,7 @@ class XrtKernel:
             parts = b["parts"]
             if len(parts) == 1 and isinstance(by_name[parts[0]["tensor"]], DeviceTensor):
                 v = by_name[parts[0]["tensor"]]
-                if v.dtype == b["dtype"] and v.slot == parts[0]["slot"] and _same_device(v.hw, hw):
+                if v.dtype == b["dtype"] and v.slot == parts[0]["slot"] and same_device(v.hw, hw):
                     bos.append(v.bo)  # resident: the producer's buffer, no host round trip
                     continue
             if all(self._params.get(p["tensor"]) is by_name[p["tensor"]] for p in parts):
@@ -388,16 +396,25 @@ class XrtKernel:
                     self._upload_params(hw)  # the context was evicted and reopened
                 bos.append(self._resident[i][1])
                 continue
+            parent = packed_in_place(hw, self.id, i, b, by_name, self._params, self._in_place) if len(parts) > 1 else None
+            if parent is not None:
+                bos.append(parent)  # producers wrote their parts on the device, packed_in_place the rest
+                continue
             bo = self._staging(hw, i)
-            self._fill(hw, bo, b, by_name)
+            fill(hw, self.id, bo, b, by_name)
             bos.append(bo)
         ob = self.buffers[-1]
         slot = ob["parts"][0]["slot"]
+        sub = out_bo if isinstance(out_bo, SubBuffer) else None
+        if sub is not None:
+            out_bo = sub.bo
         if out_bo is None:
             out_bo = self._staging(hw, len(self.buffers) - 1)
         hw.run([*bos, out_bo], f"kernel {self.id}")
         _, shape, dtype = self.output
-        return DeviceTensor(out_bo, hw, dtype, shape, slot)
+        if sub is None:
+            return DeviceTensor(out_bo, hw, dtype, shape, slot)
+        return DeviceTensor(out_bo, hw, dtype, shape, slot, sub.parent, sub.offset, sub.parent_nbytes)
 
     def output_buffer(self):
         """A fresh device buffer for this kernel's output (a graph step keeps its own)."""
@@ -406,28 +423,14 @@ class XrtKernel:
         nbytes = ob["parts"][0]["slot"] * np.dtype(NUMPY_DTYPE[ob["dtype"]]).itemsize
         return hw.buffer(nbytes, len(self.buffers) - 1)
 
-    def _fill(self, hw: HwKernel, bo, b: dict, by_name: dict) -> None:
-        """The host buffer, packed in place in ``bo``'s mapped memory (one copy per part, no
-        staging array): each part's tensor in its slot, the slot's tail zero; then sync."""
-        dt = np.dtype(NUMPY_DTYPE[b["dtype"]])
-        total = sum(p["slot"] for p in b["parts"])
-        out = hw.mapped(bo, total * dt.itemsize, dt)
-        off = 0
-        for p in b["parts"]:
-            arr = np.asarray(to_host(by_name[p["tensor"]]))
-            if arr.size > p["slot"]:  # the manifest check refuses such an abi; never spill into the next slot
-                raise UserError(f"kernel {self.id}: tensor '{p['tensor']}' has {arr.size} elements, its slot {p['slot']}")
-            np.copyto(out[off : off + arr.size].reshape(arr.shape), arr, casting="unsafe")
-            out[off + arr.size : off + p["slot"]] = 0
-            off += p["slot"]
-        hw.to_device(bo, total * dt.itemsize)
+    @property
+    def output_arg(self) -> int:
+        """The output's argument index among the data buffers (its memory group)."""
+        return len(self.buffers) - 1
 
     def close(self) -> None:
         self._bos.clear()
-
-
-def _same_device(a, b) -> bool:
-    return a is not None and b is not None and a.device is b.device
+        self._in_place.clear()
 
 
 class XrtGemmDispatch:
