@@ -25,7 +25,8 @@ import numpy as np
 
 from npubuild.ops.registry import NUMPY_DTYPE
 from npubuild.runner.host import HostKernel
-from npubuild.toolchain import host as toolchain
+
+from .hostkit import compiled_library
 
 _BODY_START = "    // compute body: the host target compiles this same function"
 
@@ -42,8 +43,8 @@ def body_module(aie_text: str) -> str:
 
 
 def compile_body(aie_text: str, body_instance, out_dir: Path) -> HostKernel:
-    so = Path(out_dir) / f"body_{body_instance.key[:12]}.so"
-    toolchain.compile_shared_library(body_module(aie_text), so, so.with_suffix(".log"))
+    """``out_dir`` is unused: bodies are compiled once per session by text (tests/hostkit.py)."""
+    so = compiled_library(body_module(aie_text), f"body_{body_instance.key[:12]}")
     return HostKernel(so, body_instance.describe())
 
 

@@ -3,10 +3,13 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import stat
 
 import numpy as np
 import pytest
+
+from .conftest import Project, new_project
 
 KERNELS = """\
 kernels:
@@ -47,6 +50,30 @@ graphs:
 """
 
 
+@pytest.fixture(scope="module")
+def _built_once(tmp_path_factory):
+    """KERNELS and GRAPHS after one `doit build`, made once per module and kept as a template."""
+    base = tmp_path_factory.mktemp("built_once")
+    p = new_project(base / "proj", KERNELS, GRAPHS)
+    p.doit("build")
+    shutil.copytree(p.root, base / "template", symlinks=True)
+    return base
+
+
+@pytest.fixture
+def built(_built_once):
+    """A project of KERNELS and GRAPHS already built once, for tests that start from a finished build.
+
+    doit's database records absolute paths, so each test's fresh copy of the template goes back to the
+    path it was built at (tests run one at a time); the copy keeps every mtime, so doit's own checks see
+    the state that build left. The fast no-op stamp also records inodes, so the first build of a copy
+    always takes doit's full up-to-date check (tests of the fast path build their own project)."""
+    root = _built_once / "proj"
+    shutil.rmtree(root)
+    shutil.copytree(_built_once / "template", root, symlinks=True)
+    return Project(root)
+
+
 def _manifest(p):
     return json.loads((p.artifacts / "manifest.json").read_text())
 
@@ -85,9 +112,8 @@ def test_identical_instances_across_files_build_once(project):
     assert r.summary["kernels"] == 5
 
 
-def test_edit_one_shape_rebuilds_only_that_instance(project):
-    p = project(KERNELS, GRAPHS)
-    p.doit("build")
+def test_edit_one_shape_rebuilds_only_that_instance(built):
+    p = built
     p.write("specs/kernels/k.yaml", KERNELS.replace("- [64]", "- [128]"))
     r = p.doit("build")
     assert r.executed("emit:") == ["emit:relu_f32_128@host"]
@@ -96,9 +122,8 @@ def test_edit_one_shape_rebuilds_only_that_instance(project):
     assert not (p.artifacts / "kernels" / "relu_f32_64").exists()  # stale outputs pruned
 
 
-def test_touching_specs_recompiles_nothing(project):
-    p = project(KERNELS, GRAPHS)
-    p.doit("build")
+def test_touching_specs_recompiles_nothing(built):
+    p = built
     for f in (p.root / "specs").rglob("*.yaml"):
         os.utime(f)
     r = p.doit("build")
@@ -106,9 +131,8 @@ def test_touching_specs_recompiles_nothing(project):
     assert r.executed("emit:") == [] and r.executed("compile:") == []
 
 
-def test_changed_toolchain_recompiles_every_host_kernel(project, tmp_path):
-    p = project(KERNELS, GRAPHS)
-    p.doit("build")
+def test_changed_toolchain_recompiles_every_host_kernel(built, tmp_path):
+    p = built
     wrapper = tmp_path / "other-cc"
     wrapper.write_text('#!/bin/sh\nexec cc "$@"\n')
     wrapper.chmod(wrapper.stat().st_mode | stat.S_IXUSR)
@@ -122,9 +146,8 @@ def test_changed_toolchain_recompiles_every_host_kernel(project, tmp_path):
     assert r.summary == {"kernels": 5, "compiled": 0, "store": 4, "uptodate": 0}
 
 
-def test_host_cpu_is_part_of_the_host_build_key(project):
-    p = project(KERNELS, GRAPHS)
-    p.doit("build")
+def test_host_cpu_is_part_of_the_host_build_key(built):
+    p = built
     r = p.doit("build", env={"NPUBUILD_HOST_CPU": "x86-64-v2"})
     assert r.summary["compiled"] == 4, r.out
     assert r.executed("emit:") == []  # the emitted text does not depend on the CPU
@@ -134,9 +157,8 @@ def test_host_cpu_is_part_of_the_host_build_key(project):
     assert r.summary == {"kernels": 5, "compiled": 0, "store": 4, "uptodate": 0}
 
 
-def test_deleted_output_is_rebuilt_from_the_store(project):
-    p = project(KERNELS, GRAPHS)
-    p.doit("build")
+def test_deleted_output_is_rebuilt_from_the_store(built):
+    p = built
     so = p.artifacts / "kernels" / "relu_f32_64" / "host" / "kernel.so"
     so.unlink()
     r = p.doit("build")
@@ -146,20 +168,18 @@ def test_deleted_output_is_rebuilt_from_the_store(project):
     assert p.npubuild("verify").rc == 0
 
 
-def test_fresh_checkout_with_copied_artifacts_compiles_nothing(project, tmp_path):
-    p = project(KERNELS, GRAPHS)
-    p.doit("build")
+def test_fresh_checkout_with_copied_artifacts_compiles_nothing(built, tmp_path):
+    p = built
     (p.root / ".npubuild.doit.db").unlink()  # a new machine has no doit state
     r = p.doit("build")
     assert r.summary["compiled"] == 0 and r.summary["store"] == 4
 
 
-def test_flipped_byte_is_reported_by_verify_and_load(project):
+def test_flipped_byte_is_reported_by_verify_and_load(built):
     import npubuild
     from npubuild.errors import VerifyError
 
-    p = project(KERNELS, GRAPHS)
-    p.doit("build")
+    p = built
     so = p.artifacts / "kernels" / "add_f32_8x32_32" / "host" / "kernel.so"
     data = bytearray(so.read_bytes())
     data[len(data) // 2] ^= 0xFF
@@ -192,9 +212,8 @@ def _script(path, body):
     return str(path)
 
 
-def test_failing_compile_keeps_no_half_written_target(project, tmp_path):
-    p = project(KERNELS, GRAPHS)
-    p.doit("build")
+def test_failing_compile_keeps_no_half_written_target(built, tmp_path):
+    p = built
     so = p.artifacts / "kernels" / "relu_f32_64" / "host" / "kernel.so"
     before = so.read_bytes()
     # a compiler that identifies itself but cannot link
@@ -266,9 +285,8 @@ def test_a_dodo_written_against_npubuild_tasks_still_builds(project):
     assert json.loads((p.artifacts / "manifest.json").read_text())["kernels"]
 
 
-def test_clean_removes_outputs(project):
-    p = project(KERNELS, GRAPHS)
-    p.doit("build")
+def test_clean_removes_outputs(built):
+    p = built
     p.doit("clean")
     assert not (p.artifacts / "manifest.json").exists()
     assert not (p.artifacts / "kernels" / "relu_f32_64" / "host" / "kernel.so").exists()
@@ -282,11 +300,10 @@ def test_spec_error_fails_build_with_file_line(project):
     assert "Traceback" not in r.out + r.err
 
 
-def test_runtime_ref_and_host_agree(project):
+def test_runtime_ref_and_host_agree(built):
     import npubuild
 
-    p = project(KERNELS, GRAPHS)
-    p.doit("build")
+    p = built
     rng = np.random.default_rng(1)
     x = rng.standard_normal((8, 32)).astype(np.float32)
     b = rng.standard_normal(32).astype(np.float32)

@@ -35,7 +35,6 @@ from npubuild.ops import REGISTRY
 from npubuild.ops.registry import NUMPY_DTYPE
 from npubuild.runner.host import HostKernel
 from npubuild.spec.instances import make_instance
-from npubuild.toolchain import host as toolchain
 
 from .design_sim import (
     compile_body,
@@ -44,7 +43,7 @@ from .design_sim import (
     dma_lines,
     run_design,
 )
-from .hostkit import assert_standard_dialects
+from .hostkit import assert_standard_dialects, compiled_library
 
 BIG = (32, 1024)  # 32768 elements: 16 chunks of 2048 over 4 columns (npu1) / 8 (npu2)
 
@@ -150,10 +149,8 @@ def device_kernels(cases, out_dir: Path) -> dict:
 
     def build(item):
         text, inst = item
-        so = Path(out_dir) / f"{inst.id[:60]}_{abs(hash(text)):x}.so"
         try:
-            toolchain.compile_shared_library(text, so, so.with_suffix(".log"))
-            return text, HostKernel(so, inst.describe())
+            return text, HostKernel(compiled_library(text, inst.id), inst.describe())
         except Exception as e:  # noqa: BLE001 - re-raised by the case that needs it
             return text, e
 
