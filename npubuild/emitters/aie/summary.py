@@ -55,7 +55,8 @@ def one_line(s: dict) -> str:
     else:
         what = "scalar"
     n = s["dispatches_per_run"]
-    return f"{s['cores']} cores, {what}, {n} dispatch{'es' if n != 1 else ''}, {_size(s['bytes_per_run'])}"
+    cores = s["cores"]
+    return f"{cores} core{'s' if cores != 1 else ''}, {what}, {n} dispatch{'es' if n != 1 else ''}, {_size(s['bytes_per_run'])}"
 
 
 def _size(n: int) -> str:
