@@ -59,7 +59,7 @@ from ..host.mlir_text import memref_type
 from .check import FifoUse, Layout, layout_problems, raise_problems
 from .design import ELEMENT_BYTES, HostBuffer, Link, Transfer
 from .devices import GEMM_STACK, Device
-from .gemm_micro import MATMUL_FN, ZERO_FN, mm_defines, mm_object, mm_source, tile_step
+from .gemm_micro import MATMUL_FN, ZERO_FN, MmMicrokernel, tile_step
 from .text import FOREVER, IndexConsts, sequence_lines, tile_name
 
 LAYOUT_MODULE = gemm_layout.__name__  # where the host-side layouts the ABI names live
@@ -89,7 +89,7 @@ class Stream:
 
 
 @dataclass(frozen=True)
-class Overlay:
+class Overlay(MmMicrokernel):
     """The GEMM overlay for one matmul instance: geometry, streams, transfers and ABI."""
 
     kernel: str
@@ -116,10 +116,6 @@ class Overlay:
         return self.cols
 
     @property
-    def arch(self) -> str:
-        return self.device.arch
-
-    @property
     def mmul(self) -> tuple[int, int, int]:
         return mmul_shape(self.arch)
 
@@ -136,24 +132,8 @@ class Overlay:
 
     # -- the microkernel --
     @property
-    def microkernel(self) -> str:
-        """Object file basename (gemm_micro.mm_object)."""
-        return mm_object(self.arch, self.d, self.d, self.d)
-
-    @property
-    def defines(self) -> list[str]:
-        """Peano ``clang++`` flags selecting the kernel (gemm_micro.mm_defines)."""
-        return mm_defines(self.arch, self.d, self.d, self.d)
-
-    @property
-    def define_names(self) -> list[str]:
-        """:attr:`defines` without ``-D`` (the form ``toolchain.aiecc.compile_object`` takes)."""
-        return [f[2:] for f in self.defines]
-
-    @property
-    def microkernel_source(self) -> str:
-        """``mm.cc`` relative to the mlir-aie include directory."""
-        return mm_source(self.arch)
+    def mm_dims(self) -> tuple[int, int, int]:
+        return self.d, self.d, self.d
 
     # -- host buffers, FIFOs, links, DMA transfers --
     @property

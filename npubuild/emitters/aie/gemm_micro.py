@@ -29,6 +29,34 @@ def mm_source(arch: str) -> str:
     return f"aie_kernels/{arch}/mm.cc"
 
 
+class MmMicrokernel:
+    """The mm.cc configuration of a GEMM design: subclasses give ``device`` and ``mm_dims`` (m, k, n)."""
+
+    @property
+    def arch(self) -> str:
+        return self.device.arch
+
+    @property
+    def microkernel(self) -> str:
+        """Object file basename (:func:`mm_object`)."""
+        return mm_object(self.arch, *self.mm_dims)
+
+    @property
+    def defines(self) -> list[str]:
+        """Peano ``clang++`` flags selecting the kernel (:func:`mm_defines`)."""
+        return mm_defines(self.arch, *self.mm_dims)
+
+    @property
+    def define_names(self) -> list[str]:
+        """:attr:`defines` without ``-D`` (the form ``toolchain.aiecc.compile_object`` takes)."""
+        return [f[2:] for f in self.defines]
+
+    @property
+    def microkernel_source(self) -> str:
+        """``mm.cc`` relative to the mlir-aie include directory."""
+        return mm_source(self.arch)
+
+
 def tile_step(fifos: dict, fa: str, fb: str, fc: str, k_blocks: int, types, k: IndexConsts) -> list[str]:
     """One C tile in a core: acquire it, ``zero_i32``, ``k_blocks`` times acquire A and B and
     ``matmul_i8_i32`` into it (an ``scf.for`` when more than one), release it."""

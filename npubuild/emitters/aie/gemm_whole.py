@@ -56,7 +56,7 @@ from ..gemm_layout import cdiv, mmul_shape
 from .check import FifoUse, Layout, layout_problems
 from .design import HostBuffer, Link, Transfer
 from .devices import DMA_GRANULE, DMA_REPEAT_MAX, DMA_STRIDE_MAX, GEMM_STACK, Device
-from .gemm_micro import MATMUL_FN, ZERO_FN, mm_defines, mm_object, mm_source
+from .gemm_micro import MATMUL_FN, ZERO_FN, MmMicrokernel
 
 ROWS = 4  # core rows per column (whole_array.py: n_aie_rows = 4)
 DEPTH = 2  # every FIFO double-buffered (whole_array.py: fifo_depth = 2)
@@ -97,7 +97,7 @@ class Wait:
 
 
 @dataclass(frozen=True)
-class WholeArray:
+class WholeArray(MmMicrokernel):
     kernel: str
     device: Device
     m: int
@@ -113,10 +113,6 @@ class WholeArray:
     kind = "gemm_whole_array"
 
     # -- geometry --
-    @property
-    def arch(self) -> str:
-        return self.device.arch
-
     @property
     def mmul(self) -> tuple[int, int, int]:
         return mmul_shape(self.arch)
@@ -172,20 +168,8 @@ class WholeArray:
 
     # -- the microkernel --
     @property
-    def microkernel(self) -> str:
-        return mm_object(self.arch, self.tm, self.tk, self.tn)
-
-    @property
-    def defines(self) -> list[str]:
-        return mm_defines(self.arch, self.tm, self.tk, self.tn)
-
-    @property
-    def define_names(self) -> list[str]:
-        return [f[2:] for f in self.defines]
-
-    @property
-    def microkernel_source(self) -> str:
-        return mm_source(self.arch)
+    def mm_dims(self) -> tuple[int, int, int]:
+        return self.tm, self.tk, self.tn
 
     # -- host buffers, FIFOs, links --
     @property
