@@ -109,7 +109,7 @@ CASES = [
     ("family_not_a_mapping", {K: "kernels:\n  f: relu\n"},
      [(K + ":2", "kernel family 'f' must be a mapping such as {op: relu, shapes: [[1024]]}")]),
     ("family_key_typo", fam("op: relu\nshape: [[4]]"),
-     [(K + ":4", "unknown key 'shape' in kernel family 'f' (did you mean 'shapes'?); allowed keys: op, dtype, attrs, shapes, targets, device, doc")]),
+     [(K + ":4", "unknown key 'shape' in kernel family 'f' (did you mean 'shapes'?); allowed keys: op, dtype, attrs, shapes, targets, device, xdna_body, doc")]),
     ("missing_op", fam("dtype: f32\nshapes: [[4]]"),
      [(K + ":2", "kernel family 'f' has no 'op'; add 'op: <name>' (see `npubuild ops`)")]),
     ("missing_shapes", fam("op: relu"), [(K + ":2", "kernel family 'f' has no 'shapes'; add a list with one entry per kernel")]),

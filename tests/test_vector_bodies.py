@@ -171,7 +171,14 @@ def test_ops_catalog_says_which_xdna_bodies_are_vector_and_why_not():
     from npubuild.build.catalog import ops_catalog
 
     ops = {o["name"]: o["targets"]["xdna"] for o in ops_catalog(bodies=True)}
-    assert ops["add"]["bodies"]["npu1"]["bf16"] == {"lanes": 16, "why": "", "source": "generated vector"}
+    add = ops["add"]["bodies"]["npu1"]["bf16"]
+    assert {k: add[k] for k in ("lanes", "why", "source")} == {"lanes": 16, "why": "", "source": "generated vector"}
+    # what xdna_bodies = "mlir-aie" would give instead
+    assert add["mlir_aie"]["kernel"] == "aie_kernels/aie2/add.cc" and add["mlir_aie"]["lanes"] == 16
+    gelu2 = ops["gelu"]["bodies"]["npu2"]["bf16"]["mlir_aie"]
+    assert gelu2["symbol"] == "gelu_bf16" and gelu2["attrs"] == {"approximate": "tanh"}
+    assert ops["relu"]["bodies"]["npu2"]["bf16"]["mlir_aie"] == {"kernel": None, "why": "no mlir-aie kernel for relu on aie2p (only aie2)"}
+    assert ops["exp"]["bodies"]["npu1"]["f32"]["mlir_aie"]["why"] == "mlir-aie's exp_bf16_1024 takes bf16, not f32"
     assert ops["reduce_max"]["bodies"]["npu1"]["i8"]["lanes"] == 64
     exp = ops["exp"]["bodies"]["npu1"]["f32"]
     assert exp["source"] == "scalar" and "no aievec lowering on aie2" in exp["why"]

@@ -311,14 +311,6 @@ def test_unknown_device_is_one_clear_error():
         kl.kernel_call(_inst("relu", [[1024]]), "npu9")
 
 
-def test_body_source_setting():
-    assert kl.body_source(None) == "generated"
-    assert kl.body_source("mlir-aie") == "mlir-aie"
-    assert kl.body_source("mlir-aie", "generated") == "generated"  # the family wins
-    with pytest.raises(ValueError):
-        kl.body_source("vendor")
-
-
 # ---- the object recipe and build ------------------------------------------------------------------------------------
 
 

@@ -90,7 +90,7 @@ def xdna_summaries(plan) -> dict:
     for kid, inst in plan.instances.items():
         if "xdna" in plan.targets[kid]:
             try:
-                out[kid] = summary(inst, {"device": plan.device(kid)})
+                out[kid] = summary(inst, plan.xdna_options(kid))
             except UnsupportedOnTarget as e:  # the plan refuses such kernels; say so rather than fail the listing
                 out[kid] = {"error": str(e)}
     return out

@@ -84,7 +84,7 @@ def build_manifest(plan) -> dict:
                 toolchains[f"{t}:{build['toolchain']['id']}"] = build["toolchain"]
                 if "resources" in tgt.binaries:
                     entry["resources"] = core_resources(d / tgt.binaries["resources"], files["resources"], kid)
-            abi = tgt.abi(inst, {**options[t], "device": plan.device(kid)} if t == "xdna" else options[t])
+            abi = tgt.abi(inst, {**options[t], **plan.xdna_options(kid)} if t == "xdna" else options[t])
             if abi is not None:
                 entry["abi"] = abi
                 if entry.get("compiled"):

@@ -27,14 +27,24 @@ class Plan:
     ane_graphs: dict[str, tuple[str, str]] = dataclasses.field(default_factory=dict)  # name -> (.mil or .yaml path, display path)
     # the YAML graphs among ane_graphs (targets [ane]): name -> spec.graph.ResolvedGraph, built by npubuild.ane.from_graph
     ane_yaml: dict = dataclasses.field(default_factory=dict)
+    bodies: dict[str, str] = dataclasses.field(default_factory=dict)  # id -> xdna body source a family chose
 
     def device(self, kernel_id: str) -> str:
         return self.devices.get(kernel_id, self.config.xdna_device)
 
+    def body(self, kernel_id: str) -> str:
+        """Where the kernel's xdna compute body comes from (its family's xdna_body, else the project's xdna_bodies)."""
+        return self.bodies.get(kernel_id, self.config.xdna_bodies)
+
+    def xdna_options(self, kernel_id: str) -> dict:
+        """What the kernel's xdna design depends on beyond the instance and the mlir-aie dialect."""
+        return {"device": self.device(kernel_id), "body": self.body(kernel_id)}
+
     def fingerprint(self) -> str:
         """Hash of everything the manifest records about the plan (not the build outputs)."""
         doc = {
-            "kernels": {i: [inst.key, list(self.targets[i]), self.devices.get(i)] for i, inst in sorted(self.instances.items())},
+            "kernels": {i: [inst.key, list(self.targets[i]), self.devices.get(i), self.bodies.get(i)]
+                        for i, inst in sorted(self.instances.items())},
             "graphs": {name: graph_record(g, self.graph_kernels[name]) for name, g in sorted(self.spec.graphs.items())},
         }
         return hashlib.sha256(canonical_json(doc).encode()).hexdigest()
@@ -110,8 +120,9 @@ def _build_plan(config: Config) -> Plan:
     by_key: dict[str, KernelInstance] = {}
     wanted: dict[str, set[str]] = {}
     device_of: dict[str, tuple[str, str]] = {}  # key -> (xdna device, who wants it)
+    body_of: dict[str, tuple[str, str]] = {}  # key -> (xdna body source a family chose, which family)
 
-    def add(inst: KernelInstance, targets, device: str | None, who: str) -> None:
+    def add(inst: KernelInstance, targets, device: str | None, who: str, body: str | None = None) -> None:
         by_key.setdefault(inst.key, inst)
         wanted.setdefault(inst.key, set()).update(targets)
         if "xdna" in targets:
@@ -122,10 +133,17 @@ def _build_plan(config: Config) -> Plan:
                     f"kernel {inst.id} is wanted on xdna for {prev[0]} by {prev[1]} and for {dev} by {who}; "
                     "a kernel has one xdna design: use the same device for both"
                 )
+        if "xdna" in targets and body:
+            prev = body_of.setdefault(inst.key, (body, who))
+            if prev[0] != body:
+                raise UserError(
+                    f"kernel {inst.id} is wanted on xdna with xdna_body {prev[0]} by {prev[1]} and {body} by {who}; "
+                    "a kernel has one xdna design: use the same xdna_body for both"
+                )
 
     for fam in spec.families.values():
         for inst in fam.instances:
-            add(inst, fam.targets, fam.device, f"kernel family '{fam.name}' ({fam.file}:{fam.line})")
+            add(inst, fam.targets, fam.device, f"kernel family '{fam.name}' ({fam.file}:{fam.line})", fam.xdna_body)
     for g in spec.graphs.values():
         for step in g.steps:
             add(step.instance, g.targets, g.device, f"graph '{g.name}' ({g.file}:{g.line})")
@@ -146,7 +164,8 @@ def _build_plan(config: Config) -> Plan:
     targets = {key_to_id[k]: tuple(t for t in TARGETS if t in ts) for k, ts in wanted.items()}
     graph_kernels = {name: [key_to_id[s.instance.key] for s in g.steps] for name, g in spec.graphs.items()}
     devices = {key_to_id[k]: d for k, (d, _) in device_of.items()}
-    return Plan(config, spec, dict(sorted(final.items())), targets, graph_kernels, devices=devices,
+    bodies = {key_to_id[k]: b for k, (b, _) in body_of.items()}
+    return Plan(config, spec, dict(sorted(final.items())), targets, graph_kernels, devices=devices, bodies=bodies,
                 ane_graphs=_ane_graphs(config, spec, ane_yaml), ane_yaml=ane_yaml)
 
 

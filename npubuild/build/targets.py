@@ -162,24 +162,51 @@ class XdnaTarget:
 
         return AIECC_FLAGS
 
-    def linked_inputs(self, instance, options: dict, toolchain: dict) -> dict:
-        """sha256 of what the design links (the GEMM microkernel source), for the compile key."""
-        if instance.op != "matmul":
-            return {}
-        from ..toolchain.microkernel import microkernel_recipe
+    @staticmethod
+    def _library_kernel(instance, options: dict):
+        """The mlir-aie kernel (kernel_library.LibraryKernel) the design's cores call, or None."""
+        if instance.op == "matmul" or options.get("body") != "mlir-aie":
+            return None
+        from ..emitters.aie import design_for
 
-        return microkernel_recipe(instance, toolchain, options["device"])
+        call = design_for(instance, options).call
+        return call.kernel if call is not None else None
+
+    def linked_inputs(self, instance, options: dict, toolchain: dict) -> dict:
+        """What the design links (the GEMM microkernel, an mlir-aie kernel): sources' sha256, defines,
+        flags, for the compile key."""
+        if instance.op == "matmul":
+            from ..toolchain.microkernel import microkernel_recipe
+
+            return microkernel_recipe(instance, toolchain, options["device"])
+        entry = self._library_kernel(instance, options)
+        if entry is None:
+            return {}
+        from ..toolchain.aie_kernel_objects import aie_kernel_recipe
+
+        return {"aie_kernel": aie_kernel_recipe(entry, toolchain)}
 
     def linked_files(self, instance, options: dict) -> list[str]:
         """Files outside the artifacts a compile reads (doit's file_dep; the no-op check stats them)."""
-        if instance.op != "matmul":
-            return []
-        from ..emitters.aie import device
-        from ..toolchain.aiecc import locate_kernel_sources
+        from ..errors import UserError
         from ..toolchain.xdna import find_xdna_tools
 
-        src = locate_kernel_sources(find_xdna_tools(probe_versions=False), device(options).arch)
-        return [src["mm_cc"]] if src.get("mm_cc") else []
+        if instance.op == "matmul":
+            from ..emitters.aie import device
+            from ..toolchain.aiecc import locate_kernel_sources
+
+            src = locate_kernel_sources(find_xdna_tools(probe_versions=False), device(options).arch)
+            return [src["mm_cc"]] if src.get("mm_cc") else []
+        entry = self._library_kernel(instance, options)
+        if entry is None:
+            return []
+        from ..toolchain.aie_kernel_objects import kernel_paths
+
+        try:
+            p = kernel_paths(entry, find_xdna_tools(probe_versions=False))
+        except UserError:
+            return []  # the compile reports what is missing
+        return [f for f in (p["source"], p["lut_source"]) if f]
 
     def design_problem(self, instance, device: str) -> str | None:
         """Why the NPU design cannot take ``instance`` (tile memory, DMA limits ...), or None."""
@@ -209,6 +236,11 @@ class XdnaTarget:
 
             objects.append(build_microkernel(instance, tools, toolchain, Path(store_root), out_dir, options["device"],
                                              timeout=limits.tool_timeout))
+        entry = self._library_kernel(instance, options)
+        if entry is not None:
+            from ..toolchain.aie_kernel_objects import build_aie_kernel
+
+            objects.append(build_aie_kernel(entry, tools, toolchain, Path(store_root), out_dir, timeout=limits.tool_timeout))
         cli = self._aiecc_cli(toolchain)
         from ..emitters.aie import device
 

@@ -239,9 +239,9 @@ def _pair_options(plan, kid: str, t) -> dict:
     """Emit options of one kernel on one target (xdna: the kernel's device)."""
     opts = _options(plan)[t.name]
     if t.name == "xdna":
-        dev = plan.device(kid)
-        if opts.get("device") != dev:
-            opts = {**opts, "device": dev}
+        own = plan.xdna_options(kid)
+        if any(opts.get(k) != v for k, v in own.items()):
+            opts = {**opts, **own}
     return opts
 
 
@@ -296,7 +296,7 @@ def task_emit():
     versions: dict = {}
     for kid, inst, t, d in _pairs(plan):
         opts = _pair_options(plan, kid, t)
-        vk = (t.name, opts.get("device"))
+        vk = (t.name, opts.get("device"), opts.get("body"))
         if vk not in versions:
             versions[vk] = f"{t.emitter_version()}:{canonical_json(opts)}"
         out = f"{d}/{t.source_name}"

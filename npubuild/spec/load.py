@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Callable, Mapping
 
 from .. import ops
+from ..constants import XDNA_BODY_SOURCES, XDNA_DEVICES
 from ..errors import Diagnostic, OpError, SpecError
 from ..limits import Limits
 from ..ops.registry import (
@@ -36,9 +37,8 @@ DesignChecks = Mapping[str, Callable[[KernelInstance, str], "str | None"]]
 # checks the graph, not each kernel
 GraphChecks = Mapping[str, Callable[[object], "list[tuple[int, str]]"]]
 
-KERNEL_KEYS = ("op", "dtype", "attrs", "shapes", "targets", "device", "doc")
+KERNEL_KEYS = ("op", "dtype", "attrs", "shapes", "targets", "device", "xdna_body", "doc")
 GRAPH_KEYS = ("inputs", "params", "constants", "nodes", "outputs", "targets", "device", "doc")
-XDNA_DEVICES = ("npu1", "npu2")
 NODE_KEYS = ("op", "inputs", "attrs", "dtype")
 TENSOR_KEYS = ("shape", "dtype")
 CONSTANT_KEYS = ("shape", "dtype", "value", "file")
@@ -152,6 +152,23 @@ def _device(ctx: _Ctx, holder: Node, targets, what: str) -> str | None:
     return node.value
 
 
+def _xdna_body(ctx: _Ctx, holder: Node, targets, what: str) -> str | None:
+    """The optional ``xdna_body:`` of a kernel family (overrides the project's ``xdna_bodies``)."""
+    node = holder.value.get("xdna_body")
+    if node is None:
+        return None
+    if not isinstance(node.value, str) or node.value not in XDNA_BODY_SOURCES:
+        hint = did_you_mean(str(node.value), XDNA_BODY_SOURCES) if isinstance(node.value, str) else ""
+        ctx.err(node.line, f"xdna_body of {what} must be {' or '.join(XDNA_BODY_SOURCES)}, got {node.plain()!r}{hint} "
+                           "(docs/xdna-kernels.md)")
+        return None
+    if "xdna" not in targets:
+        ctx.err(node.line, f"xdna_body of {what} applies to the xdna target, which is not in its targets; "
+                           "add xdna to targets or remove xdna_body")
+        return None
+    return node.value
+
+
 def _op(ctx: _Ctx, holder: Node, what: str, line: int, typos: set[str]):
     node = holder.value.get("op")
     if node is None:
@@ -211,6 +228,7 @@ def _kernel_family(ctx: _Ctx, name: str, node: Node, line: int, default_targets)
     dtype = _dtype(ctx, node.value.get("dtype"), "f32", what)
     targets = _targets(ctx, node.value.get("targets"), default_targets)
     device = _device(ctx, node, targets, what)
+    body = _xdna_body(ctx, node, targets, what)
     raw_attrs, attrs_node = _attrs(ctx, node, what)
     shapes_node = node.value.get("shapes")
     if shapes_node is None:
@@ -248,7 +266,7 @@ def _kernel_family(ctx: _Ctx, name: str, node: Node, line: int, default_targets)
             continue
         _check_restrictions(ctx, inst, targets, entry.line, what, device)
         instances.append(inst)
-    return KernelFamily(name, ctx.file, line, op.name, dtype, targets, instances, device)
+    return KernelFamily(name, ctx.file, line, op.name, dtype, targets, instances, device, body)
 
 
 def _entry_shapes(ctx: _Ctx, op, entry: Node, what: str):

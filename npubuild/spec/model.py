@@ -19,6 +19,7 @@ class KernelFamily:
     targets: tuple[str, ...]
     instances: list[KernelInstance]
     device: str | None = None  # xdna device (None: the project's xdna_device)
+    xdna_body: str | None = None  # xdna body source (None: the project's xdna_bodies)
 
 
 @dataclass

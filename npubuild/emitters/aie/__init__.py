@@ -21,7 +21,7 @@ from ...errors import UnsupportedOnTarget
 from ...spec.instances import KernelInstance
 from .devices import DEFAULT_DEVICE, DEVICES
 
-DEFAULT_OPTIONS = {"device": DEFAULT_DEVICE, "runtime_sequence": "aie.runtime_sequence", "link_with": "func"}
+DEFAULT_OPTIONS = {"device": DEFAULT_DEVICE, "runtime_sequence": "aie.runtime_sequence", "link_with": "func", "body": "generated"}
 
 
 def _source_hash() -> str:
@@ -69,7 +69,7 @@ def _design_for(inst: KernelInstance, options: dict | None):
         return overlay_for(inst, device(options))
     from .placement import plan_design
 
-    d = plan_design(inst, device(options))
+    d = plan_design(inst, device(options), (options or {}).get("body") or "generated")
     check_design(d)
     return d
 
@@ -110,15 +110,23 @@ def emit(inst: KernelInstance, options: dict | None = None) -> str:
 
 
 def body_info(inst: KernelInstance, options: dict | None = None) -> dict:
-    """What the cores run per chunk: {"source": "generated vector" | "scalar", "lanes": n | "scalar", "why": ...}."""
+    """What the cores run per chunk: {"source": "generated vector" | "scalar" | "mlir-aie kernel",
+    "lanes": n | "scalar", "why": ...}; an mlir-aie kernel adds its source, symbol, object and tolerance,
+    and ``not_used`` says why a requested one is not used."""
     from ..host import emit as host_emit
     from ..host.vector import decision, profile
 
     d = design_for(inst, options)
+    if d.call is not None:
+        k = d.call.kernel
+        return {"source": "mlir-aie kernel", "lanes": k.lanes, "why": "", "kernel": f"aie_kernels/{k.source}",
+                "symbol": k.symbol, "object": k.object_name, "chunk": k.chunk_rule,
+                "tolerance": k.describe()["tolerance"]}
     with profile(d.device.arch):
         host_emit(d.body)
         got = decision(d.body, d.device.arch)
-    return {"source": "scalar" if got["lanes"] == "scalar" else "generated vector", **got}
+    info = {"source": "scalar" if got["lanes"] == "scalar" else "generated vector", **got}
+    return {**info, "not_used": d.body_note} if d.body_note else info
 
 
 def _header(inst: KernelInstance, d) -> list[str]:

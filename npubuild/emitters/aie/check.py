@@ -63,6 +63,8 @@ class Layout:
     expect: Counter  # shim-side FIFO -> elements the cores take or give per run
     outputs: list[str]  # shim-side output FIFOs (each must be awaited)
     local_bytes: Counter = field(default_factory=Counter)  # tile -> bytes of aie.buffer locals
+    align: int = 0  # bytes every core buffer and the stack must be a multiple of (0: no such rule)
+    local_sizes: tuple[int, ...] = ()  # bytes of each aie.buffer local (checked against ``align``)
 
 
 def raise_problems(kernel: str, what: str, problems: list[str]) -> None:
@@ -125,6 +127,7 @@ def layout_problems(lay: Layout) -> list[str]:
             kind = "mem tile" if tile[1] == 1 else "core"
             p.append(f"{kind} {tile} needs {n} bytes of buffers and stack, it has {cap}")
     p += mem_tile_problems(lay, fifos)
+    p += alignment_problems(lay)
 
     # DMA transfers
     seen_bd = set()
@@ -148,6 +151,26 @@ def layout_problems(lay: Layout) -> list[str]:
     for out in lay.outputs:
         if out not in waited:
             p.append(f"output @{out} is never awaited")
+    return p
+
+
+def alignment_problems(lay: Layout) -> list[str]:
+    """A core calling a kernel that loads whole vectors: aie-assign-buffer-addresses places buffers back to
+    back after the stack without aligning them (lib/Dialect/AIE/Transforms/AIEAssignBuffers.cpp, "Fixme:
+    alignment"), so every buffer on such a core, and the stack, must be a multiple of the vector's bytes."""
+    a = lay.align
+    if not a:
+        return []
+    p = []
+    if lay.stack % a:
+        p.append(f"stack_size {lay.stack} is not a multiple of the kernel's {a}-byte vector alignment")
+    cores = set(lay.cores)
+    for f in lay.fifos:
+        if f.bytes % a and (f.producer in cores or any(t in cores for t in f.consumers)):
+            p.append(f"object FIFO @{f.name} holds {f.bytes}-byte objects, not a multiple of the kernel's {a}-byte alignment")
+    for n in lay.local_sizes:
+        if n % a:
+            p.append(f"a {n}-byte local buffer is not a multiple of the kernel's {a}-byte alignment")
     return p
 
 
@@ -302,11 +325,13 @@ def design_layout(d) -> Layout:
     for name in params:
         expect[name] += fifos[name].elems
     local = Counter()
+    sizes = []
     for tile, _, shape, dtype in d.locals:
         n = ELEMENT_BYTES[dtype]
         for s in shape:
             n *= s
         local[tile] += n
+        sizes.append(n)
     return Layout(
         device=d.device,
         columns=d.columns,
@@ -320,6 +345,8 @@ def design_layout(d) -> Layout:
         expect=expect,
         outputs=sorted({linked_dst(d.links, c.out) for c in d.cores}),
         local_bytes=local,
+        align=d.call.align if d.call is not None else 0,
+        local_sizes=tuple(sizes),
     )
 
 

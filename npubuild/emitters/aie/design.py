@@ -228,6 +228,8 @@ class Design:
     scratch: int = 0  # bytes of the body's memref.alloca buffers (part of ``stack``)
     core_rows: int = 1  # cores per used column
     rows_note: str = ""  # why fewer than the device's core rows are used ("" when all are)
+    call: object = None  # kernel_library.KernelCall: the cores call mlir-aie's kernel instead of the generated body
+    body_note: str = ""  # why mlir-aie's kernel is not used although xdna_body asked for it ("" otherwise)
 
     @property
     def partition(self) -> str:
@@ -350,27 +352,35 @@ def core_bytes(inst: KernelInstance, split: Split, buffers: list[HostBuffer], r:
 
 
 def _granular(split: Split, buffers: list[HostBuffer], r: int, inst: KernelInstance) -> bool:
-    """Every chunk of every streamed buffer is a whole number of 32-bit words (DMA granule)."""
+    return _granule_problem(split, buffers, r, inst) is None
+
+
+def _granule_problem(split: Split, buffers: list[HostBuffer], r: int, inst: KernelInstance) -> str | None:
+    """Why a chunk of ``r`` rows of some streamed buffer is not a whole number of 32-bit words (DMA granule)
+    or, packed, exceeds the DMA's inner wrap; None when every one is fine."""
     for b in buffers:
         eb = ELEMENT_BYTES[b.dtype]
         if not b.streamed:
             continue
         row = split.out_row_elems(inst) if b.output else sum(n // split.rows for _, n in b.parts)
         if (r * row * eb) % DMA_GRANULE:
-            return False
+            return f"a chunk of {b.name} is {r * row * eb} bytes and the DMA moves {DMA_GRANULE}-byte words"
         if len(b.parts) > 1 and (r * (row // len(b.parts)) * eb) // DMA_GRANULE > DMA_WRAP_MAX:
-            return False  # packed streams are read with an inner wrap of one part's chunk
-    return True
+            # packed streams are read with an inner wrap of one part's chunk
+            return f"a packed part of {b.name} is {r * (row // len(b.parts)) * eb // DMA_GRANULE} words, over the DMA's inner wrap of {DMA_WRAP_MAX}"
+    return None
 
 
-def choose_chunk(inst: KernelInstance, split: Split, buffers: list[HostBuffer], device: Device, stack_of) -> tuple[int, int, int]:
+def choose_chunk(inst: KernelInstance, split: Split, buffers: list[HostBuffer], device: Device, stack_of,
+                 only: int | None = None) -> tuple[int, int, int]:
     """(rows per chunk, FIFO depth, rows after padding), or UnsupportedOnTarget saying what does not fit.
 
     ``stack_of(r)`` is the core's stack for chunks of ``r`` rows (its body's
     scratch grows with the chunk for some ops). The best chunk that divides
     the rows is taken unless padding the rows to whole chunks of a size at
     least twice as large is possible (a prime row count would otherwise stream
-    one row at a time).
+    one row at a time). ``only``: chunks of exactly that many rows, the rows
+    padded to a multiple (a library kernel's fixed chunk).
     """
     budget = device.core_memory
     widest = max(
@@ -379,8 +389,8 @@ def choose_chunk(inst: KernelInstance, split: Split, buffers: list[HostBuffer], 
         if b.streamed
     )
 
-    def fits(r: int, chunks: int):
-        if (r > 1 and r * widest > CHUNK_BYTES_MAX) or not _granular(split, buffers, r, inst):
+    def fits(r: int, chunks: int, prefer: bool = True):
+        if (prefer and r > 1 and r * widest > CHUNK_BYTES_MAX and only is None) or not _granular(split, buffers, r, inst):
             return None
         depth = 2 if chunks > 1 else 1
         if core_bytes(inst, split, buffers, r, 1, 0) > budget:
@@ -393,6 +403,15 @@ def choose_chunk(inst: KernelInstance, split: Split, buffers: list[HostBuffer], 
         return None
 
     rows = split.rows
+    if only is not None:
+        chunks = -(-rows // only)
+        dep = fits(only, chunks)
+        if dep:
+            return only, dep, chunks * only
+        need = core_bytes(inst, split, buffers, only, 1, stack_of(only))
+        why = (f"they need {need} bytes of core data memory, a core has {budget}" if need > budget
+               else _granule_problem(split, buffers, only, inst) or "they do not fit")
+        raise UnsupportedOnTarget(f"{inst.id}: chunks of {only} row(s) do not fit ({_sizes(inst)}): {why}")
     exact = next(((r, dep) for r in _divisors_desc(rows) if (dep := fits(r, rows // r))), None)
     if split.kind != "whole":
         top = min(rows, max(1, CHUNK_BYTES_MAX // widest))
@@ -403,6 +422,10 @@ def choose_chunk(inst: KernelInstance, split: Split, buffers: list[HostBuffer], 
             dep = fits(r, chunks)
             if dep:
                 return r, dep, chunks * r
+    if exact is None:
+        # no chunk within the preferred 8 KiB is a whole number of DMA words (e.g. one bf16 per row out
+        # of a long-row reduction): the smallest larger chunk that is and still fits the core
+        exact = next(((r, dep) for r in reversed(_divisors_desc(rows)) if (dep := fits(r, rows // r, prefer=False))), None)
     if exact:
         return exact[0], exact[1], rows
     stack = stack_of(1)

@@ -62,8 +62,6 @@ MLIR_AIE_COMMIT = "1e400306479ef709a0f897e330cd51fc297f9a13"
 LUT_RUNTIME = "aie_runtime_lib/AIE2/lut_based_ops.cpp"  # relative to the mlir-aie prefix
 LUT_INCLUDE = "aie_runtime_lib/AIE2"
 
-BODY_SOURCES = ("generated", "mlir-aie")
-DEFAULT_BODY_SOURCE = "generated"
 
 
 @dataclass(frozen=True)
@@ -107,6 +105,13 @@ class LibraryKernel:
         whole configuration (arch, source, dtype, defines). An archive on aie2 when the LUT runtime is linked too."""
         d = "".join(f"_{x.replace('=', '-')}" for x in self.defines)
         return f"aiek_{self.arch}_{self.stem}_{self.dtype}{d}{'.a' if self.lut else '.o'}"
+
+    @property
+    def lanes(self) -> int:
+        """Elements per vector the kernel computes with (its widest load)."""
+        from ...constants import DTYPE_BYTES
+
+        return self.align // DTYPE_BYTES[self.dtype]
 
     @property
     def chunk_rule(self) -> str:
@@ -258,16 +263,6 @@ def entries(op: str | None = None, arch: str | None = None) -> list[LibraryKerne
 
 
 # ---- choosing -------------------------------------------------------------------------------------------------------
-
-
-def body_source(project: str | None, family: str | None = None) -> str:
-    """The body source a kernel family uses: its own ``xdna_body`` if set, else the project's ``xdna_bodies``."""
-    for v in (family, project):
-        if v:
-            if v not in BODY_SOURCES:
-                raise ValueError(f"unknown xdna body source {v!r} (expected {' or '.join(BODY_SOURCES)})")
-            return v
-    return DEFAULT_BODY_SOURCE
 
 
 def _arch(device_name: str) -> str:

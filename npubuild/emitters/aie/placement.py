@@ -56,13 +56,42 @@ def placements(n_chunks: int, device: Device, row_cap: int) -> list[tuple[int, i
     return sorted(opts, key=lambda cr: (-cr[0] * cr[1], -cr[0]))
 
 
-def plan_design(inst: KernelInstance, device: Device) -> Design:
+def plan_design(inst: KernelInstance, device: Device, body: str = "generated") -> Design:
+    """The design of ``inst``; with ``body`` "mlir-aie", one whose cores call mlir-aie's kernel for the op
+    when the catalog has one and its chunk fits (else the generated body's, ``body_note`` saying why)."""
+    note = ""
+    if body == "mlir-aie":
+        from .kernel_library import chunk_problem, chunk_rule, kernel_call, why_not
+
+        rule = chunk_rule(inst, device.name)
+        if rule is None:
+            note = chunk_problem(inst, device.name) or ""
+        else:
+            rows = rule.rows or rule.elements
+            try:
+                d, ok, problem = _plan(inst, device, rows)
+            except UnsupportedOnTarget as e:
+                note = _reason(inst, e)
+            else:
+                d.call = kernel_call(d.body, device.name)
+                if ok and d.call is not None:
+                    return d
+                note = problem if not ok else why_not(d.body, device.name) or ""
+        note = f"mlir-aie's kernel is not used: {note}" if note else ""
+    d, _, _ = _plan(inst, device)
+    d.body_note = note
+    return d
+
+
+def _plan(inst: KernelInstance, device: Device, only: int | None = None) -> tuple[Design, bool, str]:
+    """(design, whether the checker accepts it, its first problem). ``only``: chunks of exactly that
+    many rows, cores without the generated body's scratch (a library kernel's design)."""
     split = split_for(inst)
     scratch_of: dict[int, int] = {}
 
     def stack_of(r: int) -> int:
         if r not in scratch_of:
-            scratch_of[r] = body_scratch(chunk_instance(inst, split, r))
+            scratch_of[r] = 0 if only is not None else body_scratch(chunk_instance(inst, split, r))
         return stack_bytes(scratch_of[r])
 
     natural = natural_streams(split)
@@ -72,7 +101,7 @@ def plan_design(inst: KernelInstance, device: Device) -> Design:
     for streams in range(natural, 0, -1):
         try:
             buffers = pack_buffers(inst, split, streams)
-            r, depth, padded = choose_chunk(inst, split, buffers, device, stack_of)
+            r, depth, padded = choose_chunk(inst, split, buffers, device, stack_of, only)
         except UnsupportedOnTarget as e:
             if streams == natural:
                 raise  # today's packing does not fit: that is the kernel's error
@@ -99,11 +128,11 @@ def plan_design(inst: KernelInstance, device: Device) -> Design:
             # the checker then refuses it with the reason, as for any design
             ok = not problems
             if best is None or (ok, len(d.cores)) > (best_ok, len(best.cores)):
-                best, best_ok, why = d, ok, (n_chunks, streams, cap)
+                best, best_ok, why, first = d, ok, (n_chunks, streams, cap), (problems or [""])[0]
             break
     assert best is not None
     best.rows_note = _rows_note(device, best, *why, notes)
-    return best
+    return best, best_ok, first
 
 
 def _reason(inst: KernelInstance, e: UnsupportedOnTarget) -> str:

@@ -78,7 +78,6 @@ def op_bodies(op_name: str, dtypes) -> dict:
     at a shape that divides into vectors (64 x 256, every input that shape), for each of ``dtypes``."""
     from ...errors import OpError, UnsupportedOnTarget
     from ...ops import REGISTRY
-    from ...spec.instances import make_instance
     from ..host import emit as host_emit
     from ..host.vector import decision, profile
     from .devices import DEVICES
@@ -89,8 +88,8 @@ def op_bodies(op_name: str, dtypes) -> dict:
         per = out.setdefault(dev.name, {})
         for dt in dtypes:
             if op_name == "matmul":
-                per[dt] = ({"lanes": "mm.cc's vector code", "why": "", "source": "mlir-aie kernel"} if dt == "i8" else
-                           {"lanes": "scalar", "why": "not built on xdna: the NPU GEMM is int8", "source": "none"})
+                per[dt] = ({"lanes": "mm.cc's vector code", "why": "", "source": "mlir-aie kernel"} if dt in ("i8", "bf16") else
+                           {"lanes": "scalar", "why": "not built on xdna: the NPU GEMM is int8 or bf16", "source": "none"})
                 continue
             try:
                 inst = _probe(op_name, dt, max(1, len(op.inputs)))
@@ -99,8 +98,24 @@ def op_bodies(op_name: str, dtypes) -> dict:
                 got = decision(inst, dev.arch)
             except (OpError, UnsupportedOnTarget, ValueError, KeyError) as e:
                 got = {"lanes": "scalar", "why": f"not probed at {'x'.join(map(str, _PROBE_SHAPE))}: {e}"}
-            per[dt] = {**got, "source": "scalar" if got["lanes"] == "scalar" else "generated vector"}
+            per[dt] = {**got, "source": "scalar" if got["lanes"] == "scalar" else "generated vector",
+                       "mlir_aie": library_alternative(op_name, dt, dev.arch)}
     return out
+
+
+def library_alternative(op_name: str, dtype: str, arch: str) -> dict:
+    """What ``xdna_bodies = "mlir-aie"`` gives ``op_name`` on ``arch``: the kernel and what it needs, or why none."""
+    from .kernel_library import entries
+
+    found = entries(op_name, arch)
+    e = next((k for k in found if k.dtype == dtype), None)
+    if e is None:
+        if found:
+            return {"kernel": None, "why": f"mlir-aie's {found[0].symbol} takes {found[0].dtype}, not {dtype}"}
+        others = sorted({k.arch for k in entries(op_name)})
+        return {"kernel": None, "why": f"no mlir-aie kernel for {op_name} on {arch}" + (f" (only {', '.join(others)})" if others else "")}
+    return {"kernel": f"aie_kernels/{e.source}", "symbol": e.symbol, "lanes": e.lanes, "chunk": e.chunk_rule,
+            "attrs": dict(e.attrs)}
 
 
 def _probe(op_name: str, dtype: str, n_inputs: int):

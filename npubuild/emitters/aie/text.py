@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from ..host import emit as host_emit
 from ..host.mlir_text import MEMREF_ELEMENT, memref_type
+from ..host.vector import LANES
 from .design import Design
 
 BODY = "body"
@@ -70,10 +71,17 @@ def render(design: Design, options: dict, header: list[str]) -> str:
     out += [link_line(ln) for ln in d.links]
     for tile, sym, shape, dtype in d.locals:
         out.append(f'    %{sym} = aie.buffer({tile_name(tile)}) {{sym_name = "{sym}"}} : {memref_type(shape, dtype)}')
-    body = body_function(host_emit(d.body))
-    out += ["    // compute body: the host target compiles this same function", *("  " + ln for ln in body.splitlines())]
+    link_with = options.get("link_with", "func")
+    if d.call is not None:
+        # mlir-aie's kernel, compiled by Peano and linked (test/npu-xrt/add_one_func_link_with_peano/aie.mlir)
+        k = d.call.kernel
+        out += [f"    // compute body: mlir-aie's aie_kernels/{k.source} ({k.symbol}), linked as {k.object_name}",
+                f"    {d.call.declaration(link_with)}"]
+    else:
+        body = body_function(host_emit(d.body))
+        out += ["    // compute body: the host target compiles this same function", *("  " + ln for ln in body.splitlines())]
     for core in d.cores:
-        out += _core(d, core, fifo)
+        out += _core(d, core, fifo, link_with)
     out += sequence_lines(d, options)
     out += ["  }", "}", ""]
     return "\n".join(out)
@@ -99,12 +107,22 @@ def access_lines(fifo, name: str, port: str, var: str) -> list[str]:
 
 
 def _copy_part(c: IndexConsts, src: str, src_fifo, dst: str, shape, offset: int, dtype: str, tag: str) -> list[str]:
-    """Copy a packed part (flat, at ``offset``) into a local buffer of the body's shape."""
+    """Copy a packed part (flat, at ``offset``) into a local buffer of the body's shape.
+
+    The innermost axis moves whole vectors (``vector.transfer_read``/``write`` of the body's lane
+    count, which convert-vector-to-aievec leaves to the standard lowering, like the vector bodies'
+    own loads and stores) when it is a whole number of them, else one element at a time."""
+    elem = MEMREF_ELEMENT[dtype]
+    lanes = LANES.get(dtype, 0) if elem != "i1" else 0
+    vector = bool(shape) and lanes > 0 and shape[-1] % lanes == 0
     lines, ivs = [], []
+    if vector:
+        lines.append(f"%{tag}_pad = arith.constant {'0.0' if elem.startswith(('f', 'bf')) else '0'} : {elem}")
     depth = 0
     for k, n in enumerate(shape):
         iv = f"%{tag}_i{k}"
-        lines.append("  " * depth + f"scf.for {iv} = {c(0)} to {c(n)} step {c(1)} {{")
+        step = lanes if vector and k == len(shape) - 1 else 1
+        lines.append("  " * depth + f"scf.for {iv} = {c(0)} to {c(n)} step {c(step)} {{")
         ivs.append(iv)
         depth += 1
     pad = "  " * depth
@@ -123,16 +141,21 @@ def _copy_part(c: IndexConsts, src: str, src_fifo, dst: str, shape, offset: int,
         nxt = f"%{tag}_a{j}"
         lines.append(pad + f"{nxt} = arith.addi {lin}, {v} : index")
         lin = nxt
-    src_ty = memref_type(src_fifo.shape, dtype)
-    lines.append(pad + f"%{tag}_v = memref.load {src}[{lin}] : {src_ty}")
-    lines.append(pad + f"memref.store %{tag}_v, {dst}[{', '.join(ivs)}] : {memref_type(shape, dtype)}")
+    src_ty, dst_ty = memref_type(src_fifo.shape, dtype), memref_type(shape, dtype)
+    if vector:
+        vty = f"vector<{lanes}x{elem}>"
+        lines.append(pad + f"%{tag}_v = vector.transfer_read {src}[{lin}], %{tag}_pad {{in_bounds = [true]}} : {src_ty}, {vty}")
+        lines.append(pad + f"vector.transfer_write %{tag}_v, {dst}[{', '.join(ivs)}] {{in_bounds = [true]}} : {vty}, {dst_ty}")
+    else:
+        lines.append(pad + f"%{tag}_v = memref.load {src}[{lin}] : {src_ty}")
+        lines.append(pad + f"memref.store %{tag}_v, {dst}[{', '.join(ivs)}] : {dst_ty}")
     for k in range(len(shape)):
         depth -= 1
         lines.append("  " * depth + "}")
     return lines
 
 
-def _core(d: Design, core, fifo) -> list[str]:
+def _core(d: Design, core, fifo, link_with: str = "func") -> list[str]:
     c = IndexConsts()
     body: list[str] = []
     var = {}
@@ -155,8 +178,11 @@ def _core(d: Design, core, fifo) -> list[str]:
     chunk += copies_chunk
     chunk += access_lines(fifo[core.out], core.out, "Produce", "%o")
     args.append("%o")
-    types = [memref_type(t.shape, t.dtype) for t in d.body.inputs] + [memref_type(d.body.output.shape, d.body.output.dtype)]
-    chunk.append(f"func.call @{BODY}({', '.join(args)}) : ({', '.join(types)}) -> ()")
+    if d.call is not None:
+        chunk += d.call.call_lines(args[:-1], args[-1])
+    else:
+        types = [memref_type(t.shape, t.dtype) for t in d.body.inputs] + [memref_type(d.body.output.shape, d.body.output.dtype)]
+        chunk.append(f"func.call @{BODY}({', '.join(args)}) : ({', '.join(types)}) -> ()")
     chunk += [f"aie.objectfifo.release @{n}(Consume, 1)" for n in core.streamed_in]
     chunk.append(f"aie.objectfifo.release @{core.out}(Produce, 1)")
     body += copies_once
@@ -167,7 +193,11 @@ def _core(d: Design, core, fifo) -> list[str]:
     body += [f"aie.objectfifo.release @{n}(Consume, 1)" for n in core.params]
     loop = [f"scf.for %run = {c(0)} to {c(FOREVER)} step {c(1)} {{", *("  " + ln for ln in body), "}"]
     col, row = core.tile
-    return [f"    %run_{col}_{row} = aie.core({tile_name(core.tile)}) {{", *c.lines, *("      " + ln for ln in loop), "      aie.end", f"    }} {{stack_size = {d.stack} : i32}}"]
+    consts = c.lines + ["      " + ln for ln in (d.call.constant_lines() if d.call is not None else [])]
+    attrs = f"stack_size = {d.stack} : i32"
+    if d.call is not None and d.call.core_attr(link_with):
+        attrs = f"{d.call.core_attr(link_with)}, {attrs}"
+    return [f"    %run_{col}_{row} = aie.core({tile_name(core.tile)}) {{", *consts, *("      " + ln for ln in loop), "      aie.end", f"    }} {{{attrs}}}"]
 
 
 def sequence_lines(d: Design, options: dict) -> list[str]:

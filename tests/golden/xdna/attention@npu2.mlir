@@ -132,22 +132,24 @@ module {
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
         %p0_sv = aie.objectfifo.acquire @k_v_c0(Consume, 1) : !aie.objectfifosubview<memref<2048xf32>>
         %p0 = aie.objectfifo.subview.access %p0_sv[0] : !aie.objectfifosubview<memref<2048xf32>> -> memref<2048xf32>
+        %u1_pad = arith.constant 0.0 : f32
         scf.for %u1_i0 = %c0 to %c16 step %c1 {
-          scf.for %u1_i1 = %c0 to %c64 step %c1 {
+          scf.for %u1_i1 = %c0 to %c64 step %c16 {
             %u1_a0 = arith.addi %c0, %u1_i1 : index
             %u1_m1 = arith.muli %u1_i0, %c64 : index
             %u1_a1 = arith.addi %u1_a0, %u1_m1 : index
-            %u1_v = memref.load %p0[%u1_a1] : memref<2048xf32>
-            memref.store %u1_v, %k_c0_local[%u1_i0, %u1_i1] : memref<16x64xf32>
+            %u1_v = vector.transfer_read %p0[%u1_a1], %u1_pad {in_bounds = [true]} : memref<2048xf32>, vector<16xf32>
+            vector.transfer_write %u1_v, %k_c0_local[%u1_i0, %u1_i1] {in_bounds = [true]} : vector<16xf32>, memref<16x64xf32>
           }
         }
+        %u2_pad = arith.constant 0.0 : f32
         scf.for %u2_i0 = %c0 to %c16 step %c1 {
-          scf.for %u2_i1 = %c0 to %c64 step %c1 {
+          scf.for %u2_i1 = %c0 to %c64 step %c16 {
             %u2_a0 = arith.addi %c1024, %u2_i1 : index
             %u2_m1 = arith.muli %u2_i0, %c64 : index
             %u2_a1 = arith.addi %u2_a0, %u2_m1 : index
-            %u2_v = memref.load %p0[%u2_a1] : memref<2048xf32>
-            memref.store %u2_v, %v_c0_local[%u2_i0, %u2_i1] : memref<16x64xf32>
+            %u2_v = vector.transfer_read %p0[%u2_a1], %u2_pad {in_bounds = [true]} : memref<2048xf32>, vector<16xf32>
+            vector.transfer_write %u2_v, %v_c0_local[%u2_i0, %u2_i1] {in_bounds = [true]} : vector<16xf32>, memref<16x64xf32>
           }
         }
         %s0_sv = aie.objectfifo.acquire @q_c0(Consume, 1) : !aie.objectfifosubview<memref<16x64xf32>>

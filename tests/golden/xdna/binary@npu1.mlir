@@ -86,20 +86,23 @@ module {
     %run_0_2 = aie.core(%core_0_2) {
       %c0 = arith.constant 0 : index
       %c512 = arith.constant 512 : index
-      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
         %s0_sv = aie.objectfifo.acquire @a_b_c0_r0(Consume, 1) : !aie.objectfifosubview<memref<1024xf32>>
         %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<1024xf32>> -> memref<1024xf32>
-        scf.for %u0_i0 = %c0 to %c512 step %c1 {
+        %u0_pad = arith.constant 0.0 : f32
+        scf.for %u0_i0 = %c0 to %c512 step %c16 {
           %u0_a0 = arith.addi %c0, %u0_i0 : index
-          %u0_v = memref.load %s0[%u0_a0] : memref<1024xf32>
-          memref.store %u0_v, %a_c0_r0_local[%u0_i0] : memref<512xf32>
+          %u0_v = vector.transfer_read %s0[%u0_a0], %u0_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u0_v, %a_c0_r0_local[%u0_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
-        scf.for %u1_i0 = %c0 to %c512 step %c1 {
+        %u1_pad = arith.constant 0.0 : f32
+        scf.for %u1_i0 = %c0 to %c512 step %c16 {
           %u1_a0 = arith.addi %c512, %u1_i0 : index
-          %u1_v = memref.load %s0[%u1_a0] : memref<1024xf32>
-          memref.store %u1_v, %b_c0_r0_local[%u1_i0] : memref<512xf32>
+          %u1_v = vector.transfer_read %s0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u1_v, %b_c0_r0_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
         %o_sv = aie.objectfifo.acquire @y_c0_r0(Produce, 1) : !aie.objectfifosubview<memref<512xf32>>
         %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
@@ -112,20 +115,23 @@ module {
     %run_0_3 = aie.core(%core_0_3) {
       %c0 = arith.constant 0 : index
       %c512 = arith.constant 512 : index
-      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
         %s0_sv = aie.objectfifo.acquire @a_b_c0_r1(Consume, 1) : !aie.objectfifosubview<memref<1024xf32>>
         %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<1024xf32>> -> memref<1024xf32>
-        scf.for %u0_i0 = %c0 to %c512 step %c1 {
+        %u0_pad = arith.constant 0.0 : f32
+        scf.for %u0_i0 = %c0 to %c512 step %c16 {
           %u0_a0 = arith.addi %c0, %u0_i0 : index
-          %u0_v = memref.load %s0[%u0_a0] : memref<1024xf32>
-          memref.store %u0_v, %a_c0_r1_local[%u0_i0] : memref<512xf32>
+          %u0_v = vector.transfer_read %s0[%u0_a0], %u0_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u0_v, %a_c0_r1_local[%u0_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
-        scf.for %u1_i0 = %c0 to %c512 step %c1 {
+        %u1_pad = arith.constant 0.0 : f32
+        scf.for %u1_i0 = %c0 to %c512 step %c16 {
           %u1_a0 = arith.addi %c512, %u1_i0 : index
-          %u1_v = memref.load %s0[%u1_a0] : memref<1024xf32>
-          memref.store %u1_v, %b_c0_r1_local[%u1_i0] : memref<512xf32>
+          %u1_v = vector.transfer_read %s0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u1_v, %b_c0_r1_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
         %o_sv = aie.objectfifo.acquire @y_c0_r1(Produce, 1) : !aie.objectfifosubview<memref<512xf32>>
         %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
@@ -138,20 +144,23 @@ module {
     %run_1_2 = aie.core(%core_1_2) {
       %c0 = arith.constant 0 : index
       %c512 = arith.constant 512 : index
-      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
         %s0_sv = aie.objectfifo.acquire @a_b_c1_r0(Consume, 1) : !aie.objectfifosubview<memref<1024xf32>>
         %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<1024xf32>> -> memref<1024xf32>
-        scf.for %u0_i0 = %c0 to %c512 step %c1 {
+        %u0_pad = arith.constant 0.0 : f32
+        scf.for %u0_i0 = %c0 to %c512 step %c16 {
           %u0_a0 = arith.addi %c0, %u0_i0 : index
-          %u0_v = memref.load %s0[%u0_a0] : memref<1024xf32>
-          memref.store %u0_v, %a_c1_r0_local[%u0_i0] : memref<512xf32>
+          %u0_v = vector.transfer_read %s0[%u0_a0], %u0_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u0_v, %a_c1_r0_local[%u0_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
-        scf.for %u1_i0 = %c0 to %c512 step %c1 {
+        %u1_pad = arith.constant 0.0 : f32
+        scf.for %u1_i0 = %c0 to %c512 step %c16 {
           %u1_a0 = arith.addi %c512, %u1_i0 : index
-          %u1_v = memref.load %s0[%u1_a0] : memref<1024xf32>
-          memref.store %u1_v, %b_c1_r0_local[%u1_i0] : memref<512xf32>
+          %u1_v = vector.transfer_read %s0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u1_v, %b_c1_r0_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
         %o_sv = aie.objectfifo.acquire @y_c1_r0(Produce, 1) : !aie.objectfifosubview<memref<512xf32>>
         %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
@@ -164,20 +173,23 @@ module {
     %run_1_3 = aie.core(%core_1_3) {
       %c0 = arith.constant 0 : index
       %c512 = arith.constant 512 : index
-      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
         %s0_sv = aie.objectfifo.acquire @a_b_c1_r1(Consume, 1) : !aie.objectfifosubview<memref<1024xf32>>
         %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<1024xf32>> -> memref<1024xf32>
-        scf.for %u0_i0 = %c0 to %c512 step %c1 {
+        %u0_pad = arith.constant 0.0 : f32
+        scf.for %u0_i0 = %c0 to %c512 step %c16 {
           %u0_a0 = arith.addi %c0, %u0_i0 : index
-          %u0_v = memref.load %s0[%u0_a0] : memref<1024xf32>
-          memref.store %u0_v, %a_c1_r1_local[%u0_i0] : memref<512xf32>
+          %u0_v = vector.transfer_read %s0[%u0_a0], %u0_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u0_v, %a_c1_r1_local[%u0_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
-        scf.for %u1_i0 = %c0 to %c512 step %c1 {
+        %u1_pad = arith.constant 0.0 : f32
+        scf.for %u1_i0 = %c0 to %c512 step %c16 {
           %u1_a0 = arith.addi %c512, %u1_i0 : index
-          %u1_v = memref.load %s0[%u1_a0] : memref<1024xf32>
-          memref.store %u1_v, %b_c1_r1_local[%u1_i0] : memref<512xf32>
+          %u1_v = vector.transfer_read %s0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u1_v, %b_c1_r1_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
         %o_sv = aie.objectfifo.acquire @y_c1_r1(Produce, 1) : !aie.objectfifosubview<memref<512xf32>>
         %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
@@ -190,20 +202,23 @@ module {
     %run_2_2 = aie.core(%core_2_2) {
       %c0 = arith.constant 0 : index
       %c512 = arith.constant 512 : index
-      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
         %s0_sv = aie.objectfifo.acquire @a_b_c2_r0(Consume, 1) : !aie.objectfifosubview<memref<1024xf32>>
         %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<1024xf32>> -> memref<1024xf32>
-        scf.for %u0_i0 = %c0 to %c512 step %c1 {
+        %u0_pad = arith.constant 0.0 : f32
+        scf.for %u0_i0 = %c0 to %c512 step %c16 {
           %u0_a0 = arith.addi %c0, %u0_i0 : index
-          %u0_v = memref.load %s0[%u0_a0] : memref<1024xf32>
-          memref.store %u0_v, %a_c2_r0_local[%u0_i0] : memref<512xf32>
+          %u0_v = vector.transfer_read %s0[%u0_a0], %u0_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u0_v, %a_c2_r0_local[%u0_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
-        scf.for %u1_i0 = %c0 to %c512 step %c1 {
+        %u1_pad = arith.constant 0.0 : f32
+        scf.for %u1_i0 = %c0 to %c512 step %c16 {
           %u1_a0 = arith.addi %c512, %u1_i0 : index
-          %u1_v = memref.load %s0[%u1_a0] : memref<1024xf32>
-          memref.store %u1_v, %b_c2_r0_local[%u1_i0] : memref<512xf32>
+          %u1_v = vector.transfer_read %s0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u1_v, %b_c2_r0_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
         %o_sv = aie.objectfifo.acquire @y_c2_r0(Produce, 1) : !aie.objectfifosubview<memref<512xf32>>
         %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
@@ -216,20 +231,23 @@ module {
     %run_2_3 = aie.core(%core_2_3) {
       %c0 = arith.constant 0 : index
       %c512 = arith.constant 512 : index
-      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
         %s0_sv = aie.objectfifo.acquire @a_b_c2_r1(Consume, 1) : !aie.objectfifosubview<memref<1024xf32>>
         %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<1024xf32>> -> memref<1024xf32>
-        scf.for %u0_i0 = %c0 to %c512 step %c1 {
+        %u0_pad = arith.constant 0.0 : f32
+        scf.for %u0_i0 = %c0 to %c512 step %c16 {
           %u0_a0 = arith.addi %c0, %u0_i0 : index
-          %u0_v = memref.load %s0[%u0_a0] : memref<1024xf32>
-          memref.store %u0_v, %a_c2_r1_local[%u0_i0] : memref<512xf32>
+          %u0_v = vector.transfer_read %s0[%u0_a0], %u0_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u0_v, %a_c2_r1_local[%u0_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
-        scf.for %u1_i0 = %c0 to %c512 step %c1 {
+        %u1_pad = arith.constant 0.0 : f32
+        scf.for %u1_i0 = %c0 to %c512 step %c16 {
           %u1_a0 = arith.addi %c512, %u1_i0 : index
-          %u1_v = memref.load %s0[%u1_a0] : memref<1024xf32>
-          memref.store %u1_v, %b_c2_r1_local[%u1_i0] : memref<512xf32>
+          %u1_v = vector.transfer_read %s0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u1_v, %b_c2_r1_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
         %o_sv = aie.objectfifo.acquire @y_c2_r1(Produce, 1) : !aie.objectfifosubview<memref<512xf32>>
         %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
@@ -242,20 +260,23 @@ module {
     %run_3_2 = aie.core(%core_3_2) {
       %c0 = arith.constant 0 : index
       %c512 = arith.constant 512 : index
-      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
         %s0_sv = aie.objectfifo.acquire @a_b_c3_r0(Consume, 1) : !aie.objectfifosubview<memref<1024xf32>>
         %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<1024xf32>> -> memref<1024xf32>
-        scf.for %u0_i0 = %c0 to %c512 step %c1 {
+        %u0_pad = arith.constant 0.0 : f32
+        scf.for %u0_i0 = %c0 to %c512 step %c16 {
           %u0_a0 = arith.addi %c0, %u0_i0 : index
-          %u0_v = memref.load %s0[%u0_a0] : memref<1024xf32>
-          memref.store %u0_v, %a_c3_r0_local[%u0_i0] : memref<512xf32>
+          %u0_v = vector.transfer_read %s0[%u0_a0], %u0_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u0_v, %a_c3_r0_local[%u0_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
-        scf.for %u1_i0 = %c0 to %c512 step %c1 {
+        %u1_pad = arith.constant 0.0 : f32
+        scf.for %u1_i0 = %c0 to %c512 step %c16 {
           %u1_a0 = arith.addi %c512, %u1_i0 : index
-          %u1_v = memref.load %s0[%u1_a0] : memref<1024xf32>
-          memref.store %u1_v, %b_c3_r0_local[%u1_i0] : memref<512xf32>
+          %u1_v = vector.transfer_read %s0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u1_v, %b_c3_r0_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
         %o_sv = aie.objectfifo.acquire @y_c3_r0(Produce, 1) : !aie.objectfifosubview<memref<512xf32>>
         %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
@@ -268,20 +289,23 @@ module {
     %run_3_3 = aie.core(%core_3_3) {
       %c0 = arith.constant 0 : index
       %c512 = arith.constant 512 : index
-      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
         %s0_sv = aie.objectfifo.acquire @a_b_c3_r1(Consume, 1) : !aie.objectfifosubview<memref<1024xf32>>
         %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<1024xf32>> -> memref<1024xf32>
-        scf.for %u0_i0 = %c0 to %c512 step %c1 {
+        %u0_pad = arith.constant 0.0 : f32
+        scf.for %u0_i0 = %c0 to %c512 step %c16 {
           %u0_a0 = arith.addi %c0, %u0_i0 : index
-          %u0_v = memref.load %s0[%u0_a0] : memref<1024xf32>
-          memref.store %u0_v, %a_c3_r1_local[%u0_i0] : memref<512xf32>
+          %u0_v = vector.transfer_read %s0[%u0_a0], %u0_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u0_v, %a_c3_r1_local[%u0_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
-        scf.for %u1_i0 = %c0 to %c512 step %c1 {
+        %u1_pad = arith.constant 0.0 : f32
+        scf.for %u1_i0 = %c0 to %c512 step %c16 {
           %u1_a0 = arith.addi %c512, %u1_i0 : index
-          %u1_v = memref.load %s0[%u1_a0] : memref<1024xf32>
-          memref.store %u1_v, %b_c3_r1_local[%u1_i0] : memref<512xf32>
+          %u1_v = vector.transfer_read %s0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u1_v, %b_c3_r1_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
         %o_sv = aie.objectfifo.acquire @y_c3_r1(Produce, 1) : !aie.objectfifosubview<memref<512xf32>>
         %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>

@@ -206,20 +206,23 @@ module {
     %run_0_2 = aie.core(%core_0_2) {
       %c0 = arith.constant 0 : index
       %c256 = arith.constant 256 : index
-      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
         %p0_sv = aie.objectfifo.acquire @gamma_beta_c0(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
         %p0 = aie.objectfifo.subview.access %p0_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
-        scf.for %u1_i0 = %c0 to %c256 step %c1 {
+        %u1_pad = arith.constant 0.0 : f32
+        scf.for %u1_i0 = %c0 to %c256 step %c16 {
           %u1_a0 = arith.addi %c0, %u1_i0 : index
-          %u1_v = memref.load %p0[%u1_a0] : memref<512xf32>
-          memref.store %u1_v, %gamma_c0_local[%u1_i0] : memref<256xf32>
+          %u1_v = vector.transfer_read %p0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
+          vector.transfer_write %u1_v, %gamma_c0_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
         }
-        scf.for %u2_i0 = %c0 to %c256 step %c1 {
+        %u2_pad = arith.constant 0.0 : f32
+        scf.for %u2_i0 = %c0 to %c256 step %c16 {
           %u2_a0 = arith.addi %c256, %u2_i0 : index
-          %u2_v = memref.load %p0[%u2_a0] : memref<512xf32>
-          memref.store %u2_v, %beta_c0_local[%u2_i0] : memref<256xf32>
+          %u2_v = vector.transfer_read %p0[%u2_a0], %u2_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
+          vector.transfer_write %u2_v, %beta_c0_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
         }
         %s0_sv = aie.objectfifo.acquire @x_c0(Consume, 1) : !aie.objectfifosubview<memref<8x256xf32>>
         %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<8x256xf32>> -> memref<8x256xf32>
@@ -235,20 +238,23 @@ module {
     %run_1_2 = aie.core(%core_1_2) {
       %c0 = arith.constant 0 : index
       %c256 = arith.constant 256 : index
-      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
         %p0_sv = aie.objectfifo.acquire @gamma_beta_c1(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
         %p0 = aie.objectfifo.subview.access %p0_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
-        scf.for %u1_i0 = %c0 to %c256 step %c1 {
+        %u1_pad = arith.constant 0.0 : f32
+        scf.for %u1_i0 = %c0 to %c256 step %c16 {
           %u1_a0 = arith.addi %c0, %u1_i0 : index
-          %u1_v = memref.load %p0[%u1_a0] : memref<512xf32>
-          memref.store %u1_v, %gamma_c1_local[%u1_i0] : memref<256xf32>
+          %u1_v = vector.transfer_read %p0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
+          vector.transfer_write %u1_v, %gamma_c1_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
         }
-        scf.for %u2_i0 = %c0 to %c256 step %c1 {
+        %u2_pad = arith.constant 0.0 : f32
+        scf.for %u2_i0 = %c0 to %c256 step %c16 {
           %u2_a0 = arith.addi %c256, %u2_i0 : index
-          %u2_v = memref.load %p0[%u2_a0] : memref<512xf32>
-          memref.store %u2_v, %beta_c1_local[%u2_i0] : memref<256xf32>
+          %u2_v = vector.transfer_read %p0[%u2_a0], %u2_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
+          vector.transfer_write %u2_v, %beta_c1_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
         }
         %s0_sv = aie.objectfifo.acquire @x_c1(Consume, 1) : !aie.objectfifosubview<memref<8x256xf32>>
         %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<8x256xf32>> -> memref<8x256xf32>
@@ -264,20 +270,23 @@ module {
     %run_2_2 = aie.core(%core_2_2) {
       %c0 = arith.constant 0 : index
       %c256 = arith.constant 256 : index
-      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
         %p0_sv = aie.objectfifo.acquire @gamma_beta_c2(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
         %p0 = aie.objectfifo.subview.access %p0_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
-        scf.for %u1_i0 = %c0 to %c256 step %c1 {
+        %u1_pad = arith.constant 0.0 : f32
+        scf.for %u1_i0 = %c0 to %c256 step %c16 {
           %u1_a0 = arith.addi %c0, %u1_i0 : index
-          %u1_v = memref.load %p0[%u1_a0] : memref<512xf32>
-          memref.store %u1_v, %gamma_c2_local[%u1_i0] : memref<256xf32>
+          %u1_v = vector.transfer_read %p0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
+          vector.transfer_write %u1_v, %gamma_c2_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
         }
-        scf.for %u2_i0 = %c0 to %c256 step %c1 {
+        %u2_pad = arith.constant 0.0 : f32
+        scf.for %u2_i0 = %c0 to %c256 step %c16 {
           %u2_a0 = arith.addi %c256, %u2_i0 : index
-          %u2_v = memref.load %p0[%u2_a0] : memref<512xf32>
-          memref.store %u2_v, %beta_c2_local[%u2_i0] : memref<256xf32>
+          %u2_v = vector.transfer_read %p0[%u2_a0], %u2_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
+          vector.transfer_write %u2_v, %beta_c2_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
         }
         %s0_sv = aie.objectfifo.acquire @x_c2(Consume, 1) : !aie.objectfifosubview<memref<8x256xf32>>
         %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<8x256xf32>> -> memref<8x256xf32>
@@ -293,20 +302,23 @@ module {
     %run_3_2 = aie.core(%core_3_2) {
       %c0 = arith.constant 0 : index
       %c256 = arith.constant 256 : index
-      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
         %p0_sv = aie.objectfifo.acquire @gamma_beta_c3(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
         %p0 = aie.objectfifo.subview.access %p0_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
-        scf.for %u1_i0 = %c0 to %c256 step %c1 {
+        %u1_pad = arith.constant 0.0 : f32
+        scf.for %u1_i0 = %c0 to %c256 step %c16 {
           %u1_a0 = arith.addi %c0, %u1_i0 : index
-          %u1_v = memref.load %p0[%u1_a0] : memref<512xf32>
-          memref.store %u1_v, %gamma_c3_local[%u1_i0] : memref<256xf32>
+          %u1_v = vector.transfer_read %p0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
+          vector.transfer_write %u1_v, %gamma_c3_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
         }
-        scf.for %u2_i0 = %c0 to %c256 step %c1 {
+        %u2_pad = arith.constant 0.0 : f32
+        scf.for %u2_i0 = %c0 to %c256 step %c16 {
           %u2_a0 = arith.addi %c256, %u2_i0 : index
-          %u2_v = memref.load %p0[%u2_a0] : memref<512xf32>
-          memref.store %u2_v, %beta_c3_local[%u2_i0] : memref<256xf32>
+          %u2_v = vector.transfer_read %p0[%u2_a0], %u2_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
+          vector.transfer_write %u2_v, %beta_c3_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
         }
         %s0_sv = aie.objectfifo.acquire @x_c3(Consume, 1) : !aie.objectfifosubview<memref<8x256xf32>>
         %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<8x256xf32>> -> memref<8x256xf32>

@@ -60,22 +60,24 @@ module {
         %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<16x128xf32>> -> memref<16x128xf32>
         %s1_sv = aie.objectfifo.acquire @cos_sin_c0(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
         %s1 = aie.objectfifo.subview.access %s1_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
+        %u1_pad = arith.constant 0.0 : f32
         scf.for %u1_i0 = %c0 to %c16 step %c1 {
-          scf.for %u1_i1 = %c0 to %c16 step %c1 {
+          scf.for %u1_i1 = %c0 to %c16 step %c16 {
             %u1_a0 = arith.addi %c0, %u1_i1 : index
             %u1_m1 = arith.muli %u1_i0, %c16 : index
             %u1_a1 = arith.addi %u1_a0, %u1_m1 : index
-            %u1_v = memref.load %s1[%u1_a1] : memref<512xf32>
-            memref.store %u1_v, %cos_c0_local[%u1_i0, %u1_i1] : memref<16x16xf32>
+            %u1_v = vector.transfer_read %s1[%u1_a1], %u1_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
+            vector.transfer_write %u1_v, %cos_c0_local[%u1_i0, %u1_i1] {in_bounds = [true]} : vector<16xf32>, memref<16x16xf32>
           }
         }
+        %u2_pad = arith.constant 0.0 : f32
         scf.for %u2_i0 = %c0 to %c16 step %c1 {
-          scf.for %u2_i1 = %c0 to %c16 step %c1 {
+          scf.for %u2_i1 = %c0 to %c16 step %c16 {
             %u2_a0 = arith.addi %c256, %u2_i1 : index
             %u2_m1 = arith.muli %u2_i0, %c16 : index
             %u2_a1 = arith.addi %u2_a0, %u2_m1 : index
-            %u2_v = memref.load %s1[%u2_a1] : memref<512xf32>
-            memref.store %u2_v, %sin_c0_local[%u2_i0, %u2_i1] : memref<16x16xf32>
+            %u2_v = vector.transfer_read %s1[%u2_a1], %u2_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
+            vector.transfer_write %u2_v, %sin_c0_local[%u2_i0, %u2_i1] {in_bounds = [true]} : vector<16xf32>, memref<16x16xf32>
           }
         }
         %o_sv = aie.objectfifo.acquire @y_c0(Produce, 1) : !aie.objectfifosubview<memref<16x128xf32>>

@@ -104,8 +104,9 @@ module {
     %run_0_2 = aie.core(%core_0_2) {
       %c0 = arith.constant 0 : index
       %c512 = arith.constant 512 : index
-      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
       %c2 = arith.constant 2 : index
+      %c1 = arith.constant 1 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
         scf.for %chunk = %c0 to %c2 step %c1 {
@@ -113,15 +114,17 @@ module {
           %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<512xi8>> -> memref<512xi8>
           %s1_sv = aie.objectfifo.acquire @a_b_c0_r0(Consume, 1) : !aie.objectfifosubview<memref<1024xf32>>
           %s1 = aie.objectfifo.subview.access %s1_sv[0] : !aie.objectfifosubview<memref<1024xf32>> -> memref<1024xf32>
-          scf.for %u1_i0 = %c0 to %c512 step %c1 {
+          %u1_pad = arith.constant 0.0 : f32
+          scf.for %u1_i0 = %c0 to %c512 step %c16 {
             %u1_a0 = arith.addi %c0, %u1_i0 : index
-            %u1_v = memref.load %s1[%u1_a0] : memref<1024xf32>
-            memref.store %u1_v, %a_c0_r0_local[%u1_i0] : memref<512xf32>
+            %u1_v = vector.transfer_read %s1[%u1_a0], %u1_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+            vector.transfer_write %u1_v, %a_c0_r0_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
           }
-          scf.for %u2_i0 = %c0 to %c512 step %c1 {
+          %u2_pad = arith.constant 0.0 : f32
+          scf.for %u2_i0 = %c0 to %c512 step %c16 {
             %u2_a0 = arith.addi %c512, %u2_i0 : index
-            %u2_v = memref.load %s1[%u2_a0] : memref<1024xf32>
-            memref.store %u2_v, %b_c0_r0_local[%u2_i0] : memref<512xf32>
+            %u2_v = vector.transfer_read %s1[%u2_a0], %u2_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+            vector.transfer_write %u2_v, %b_c0_r0_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
           }
           %o_sv = aie.objectfifo.acquire @y_c0_r0(Produce, 1) : !aie.objectfifosubview<memref<512xf32>>
           %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
@@ -136,8 +139,9 @@ module {
     %run_0_3 = aie.core(%core_0_3) {
       %c0 = arith.constant 0 : index
       %c512 = arith.constant 512 : index
-      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
       %c2 = arith.constant 2 : index
+      %c1 = arith.constant 1 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
         scf.for %chunk = %c0 to %c2 step %c1 {
@@ -145,15 +149,17 @@ module {
           %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<512xi8>> -> memref<512xi8>
           %s1_sv = aie.objectfifo.acquire @a_b_c0_r1(Consume, 1) : !aie.objectfifosubview<memref<1024xf32>>
           %s1 = aie.objectfifo.subview.access %s1_sv[0] : !aie.objectfifosubview<memref<1024xf32>> -> memref<1024xf32>
-          scf.for %u1_i0 = %c0 to %c512 step %c1 {
+          %u1_pad = arith.constant 0.0 : f32
+          scf.for %u1_i0 = %c0 to %c512 step %c16 {
             %u1_a0 = arith.addi %c0, %u1_i0 : index
-            %u1_v = memref.load %s1[%u1_a0] : memref<1024xf32>
-            memref.store %u1_v, %a_c0_r1_local[%u1_i0] : memref<512xf32>
+            %u1_v = vector.transfer_read %s1[%u1_a0], %u1_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+            vector.transfer_write %u1_v, %a_c0_r1_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
           }
-          scf.for %u2_i0 = %c0 to %c512 step %c1 {
+          %u2_pad = arith.constant 0.0 : f32
+          scf.for %u2_i0 = %c0 to %c512 step %c16 {
             %u2_a0 = arith.addi %c512, %u2_i0 : index
-            %u2_v = memref.load %s1[%u2_a0] : memref<1024xf32>
-            memref.store %u2_v, %b_c0_r1_local[%u2_i0] : memref<512xf32>
+            %u2_v = vector.transfer_read %s1[%u2_a0], %u2_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+            vector.transfer_write %u2_v, %b_c0_r1_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
           }
           %o_sv = aie.objectfifo.acquire @y_c0_r1(Produce, 1) : !aie.objectfifosubview<memref<512xf32>>
           %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
@@ -168,8 +174,9 @@ module {
     %run_1_2 = aie.core(%core_1_2) {
       %c0 = arith.constant 0 : index
       %c512 = arith.constant 512 : index
-      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
       %c2 = arith.constant 2 : index
+      %c1 = arith.constant 1 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
         scf.for %chunk = %c0 to %c2 step %c1 {
@@ -177,15 +184,17 @@ module {
           %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<512xi8>> -> memref<512xi8>
           %s1_sv = aie.objectfifo.acquire @a_b_c1_r0(Consume, 1) : !aie.objectfifosubview<memref<1024xf32>>
           %s1 = aie.objectfifo.subview.access %s1_sv[0] : !aie.objectfifosubview<memref<1024xf32>> -> memref<1024xf32>
-          scf.for %u1_i0 = %c0 to %c512 step %c1 {
+          %u1_pad = arith.constant 0.0 : f32
+          scf.for %u1_i0 = %c0 to %c512 step %c16 {
             %u1_a0 = arith.addi %c0, %u1_i0 : index
-            %u1_v = memref.load %s1[%u1_a0] : memref<1024xf32>
-            memref.store %u1_v, %a_c1_r0_local[%u1_i0] : memref<512xf32>
+            %u1_v = vector.transfer_read %s1[%u1_a0], %u1_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+            vector.transfer_write %u1_v, %a_c1_r0_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
           }
-          scf.for %u2_i0 = %c0 to %c512 step %c1 {
+          %u2_pad = arith.constant 0.0 : f32
+          scf.for %u2_i0 = %c0 to %c512 step %c16 {
             %u2_a0 = arith.addi %c512, %u2_i0 : index
-            %u2_v = memref.load %s1[%u2_a0] : memref<1024xf32>
-            memref.store %u2_v, %b_c1_r0_local[%u2_i0] : memref<512xf32>
+            %u2_v = vector.transfer_read %s1[%u2_a0], %u2_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+            vector.transfer_write %u2_v, %b_c1_r0_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
           }
           %o_sv = aie.objectfifo.acquire @y_c1_r0(Produce, 1) : !aie.objectfifosubview<memref<512xf32>>
           %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
@@ -200,8 +209,9 @@ module {
     %run_1_3 = aie.core(%core_1_3) {
       %c0 = arith.constant 0 : index
       %c512 = arith.constant 512 : index
-      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
       %c2 = arith.constant 2 : index
+      %c1 = arith.constant 1 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
         scf.for %chunk = %c0 to %c2 step %c1 {
@@ -209,15 +219,17 @@ module {
           %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<512xi8>> -> memref<512xi8>
           %s1_sv = aie.objectfifo.acquire @a_b_c1_r1(Consume, 1) : !aie.objectfifosubview<memref<1024xf32>>
           %s1 = aie.objectfifo.subview.access %s1_sv[0] : !aie.objectfifosubview<memref<1024xf32>> -> memref<1024xf32>
-          scf.for %u1_i0 = %c0 to %c512 step %c1 {
+          %u1_pad = arith.constant 0.0 : f32
+          scf.for %u1_i0 = %c0 to %c512 step %c16 {
             %u1_a0 = arith.addi %c0, %u1_i0 : index
-            %u1_v = memref.load %s1[%u1_a0] : memref<1024xf32>
-            memref.store %u1_v, %a_c1_r1_local[%u1_i0] : memref<512xf32>
+            %u1_v = vector.transfer_read %s1[%u1_a0], %u1_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+            vector.transfer_write %u1_v, %a_c1_r1_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
           }
-          scf.for %u2_i0 = %c0 to %c512 step %c1 {
+          %u2_pad = arith.constant 0.0 : f32
+          scf.for %u2_i0 = %c0 to %c512 step %c16 {
             %u2_a0 = arith.addi %c512, %u2_i0 : index
-            %u2_v = memref.load %s1[%u2_a0] : memref<1024xf32>
-            memref.store %u2_v, %b_c1_r1_local[%u2_i0] : memref<512xf32>
+            %u2_v = vector.transfer_read %s1[%u2_a0], %u2_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+            vector.transfer_write %u2_v, %b_c1_r1_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
           }
           %o_sv = aie.objectfifo.acquire @y_c1_r1(Produce, 1) : !aie.objectfifosubview<memref<512xf32>>
           %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
@@ -232,8 +244,9 @@ module {
     %run_2_2 = aie.core(%core_2_2) {
       %c0 = arith.constant 0 : index
       %c512 = arith.constant 512 : index
-      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
       %c2 = arith.constant 2 : index
+      %c1 = arith.constant 1 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
         scf.for %chunk = %c0 to %c2 step %c1 {
@@ -241,15 +254,17 @@ module {
           %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<512xi8>> -> memref<512xi8>
           %s1_sv = aie.objectfifo.acquire @a_b_c2_r0(Consume, 1) : !aie.objectfifosubview<memref<1024xf32>>
           %s1 = aie.objectfifo.subview.access %s1_sv[0] : !aie.objectfifosubview<memref<1024xf32>> -> memref<1024xf32>
-          scf.for %u1_i0 = %c0 to %c512 step %c1 {
+          %u1_pad = arith.constant 0.0 : f32
+          scf.for %u1_i0 = %c0 to %c512 step %c16 {
             %u1_a0 = arith.addi %c0, %u1_i0 : index
-            %u1_v = memref.load %s1[%u1_a0] : memref<1024xf32>
-            memref.store %u1_v, %a_c2_r0_local[%u1_i0] : memref<512xf32>
+            %u1_v = vector.transfer_read %s1[%u1_a0], %u1_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+            vector.transfer_write %u1_v, %a_c2_r0_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
           }
-          scf.for %u2_i0 = %c0 to %c512 step %c1 {
+          %u2_pad = arith.constant 0.0 : f32
+          scf.for %u2_i0 = %c0 to %c512 step %c16 {
             %u2_a0 = arith.addi %c512, %u2_i0 : index
-            %u2_v = memref.load %s1[%u2_a0] : memref<1024xf32>
-            memref.store %u2_v, %b_c2_r0_local[%u2_i0] : memref<512xf32>
+            %u2_v = vector.transfer_read %s1[%u2_a0], %u2_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+            vector.transfer_write %u2_v, %b_c2_r0_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
           }
           %o_sv = aie.objectfifo.acquire @y_c2_r0(Produce, 1) : !aie.objectfifosubview<memref<512xf32>>
           %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
@@ -264,8 +279,9 @@ module {
     %run_2_3 = aie.core(%core_2_3) {
       %c0 = arith.constant 0 : index
       %c512 = arith.constant 512 : index
-      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
       %c2 = arith.constant 2 : index
+      %c1 = arith.constant 1 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
         scf.for %chunk = %c0 to %c2 step %c1 {
@@ -273,15 +289,17 @@ module {
           %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<512xi8>> -> memref<512xi8>
           %s1_sv = aie.objectfifo.acquire @a_b_c2_r1(Consume, 1) : !aie.objectfifosubview<memref<1024xf32>>
           %s1 = aie.objectfifo.subview.access %s1_sv[0] : !aie.objectfifosubview<memref<1024xf32>> -> memref<1024xf32>
-          scf.for %u1_i0 = %c0 to %c512 step %c1 {
+          %u1_pad = arith.constant 0.0 : f32
+          scf.for %u1_i0 = %c0 to %c512 step %c16 {
             %u1_a0 = arith.addi %c0, %u1_i0 : index
-            %u1_v = memref.load %s1[%u1_a0] : memref<1024xf32>
-            memref.store %u1_v, %a_c2_r1_local[%u1_i0] : memref<512xf32>
+            %u1_v = vector.transfer_read %s1[%u1_a0], %u1_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+            vector.transfer_write %u1_v, %a_c2_r1_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
           }
-          scf.for %u2_i0 = %c0 to %c512 step %c1 {
+          %u2_pad = arith.constant 0.0 : f32
+          scf.for %u2_i0 = %c0 to %c512 step %c16 {
             %u2_a0 = arith.addi %c512, %u2_i0 : index
-            %u2_v = memref.load %s1[%u2_a0] : memref<1024xf32>
-            memref.store %u2_v, %b_c2_r1_local[%u2_i0] : memref<512xf32>
+            %u2_v = vector.transfer_read %s1[%u2_a0], %u2_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+            vector.transfer_write %u2_v, %b_c2_r1_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
           }
           %o_sv = aie.objectfifo.acquire @y_c2_r1(Produce, 1) : !aie.objectfifosubview<memref<512xf32>>
           %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
@@ -296,8 +314,9 @@ module {
     %run_3_2 = aie.core(%core_3_2) {
       %c0 = arith.constant 0 : index
       %c512 = arith.constant 512 : index
-      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
       %c2 = arith.constant 2 : index
+      %c1 = arith.constant 1 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
         scf.for %chunk = %c0 to %c2 step %c1 {
@@ -305,15 +324,17 @@ module {
           %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<512xi8>> -> memref<512xi8>
           %s1_sv = aie.objectfifo.acquire @a_b_c3_r0(Consume, 1) : !aie.objectfifosubview<memref<1024xf32>>
           %s1 = aie.objectfifo.subview.access %s1_sv[0] : !aie.objectfifosubview<memref<1024xf32>> -> memref<1024xf32>
-          scf.for %u1_i0 = %c0 to %c512 step %c1 {
+          %u1_pad = arith.constant 0.0 : f32
+          scf.for %u1_i0 = %c0 to %c512 step %c16 {
             %u1_a0 = arith.addi %c0, %u1_i0 : index
-            %u1_v = memref.load %s1[%u1_a0] : memref<1024xf32>
-            memref.store %u1_v, %a_c3_r0_local[%u1_i0] : memref<512xf32>
+            %u1_v = vector.transfer_read %s1[%u1_a0], %u1_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+            vector.transfer_write %u1_v, %a_c3_r0_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
           }
-          scf.for %u2_i0 = %c0 to %c512 step %c1 {
+          %u2_pad = arith.constant 0.0 : f32
+          scf.for %u2_i0 = %c0 to %c512 step %c16 {
             %u2_a0 = arith.addi %c512, %u2_i0 : index
-            %u2_v = memref.load %s1[%u2_a0] : memref<1024xf32>
-            memref.store %u2_v, %b_c3_r0_local[%u2_i0] : memref<512xf32>
+            %u2_v = vector.transfer_read %s1[%u2_a0], %u2_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+            vector.transfer_write %u2_v, %b_c3_r0_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
           }
           %o_sv = aie.objectfifo.acquire @y_c3_r0(Produce, 1) : !aie.objectfifosubview<memref<512xf32>>
           %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
@@ -328,8 +349,9 @@ module {
     %run_3_3 = aie.core(%core_3_3) {
       %c0 = arith.constant 0 : index
       %c512 = arith.constant 512 : index
-      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
       %c2 = arith.constant 2 : index
+      %c1 = arith.constant 1 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
         scf.for %chunk = %c0 to %c2 step %c1 {
@@ -337,15 +359,17 @@ module {
           %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<512xi8>> -> memref<512xi8>
           %s1_sv = aie.objectfifo.acquire @a_b_c3_r1(Consume, 1) : !aie.objectfifosubview<memref<1024xf32>>
           %s1 = aie.objectfifo.subview.access %s1_sv[0] : !aie.objectfifosubview<memref<1024xf32>> -> memref<1024xf32>
-          scf.for %u1_i0 = %c0 to %c512 step %c1 {
+          %u1_pad = arith.constant 0.0 : f32
+          scf.for %u1_i0 = %c0 to %c512 step %c16 {
             %u1_a0 = arith.addi %c0, %u1_i0 : index
-            %u1_v = memref.load %s1[%u1_a0] : memref<1024xf32>
-            memref.store %u1_v, %a_c3_r1_local[%u1_i0] : memref<512xf32>
+            %u1_v = vector.transfer_read %s1[%u1_a0], %u1_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+            vector.transfer_write %u1_v, %a_c3_r1_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
           }
-          scf.for %u2_i0 = %c0 to %c512 step %c1 {
+          %u2_pad = arith.constant 0.0 : f32
+          scf.for %u2_i0 = %c0 to %c512 step %c16 {
             %u2_a0 = arith.addi %c512, %u2_i0 : index
-            %u2_v = memref.load %s1[%u2_a0] : memref<1024xf32>
-            memref.store %u2_v, %b_c3_r1_local[%u2_i0] : memref<512xf32>
+            %u2_v = vector.transfer_read %s1[%u2_a0], %u2_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+            vector.transfer_write %u2_v, %b_c3_r1_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
           }
           %o_sv = aie.objectfifo.acquire @y_c3_r1(Produce, 1) : !aie.objectfifosubview<memref<512xf32>>
           %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>

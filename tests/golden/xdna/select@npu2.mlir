@@ -184,22 +184,25 @@ module {
     %run_0_2 = aie.core(%core_0_2) {
       %c0 = arith.constant 0 : index
       %c512 = arith.constant 512 : index
-      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
         %s0_sv = aie.objectfifo.acquire @cond_c0_r0(Consume, 1) : !aie.objectfifosubview<memref<512xi8>>
         %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<512xi8>> -> memref<512xi8>
         %s1_sv = aie.objectfifo.acquire @a_b_c0_r0(Consume, 1) : !aie.objectfifosubview<memref<1024xf32>>
         %s1 = aie.objectfifo.subview.access %s1_sv[0] : !aie.objectfifosubview<memref<1024xf32>> -> memref<1024xf32>
-        scf.for %u1_i0 = %c0 to %c512 step %c1 {
+        %u1_pad = arith.constant 0.0 : f32
+        scf.for %u1_i0 = %c0 to %c512 step %c16 {
           %u1_a0 = arith.addi %c0, %u1_i0 : index
-          %u1_v = memref.load %s1[%u1_a0] : memref<1024xf32>
-          memref.store %u1_v, %a_c0_r0_local[%u1_i0] : memref<512xf32>
+          %u1_v = vector.transfer_read %s1[%u1_a0], %u1_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u1_v, %a_c0_r0_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
-        scf.for %u2_i0 = %c0 to %c512 step %c1 {
+        %u2_pad = arith.constant 0.0 : f32
+        scf.for %u2_i0 = %c0 to %c512 step %c16 {
           %u2_a0 = arith.addi %c512, %u2_i0 : index
-          %u2_v = memref.load %s1[%u2_a0] : memref<1024xf32>
-          memref.store %u2_v, %b_c0_r0_local[%u2_i0] : memref<512xf32>
+          %u2_v = vector.transfer_read %s1[%u2_a0], %u2_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u2_v, %b_c0_r0_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
         %o_sv = aie.objectfifo.acquire @y_c0_r0(Produce, 1) : !aie.objectfifosubview<memref<512xf32>>
         %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
@@ -213,22 +216,25 @@ module {
     %run_0_3 = aie.core(%core_0_3) {
       %c0 = arith.constant 0 : index
       %c512 = arith.constant 512 : index
-      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
         %s0_sv = aie.objectfifo.acquire @cond_c0_r1(Consume, 1) : !aie.objectfifosubview<memref<512xi8>>
         %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<512xi8>> -> memref<512xi8>
         %s1_sv = aie.objectfifo.acquire @a_b_c0_r1(Consume, 1) : !aie.objectfifosubview<memref<1024xf32>>
         %s1 = aie.objectfifo.subview.access %s1_sv[0] : !aie.objectfifosubview<memref<1024xf32>> -> memref<1024xf32>
-        scf.for %u1_i0 = %c0 to %c512 step %c1 {
+        %u1_pad = arith.constant 0.0 : f32
+        scf.for %u1_i0 = %c0 to %c512 step %c16 {
           %u1_a0 = arith.addi %c0, %u1_i0 : index
-          %u1_v = memref.load %s1[%u1_a0] : memref<1024xf32>
-          memref.store %u1_v, %a_c0_r1_local[%u1_i0] : memref<512xf32>
+          %u1_v = vector.transfer_read %s1[%u1_a0], %u1_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u1_v, %a_c0_r1_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
-        scf.for %u2_i0 = %c0 to %c512 step %c1 {
+        %u2_pad = arith.constant 0.0 : f32
+        scf.for %u2_i0 = %c0 to %c512 step %c16 {
           %u2_a0 = arith.addi %c512, %u2_i0 : index
-          %u2_v = memref.load %s1[%u2_a0] : memref<1024xf32>
-          memref.store %u2_v, %b_c0_r1_local[%u2_i0] : memref<512xf32>
+          %u2_v = vector.transfer_read %s1[%u2_a0], %u2_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u2_v, %b_c0_r1_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
         %o_sv = aie.objectfifo.acquire @y_c0_r1(Produce, 1) : !aie.objectfifosubview<memref<512xf32>>
         %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
@@ -242,22 +248,25 @@ module {
     %run_1_2 = aie.core(%core_1_2) {
       %c0 = arith.constant 0 : index
       %c512 = arith.constant 512 : index
-      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
         %s0_sv = aie.objectfifo.acquire @cond_c1_r0(Consume, 1) : !aie.objectfifosubview<memref<512xi8>>
         %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<512xi8>> -> memref<512xi8>
         %s1_sv = aie.objectfifo.acquire @a_b_c1_r0(Consume, 1) : !aie.objectfifosubview<memref<1024xf32>>
         %s1 = aie.objectfifo.subview.access %s1_sv[0] : !aie.objectfifosubview<memref<1024xf32>> -> memref<1024xf32>
-        scf.for %u1_i0 = %c0 to %c512 step %c1 {
+        %u1_pad = arith.constant 0.0 : f32
+        scf.for %u1_i0 = %c0 to %c512 step %c16 {
           %u1_a0 = arith.addi %c0, %u1_i0 : index
-          %u1_v = memref.load %s1[%u1_a0] : memref<1024xf32>
-          memref.store %u1_v, %a_c1_r0_local[%u1_i0] : memref<512xf32>
+          %u1_v = vector.transfer_read %s1[%u1_a0], %u1_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u1_v, %a_c1_r0_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
-        scf.for %u2_i0 = %c0 to %c512 step %c1 {
+        %u2_pad = arith.constant 0.0 : f32
+        scf.for %u2_i0 = %c0 to %c512 step %c16 {
           %u2_a0 = arith.addi %c512, %u2_i0 : index
-          %u2_v = memref.load %s1[%u2_a0] : memref<1024xf32>
-          memref.store %u2_v, %b_c1_r0_local[%u2_i0] : memref<512xf32>
+          %u2_v = vector.transfer_read %s1[%u2_a0], %u2_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u2_v, %b_c1_r0_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
         %o_sv = aie.objectfifo.acquire @y_c1_r0(Produce, 1) : !aie.objectfifosubview<memref<512xf32>>
         %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
@@ -271,22 +280,25 @@ module {
     %run_1_3 = aie.core(%core_1_3) {
       %c0 = arith.constant 0 : index
       %c512 = arith.constant 512 : index
-      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
         %s0_sv = aie.objectfifo.acquire @cond_c1_r1(Consume, 1) : !aie.objectfifosubview<memref<512xi8>>
         %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<512xi8>> -> memref<512xi8>
         %s1_sv = aie.objectfifo.acquire @a_b_c1_r1(Consume, 1) : !aie.objectfifosubview<memref<1024xf32>>
         %s1 = aie.objectfifo.subview.access %s1_sv[0] : !aie.objectfifosubview<memref<1024xf32>> -> memref<1024xf32>
-        scf.for %u1_i0 = %c0 to %c512 step %c1 {
+        %u1_pad = arith.constant 0.0 : f32
+        scf.for %u1_i0 = %c0 to %c512 step %c16 {
           %u1_a0 = arith.addi %c0, %u1_i0 : index
-          %u1_v = memref.load %s1[%u1_a0] : memref<1024xf32>
-          memref.store %u1_v, %a_c1_r1_local[%u1_i0] : memref<512xf32>
+          %u1_v = vector.transfer_read %s1[%u1_a0], %u1_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u1_v, %a_c1_r1_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
-        scf.for %u2_i0 = %c0 to %c512 step %c1 {
+        %u2_pad = arith.constant 0.0 : f32
+        scf.for %u2_i0 = %c0 to %c512 step %c16 {
           %u2_a0 = arith.addi %c512, %u2_i0 : index
-          %u2_v = memref.load %s1[%u2_a0] : memref<1024xf32>
-          memref.store %u2_v, %b_c1_r1_local[%u2_i0] : memref<512xf32>
+          %u2_v = vector.transfer_read %s1[%u2_a0], %u2_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u2_v, %b_c1_r1_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
         %o_sv = aie.objectfifo.acquire @y_c1_r1(Produce, 1) : !aie.objectfifosubview<memref<512xf32>>
         %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
@@ -300,22 +312,25 @@ module {
     %run_2_2 = aie.core(%core_2_2) {
       %c0 = arith.constant 0 : index
       %c512 = arith.constant 512 : index
-      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
         %s0_sv = aie.objectfifo.acquire @cond_c2_r0(Consume, 1) : !aie.objectfifosubview<memref<512xi8>>
         %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<512xi8>> -> memref<512xi8>
         %s1_sv = aie.objectfifo.acquire @a_b_c2_r0(Consume, 1) : !aie.objectfifosubview<memref<1024xf32>>
         %s1 = aie.objectfifo.subview.access %s1_sv[0] : !aie.objectfifosubview<memref<1024xf32>> -> memref<1024xf32>
-        scf.for %u1_i0 = %c0 to %c512 step %c1 {
+        %u1_pad = arith.constant 0.0 : f32
+        scf.for %u1_i0 = %c0 to %c512 step %c16 {
           %u1_a0 = arith.addi %c0, %u1_i0 : index
-          %u1_v = memref.load %s1[%u1_a0] : memref<1024xf32>
-          memref.store %u1_v, %a_c2_r0_local[%u1_i0] : memref<512xf32>
+          %u1_v = vector.transfer_read %s1[%u1_a0], %u1_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u1_v, %a_c2_r0_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
-        scf.for %u2_i0 = %c0 to %c512 step %c1 {
+        %u2_pad = arith.constant 0.0 : f32
+        scf.for %u2_i0 = %c0 to %c512 step %c16 {
           %u2_a0 = arith.addi %c512, %u2_i0 : index
-          %u2_v = memref.load %s1[%u2_a0] : memref<1024xf32>
-          memref.store %u2_v, %b_c2_r0_local[%u2_i0] : memref<512xf32>
+          %u2_v = vector.transfer_read %s1[%u2_a0], %u2_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u2_v, %b_c2_r0_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
         %o_sv = aie.objectfifo.acquire @y_c2_r0(Produce, 1) : !aie.objectfifosubview<memref<512xf32>>
         %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
@@ -329,22 +344,25 @@ module {
     %run_2_3 = aie.core(%core_2_3) {
       %c0 = arith.constant 0 : index
       %c512 = arith.constant 512 : index
-      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
         %s0_sv = aie.objectfifo.acquire @cond_c2_r1(Consume, 1) : !aie.objectfifosubview<memref<512xi8>>
         %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<512xi8>> -> memref<512xi8>
         %s1_sv = aie.objectfifo.acquire @a_b_c2_r1(Consume, 1) : !aie.objectfifosubview<memref<1024xf32>>
         %s1 = aie.objectfifo.subview.access %s1_sv[0] : !aie.objectfifosubview<memref<1024xf32>> -> memref<1024xf32>
-        scf.for %u1_i0 = %c0 to %c512 step %c1 {
+        %u1_pad = arith.constant 0.0 : f32
+        scf.for %u1_i0 = %c0 to %c512 step %c16 {
           %u1_a0 = arith.addi %c0, %u1_i0 : index
-          %u1_v = memref.load %s1[%u1_a0] : memref<1024xf32>
-          memref.store %u1_v, %a_c2_r1_local[%u1_i0] : memref<512xf32>
+          %u1_v = vector.transfer_read %s1[%u1_a0], %u1_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u1_v, %a_c2_r1_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
-        scf.for %u2_i0 = %c0 to %c512 step %c1 {
+        %u2_pad = arith.constant 0.0 : f32
+        scf.for %u2_i0 = %c0 to %c512 step %c16 {
           %u2_a0 = arith.addi %c512, %u2_i0 : index
-          %u2_v = memref.load %s1[%u2_a0] : memref<1024xf32>
-          memref.store %u2_v, %b_c2_r1_local[%u2_i0] : memref<512xf32>
+          %u2_v = vector.transfer_read %s1[%u2_a0], %u2_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u2_v, %b_c2_r1_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
         %o_sv = aie.objectfifo.acquire @y_c2_r1(Produce, 1) : !aie.objectfifosubview<memref<512xf32>>
         %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
@@ -358,22 +376,25 @@ module {
     %run_3_2 = aie.core(%core_3_2) {
       %c0 = arith.constant 0 : index
       %c512 = arith.constant 512 : index
-      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
         %s0_sv = aie.objectfifo.acquire @cond_c3_r0(Consume, 1) : !aie.objectfifosubview<memref<512xi8>>
         %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<512xi8>> -> memref<512xi8>
         %s1_sv = aie.objectfifo.acquire @a_b_c3_r0(Consume, 1) : !aie.objectfifosubview<memref<1024xf32>>
         %s1 = aie.objectfifo.subview.access %s1_sv[0] : !aie.objectfifosubview<memref<1024xf32>> -> memref<1024xf32>
-        scf.for %u1_i0 = %c0 to %c512 step %c1 {
+        %u1_pad = arith.constant 0.0 : f32
+        scf.for %u1_i0 = %c0 to %c512 step %c16 {
           %u1_a0 = arith.addi %c0, %u1_i0 : index
-          %u1_v = memref.load %s1[%u1_a0] : memref<1024xf32>
-          memref.store %u1_v, %a_c3_r0_local[%u1_i0] : memref<512xf32>
+          %u1_v = vector.transfer_read %s1[%u1_a0], %u1_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u1_v, %a_c3_r0_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
-        scf.for %u2_i0 = %c0 to %c512 step %c1 {
+        %u2_pad = arith.constant 0.0 : f32
+        scf.for %u2_i0 = %c0 to %c512 step %c16 {
           %u2_a0 = arith.addi %c512, %u2_i0 : index
-          %u2_v = memref.load %s1[%u2_a0] : memref<1024xf32>
-          memref.store %u2_v, %b_c3_r0_local[%u2_i0] : memref<512xf32>
+          %u2_v = vector.transfer_read %s1[%u2_a0], %u2_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u2_v, %b_c3_r0_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
         %o_sv = aie.objectfifo.acquire @y_c3_r0(Produce, 1) : !aie.objectfifosubview<memref<512xf32>>
         %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
@@ -387,22 +408,25 @@ module {
     %run_3_3 = aie.core(%core_3_3) {
       %c0 = arith.constant 0 : index
       %c512 = arith.constant 512 : index
-      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
         %s0_sv = aie.objectfifo.acquire @cond_c3_r1(Consume, 1) : !aie.objectfifosubview<memref<512xi8>>
         %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<512xi8>> -> memref<512xi8>
         %s1_sv = aie.objectfifo.acquire @a_b_c3_r1(Consume, 1) : !aie.objectfifosubview<memref<1024xf32>>
         %s1 = aie.objectfifo.subview.access %s1_sv[0] : !aie.objectfifosubview<memref<1024xf32>> -> memref<1024xf32>
-        scf.for %u1_i0 = %c0 to %c512 step %c1 {
+        %u1_pad = arith.constant 0.0 : f32
+        scf.for %u1_i0 = %c0 to %c512 step %c16 {
           %u1_a0 = arith.addi %c0, %u1_i0 : index
-          %u1_v = memref.load %s1[%u1_a0] : memref<1024xf32>
-          memref.store %u1_v, %a_c3_r1_local[%u1_i0] : memref<512xf32>
+          %u1_v = vector.transfer_read %s1[%u1_a0], %u1_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u1_v, %a_c3_r1_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
-        scf.for %u2_i0 = %c0 to %c512 step %c1 {
+        %u2_pad = arith.constant 0.0 : f32
+        scf.for %u2_i0 = %c0 to %c512 step %c16 {
           %u2_a0 = arith.addi %c512, %u2_i0 : index
-          %u2_v = memref.load %s1[%u2_a0] : memref<1024xf32>
-          memref.store %u2_v, %b_c3_r1_local[%u2_i0] : memref<512xf32>
+          %u2_v = vector.transfer_read %s1[%u2_a0], %u2_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u2_v, %b_c3_r1_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
         %o_sv = aie.objectfifo.acquire @y_c3_r1(Produce, 1) : !aie.objectfifosubview<memref<512xf32>>
         %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
@@ -416,22 +440,25 @@ module {
     %run_4_2 = aie.core(%core_4_2) {
       %c0 = arith.constant 0 : index
       %c512 = arith.constant 512 : index
-      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
         %s0_sv = aie.objectfifo.acquire @cond_c4_r0(Consume, 1) : !aie.objectfifosubview<memref<512xi8>>
         %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<512xi8>> -> memref<512xi8>
         %s1_sv = aie.objectfifo.acquire @a_b_c4_r0(Consume, 1) : !aie.objectfifosubview<memref<1024xf32>>
         %s1 = aie.objectfifo.subview.access %s1_sv[0] : !aie.objectfifosubview<memref<1024xf32>> -> memref<1024xf32>
-        scf.for %u1_i0 = %c0 to %c512 step %c1 {
+        %u1_pad = arith.constant 0.0 : f32
+        scf.for %u1_i0 = %c0 to %c512 step %c16 {
           %u1_a0 = arith.addi %c0, %u1_i0 : index
-          %u1_v = memref.load %s1[%u1_a0] : memref<1024xf32>
-          memref.store %u1_v, %a_c4_r0_local[%u1_i0] : memref<512xf32>
+          %u1_v = vector.transfer_read %s1[%u1_a0], %u1_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u1_v, %a_c4_r0_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
-        scf.for %u2_i0 = %c0 to %c512 step %c1 {
+        %u2_pad = arith.constant 0.0 : f32
+        scf.for %u2_i0 = %c0 to %c512 step %c16 {
           %u2_a0 = arith.addi %c512, %u2_i0 : index
-          %u2_v = memref.load %s1[%u2_a0] : memref<1024xf32>
-          memref.store %u2_v, %b_c4_r0_local[%u2_i0] : memref<512xf32>
+          %u2_v = vector.transfer_read %s1[%u2_a0], %u2_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u2_v, %b_c4_r0_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
         %o_sv = aie.objectfifo.acquire @y_c4_r0(Produce, 1) : !aie.objectfifosubview<memref<512xf32>>
         %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
@@ -445,22 +472,25 @@ module {
     %run_4_3 = aie.core(%core_4_3) {
       %c0 = arith.constant 0 : index
       %c512 = arith.constant 512 : index
-      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
         %s0_sv = aie.objectfifo.acquire @cond_c4_r1(Consume, 1) : !aie.objectfifosubview<memref<512xi8>>
         %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<512xi8>> -> memref<512xi8>
         %s1_sv = aie.objectfifo.acquire @a_b_c4_r1(Consume, 1) : !aie.objectfifosubview<memref<1024xf32>>
         %s1 = aie.objectfifo.subview.access %s1_sv[0] : !aie.objectfifosubview<memref<1024xf32>> -> memref<1024xf32>
-        scf.for %u1_i0 = %c0 to %c512 step %c1 {
+        %u1_pad = arith.constant 0.0 : f32
+        scf.for %u1_i0 = %c0 to %c512 step %c16 {
           %u1_a0 = arith.addi %c0, %u1_i0 : index
-          %u1_v = memref.load %s1[%u1_a0] : memref<1024xf32>
-          memref.store %u1_v, %a_c4_r1_local[%u1_i0] : memref<512xf32>
+          %u1_v = vector.transfer_read %s1[%u1_a0], %u1_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u1_v, %a_c4_r1_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
-        scf.for %u2_i0 = %c0 to %c512 step %c1 {
+        %u2_pad = arith.constant 0.0 : f32
+        scf.for %u2_i0 = %c0 to %c512 step %c16 {
           %u2_a0 = arith.addi %c512, %u2_i0 : index
-          %u2_v = memref.load %s1[%u2_a0] : memref<1024xf32>
-          memref.store %u2_v, %b_c4_r1_local[%u2_i0] : memref<512xf32>
+          %u2_v = vector.transfer_read %s1[%u2_a0], %u2_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u2_v, %b_c4_r1_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
         %o_sv = aie.objectfifo.acquire @y_c4_r1(Produce, 1) : !aie.objectfifosubview<memref<512xf32>>
         %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
@@ -474,22 +504,25 @@ module {
     %run_5_2 = aie.core(%core_5_2) {
       %c0 = arith.constant 0 : index
       %c512 = arith.constant 512 : index
-      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
         %s0_sv = aie.objectfifo.acquire @cond_c5_r0(Consume, 1) : !aie.objectfifosubview<memref<512xi8>>
         %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<512xi8>> -> memref<512xi8>
         %s1_sv = aie.objectfifo.acquire @a_b_c5_r0(Consume, 1) : !aie.objectfifosubview<memref<1024xf32>>
         %s1 = aie.objectfifo.subview.access %s1_sv[0] : !aie.objectfifosubview<memref<1024xf32>> -> memref<1024xf32>
-        scf.for %u1_i0 = %c0 to %c512 step %c1 {
+        %u1_pad = arith.constant 0.0 : f32
+        scf.for %u1_i0 = %c0 to %c512 step %c16 {
           %u1_a0 = arith.addi %c0, %u1_i0 : index
-          %u1_v = memref.load %s1[%u1_a0] : memref<1024xf32>
-          memref.store %u1_v, %a_c5_r0_local[%u1_i0] : memref<512xf32>
+          %u1_v = vector.transfer_read %s1[%u1_a0], %u1_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u1_v, %a_c5_r0_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
-        scf.for %u2_i0 = %c0 to %c512 step %c1 {
+        %u2_pad = arith.constant 0.0 : f32
+        scf.for %u2_i0 = %c0 to %c512 step %c16 {
           %u2_a0 = arith.addi %c512, %u2_i0 : index
-          %u2_v = memref.load %s1[%u2_a0] : memref<1024xf32>
-          memref.store %u2_v, %b_c5_r0_local[%u2_i0] : memref<512xf32>
+          %u2_v = vector.transfer_read %s1[%u2_a0], %u2_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u2_v, %b_c5_r0_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
         %o_sv = aie.objectfifo.acquire @y_c5_r0(Produce, 1) : !aie.objectfifosubview<memref<512xf32>>
         %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
@@ -503,22 +536,25 @@ module {
     %run_5_3 = aie.core(%core_5_3) {
       %c0 = arith.constant 0 : index
       %c512 = arith.constant 512 : index
-      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
         %s0_sv = aie.objectfifo.acquire @cond_c5_r1(Consume, 1) : !aie.objectfifosubview<memref<512xi8>>
         %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<512xi8>> -> memref<512xi8>
         %s1_sv = aie.objectfifo.acquire @a_b_c5_r1(Consume, 1) : !aie.objectfifosubview<memref<1024xf32>>
         %s1 = aie.objectfifo.subview.access %s1_sv[0] : !aie.objectfifosubview<memref<1024xf32>> -> memref<1024xf32>
-        scf.for %u1_i0 = %c0 to %c512 step %c1 {
+        %u1_pad = arith.constant 0.0 : f32
+        scf.for %u1_i0 = %c0 to %c512 step %c16 {
           %u1_a0 = arith.addi %c0, %u1_i0 : index
-          %u1_v = memref.load %s1[%u1_a0] : memref<1024xf32>
-          memref.store %u1_v, %a_c5_r1_local[%u1_i0] : memref<512xf32>
+          %u1_v = vector.transfer_read %s1[%u1_a0], %u1_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u1_v, %a_c5_r1_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
-        scf.for %u2_i0 = %c0 to %c512 step %c1 {
+        %u2_pad = arith.constant 0.0 : f32
+        scf.for %u2_i0 = %c0 to %c512 step %c16 {
           %u2_a0 = arith.addi %c512, %u2_i0 : index
-          %u2_v = memref.load %s1[%u2_a0] : memref<1024xf32>
-          memref.store %u2_v, %b_c5_r1_local[%u2_i0] : memref<512xf32>
+          %u2_v = vector.transfer_read %s1[%u2_a0], %u2_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u2_v, %b_c5_r1_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
         %o_sv = aie.objectfifo.acquire @y_c5_r1(Produce, 1) : !aie.objectfifosubview<memref<512xf32>>
         %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
@@ -532,22 +568,25 @@ module {
     %run_6_2 = aie.core(%core_6_2) {
       %c0 = arith.constant 0 : index
       %c512 = arith.constant 512 : index
-      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
         %s0_sv = aie.objectfifo.acquire @cond_c6_r0(Consume, 1) : !aie.objectfifosubview<memref<512xi8>>
         %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<512xi8>> -> memref<512xi8>
         %s1_sv = aie.objectfifo.acquire @a_b_c6_r0(Consume, 1) : !aie.objectfifosubview<memref<1024xf32>>
         %s1 = aie.objectfifo.subview.access %s1_sv[0] : !aie.objectfifosubview<memref<1024xf32>> -> memref<1024xf32>
-        scf.for %u1_i0 = %c0 to %c512 step %c1 {
+        %u1_pad = arith.constant 0.0 : f32
+        scf.for %u1_i0 = %c0 to %c512 step %c16 {
           %u1_a0 = arith.addi %c0, %u1_i0 : index
-          %u1_v = memref.load %s1[%u1_a0] : memref<1024xf32>
-          memref.store %u1_v, %a_c6_r0_local[%u1_i0] : memref<512xf32>
+          %u1_v = vector.transfer_read %s1[%u1_a0], %u1_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u1_v, %a_c6_r0_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
-        scf.for %u2_i0 = %c0 to %c512 step %c1 {
+        %u2_pad = arith.constant 0.0 : f32
+        scf.for %u2_i0 = %c0 to %c512 step %c16 {
           %u2_a0 = arith.addi %c512, %u2_i0 : index
-          %u2_v = memref.load %s1[%u2_a0] : memref<1024xf32>
-          memref.store %u2_v, %b_c6_r0_local[%u2_i0] : memref<512xf32>
+          %u2_v = vector.transfer_read %s1[%u2_a0], %u2_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u2_v, %b_c6_r0_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
         %o_sv = aie.objectfifo.acquire @y_c6_r0(Produce, 1) : !aie.objectfifosubview<memref<512xf32>>
         %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
@@ -561,22 +600,25 @@ module {
     %run_6_3 = aie.core(%core_6_3) {
       %c0 = arith.constant 0 : index
       %c512 = arith.constant 512 : index
-      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
         %s0_sv = aie.objectfifo.acquire @cond_c6_r1(Consume, 1) : !aie.objectfifosubview<memref<512xi8>>
         %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<512xi8>> -> memref<512xi8>
         %s1_sv = aie.objectfifo.acquire @a_b_c6_r1(Consume, 1) : !aie.objectfifosubview<memref<1024xf32>>
         %s1 = aie.objectfifo.subview.access %s1_sv[0] : !aie.objectfifosubview<memref<1024xf32>> -> memref<1024xf32>
-        scf.for %u1_i0 = %c0 to %c512 step %c1 {
+        %u1_pad = arith.constant 0.0 : f32
+        scf.for %u1_i0 = %c0 to %c512 step %c16 {
           %u1_a0 = arith.addi %c0, %u1_i0 : index
-          %u1_v = memref.load %s1[%u1_a0] : memref<1024xf32>
-          memref.store %u1_v, %a_c6_r1_local[%u1_i0] : memref<512xf32>
+          %u1_v = vector.transfer_read %s1[%u1_a0], %u1_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u1_v, %a_c6_r1_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
-        scf.for %u2_i0 = %c0 to %c512 step %c1 {
+        %u2_pad = arith.constant 0.0 : f32
+        scf.for %u2_i0 = %c0 to %c512 step %c16 {
           %u2_a0 = arith.addi %c512, %u2_i0 : index
-          %u2_v = memref.load %s1[%u2_a0] : memref<1024xf32>
-          memref.store %u2_v, %b_c6_r1_local[%u2_i0] : memref<512xf32>
+          %u2_v = vector.transfer_read %s1[%u2_a0], %u2_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u2_v, %b_c6_r1_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
         %o_sv = aie.objectfifo.acquire @y_c6_r1(Produce, 1) : !aie.objectfifosubview<memref<512xf32>>
         %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
@@ -590,22 +632,25 @@ module {
     %run_7_2 = aie.core(%core_7_2) {
       %c0 = arith.constant 0 : index
       %c512 = arith.constant 512 : index
-      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
         %s0_sv = aie.objectfifo.acquire @cond_c7_r0(Consume, 1) : !aie.objectfifosubview<memref<512xi8>>
         %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<512xi8>> -> memref<512xi8>
         %s1_sv = aie.objectfifo.acquire @a_b_c7_r0(Consume, 1) : !aie.objectfifosubview<memref<1024xf32>>
         %s1 = aie.objectfifo.subview.access %s1_sv[0] : !aie.objectfifosubview<memref<1024xf32>> -> memref<1024xf32>
-        scf.for %u1_i0 = %c0 to %c512 step %c1 {
+        %u1_pad = arith.constant 0.0 : f32
+        scf.for %u1_i0 = %c0 to %c512 step %c16 {
           %u1_a0 = arith.addi %c0, %u1_i0 : index
-          %u1_v = memref.load %s1[%u1_a0] : memref<1024xf32>
-          memref.store %u1_v, %a_c7_r0_local[%u1_i0] : memref<512xf32>
+          %u1_v = vector.transfer_read %s1[%u1_a0], %u1_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u1_v, %a_c7_r0_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
-        scf.for %u2_i0 = %c0 to %c512 step %c1 {
+        %u2_pad = arith.constant 0.0 : f32
+        scf.for %u2_i0 = %c0 to %c512 step %c16 {
           %u2_a0 = arith.addi %c512, %u2_i0 : index
-          %u2_v = memref.load %s1[%u2_a0] : memref<1024xf32>
-          memref.store %u2_v, %b_c7_r0_local[%u2_i0] : memref<512xf32>
+          %u2_v = vector.transfer_read %s1[%u2_a0], %u2_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u2_v, %b_c7_r0_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
         %o_sv = aie.objectfifo.acquire @y_c7_r0(Produce, 1) : !aie.objectfifosubview<memref<512xf32>>
         %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
@@ -619,22 +664,25 @@ module {
     %run_7_3 = aie.core(%core_7_3) {
       %c0 = arith.constant 0 : index
       %c512 = arith.constant 512 : index
-      %c1 = arith.constant 1 : index
+      %c16 = arith.constant 16 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
         %s0_sv = aie.objectfifo.acquire @cond_c7_r1(Consume, 1) : !aie.objectfifosubview<memref<512xi8>>
         %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<512xi8>> -> memref<512xi8>
         %s1_sv = aie.objectfifo.acquire @a_b_c7_r1(Consume, 1) : !aie.objectfifosubview<memref<1024xf32>>
         %s1 = aie.objectfifo.subview.access %s1_sv[0] : !aie.objectfifosubview<memref<1024xf32>> -> memref<1024xf32>
-        scf.for %u1_i0 = %c0 to %c512 step %c1 {
+        %u1_pad = arith.constant 0.0 : f32
+        scf.for %u1_i0 = %c0 to %c512 step %c16 {
           %u1_a0 = arith.addi %c0, %u1_i0 : index
-          %u1_v = memref.load %s1[%u1_a0] : memref<1024xf32>
-          memref.store %u1_v, %a_c7_r1_local[%u1_i0] : memref<512xf32>
+          %u1_v = vector.transfer_read %s1[%u1_a0], %u1_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u1_v, %a_c7_r1_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
-        scf.for %u2_i0 = %c0 to %c512 step %c1 {
+        %u2_pad = arith.constant 0.0 : f32
+        scf.for %u2_i0 = %c0 to %c512 step %c16 {
           %u2_a0 = arith.addi %c512, %u2_i0 : index
-          %u2_v = memref.load %s1[%u2_a0] : memref<1024xf32>
-          memref.store %u2_v, %b_c7_r1_local[%u2_i0] : memref<512xf32>
+          %u2_v = vector.transfer_read %s1[%u2_a0], %u2_pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+          vector.transfer_write %u2_v, %b_c7_r1_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
         }
         %o_sv = aie.objectfifo.acquire @y_c7_r1(Produce, 1) : !aie.objectfifosubview<memref<512xf32>>
         %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
