@@ -36,18 +36,18 @@ from .design_sim import pattern_indices
 _TILE = re.compile(r"%(shim|mem|core)_(\d+)_(\d+)")
 _FIFO = re.compile(
     r"aie\.objectfifo @(\w+)\((%\w+)(?: dimensionsToStream \[([^\]]*)\])?, \{([^}]*)\}, (\d+) : i32\) : "
-    r"!aie\.objectfifo<memref<([\dx]+)x(i8|i32)>>"
+    r"!aie\.objectfifo<memref<([\dx]+)x(i8|i32|bf16|f32)>>"
 )
 _DIM = re.compile(r"<size = (\d+), stride = (\d+)>")
 _LINK = re.compile(r"aie\.objectfifo\.link \[([^\]]*)\] -> \[([^\]]*)\] \(\[([^\]]*)\] \[([^\]]*)\]\)")
 _SEQ = re.compile(r"runtime_sequence\(([^)]*)\)")
-_ARG = re.compile(r"%(\w+): memref<(\d+)x(i8|i32)>")
+_ARG = re.compile(r"%(\w+): memref<(\d+)x(i8|i32|bf16|f32)>")
 _DMA = re.compile(
     r"aiex\.npu\.dma_memcpy_nd\(%(\w+)\[0, 0, 0, (\d+)\]\[([\d, ]+)\]\[([\d, ]+)\]\) "
     r"\{id = (\d+) : i64, (issue_token = true, )?metadata = @(\w+)\}"
 )
 _WAIT = re.compile(r"aiex\.npu\.dma_wait \{symbol = @(\w+)\}")
-_FUNC = re.compile(r"func\.func private @matmul_i8_i32\(memref<(\d+)x(\d+)xi8>, memref<(\d+)x(\d+)xi8>, memref<(\d+)x(\d+)xi32>\)")
+_FUNC = re.compile(r"func\.func private @matmul_(i8|bf16)_(i32|f32)\(memref<(\d+)x(\d+)x\1>, memref<(\d+)x(\d+)x\1>, memref<(\d+)x(\d+)x\2>\)")
 
 
 class SimError(AssertionError):
@@ -90,23 +90,24 @@ def parse(text: str) -> dict:
         elif (w := _WAIT.search(line)) is not None:
             seq.append(("wait", w.group(1)))
     mk = _FUNC.search(text)
-    m_, k_, k2, n_, m2, n2 = (int(x) for x in mk.groups())
-    assert (m_, k_, n_) == (m2, k2, n2), "matmul_i8_i32 operand types disagree"
+    in_t, acc_t = mk.group(1), mk.group(2)
+    m_, k_, k2, n_, m2, n2 = (int(x) for x in mk.groups()[2:])
+    assert (m_, k_, n_) == (m2, k2, n2), f"matmul_{in_t}_{acc_t} operand types disagree"
     cores = {}
     for m in re.finditer(r"aie\.core\((%core_\d+_\d+)\) \{(.*?)\n      aie\.end", text, re.DOTALL):
-        cores[_tile(m.group(1))] = _core_program(m.group(2))
+        cores[_tile(m.group(1))] = _core_program(m.group(2), in_t, acc_t)
     return {"fifos": fifos, "links": links, "args": [(n, int(e), t) for n, e, t in args], "seq": seq,
-            "tile": (m_, k_, n_), "cores": cores}
+            "tile": (m_, k_, n_), "cores": cores, "types": (in_t, acc_t)}
 
 
-def _core_program(body: str) -> dict:
+def _core_program(body: str, in_t: str = "i8", acc_t: str = "i32") -> dict:
     consts = {f"%c{v}": int(v) for v in re.findall(r"%c(\d+) = arith\.constant \d+ : index", body)}
     loops = dict(re.findall(r"scf\.for %(\w+) = %c0 to (%c\d+)", body))
     acq = re.findall(r"aie\.objectfifo\.acquire @(\w+)\((Produce|Consume), 1\)", body)
     (c_fifo,) = [f for f, port in acq if port == "Produce"]
     a_fifo, b_fifo = [f for f, port in acq if port == "Consume"]
     calls = re.findall(r"func\.call @(\w+)\(", body)
-    assert calls == ["zero_i32", "matmul_i8_i32"], calls
+    assert calls == [f"zero_{acc_t}", f"matmul_{in_t}_{acc_t}"], calls
     return {"c": c_fifo, "a": a_fifo, "b": b_fifo, "tiles": consts[loops["tile"]] if "tile" in loops else 1,
             "k_blocks": consts[loops["kb"]] if "kb" in loops else 1}
 
@@ -126,13 +127,19 @@ def dims_indices(dims, length: int) -> np.ndarray:
 
 
 def run(text: str, a_codes, b_codes, mmul: tuple[int, int, int]) -> np.ndarray:
-    """C (int32, flat as the runtime's c buffer) the emitted design computes from the padded row-major codes."""
+    """C (int32 or f32, flat as the runtime's c buffer) the emitted design computes from the padded
+    row-major A and B (int8 codes, or bf16). mm.cc's matmul is modelled as ``C += A @ B`` in the
+    accumulator type: exact for int8; for bf16 the f32 sums are the exact ones when the test's
+    values keep every partial sum an integer below 2**24 (then any summation order agrees)."""
     d = parse(text)
     fifos, r, s, t = d["fifos"], *mmul
     tm, tk, tn = d["tile"]
     names = [n for n, _, _ in d["args"]]
-    host = [np.asarray(a_codes, np.int8).ravel(), np.asarray(b_codes, np.int8).ravel(),
-            np.full(d["args"][2][1], -7, dtype=np.int32)]
+    in_t, acc_t = d["types"]
+    acc_np = np.int32 if acc_t == "i32" else np.float32
+    in_np = np.int8 if in_t == "i8" else np.asarray(a_codes).dtype
+    host = [np.asarray(a_codes, in_np).ravel(), np.asarray(b_codes, in_np).ravel(),
+            np.full(d["args"][2][1], -7, dtype=acc_np)]
     for h, (n, elems, dt) in zip(host, d["args"]):
         if h.size != elems:
             raise SimError(f"buffer {n} holds {elems} elements, got {h.size}")
@@ -186,7 +193,7 @@ def run(text: str, a_codes, b_codes, mmul: tuple[int, int, int]) -> np.ndarray:
             if tile not in fifos[f]["consumers"]:
                 raise SimError(f"core {tile} acquires @{f} but is not one of its consumers")
         for ti in range(prog["tiles"]):
-            acc = np.zeros(tm * tn, np.int32)  # zero_i32
+            acc = np.zeros(tm * tn, acc_np)  # zero_i32 / zero_f32
             for _ in range(prog["k_blocks"]):
                 got = []
                 for f in (prog["a"], prog["b"]):
@@ -195,10 +202,11 @@ def run(text: str, a_codes, b_codes, mmul: tuple[int, int, int]) -> np.ndarray:
                         raise SimError(f"core {tile} waits for object {q} of @{f}, which never comes (the NPU would hang)")
                     got.append(objects[f][q])
                     taken[tile, f] += 1
-                a = unsubtile(got[0], tm, tk, r, s).astype(np.int64)
-                b = unsubtile(got[1], tk, tn, s, t).astype(np.int64)
-                c = unsubtile(acc, tm, tn, r, t).astype(np.int64) + a @ b  # matmul_i8_i32
-                acc = subtile(c.astype(np.int32), r, t)
+                wide = np.int64 if acc_t == "i32" else np.float64
+                a = unsubtile(got[0], tm, tk, r, s).astype(wide)
+                b = unsubtile(got[1], tk, tn, s, t).astype(wide)
+                c = unsubtile(acc, tm, tn, r, t).astype(wide) + a @ b  # matmul_i8_i32 / matmul_bf16_f32
+                acc = subtile(c.astype(acc_np), r, t)
             deps[prog["c"], ti] = {prog["a"]: taken[tile, prog["a"]] - 1, prog["b"]: taken[tile, prog["b"]] - 1}
             produced[prog["c"]].append(acc)
     for f in (f for f in objects if fifos[f]["producer"][1] == 1 and f in parent_of):
@@ -220,12 +228,12 @@ def run(text: str, a_codes, b_codes, mmul: tuple[int, int, int]) -> np.ndarray:
         idx = dims_indices(fifos[parent]["dims"], n)
         objs, objdeps = [], []
         for q in range(count.pop()):
-            obj = np.full(n, -9, np.int32)
+            obj = np.full(n, -9, acc_np)
             for child, off in zip(ins, offs):
                 obj[off : off + fifos[child]["elems"]] = produced[child][q]
             objs.append(obj[idx])
             objdeps.append([deps[child, q] for child in ins])
-        out_stream[parent] = np.concatenate(objs) if objs else np.zeros(0, np.int32)
+        out_stream[parent] = np.concatenate(objs) if objs else np.zeros(0, acc_np)
         out_deps[parent] = (n, objdeps)
 
     # -- mem -> shim: the output patterns, and the buffer descriptors' lifetimes --

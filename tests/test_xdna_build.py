@@ -305,3 +305,18 @@ def test_xdna_bodies_config_is_checked(project):
     p.write("pyproject.toml", '[tool.npubuild]\nxdna_bodies = "vendor"\n')
     r = p.doit("build", check=False)
     assert r.rc != 0 and "xdna_bodies (NPUBUILD_XDNA_BODIES) must be 'generated' or 'mlir-aie', got 'vendor'" in r.out + r.err
+
+
+def test_bf16_matmul_builds_with_the_bf16_microkernel(project, fake_toolchain):
+    p = project("kernels:\n  mm:\n    op: matmul\n    dtype: bf16\n    targets: [ref, host, xdna]\n    shapes:\n"
+                "      - {a: [512, 512], b: [512, 512]}\n")
+    r = p.doit("build", env=fake_toolchain["env"])
+    assert r.summary["compiled"] == 2, r.out
+    calls = [json.loads(ln) for ln in fake_toolchain["record"].read_text().splitlines()]
+    linked = [f for c in calls if c["argv"][-1:] == ["aie.mlir"] for f in c["files"] if f.startswith("mm_")]
+    assert linked == ["mm_aie2_bf16_f32_64x32x64.o"]
+    abi = _manifest(p)["kernels"]["matmul_bf16_512x512_512x512"]["targets"]["xdna"]["abi"]
+    assert abi["dtype"] == "bf16" and abi["cores"] == 16 and abi["dispatches_per_run"] == 1
+    assert abi["microkernel"]["defines"][:1] == ["-Dbf16_f32_ONLY"]
+    assert "16 cores, mm.cc, 1 dispatch" in p.npubuild("list").out
+    assert p.npubuild("verify").rc == 0

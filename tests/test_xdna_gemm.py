@@ -70,10 +70,12 @@ def test_columns_limited_by_the_device():
     assert ov.cols == 2 and ov.partition == "npu1"
 
 
-def test_non_i8_matmul_is_unsupported():
+def test_f32_matmul_is_unsupported():
     inst = mm((4, 8), (8, 16), dtype="f32")
-    with pytest.raises(UnsupportedOnTarget, match="int8"):
+    with pytest.raises(UnsupportedOnTarget, match="computes in i8 or bf16"):
         overlay_for(inst, NPU1)
+    with pytest.raises(UnsupportedOnTarget, match=r"computes in i8 \("):
+        blocked_overlay_for(mm((4, 8), (8, 16), dtype="bf16"), NPU1)  # the blocked overlay is int8 only
     with pytest.raises(UnsupportedOnTarget):
         emit(inst)
     assert "i8" in check_instance(inst)

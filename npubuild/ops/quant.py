@@ -232,6 +232,7 @@ register(
         "(i8: a quantised per row, b per column, int32 accumulation, output acc * sx[m] * sw[n]); "
         "bf16: a, b and the output are bf16, products and sums in f32, the sum rounded once to bf16; "
         "the oracle takes the dtype as a third argument",
-        restrictions=(only_dtypes("xdna", ("i8",), "the NPU GEMM computes in int8"),),
+        restrictions=(only_dtypes("xdna", ("i8", "bf16"), "the NPU GEMM computes in int8 with int32 accumulation, or in "
+                                  "bf16 with f32 accumulation; f32 would be soft-float"),),
     ),
 )

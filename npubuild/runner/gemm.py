@@ -300,14 +300,22 @@ def check_whole_array_abi(kernel_id: str, record: dict, abi: dict) -> tuple[int,
         m *= x
     if mp < m or kp < a[-1] or np_ < b[1]:
         fail(f"is padded to {mp} x {kp} x {np_}, smaller than the kernel's {m} x {a[-1]} x {b[1]}")
-    if kp > max_depth:
+    dtype = record.get("dtype", "i8")
+    if abi.get("dtype", "i8") != dtype or dtype not in WHOLE_ARRAY_TYPES:
+        fail(f"computes in {abi.get('dtype', 'i8')!r}, the kernel is {dtype!r}")
+    if dtype == "i8" and kp > max_depth:
         fail(f"sums {kp} int8 products per output, more than int32 holds ({max_depth})")
     bufs = abi.get("buffers")
-    want = [([mp, kp], "i8"), ([kp, np_], "i8"), ([mp, np_], "i32")]
+    ab, cb = WHOLE_ARRAY_TYPES[dtype]
+    want = [([mp, kp], ab), ([kp, np_], ab), ([mp, np_], cb)]
     got = [(x.get("shape"), x.get("dtype")) if isinstance(x, dict) else None for x in bufs] if isinstance(bufs, list) else None
     if got != want:
-        fail(f"buffers are not those of its padding (i8 [{mp}, {kp}], i8 [{kp}, {np_}], i32 [{mp}, {np_}])")
+        fail(f"buffers are not those of its padding ({ab} [{mp}, {kp}], {ab} [{kp}, {np_}], {cb} [{mp}, {np_}])")
     return mp, kp, np_
+
+
+# kernel dtype -> (A and B, C) element types of the one-dispatch design's host buffers
+WHOLE_ARRAY_TYPES = {"i8": ("i8", "i32"), "bf16": ("bf16", "f32")}
 
 
 class GemmKernel:

@@ -151,7 +151,11 @@ class Runtime:
             _, _, pool, _, _ = self.xrt_session()
             self._xdna_files(kernel_id)
             if desc.get("op") == "matmul":
-                return xrt.XrtGemmKernel(kernel_id, desc, pool)
+                from . import xrt_gemm
+
+                if desc.get("dtype") == "bf16":
+                    return xrt_gemm.XrtBf16GemmKernel(kernel_id, desc, pool)
+                return xrt_gemm.XrtGemmKernel(kernel_id, desc, pool)
             return xrt.XrtKernel(kernel_id, desc, self._xdna_files(kernel_id), pool)
         if desc.get("op") == "matmul" and desc.get("dtype") == "i8":
             return self._open_gemm(kernel_id, desc, backend)
@@ -357,7 +361,7 @@ class GraphRunner:
                 stats["gemm_tiles"] += gemm.dispatches - before
         outputs = {o: env[o] for o in self.record["outputs"]}
         if traffic is not None:
-            from .xrt import to_host
+            from .xrt_packing import to_host
 
             outputs = {o: to_host(v) for o, v in outputs.items()}
             stats["host_to_device_bytes"] = traffic.to_device - start[0]

@@ -22,12 +22,14 @@ comments name the binding). pyxrt is imported only when this backend is used.
   producer write into an XRT sub-buffer of that packed buffer at the part's
   offset (:class:`SubBuffer`), so only the other parts are written from the
   host (:mod:`.xrt_packing`). Intermediates of a chain never cross to the host.
-* The int8 matmul, when its ABI says ``gemm_whole_array``, is one dispatch per
-  call (:class:`XrtWholeDispatch`): the activation's codes go into the zeroed
-  padded A buffer, the weight's codes into a resident B buffer once per
+* The matmul (:mod:`.xrt_gemm`): int8, when its ABI says ``gemm_whole_array``, is
+  one dispatch per call (``XrtWholeDispatch``): the activation's codes go into the
+  zeroed padded A buffer, the weight's codes into a resident B buffer once per
   parameter value, C is read back once. A ``gemm_overlay`` ABI (shapes the
   one-dispatch design cannot take) runs the shared blocked GEMM (:mod:`.gemm`)
-  with one overlay dispatch per tile, in the geometry its ABI records.
+  with one overlay dispatch per tile, in the geometry its ABI records. bf16 is
+  whole-array only: a and b padded in zeroed bf16 buffers, C's f32 corner
+  rounded once to bf16.
 * Every byte that crosses host <-> device is counted (:class:`Traffic`).
 """
 from __future__ import annotations
@@ -48,7 +50,6 @@ from .xrt_packing import (
     fill,
     packed_in_place,
     same_device,
-    to_host,
 )
 
 OPCODE = 3  # the NPU's "run the instruction stream" opcode (every mlir-aie host example)
@@ -431,131 +432,3 @@ class XrtKernel:
     def close(self) -> None:
         self._bos.clear()
         self._in_place.clear()
-
-
-class XrtGemmDispatch:
-    """The overlay's stream contract on the NPU: B tiles uploaded once, one dispatch per d rows."""
-
-    def __init__(self, kernel: "XrtGemmKernel", d: int, kt: int, cols: int, mmul):
-        from .gemm import OverlayDispatch
-
-        self.k = kernel
-        self.stream = OverlayDispatch(self._call, d, kt, cols, mmul)
-        self._bufs = None
-
-    def _buffers(self, hw):
-        if self._bufs is None or self._bufs[0] is not hw:
-            a = hw.buffer(self.k.sizes[0], 0)
-            c = hw.buffer(self.k.sizes[2] * 4, 2)
-            self._bufs = (hw, a, c)
-        return self._bufs
-
-    def prepare_b(self, b_blk):
-        hw = self.k.hw()
-        stream = self.stream.prepare_b(b_blk)
-        bo = hw.buffer(stream.nbytes, 1)
-        hw.write(bo, stream)  # resident for as long as the weight
-        return (hw, bo)
-
-    def prepare_a(self, a_rows):
-        return a_rows
-
-    def run(self, a_rows, b):
-        return self.stream.run(a_rows, b)
-
-    def _call(self, a_stream, b):
-        hw_b, b_bo = b
-        hw = self.k.hw()
-        if hw is not hw_b:
-            raise UserError(f"kernel {self.k.id}: its hardware context was evicted; set the params again")
-        _, a_bo, c_bo = self._buffers(hw)
-        hw.write(a_bo, a_stream)
-        hw.run([a_bo, b_bo, c_bo], f"kernel {self.k.id}")
-        # a view, not a copy: OverlayDispatch.run untiles it into the accumulator before the next dispatch
-        return hw.view(c_bo, self.k.sizes[2] * 4, "i32")
-
-
-class XrtWholeDispatch:
-    """The one-dispatch design on the NPU: B resident, A padded in place, one run, C's corner read."""
-
-    def __init__(self, kernel: "XrtGemmKernel", padded: tuple[int, int, int]):
-        self.k = kernel
-        self.mp, self.kp, self.np = padded
-        self._bufs = None
-
-    def _buffers(self, hw):
-        if self._bufs is None or self._bufs[0] is not hw:
-            self._bufs = (hw, hw.buffer(self.mp * self.kp, 0), hw.buffer(self.mp * self.np * 4, 2))
-        return self._bufs
-
-    def prepare_b(self, qw):
-        """The weight's codes into a zeroed [Kp, Np] device buffer (resident while the weight is)."""
-        hw = self.k.hw()
-        bo = hw.buffer(self.kp * self.np, 1)
-        out = hw.mapped(bo, self.kp * self.np, np.int8).reshape(self.kp, self.np)
-        out[:] = 0
-        out[: qw.shape[0], : qw.shape[1]] = qw
-        hw.to_device(bo, self.kp * self.np)
-        return (hw, bo)
-
-    def run(self, qa, b):
-        hw_b, b_bo = b
-        hw = self.k.hw()
-        if hw is not hw_b:
-            raise UserError(f"kernel {self.k.id}: its hardware context was evicted; set the params again")
-        _, a_bo, c_bo = self._buffers(hw)
-        a = hw.mapped(a_bo, self.mp * self.kp, np.int8).reshape(self.mp, self.kp)
-        a[:] = 0  # the padding rows and columns: zero codes add nothing to any sum
-        np.copyto(a[: qa.shape[0], : qa.shape[1]], qa, casting="unsafe")
-        hw.to_device(a_bo, self.mp * self.kp)
-        hw.run([a_bo, b_bo, c_bo], f"kernel {self.k.id}")
-        return hw.read(c_bo, self.mp * self.np * 4, "i32").reshape(self.mp, self.np)
-
-
-class XrtGemmKernel:
-    """The int8 matmul on the NPU: :class:`npubuild.runner.gemm.GemmKernel` with NPU dispatches,
-    one per call on the whole-array design, one per tile on the blocked overlay."""
-
-    def __init__(self, kernel_id: str, desc: dict, pool: ContextPool):
-        from .checks import check_gemm_abi, gemm_geometry
-        from .gemm import GemmKernel, check_whole_array_abi
-
-        self.id = kernel_id
-        self.pool = pool
-        abi = desc["targets"]["xdna"].get("abi")
-        if isinstance(abi, dict) and abi.get("kind") == "gemm_whole_array":
-            padded = check_whole_array_abi(kernel_id, desc, abi)
-            self.inner = GemmKernel(desc, lambda g: XrtWholeDispatch(self, padded), padded=padded)
-            self.gemm = self.inner.gemm
-            self.bound_generation = None
-            self._bound_hw = None
-            return
-        check_gemm_abi(kernel_id, desc, abi)  # the buffers below are the geometry's
-        # the geometry the build chose for its device, never recomputed (a device's columns are not K x N's)
-        d, kt, cols, mmul = gemm_geometry(kernel_id, abi)
-        self.sizes = [int(np.prod(b["shape"])) for b in abi["buffers"]]
-        self.inner = GemmKernel(desc, lambda g: XrtGemmDispatch(self, d, kt, cols, mmul), geometry=(d, kt, cols))
-        self.gemm = self.inner.gemm
-        self.bound_generation = None
-        self._bound_hw = None
-
-    def hw(self) -> HwKernel:
-        return self.pool.get(self.id)
-
-    def bind_param(self, index: int, array, generation=None) -> None:
-        self.inner.bind_param(index, array, generation)
-        self.bound_generation = generation
-        self._bound_hw = self.hw()
-
-    def __call__(self, a, w):
-        if self._bound_hw is not None and self.hw() is not self._bound_hw:
-            # the context was evicted and reopened: its buffers (the weight's tiles) went with it
-            self.bind_param(1, w, self.bound_generation)
-        return self.inner(to_host(a), to_host(w))
-
-    @property
-    def last_accumulator(self):
-        return self.inner.last_accumulator
-
-    def close(self) -> None:
-        pass

@@ -243,26 +243,29 @@ class Overlay(MmMicrokernel):
 
 
 def overlay_for(inst: KernelInstance, device: Device):
-    """The checked design of an i8 ``matmul``: the one-dispatch whole-array design when one fits
-    (:func:`.gemm_whole.plan_whole_array`), else the blocked overlay stating why
+    """The checked design of a ``matmul``: the one-dispatch whole-array design when one fits
+    (:func:`.gemm_whole.plan_whole_array`), else, for int8, the blocked overlay stating why
     (UnsupportedOnTarget when the NPU can take neither)."""
-    _check_matmul(inst)
+    _check_matmul(inst, ("i8", "bf16"))
     from .gemm_whole import plan_whole_array
 
     a, b = inst.inputs[0].shape, inst.inputs[1].shape
-    w, why = plan_whole_array(inst.id, device, prod(a[:-1]), a[-1], b[1], tuple(a), tuple(b))
+    w, why = plan_whole_array(inst.id, device, prod(a[:-1]), a[-1], b[1], tuple(a), tuple(b), inst.dtype)
     if w is not None:
         return w
+    if inst.dtype == "bf16":
+        raise UnsupportedOnTarget(f"{inst.id}: {why}; the blocked overlay is int8 only (use smaller shapes, or dtype i8)")
     return blocked_overlay_for(inst, device, why)
 
 
-def _check_matmul(inst: KernelInstance) -> None:
+def _check_matmul(inst: KernelInstance, dtypes=("i8",)) -> None:
     if inst.op != "matmul":
         raise UnsupportedOnTarget(f"{inst.id}: the GEMM overlay implements matmul, not {inst.op}")
-    if inst.dtype != "i8":
+    if inst.dtype not in dtypes:
         raise UnsupportedOnTarget(
-            f"{inst.id}: matmul with dtype {inst.dtype} is not supported on xdna; the NPU GEMM computes in int8 "
-            f"(use dtype i8: a quantised per row, b per column, int32 accumulation)"
+            f"{inst.id}: matmul with dtype {inst.dtype} is not supported on xdna; the NPU GEMM computes in "
+            f"{' or '.join(dtypes)} (i8: a quantised per row, b per column, int32 accumulation"
+            + ("; bf16: f32 accumulation, one rounding" if "bf16" in dtypes else "") + ")"
         )
 
 

@@ -52,11 +52,12 @@ from collections import Counter
 from dataclasses import dataclass
 from math import prod
 
+from ...constants import DTYPE_BYTES
 from ..gemm_layout import cdiv, mmul_shape
 from .check import FifoUse, Layout, layout_problems
 from .design import HostBuffer, Link, Transfer
 from .devices import DMA_GRANULE, DMA_REPEAT_MAX, DMA_STRIDE_MAX, GEMM_STACK, Device
-from .gemm_micro import MATMUL_FN, ZERO_FN, MmMicrokernel
+from .gemm_micro import MmMicrokernel
 
 ROWS = 4  # core rows per column (whole_array.py: n_aie_rows = 4)
 DEPTH = 2  # every FIFO double-buffered (whole_array.py: fifo_depth = 2)
@@ -66,6 +67,13 @@ TILE_M = (64, 32, 16)
 TILE_K = (256, 128, 64, 32, 16, 8)
 TILE_N = (64, 32, 16)
 CALL_COST = 2048  # MAC-equivalents one microkernel call costs beyond its MACs (acquire/release, loop setup)
+# bf16 mmul shapes of mm.cc's bf16_f32 combos (aie_kernels/aie2/mm.cc: 4x8x4, aie2p/mm.cc without bfp16
+# emulation: 4x8x8), the same as whole_array.py's microkernel_mac_dim_map
+BF16_MMUL = {"aie2": (4, 8, 4), "aie2p": (4, 8, 8)}
+# mm.cc's static_asserts on the tile (m, k, n) per (arch, dtype), as multiples of (r, s, t):
+# i8 on aie2 expands its mmul 4x2 (matmul_vectorized_4x8x8_i8_i32), bf16 4x4 (matmul_vectorized_4x4);
+# on aie2p both expand 2x2 (aie_kernels/aie2p/mm.cc)
+TILE_MULTIPLES = {("aie2", "i8"): (4, 1, 2), ("aie2", "bf16"): (4, 1, 4), ("aie2p", "i8"): (2, 1, 2), ("aie2p", "bf16"): (2, 1, 2)}
 
 
 @dataclass(frozen=True)
@@ -86,7 +94,7 @@ class GemmFifo:
 
     @property
     def bytes(self) -> int:
-        return self.elems * (1 if self.dtype == "i8" else 4)
+        return self.elems * DTYPE_BYTES[self.dtype]
 
 
 @dataclass(frozen=True)
@@ -110,12 +118,13 @@ class WholeArray(MmMicrokernel):
     a_shape: tuple[int, ...] = ()
     b_shape: tuple[int, ...] = ()
     stack: int = GEMM_STACK
+    in_dtype: str = "i8"  # i8: int32 accumulators (quantised matmul); bf16: f32 accumulators
     kind = "gemm_whole_array"
 
     # -- geometry --
     @property
     def mmul(self) -> tuple[int, int, int]:
-        return mmul_shape(self.arch)
+        return BF16_MMUL[self.arch] if self.in_dtype == "bf16" else mmul_shape(self.arch)
 
     @property
     def partition(self) -> str:
@@ -175,10 +184,11 @@ class WholeArray(MmMicrokernel):
     @property
     def buffers(self) -> list[HostBuffer]:
         mp, kp, np_ = self.padded
+        a, b, c = ("a_codes", "b_codes", "c_acc") if self.in_dtype == "i8" else ("a", "b", "c_acc")
         return [
-            HostBuffer("a_codes", "i8", (("a_codes", mp * kp),), True),
-            HostBuffer("b_codes", "i8", (("b_codes", kp * np_),), True),
-            HostBuffer("c_acc", "i32", (("c_acc", mp * np_),), True, True),
+            HostBuffer(a, self.in_dtype, ((a, mp * kp),), True),
+            HostBuffer(b, self.in_dtype, ((b, kp * np_),), True),
+            HostBuffer(c, self.acc_dtype, ((c, mp * np_),), True, True),
         ]
 
     def core_tile(self, col: int, row: int) -> tuple[int, int]:
@@ -201,25 +211,25 @@ class WholeArray(MmMicrokernel):
         per = self.a_rows_per_shim
         for i in range(self.a_shims):
             c = self.a_column(i)
-            out.append(GemmFifo(f"A_L3L2_{i}", (c, 0), ((c, 1),), (m * k * per,), "i8"))
+            out.append(GemmFifo(f"A_L3L2_{i}", (c, 0), ((c, 1),), (m * k * per,), self.in_dtype))
         a_dims = ((m // r, r * k), (k // s, s), (r, k), (s, 1))  # whole_array.py A_L2L1 dims
         for row in range(ROWS):
             src = (2 * row, 1) if self.cols == 8 else (self.a_column(row // per), 1)
             cons = tuple(self.core_tile(c, row) for c in range(self.cols))  # broadcast along one row
-            out.append(GemmFifo(self.a_l1(row), src, cons, (m, k), "i8", a_dims))
+            out.append(GemmFifo(self.a_l1(row), src, cons, (m, k), self.in_dtype, a_dims))
         b_dims = ((k // s, s * n), (n // t, t), (s, n), (t, 1))  # whole_array.py B_L2L1 dims (row-major B)
         for c in range(self.cols):
-            out.append(GemmFifo(f"B_L3L2_{c}", (c, 0), ((c, 1),), (k * n,), "i8"))
+            out.append(GemmFifo(f"B_L3L2_{c}", (c, 0), ((c, 1),), (k * n,), self.in_dtype))
             cons = tuple(self.core_tile(c, row) for row in range(ROWS))  # broadcast along one column
-            out.append(GemmFifo(self.b_l1(c), (c, 1), cons, (k, n), "i8", b_dims))
+            out.append(GemmFifo(self.b_l1(c), (c, 1), cons, (k, n), self.in_dtype, b_dims))
         # whole_array.py C_L2L3 dims walk one tm x tn block, (m // r, r * n) outermost; the block's four
         # row tiles follow each other at tm * tn, so the outermost size covers all of them here
         # (4 * tm // r): the same addresses whether or not the hardware bounds the outermost wrap.
         c_dims = (((ROWS * m) // r, r * n), (r, t), (n // t, r * t), (t, 1))
         for c in range(self.cols):
             for row in range(ROWS):
-                out.append(GemmFifo(self.c_l1(c, row), self.core_tile(c, row), ((c, 1),), (m, n), "i32"))
-            out.append(GemmFifo(f"C_L2L3_{c}", (c, 1), ((c, 0),), (ROWS * m * n,), "i32", c_dims))
+                out.append(GemmFifo(self.c_l1(c, row), self.core_tile(c, row), ((c, 1),), (m, n), self.acc_dtype))
+            out.append(GemmFifo(f"C_L2L3_{c}", (c, 1), ((c, 0),), (ROWS * m * n,), self.acc_dtype, c_dims))
         return out
 
     @property
@@ -282,7 +292,8 @@ class WholeArray(MmMicrokernel):
     # -- what the runtime and the build report need --
     def bytes_per_run(self) -> dict:
         mp, kp, np_ = self.padded
-        return {"to_device": mp * kp, "from_device": mp * np_ * 4, "weight_once": kp * np_}
+        eb = DTYPE_BYTES[self.in_dtype]
+        return {"to_device": mp * kp * eb, "from_device": mp * np_ * 4, "weight_once": kp * np_ * eb}
 
     def abi(self) -> dict:
         mp, kp, np_ = self.padded
@@ -304,7 +315,8 @@ class WholeArray(MmMicrokernel):
             "problem": {"m": self.m, "k": self.k, "n": self.n},
             "padded": {"m": mp, "k": kp, "n": np_},
             "padding": {"m": "runtime", "k": "runtime", "n": "runtime",
-                        "how": "codes quantised into zeroed padded buffers; the M x N corner of C is read"},
+                        "how": ("codes quantised into zeroed padded buffers" if self.in_dtype == "i8"
+                                else "a and b copied into zeroed padded buffers") + "; the M x N corner of C is read"},
             "core_tile": {"m": self.tm, "k": self.tk, "n": self.tn},
             "tiles_per_core": self.tiles_per_core,
             "k_blocks": self.k_blocks,
@@ -312,7 +324,7 @@ class WholeArray(MmMicrokernel):
                 "object": self.microkernel,
                 "source": self.microkernel_source,
                 "defines": self.defines,
-                "symbols": [MATMUL_FN, ZERO_FN],
+                "symbols": list(self.symbols),
                 "stack_size": self.stack,
             },
             "buffers": [
@@ -320,28 +332,32 @@ class WholeArray(MmMicrokernel):
                 {**self.buffers[1].describe(), "shape": [kp, np_], "layout": "row-major"},
                 {**self.buffers[2].describe(), "shape": [mp, np_], "layout": "row-major", "output": True},
             ],
-            "quantisation": "a per row, b per column, symmetric int8 (npubuild.ops.quant); output acc * sx[m] * sw[n]",
+            "dtype": self.in_dtype,
+            **({"quantisation": "a per row, b per column, symmetric int8 (npubuild.ops.quant); output acc * sx[m] * sw[n]"}
+               if self.in_dtype == "i8" else
+               {"numerics": "bf16 products summed in f32 by mm.cc (matmul_bf16_f32, f32 C tiles across the K loop); "
+                            "the runtime rounds C to bf16 once, to nearest even"}),
         }
 
 
 # ---- static checks ----------------------------------------------------------------------------------------------------
 
 
-def core_bytes(tm: int, tk: int, tn: int) -> int:
+def core_bytes(tm: int, tk: int, tn: int, in_bytes: int = 1) -> int:
     """One core's data memory: A, B and C FIFOs double-buffered plus the GEMM stack."""
-    return DEPTH * (tm * tk + tk * tn + 4 * tm * tn) + GEMM_STACK
+    return DEPTH * (in_bytes * (tm * tk + tk * tn) + 4 * tm * tn) + GEMM_STACK
 
 
 def whole_array_problems(w: WholeArray) -> list[str]:
     """What aiecc, mm.cc or the hardware would reject (:mod:`.check`'s rules plus the sequence's own)."""
     p: list[str] = []
     r, s, t = w.mmul
-    # mm.cc's static_asserts for i8 -> i32: aie2 expands its 4x8x8 mmul 4x2 (m % 4r, n % 2t),
-    # aie2p its 8x8x8 one 2x2 (m % 2r, n % 2t); both need k % s (aie_kernels/aie2/mm.cc, aie2p/mm.cc)
-    rm = 4 * r if w.arch == "aie2" else 2 * r
-    if w.tm % rm or w.tk % s or w.tn % (2 * t):
-        p.append(f"a {w.tm}x{w.tk}x{w.tn} microkernel does not satisfy mm.cc's m % {rm}, k % {s}, n % {2 * t}")
-    if w.padded[1] * 128 * 128 > 2**31 - 1:  # the runner refuses such an ABI (runner.checks.MAX_GEMM_DEPTH)
+    # mm.cc's static_asserts (TILE_MULTIPLES): e.g. i8 on aie2 m % 4r, k % s, n % 2t
+    fm, fk, fn = TILE_MULTIPLES[(w.arch, w.in_dtype)]
+    rm, sk, tn = fm * r, fk * s, fn * t
+    if w.tm % rm or w.tk % sk or w.tn % tn:
+        p.append(f"a {w.tm}x{w.tk}x{w.tn} microkernel does not satisfy mm.cc's m % {rm}, k % {sk}, n % {tn}")
+    if w.in_dtype == "i8" and w.padded[1] * 128 * 128 > 2**31 - 1:  # the runner refuses such an ABI (runner.checks.MAX_GEMM_DEPTH)
         p.append(f"K padded to {w.padded[1]} sums more int8 products per output than an int32 accumulator holds")
     if w.cols not in WIDTHS or w.cols > w.device.columns:
         p.append(f"{w.cols} columns: whole_array takes {', '.join(map(str, WIDTHS))} up to the device's {w.device.columns}")
@@ -382,7 +398,7 @@ def whole_array_problems(w: WholeArray) -> list[str]:
     p += layout_problems(lay)
     for tr in w.transfers:
         b = w.buffers[tr.buffer]
-        eb = 1 if b.dtype == "i8" else 4
+        eb = DTYPE_BYTES[b.dtype]
         # the repeat's stride (transfer_problems checks the three inner ones): AIEXDialect.cpp verifyStridesWraps
         if tr.sizes[0] > 1 and tr.strides[0] * eb // DMA_GRANULE > DMA_STRIDE_MAX:
             p.append(f"transfer of {b.name} to @{tr.fifo}: repeat stride of {tr.strides[0] * eb // DMA_GRANULE} words exceeds {DMA_STRIDE_MAX}")
@@ -425,16 +441,18 @@ def sequence_problems(w: WholeArray) -> list[str]:
 # ---- planning -------------------------------------------------------------------------------------------------------
 
 
-def candidates(kernel: str, device: Device, m: int, k: int, n: int, a_shape=(), b_shape=()) -> list[WholeArray]:
+def candidates(kernel: str, device: Device, m: int, k: int, n: int, a_shape=(), b_shape=(), in_dtype: str = "i8") -> list[WholeArray]:
     """Every tile and width mm.cc and the core memory allow, cheapest first."""
     out = []
+    eb = DTYPE_BYTES[in_dtype]
     for cols in (c for c in WIDTHS if c <= device.columns):
         for tm in TILE_M:
             for tk in TILE_K:
                 for tn in TILE_N:
-                    if core_bytes(tm, tk, tn) > device.core_memory:
+                    if core_bytes(tm, tk, tn, eb) > device.core_memory:
                         continue
-                    out.append(WholeArray(kernel, device, m, k, n, tm, tk, tn, cols, tuple(a_shape), tuple(b_shape)))
+                    out.append(WholeArray(kernel, device, m, k, n, tm, tk, tn, cols, tuple(a_shape), tuple(b_shape),
+                                          in_dtype=in_dtype))
     return sorted(out, key=_cost)
 
 
@@ -442,13 +460,15 @@ def _cost(w: WholeArray):
     calls = w.tiles_per_core * w.k_blocks
     work = calls * w.tm * w.tk * w.tn  # MACs per core, padding included
     mp, kp, np_ = w.padded
-    return (work + CALL_COST * calls, mp * kp + kp * np_ + 4 * mp * np_, -w.cols, -w.tm, -w.tn, -w.tk)
+    eb = DTYPE_BYTES[w.in_dtype]
+    return (work + CALL_COST * calls, eb * (mp * kp + kp * np_) + 4 * mp * np_, -w.cols, -w.tm, -w.tn, -w.tk)
 
 
-def plan_whole_array(kernel: str, device: Device, m: int, k: int, n: int, a_shape=(), b_shape=()) -> tuple[WholeArray | None, str]:
+def plan_whole_array(kernel: str, device: Device, m: int, k: int, n: int, a_shape=(), b_shape=(),
+                     in_dtype: str = "i8") -> tuple[WholeArray | None, str]:
     """The cheapest whole-array design that passes every check, or (None, why none does)."""
     first = None
-    for w in candidates(kernel, device, m, k, n, a_shape, b_shape):
+    for w in candidates(kernel, device, m, k, n, a_shape, b_shape, in_dtype):
         probs = whole_array_problems(w)
         if not probs:
             return w, ""

@@ -4,7 +4,7 @@ from __future__ import annotations
 from ...errors import UnsupportedOnTarget
 from ...ops.registry import fmt_shape
 from ..host.mlir_text import memref_type
-from .gemm_micro import MATMUL_FN, ZERO_FN, tile_step
+from .gemm_micro import tile_step
 from .gemm_whole import ROWS, GemmFifo, Wait, WholeArray
 from .text import FOREVER, IndexConsts, tile_name
 
@@ -29,14 +29,16 @@ def render_whole_array(w: WholeArray, options: dict) -> str:
     link_with = options.get("link_with", "func")
     if link_with not in ("func", "core"):
         raise UnsupportedOnTarget(f"{w.kernel}: unknown link_with placement '{link_with}' (expected func or core)")
-    a_ty, b_ty, c_ty = memref_type((w.tm, w.tk), "i8"), memref_type((w.tk, w.tn), "i8"), memref_type((w.tm, w.tn), "i32")
+    a_ty, b_ty = memref_type((w.tm, w.tk), w.in_dtype), memref_type((w.tk, w.tn), w.in_dtype)
+    c_ty = memref_type((w.tm, w.tn), w.acc_dtype)
+    matmul_fn, zero_fn = w.symbols
     out = [f"// {h}" for h in header(w)]
     out += ["module {", f"  aie.device({w.partition}) {{"]
     fifos = w.fifos
     tiles = sorted({t for f in fifos for t in (f.producer, *f.consumers)}, key=lambda t: (t[1], t[0]))
     out += [f"    {tile_name(t)} = aie.tile({t[0]}, {t[1]})" for t in tiles]
     attrs = f' attributes {{link_with = "{w.microkernel}"}}' if link_with == "func" else ""
-    out += [f"    func.func private @{ZERO_FN}({c_ty}){attrs}", f"    func.func private @{MATMUL_FN}({a_ty}, {b_ty}, {c_ty}){attrs}"]
+    out += [f"    func.func private @{zero_fn}({c_ty}){attrs}", f"    func.func private @{matmul_fn}({a_ty}, {b_ty}, {c_ty}){attrs}"]
     for f in fifos:
         cons = ", ".join(tile_name(t) for t in f.consumers)
         ty = memref_type(f.shape, f.dtype)
@@ -58,7 +60,7 @@ def render_whole_array(w: WholeArray, options: dict) -> str:
 def _core(w: WholeArray, col: int, row: int, fifos: dict, link_with: str, types) -> list[str]:
     fa, fb, fc = w.a_l1(row), w.b_l1(col), w.c_l1(col, row)
     k = IndexConsts()
-    tile = tile_step(fifos, fa, fb, fc, w.k_blocks, types, k)
+    tile = tile_step(fifos, fa, fb, fc, w.k_blocks, types, k, w.symbols)
     if w.tiles_per_core > 1:
         body = [f"scf.for %tile = {k(0)} to {k(w.tiles_per_core)} step {k(1)} {{", *("  " + ln for ln in tile), "}"]
     else:
@@ -77,7 +79,7 @@ def _core(w: WholeArray, col: int, row: int, fifos: dict, link_with: str, types)
 
 def _sequence(w: WholeArray, options: dict) -> list[str]:
     op = options.get("runtime_sequence", "aie.runtime_sequence")
-    ty = [f"memref<{b.elems}x{'i8' if b.dtype == 'i8' else 'i32'}>" for b in w.buffers]
+    ty = [memref_type((b.elems,), b.dtype) for b in w.buffers]
     lines = [f"    {op}({', '.join(f'%{b.name}: {t}' for b, t in zip(w.buffers, ty))}) {{"]
     for s in w.sequence:
         if isinstance(s, Wait):
@@ -98,7 +100,8 @@ def header(w: WholeArray) -> list[str]:
     r, s, t = w.mmul
     return [
         f"npubuild xdna kernel {w.kernel}",
-        "op: matmul, dtype: i8 (one-dispatch whole-array int8 GEMM, int32 accumulation)",
+        ("op: matmul, dtype: i8 (one-dispatch whole-array int8 GEMM, int32 accumulation)" if w.in_dtype == "i8" else
+         "op: matmul, dtype: bf16 (one-dispatch whole-array bf16 GEMM, f32 accumulation, one rounding by the runtime)"),
         f"problem: a {fmt_shape(w.a_shape)} (M={w.m}, K={w.k}), b {fmt_shape(w.b_shape)} (N={w.n}); "
         f"padded by the runtime to {mp} x {kp} x {np_}; one dispatch per run",
         f"device {w.device.name}, partition {w.partition}: {ROWS} rows x {w.cols} column(s) = {w.cores} cores, "
@@ -107,6 +110,6 @@ def header(w: WholeArray) -> list[str]:
         f"stack {w.stack} bytes",
         "streams (mlir-aie whole_array.py): A broadcast along core rows, B along core columns, C joined per column; "
         "mem-tile dimensionsToStream does the sub-tiling",
-        f"host buffers (XRT group id: name (shape dtype, row-major)): 3: a_codes ({mp}x{kp} i8); "
-        f"4: b_codes ({kp}x{np_} i8); 5: c_acc ({mp}x{np_} i32)",
+        "host buffers (XRT group id: name (shape dtype, row-major)): "
+        + "; ".join(f"{3 + i}: {b.name} ({x}x{y} {b.dtype})" for i, (b, (x, y)) in enumerate(zip(w.buffers, ((mp, kp), (kp, np_), (mp, np_))))),
     ]
