@@ -8,9 +8,10 @@ Keys (all optional):
   max_open_kernels = 16               runtime LRU limit of open kernels (env NPUBUILD_MAX_OPEN_KERNELS)
   xdna_device = "npu1"                NPU the xdna designs are for: npu1 (Phoenix / Hawk Point, 4 columns)
                                       or npu2 (Strix / Strix Halo / Krackan, 8 columns) (env NPUBUILD_XDNA_DEVICE)
-  xdna_bodies = "generated"          where xdna cores' compute bodies come from: generated (npubuild's own,
-                                      vectorized where mlir-aie lowers it) or mlir-aie (its aie_kernels where
-                                      one computes the kernel; docs/xdna-kernels.md) (env NPUBUILD_XDNA_BODIES);
+  xdna_bodies = "auto"               where xdna cores' compute bodies come from: generated (npubuild's own,
+                                      vectorized where mlir-aie lowers it), mlir-aie (its aie_kernels where
+                                      one computes the kernel) or auto (mlir-aie's kernel only where npubuild's
+                                      body would be scalar; docs/xdna-kernels.md) (env NPUBUILD_XDNA_BODIES);
                                       a kernel family's xdna_body overrides it
   xdna_strict = false                 true: a missing XDNA toolchain fails the build instead of
                                       emitting aie.mlir only (env NPUBUILD_XDNA_STRICT=1)
@@ -42,7 +43,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from .constants import TARGETS, XDNA_BODY_SOURCES, XDNA_DEVICES
+from .constants import TARGETS, XDNA_BODY_DEFAULT, XDNA_BODY_SOURCES, XDNA_DEVICES
 from .errors import UserError
 from .limits import Limits, limits_from_table, parse_size
 
@@ -105,7 +106,7 @@ class Config:
     limits: Limits = Limits()
     data_dirs: tuple = ()  # resolved Paths specs may read data from besides the project root
     host_cpu: str = "portable"
-    xdna_bodies: str = "generated"
+    xdna_bodies: str = XDNA_BODY_DEFAULT
 
     def data_roots(self) -> tuple:
         """Where spec data files (.npy, BLOBFILE) may be: the project, then data_dirs."""
@@ -191,14 +192,14 @@ def load_config(root: Path | None = None) -> Config:
         limits=limits_from_table(table.get("limits"), str(pp)),
         data_dirs=_data_dirs(table.get("data_dirs", []), root, pp),
         host_cpu=_host_cpu(os.environ.get("NPUBUILD_HOST_CPU") or table.get("host_cpu", "portable"), pp),
-        xdna_bodies=_xdna_bodies(os.environ.get("NPUBUILD_XDNA_BODIES") or table.get("xdna_bodies", "generated"), pp),
+        xdna_bodies=_xdna_bodies(os.environ.get("NPUBUILD_XDNA_BODIES") or table.get("xdna_bodies", XDNA_BODY_DEFAULT), pp),
     )
 
 
 def _xdna_bodies(value, pp: Path) -> str:
     if value not in XDNA_BODY_SOURCES:
         raise UserError(
-            f"{pp}: xdna_bodies (NPUBUILD_XDNA_BODIES) must be {' or '.join(repr(v) for v in XDNA_BODY_SOURCES)}, got {value!r} "
+            f"{pp}: xdna_bodies (NPUBUILD_XDNA_BODIES) must be {', '.join(repr(v) for v in XDNA_BODY_SOURCES)}, got {value!r} "
             "(docs/xdna-kernels.md)"
         )
     return value

@@ -7,8 +7,10 @@ NUMERIC_DTYPES = ("f32", "f16", "bf16", "i8", "i32", "i64")
 TARGETS = ("ref", "host", "xdna", "ane")
 XDNA_DEVICES = ("npu1", "npu2")
 # where an xdna core's compute body comes from: npubuild's own (the host emitter's text, vectorized
-# where aievec lowers it) or mlir-aie's hand-written aie_kernels (docs/xdna-kernels.md)
-XDNA_BODY_SOURCES = ("generated", "mlir-aie")
+# where aievec lowers it), mlir-aie's hand-written aie_kernels, or (auto) mlir-aie's kernel only where
+# npubuild's body would be scalar (docs/xdna-kernels.md)
+XDNA_BODY_SOURCES = ("auto", "generated", "mlir-aie")
+XDNA_BODY_DEFAULT = "auto"
 # NumPy's name of each dtype; "bfloat16" is ml_dtypes.bfloat16, which NumPy knows by
 # that name only once ml_dtypes is imported: use numpy_dtype() to get the dtype object.
 NUMPY_DTYPE = {

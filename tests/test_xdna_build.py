@@ -275,17 +275,24 @@ def test_mlir_aie_bodies_link_the_kernels_and_key_on_their_sources(project, fake
     src["lut"].write_text("// luts v2\n")
     assert p.doit("build", env=env).summary["compiled"] == 1
     # back to generated bodies for the project: the two library designs are emitted anew
-    p.write("pyproject.toml", '[tool.npubuild]\ntargets = ["ref", "host"]\n')
+    p.write("pyproject.toml", '[tool.npubuild]\ntargets = ["ref", "host"]\nxdna_bodies = "generated"\n')
     r = p.doit("build", env=env)
     assert r.summary["compiled"] == 2 and sorted(r.executed("emit:")) == [
         "emit:add_bf16_64x4096_64x4096@xdna", "emit:gelu_bf16_64x4096_approximate-tanh@xdna"]
+    # the default, auto: gelu's generated body is scalar on npu1, so mlir-aie's kernel; add's is vector<16>
+    p.write("pyproject.toml", '[tool.npubuild]\ntargets = ["ref", "host"]\n')
+    r = p.doit("build", env=env)
+    assert r.summary["compiled"] == 0 and r.summary["store"] == 1, r.out  # gelu's library design is in the store
+    abi = {kid: k["targets"]["xdna"]["abi"]["body"]["source"] for kid, k in _manifest(p)["kernels"].items()}
+    assert abi == {"gelu_bf16_64x4096_approximate-tanh": "mlir-aie kernel", "add_bf16_64x4096_64x4096": "generated vector",
+                   "relu_bf16_64x4096": "generated vector"}
 
 
 @pytest.mark.parametrize(
     "body,message",
     [
         ("  a:\n    op: relu\n    targets: [ref, xdna]\n    xdna_body: mlir_aie\n    shapes:\n      - [4]\n",
-         "specs/kernels/k.yaml:5: xdna_body of kernel family 'a' must be generated or mlir-aie, got 'mlir_aie' (did you mean 'mlir-aie'?)"),
+         "specs/kernels/k.yaml:5: xdna_body of kernel family 'a' must be auto, generated, mlir-aie, got 'mlir_aie' (did you mean 'mlir-aie'?)"),
         ("  a:\n    op: relu\n    xdna_body: mlir-aie\n    shapes:\n      - [4]\n",
          "specs/kernels/k.yaml:4: xdna_body of kernel family 'a' applies to the xdna target, which is not in its targets"),
         ("  a:\n    op: relu\n    targets: [ref, xdna]\n    xdna_body: mlir-aie\n    shapes:\n      - [4]\n"
@@ -304,7 +311,7 @@ def test_xdna_bodies_config_is_checked(project):
     p = project("kernels:\n  a:\n    op: relu\n    shapes:\n      - [4]\n")
     p.write("pyproject.toml", '[tool.npubuild]\nxdna_bodies = "vendor"\n')
     r = p.doit("build", check=False)
-    assert r.rc != 0 and "xdna_bodies (NPUBUILD_XDNA_BODIES) must be 'generated' or 'mlir-aie', got 'vendor'" in r.out + r.err
+    assert r.rc != 0 and "xdna_bodies (NPUBUILD_XDNA_BODIES) must be 'auto', 'generated', 'mlir-aie', got 'vendor'" in r.out + r.err
 
 
 def test_bf16_matmul_builds_with_the_bf16_microkernel(project, fake_toolchain):
@@ -320,3 +327,20 @@ def test_bf16_matmul_builds_with_the_bf16_microkernel(project, fake_toolchain):
     assert abi["microkernel"]["defines"][:1] == ["-Dbf16_f32_ONLY"]
     assert "16 cores, mm.cc, 1 dispatch" in p.npubuild("list").out
     assert p.npubuild("verify").rc == 0
+
+
+def test_auto_keeps_the_generated_body_when_the_installed_mlir_aie_lacks_the_kernel(project, fake_toolchain):
+    # this fake mlir-aie ships mm.cc only
+    kernels = "kernels:\n  act:\n    op: gelu\n    dtype: bf16\n    attrs: {approximate: tanh}\n    targets: [ref, xdna]\n    shapes:\n      - [64, 4096]\n"
+    p = project(kernels)
+    env = fake_toolchain["env"]
+    assert p.doit("build", env=env).summary["compiled"] == 1
+    body = _manifest(p)["kernels"]["gelu_bf16_64x4096_approximate-tanh"]["targets"]["xdna"]["abi"]["body"]
+    assert body["source"] == "scalar"
+    assert body["not_used"] == "mlir-aie's kernel is not used: the installed mlir-aie has no aie_kernels/aie2/gelu.cc"
+    assert "16 cores, scalar, 1 dispatch" in p.npubuild("list", env=env).out
+    # asked for explicitly, the missing kernel is an error naming the file and the way out
+    p.write("pyproject.toml", '[tool.npubuild]\ntargets = ["ref", "host"]\nxdna_bodies = "mlir-aie"\n')
+    r = p.doit("build", env=env, check=False)
+    out = r.out + r.err
+    assert r.rc != 0 and "aie_kernels/aie2/gelu.cc does not exist" in out and 'use xdna_bodies = "generated"' in out

@@ -224,3 +224,22 @@ def test_packed_part_copies_run_on_the_host(dtype, src_elems, shape, offset):
     y = kernel(x)
     n = int(np.prod(shape))
     np.testing.assert_array_equal(np.asarray(y).reshape(-1).view(np.uint8), x[offset:offset + n].view(np.uint8))
+
+
+@pytest.mark.parametrize(
+    "op,device,shapes,attrs,library",
+    [
+        ("gelu", "npu1", [(64, 4096)], {"approximate": "tanh"}, True),  # generated: scalar (bit casts) -> gelu.cc
+        ("softmax", "npu2", [(64, 4096)], {"axis": -1}, True),  # generated: scalar on aie2p -> softmax.cc
+        ("relu", "npu1", [(64, 4096)], {}, False),  # generated: vector<16>, the oracle's arithmetic: kept
+        ("add", "npu1", [(64, 4096)] * 2, {}, False),
+        ("tanh", "npu1", [(64, 4096)], {}, False),  # no library kernel: scalar, nothing else to do
+    ],
+)
+def test_auto_takes_the_library_kernel_only_where_the_generated_body_is_scalar(op, device, shapes, attrs, library):
+    inst = _inst(op, shapes, attrs)
+    d = aie.design_for(inst, {"device": device, "body": "auto"})
+    assert (d.call is not None) == library
+    info = aie.body_info(inst, {"device": device, "body": "auto"})
+    assert info["source"] == ("mlir-aie kernel" if library else aie.body_info(inst, {"device": device})["source"])
+    assert "not_used" not in info

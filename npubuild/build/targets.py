@@ -116,7 +116,19 @@ class XdnaTarget:
 
         fp = self._fingerprint(cache_dir)
         dialect = fp.get("dialect") or {}
-        return {**DEFAULT_OPTIONS, **{k: v for k, v in dialect.items() if v}, "device": config.xdna_device}
+        opts = {**DEFAULT_OPTIONS, **{k: v for k, v in dialect.items() if v}, "device": config.xdna_device}
+        missing = self._unavailable_kernels()
+        if missing:
+            opts["unavailable_kernels"] = missing  # xdna_bodies = "auto" does not pick them
+        return opts
+
+    @staticmethod
+    def _unavailable_kernels() -> list[str]:
+        """mlir-aie kernels the installed mlir-aie does not ship ([] without one: the emitter assumes all)."""
+        from ..toolchain.aie_kernel_objects import unavailable_sources
+        from ..toolchain.xdna import find_xdna_tools
+
+        return unavailable_sources(find_xdna_tools(probe_versions=False)) or []
 
     def emit(self, instance, options: dict) -> str:
         from ..emitters.aie import emit
@@ -165,7 +177,7 @@ class XdnaTarget:
     @staticmethod
     def _library_kernel(instance, options: dict):
         """The mlir-aie kernel (kernel_library.LibraryKernel) the design's cores call, or None."""
-        if instance.op == "matmul" or options.get("body") != "mlir-aie":
+        if instance.op == "matmul" or options.get("body", "generated") == "generated":
             return None
         from ..emitters.aie import design_for
 

@@ -159,7 +159,7 @@ def _xdna_body(ctx: _Ctx, holder: Node, targets, what: str) -> str | None:
         return None
     if not isinstance(node.value, str) or node.value not in XDNA_BODY_SOURCES:
         hint = did_you_mean(str(node.value), XDNA_BODY_SOURCES) if isinstance(node.value, str) else ""
-        ctx.err(node.line, f"xdna_body of {what} must be {' or '.join(XDNA_BODY_SOURCES)}, got {node.plain()!r}{hint} "
+        ctx.err(node.line, f"xdna_body of {what} must be {', '.join(XDNA_BODY_SOURCES)}, got {node.plain()!r}{hint} "
                            "(docs/xdna-kernels.md)")
         return None
     if "xdna" not in targets:

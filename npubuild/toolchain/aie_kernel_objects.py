@@ -63,6 +63,27 @@ def kernel_paths(entry, tools: dict) -> dict:
     return out
 
 
+def unavailable_sources(tools: dict) -> list[str] | None:
+    """The catalog's kernels (``aie2/gelu.cc`` ...) the installed mlir-aie lacks (the source, or the LUT
+    runtime it needs), or None when no mlir-aie kernel tree is found at all (nothing to decide here)."""
+    from ..emitters.aie.kernel_library import CATALOG
+    from .kernel_sources import locate_kernel_sources
+
+    trees = {arch: locate_kernel_sources(tools, arch) for arch in sorted({e.arch for e in CATALOG})}
+    if all(t.get("missing") for t in trees.values()):
+        return None
+    missing = []
+    for e in CATALOG:
+        if trees[e.arch].get("missing"):
+            missing.append(e.source)
+            continue
+        try:
+            kernel_paths(e, tools)
+        except UserError:
+            missing.append(e.source)
+    return sorted(set(missing))
+
+
 def aie_kernel_recipe(entry, toolchain: dict, tools: dict | None = None) -> dict:
     """What ``entry``'s linked file is made from (for the design's compile key)."""
     from .aiecc import AIECC_FLAGS

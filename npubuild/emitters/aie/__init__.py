@@ -8,7 +8,10 @@ time with the reason.
 
 ``options`` carries what depends on the installed mlir-aie and the project:
 ``device`` (npu1 / npu2), ``runtime_sequence`` (``aie.runtime_sequence`` or
-``aiex.runtime_sequence``) and ``link_with`` (``func`` or ``core``). Without a
+``aiex.runtime_sequence``), ``link_with`` (``func`` or ``core``), ``body``
+(``generated``, the default here; ``auto`` or ``mlir-aie``: mlir-aie's kernels,
+:mod:`.kernel_library`) and ``unavailable_kernels`` (kernel sources the
+installed mlir-aie lacks, which ``auto`` then does not pick). Without a
 toolchain the newest dialect is emitted. ``EMITTER_VERSION`` covers this
 package and the host emitters (the bodies are theirs).
 """
@@ -69,7 +72,8 @@ def _design_for(inst: KernelInstance, options: dict | None):
         return overlay_for(inst, device(options))
     from .placement import plan_design
 
-    d = plan_design(inst, device(options), (options or {}).get("body") or "generated")
+    opts = options or {}
+    d = plan_design(inst, device(options), opts.get("body") or "generated", tuple(opts.get("unavailable_kernels", ())))
     check_design(d)
     return d
 

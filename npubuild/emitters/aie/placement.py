@@ -56,10 +56,25 @@ def placements(n_chunks: int, device: Device, row_cap: int) -> list[tuple[int, i
     return sorted(opts, key=lambda cr: (-cr[0] * cr[1], -cr[0]))
 
 
-def plan_design(inst: KernelInstance, device: Device, body: str = "generated") -> Design:
-    """The design of ``inst``; with ``body`` "mlir-aie", one whose cores call mlir-aie's kernel for the op
-    when the catalog has one and its chunk fits (else the generated body's, ``body_note`` saying why)."""
+def plan_design(inst: KernelInstance, device: Device, body: str = "generated", unavailable: tuple = ()) -> Design:
+    """The design of ``inst``. ``body`` "mlir-aie": one whose cores call mlir-aie's kernel for the op
+    when the catalog has one and its chunk fits (else the generated body's, ``body_note`` saying why);
+    "auto": the same, but only where the generated body would be scalar on the device and the
+    installed mlir-aie has the kernel (``unavailable``: the catalog sources it lacks)."""
     note = ""
+    if body == "auto":
+        from .kernel_library import chunk_rule
+
+        rule = chunk_rule(inst, device.name)
+        if rule is None:
+            return _plan(inst, device)[0]  # no library kernel: nothing to decide, nothing to say
+        generated = _plan(inst, device)[0]
+        if _lanes(generated) != "scalar":
+            return generated  # npubuild's vector body computes the oracle's arithmetic: keep it
+        if rule.kernel.source in unavailable:
+            generated.body_note = f"mlir-aie's kernel is not used: the installed mlir-aie has no aie_kernels/{rule.kernel.source}"
+            return generated
+        body = "mlir-aie"
     if body == "mlir-aie":
         from .kernel_library import chunk_problem, chunk_rule, kernel_call, why_not
 
@@ -81,6 +96,16 @@ def plan_design(inst: KernelInstance, device: Device, body: str = "generated") -
     d, _, _ = _plan(inst, device)
     d.body_note = note
     return d
+
+
+def _lanes(d: Design):
+    """The generated body's vector width on the design's device, or "scalar"."""
+    from ..host import emit as host_emit
+    from ..host.vector import decision, profile
+
+    with profile(d.device.arch):
+        host_emit(d.body)
+        return decision(d.body, d.device.arch)["lanes"]
 
 
 def _plan(inst: KernelInstance, device: Device, only: int | None = None) -> tuple[Design, bool, str]:

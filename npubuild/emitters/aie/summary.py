@@ -98,8 +98,10 @@ def op_bodies(op_name: str, dtypes) -> dict:
                 got = decision(inst, dev.arch)
             except (OpError, UnsupportedOnTarget, ValueError, KeyError) as e:
                 got = {"lanes": "scalar", "why": f"not probed at {'x'.join(map(str, _PROBE_SHAPE))}: {e}"}
-            per[dt] = {**got, "source": "scalar" if got["lanes"] == "scalar" else "generated vector",
-                       "mlir_aie": library_alternative(op_name, dt, dev.arch)}
+            lib = library_alternative(op_name, dt, dev.arch)
+            per[dt] = {**got, "source": "scalar" if got["lanes"] == "scalar" else "generated vector", "mlir_aie": lib,
+                       # what the default xdna_bodies = "auto" takes where the kernel computes the instance
+                       "auto": "mlir-aie kernel" if lib["kernel"] and got["lanes"] == "scalar" else "generated"}
     return out
 
 
