@@ -185,9 +185,9 @@ def test_device_per_family_and_graph(project):
     p.doit("build")
     m = _manifest(p)
     devices = {kid: k["targets"]["xdna"]["abi"]["partition"] for kid, k in m["kernels"].items()}
-    assert devices == {"relu_f32_32x1024": "npu2", "neg_f32_32x1024": "npu1", "exp_f32_8x256": "npu2_1col"}
+    assert devices == {"relu_f32_32x1024": "npu2", "neg_f32_32x1024": "npu1", "exp_f32_8x256": "npu2"}
     text = (p.artifacts / m["kernels"]["relu_f32_32x1024"]["targets"]["xdna"]["files"]["source"]["path"]).read_text()
-    assert "aie.device(npu2)" in text and text.count("aie.core(") == 16  # 8 columns x 2 core rows
+    assert "aie.device(npu2)" in text and text.count("aie.core(") == 32  # 8 columns x 4 core rows
 
 
 @pytest.mark.parametrize(

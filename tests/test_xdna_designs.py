@@ -232,10 +232,18 @@ def test_structure_matches_the_design():
 def test_npu2_spreads_over_eight_columns():
     inst = make_instance("relu", "f32", [BIG], {})
     d = aie.design_for(inst, {"device": "npu2"})
-    assert (d.columns, d.partition, d.chunk_rows, d.core_rows) == (8, "npu2", 2048, 2)  # 16 chunks: 8 x 2 cores
-    assert d.rows_note == "16 chunk(s) of 2048 row(s) divide over at most 16 core(s)"
+    # 32768 elements: 8 KiB chunks would fill 16 of the 32 cores, so 4 KiB ones fill all 8 x 4
+    assert (d.columns, d.partition, d.chunk_rows, d.core_rows) == (8, "npu2", 1024, 4)
+    assert d.rows_note == ""
+    few = aie.design_for(make_instance("relu", "f32", [(8192,)], {}), {"device": "npu2"})
+    assert (few.chunk_rows, len(few.cores)) == (256, 32)  # 1 KiB per buffer: the smallest chunk taken
+    fewer = aie.design_for(make_instance("relu", "f32", [(4096,)], {}), {"device": "npu2"})
+    assert (fewer.chunk_rows, len(fewer.cores)) == (256, 16)
+    assert fewer.rows_note == "16 chunk(s) of 256 row(s) divide over at most 16 core(s)"
     small = aie.design_for(make_instance("relu", "f32", [(1024,)], {}), {"device": "npu2"})
-    assert (small.columns, small.partition) == (1, "npu2_1col")
+    assert (small.columns, small.partition, small.chunk_rows) == (4, "npu2_4col", 256)  # 4 chunks of 1 KiB
+    one = aie.design_for(make_instance("relu", "f32", [(256,)], {}), {"device": "npu2"})
+    assert (one.columns, one.partition) == (1, "npu2_1col")
 
 
 def test_dialect_options_change_the_sequence_op():
@@ -247,10 +255,10 @@ def test_dialect_options_change_the_sequence_op():
 
 def test_prime_sizes_are_padded_to_whole_chunks():
     d = aie.design_for(make_instance("relu", "f32", [(4099,)], {}), {"device": "npu1"})
-    assert (d.chunk_rows, d.padded_rows, d.columns) == (2048, 6144, 3)
+    assert (d.chunk_rows, d.padded_rows, d.columns) == (384, 6144, 4)  # padded to 3 x 2048, then spread over 16 cores
     assert d.abi()["buffers"][0]["parts"] == [{"tensor": "x", "elements": 4099, "slot": 6144}]
     exact = aie.design_for(make_instance("relu", "f32", [(1000,)], {}), {"device": "npu1"})
-    assert (exact.chunk_rows, exact.padded_rows) == (1000, 1000)  # a good divisor: no padding
+    assert (exact.chunk_rows, exact.padded_rows) == (500, 1000)  # divisors: no padding, two cores
 
 
 def _text_link(ln: Link):

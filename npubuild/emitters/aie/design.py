@@ -46,8 +46,10 @@ the host).
 
 Chunk size: the largest number of rows whose chunk is at most 8 KiB per
 buffer (the reference design's 2048 f32) and whose FIFO buffers, double
-buffered, fit a core's 64 KiB with the stack; the chunks are then spread over
-as many columns x rows as divide the chunk count. Every candidate placement
+buffered, fit a core's 64 KiB with the stack; when that leaves cores idle, a
+smaller chunk dividing the same rows that gives more of them work, down to
+1 KiB per buffer (``CHUNK_BYTES_MIN``); the chunks are then spread over as
+many columns x rows as divide the chunk count. Every candidate placement
 is run through the static checker (:mod:`.check`: channels, buffer
 descriptors, locks and memory of every tile), and one that does not fit is
 not taken.
@@ -76,6 +78,10 @@ from .devices import DEFAULT_STACK, DMA_GRANULE, DMA_WRAP_MAX, Device
 from .split import Split
 
 CHUNK_BYTES_MAX = 8 * 1024
+# a smaller chunk than the largest that fits is taken to give more cores work, down to this many
+# bytes per buffer (the scale of mlir-aie's own examples' objects: 1024 bf16 in ml/eltwise_add, 256 bf16
+# in vector_reduce_max), below which per-object FIFO and DMA costs would outweigh the extra cores
+CHUNK_BYTES_MIN = 1024
 
 
 @dataclass(frozen=True)
@@ -372,7 +378,7 @@ def _granule_problem(split: Split, buffers: list[HostBuffer], r: int, inst: Kern
 
 
 def choose_chunk(inst: KernelInstance, split: Split, buffers: list[HostBuffer], device: Device, stack_of,
-                 only: int | None = None) -> tuple[int, int, int]:
+                 only: int | None = None, cores: int = 1) -> tuple[int, int, int]:
     """(rows per chunk, FIFO depth, rows after padding), or UnsupportedOnTarget saying what does not fit.
 
     ``stack_of(r)`` is the core's stack for chunks of ``r`` rows (its body's
@@ -380,7 +386,10 @@ def choose_chunk(inst: KernelInstance, split: Split, buffers: list[HostBuffer], 
     the rows is taken unless padding the rows to whole chunks of a size at
     least twice as large is possible (a prime row count would otherwise stream
     one row at a time). ``only``: chunks of exactly that many rows, the rows
-    padded to a multiple (a library kernel's fixed chunk).
+    padded to a multiple (a library kernel's fixed chunk). ``cores``: how many
+    cores the placement could use; when the chosen chunk leaves some idle, a
+    smaller one that divides the same rows is taken, down to
+    ``CHUNK_BYTES_MIN`` per buffer (:func:`_spread`).
     """
     budget = device.core_memory
     widest = max(
@@ -421,13 +430,13 @@ def choose_chunk(inst: KernelInstance, split: Split, buffers: list[HostBuffer], 
                 break
             dep = fits(r, chunks)
             if dep:
-                return r, dep, chunks * r
+                return _spread(r, dep, chunks * r, widest, cores, fits)
     if exact is None:
         # no chunk within the preferred 8 KiB is a whole number of DMA words (e.g. one bf16 per row out
         # of a long-row reduction): the smallest larger chunk that is and still fits the core
         exact = next(((r, dep) for r in reversed(_divisors_desc(rows)) if (dep := fits(r, rows // r, prefer=False))), None)
     if exact:
-        return exact[0], exact[1], rows
+        return _spread(exact[0], exact[1], rows, widest, cores, fits)
     stack = stack_of(1)
     need = core_bytes(inst, split, buffers, 1, 1, stack)
     what = "the whole kernel" if split.kind == "whole" else "one row"
@@ -443,6 +452,23 @@ def choose_chunk(inst: KernelInstance, split: Split, buffers: list[HostBuffer], 
         f"{inst.id}: no chunk of whole rows is a multiple of 4 bytes ({_sizes(inst)}); the NPU's DMA moves 32-bit words, "
         f"so use sizes whose rows hold a multiple of 4 bytes"
     )
+
+
+def _spread(r: int, depth: int, padded: int, widest: int, cores: int, fits) -> tuple[int, int, int]:
+    """(r, depth, padded), or the smaller chunk dividing ``padded`` that gives the most chunks up to
+    ``cores`` while moving at least CHUNK_BYTES_MIN per buffer."""
+    if padded // r >= cores:
+        return r, depth, padded
+    best = (r, depth)
+    for d in _divisors_desc(padded):  # larger chunks first: ever more of them
+        if d >= r:
+            continue
+        if d * widest < CHUNK_BYTES_MIN or padded // d > cores:
+            break
+        dep = fits(d, padded // d)
+        if dep:
+            best = (d, dep)
+    return best[0], best[1], padded
 
 
 def _sizes(inst: KernelInstance) -> str:

@@ -126,7 +126,7 @@ def _plan(inst: KernelInstance, device: Device, only: int | None = None) -> tupl
     for streams in range(natural, 0, -1):
         try:
             buffers = pack_buffers(inst, split, streams)
-            r, depth, padded = choose_chunk(inst, split, buffers, device, stack_of, only)
+            r, depth, padded = choose_chunk(inst, split, buffers, device, stack_of, only, device.columns * max_rows(device, streams))
         except UnsupportedOnTarget as e:
             if streams == natural:
                 raise  # today's packing does not fit: that is the kernel's error

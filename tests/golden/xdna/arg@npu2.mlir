@@ -1,39 +1,116 @@
 // npubuild xdna kernel argmax_f32_16x256_index_dtype-i32
 // op: argmax, dtype: f32, attrs: {"axis":-1,"index_dtype":"i32","keepdims":false,"select_last_index":false}
 // inputs: x: 16x256 f32; output: y: 16 i32
-// device npu2, partition npu2_2col: last_axis split, 16 rows in chunks of 8, 2 column(s), 1 chunk(s) per core per run
+// device npu2, partition npu2: last_axis split, 16 rows in chunks of 1, 8 column(s) x 2 core rows, 1 chunk(s) per core per run
 // host buffers (XRT group id: name (parts x dtype)): 3: x (x 4096 x f32); 4: y (y 16 x i32)
 module {
-  aie.device(npu2_2col) {
+  aie.device(npu2) {
     %shim_0_0 = aie.tile(0, 0)
     %shim_1_0 = aie.tile(1, 0)
+    %shim_2_0 = aie.tile(2, 0)
+    %shim_3_0 = aie.tile(3, 0)
+    %shim_4_0 = aie.tile(4, 0)
+    %shim_5_0 = aie.tile(5, 0)
+    %shim_6_0 = aie.tile(6, 0)
+    %shim_7_0 = aie.tile(7, 0)
     %mem_0_1 = aie.tile(0, 1)
     %mem_1_1 = aie.tile(1, 1)
+    %mem_2_1 = aie.tile(2, 1)
+    %mem_3_1 = aie.tile(3, 1)
+    %mem_4_1 = aie.tile(4, 1)
+    %mem_5_1 = aie.tile(5, 1)
+    %mem_6_1 = aie.tile(6, 1)
+    %mem_7_1 = aie.tile(7, 1)
     %core_0_2 = aie.tile(0, 2)
     %core_1_2 = aie.tile(1, 2)
-    aie.objectfifo @x_c0_shim(%shim_0_0, {%mem_0_1}, 1 : i32) : !aie.objectfifo<memref<8x256xf32>>
-    aie.objectfifo @x_c0(%mem_0_1, {%core_0_2}, 2 : i32) : !aie.objectfifo<memref<8x256xf32>>
-    aie.objectfifo @y_c0(%core_0_2, {%mem_0_1}, 2 : i32) : !aie.objectfifo<memref<8xi32>>
-    aie.objectfifo @y_c0_shim(%mem_0_1, {%shim_0_0}, 1 : i32) : !aie.objectfifo<memref<8xi32>>
-    aie.objectfifo @x_c1_shim(%shim_1_0, {%mem_1_1}, 1 : i32) : !aie.objectfifo<memref<8x256xf32>>
-    aie.objectfifo @x_c1(%mem_1_1, {%core_1_2}, 2 : i32) : !aie.objectfifo<memref<8x256xf32>>
-    aie.objectfifo @y_c1(%core_1_2, {%mem_1_1}, 2 : i32) : !aie.objectfifo<memref<8xi32>>
-    aie.objectfifo @y_c1_shim(%mem_1_1, {%shim_1_0}, 1 : i32) : !aie.objectfifo<memref<8xi32>>
-    aie.objectfifo.link [@x_c0_shim] -> [@x_c0] ([] [])
-    aie.objectfifo.link [@y_c0] -> [@y_c0_shim] ([] [])
-    aie.objectfifo.link [@x_c1_shim] -> [@x_c1] ([] [])
-    aie.objectfifo.link [@y_c1] -> [@y_c1_shim] ([] [])
+    %core_2_2 = aie.tile(2, 2)
+    %core_3_2 = aie.tile(3, 2)
+    %core_4_2 = aie.tile(4, 2)
+    %core_5_2 = aie.tile(5, 2)
+    %core_6_2 = aie.tile(6, 2)
+    %core_7_2 = aie.tile(7, 2)
+    %core_0_3 = aie.tile(0, 3)
+    %core_1_3 = aie.tile(1, 3)
+    %core_2_3 = aie.tile(2, 3)
+    %core_3_3 = aie.tile(3, 3)
+    %core_4_3 = aie.tile(4, 3)
+    %core_5_3 = aie.tile(5, 3)
+    %core_6_3 = aie.tile(6, 3)
+    %core_7_3 = aie.tile(7, 3)
+    aie.objectfifo @x_c0_shim(%shim_0_0, {%mem_0_1}, 1 : i32) : !aie.objectfifo<memref<512xf32>>
+    aie.objectfifo @x_c0_r0(%mem_0_1, {%core_0_2}, 2 : i32) : !aie.objectfifo<memref<1x256xf32>>
+    aie.objectfifo @x_c0_r1(%mem_0_1, {%core_0_3}, 2 : i32) : !aie.objectfifo<memref<1x256xf32>>
+    aie.objectfifo @y_c0_r0(%core_0_2, {%mem_0_1}, 2 : i32) : !aie.objectfifo<memref<1xi32>>
+    aie.objectfifo @y_c0_r1(%core_0_3, {%mem_0_1}, 2 : i32) : !aie.objectfifo<memref<1xi32>>
+    aie.objectfifo @y_c0_shim(%mem_0_1, {%shim_0_0}, 1 : i32) : !aie.objectfifo<memref<2xi32>>
+    aie.objectfifo @x_c1_shim(%shim_1_0, {%mem_1_1}, 1 : i32) : !aie.objectfifo<memref<512xf32>>
+    aie.objectfifo @x_c1_r0(%mem_1_1, {%core_1_2}, 2 : i32) : !aie.objectfifo<memref<1x256xf32>>
+    aie.objectfifo @x_c1_r1(%mem_1_1, {%core_1_3}, 2 : i32) : !aie.objectfifo<memref<1x256xf32>>
+    aie.objectfifo @y_c1_r0(%core_1_2, {%mem_1_1}, 2 : i32) : !aie.objectfifo<memref<1xi32>>
+    aie.objectfifo @y_c1_r1(%core_1_3, {%mem_1_1}, 2 : i32) : !aie.objectfifo<memref<1xi32>>
+    aie.objectfifo @y_c1_shim(%mem_1_1, {%shim_1_0}, 1 : i32) : !aie.objectfifo<memref<2xi32>>
+    aie.objectfifo @x_c2_shim(%shim_2_0, {%mem_2_1}, 1 : i32) : !aie.objectfifo<memref<512xf32>>
+    aie.objectfifo @x_c2_r0(%mem_2_1, {%core_2_2}, 2 : i32) : !aie.objectfifo<memref<1x256xf32>>
+    aie.objectfifo @x_c2_r1(%mem_2_1, {%core_2_3}, 2 : i32) : !aie.objectfifo<memref<1x256xf32>>
+    aie.objectfifo @y_c2_r0(%core_2_2, {%mem_2_1}, 2 : i32) : !aie.objectfifo<memref<1xi32>>
+    aie.objectfifo @y_c2_r1(%core_2_3, {%mem_2_1}, 2 : i32) : !aie.objectfifo<memref<1xi32>>
+    aie.objectfifo @y_c2_shim(%mem_2_1, {%shim_2_0}, 1 : i32) : !aie.objectfifo<memref<2xi32>>
+    aie.objectfifo @x_c3_shim(%shim_3_0, {%mem_3_1}, 1 : i32) : !aie.objectfifo<memref<512xf32>>
+    aie.objectfifo @x_c3_r0(%mem_3_1, {%core_3_2}, 2 : i32) : !aie.objectfifo<memref<1x256xf32>>
+    aie.objectfifo @x_c3_r1(%mem_3_1, {%core_3_3}, 2 : i32) : !aie.objectfifo<memref<1x256xf32>>
+    aie.objectfifo @y_c3_r0(%core_3_2, {%mem_3_1}, 2 : i32) : !aie.objectfifo<memref<1xi32>>
+    aie.objectfifo @y_c3_r1(%core_3_3, {%mem_3_1}, 2 : i32) : !aie.objectfifo<memref<1xi32>>
+    aie.objectfifo @y_c3_shim(%mem_3_1, {%shim_3_0}, 1 : i32) : !aie.objectfifo<memref<2xi32>>
+    aie.objectfifo @x_c4_shim(%shim_4_0, {%mem_4_1}, 1 : i32) : !aie.objectfifo<memref<512xf32>>
+    aie.objectfifo @x_c4_r0(%mem_4_1, {%core_4_2}, 2 : i32) : !aie.objectfifo<memref<1x256xf32>>
+    aie.objectfifo @x_c4_r1(%mem_4_1, {%core_4_3}, 2 : i32) : !aie.objectfifo<memref<1x256xf32>>
+    aie.objectfifo @y_c4_r0(%core_4_2, {%mem_4_1}, 2 : i32) : !aie.objectfifo<memref<1xi32>>
+    aie.objectfifo @y_c4_r1(%core_4_3, {%mem_4_1}, 2 : i32) : !aie.objectfifo<memref<1xi32>>
+    aie.objectfifo @y_c4_shim(%mem_4_1, {%shim_4_0}, 1 : i32) : !aie.objectfifo<memref<2xi32>>
+    aie.objectfifo @x_c5_shim(%shim_5_0, {%mem_5_1}, 1 : i32) : !aie.objectfifo<memref<512xf32>>
+    aie.objectfifo @x_c5_r0(%mem_5_1, {%core_5_2}, 2 : i32) : !aie.objectfifo<memref<1x256xf32>>
+    aie.objectfifo @x_c5_r1(%mem_5_1, {%core_5_3}, 2 : i32) : !aie.objectfifo<memref<1x256xf32>>
+    aie.objectfifo @y_c5_r0(%core_5_2, {%mem_5_1}, 2 : i32) : !aie.objectfifo<memref<1xi32>>
+    aie.objectfifo @y_c5_r1(%core_5_3, {%mem_5_1}, 2 : i32) : !aie.objectfifo<memref<1xi32>>
+    aie.objectfifo @y_c5_shim(%mem_5_1, {%shim_5_0}, 1 : i32) : !aie.objectfifo<memref<2xi32>>
+    aie.objectfifo @x_c6_shim(%shim_6_0, {%mem_6_1}, 1 : i32) : !aie.objectfifo<memref<512xf32>>
+    aie.objectfifo @x_c6_r0(%mem_6_1, {%core_6_2}, 2 : i32) : !aie.objectfifo<memref<1x256xf32>>
+    aie.objectfifo @x_c6_r1(%mem_6_1, {%core_6_3}, 2 : i32) : !aie.objectfifo<memref<1x256xf32>>
+    aie.objectfifo @y_c6_r0(%core_6_2, {%mem_6_1}, 2 : i32) : !aie.objectfifo<memref<1xi32>>
+    aie.objectfifo @y_c6_r1(%core_6_3, {%mem_6_1}, 2 : i32) : !aie.objectfifo<memref<1xi32>>
+    aie.objectfifo @y_c6_shim(%mem_6_1, {%shim_6_0}, 1 : i32) : !aie.objectfifo<memref<2xi32>>
+    aie.objectfifo @x_c7_shim(%shim_7_0, {%mem_7_1}, 1 : i32) : !aie.objectfifo<memref<512xf32>>
+    aie.objectfifo @x_c7_r0(%mem_7_1, {%core_7_2}, 2 : i32) : !aie.objectfifo<memref<1x256xf32>>
+    aie.objectfifo @x_c7_r1(%mem_7_1, {%core_7_3}, 2 : i32) : !aie.objectfifo<memref<1x256xf32>>
+    aie.objectfifo @y_c7_r0(%core_7_2, {%mem_7_1}, 2 : i32) : !aie.objectfifo<memref<1xi32>>
+    aie.objectfifo @y_c7_r1(%core_7_3, {%mem_7_1}, 2 : i32) : !aie.objectfifo<memref<1xi32>>
+    aie.objectfifo @y_c7_shim(%mem_7_1, {%shim_7_0}, 1 : i32) : !aie.objectfifo<memref<2xi32>>
+    aie.objectfifo.link [@x_c0_shim] -> [@x_c0_r0, @x_c0_r1] ([] [0, 256])
+    aie.objectfifo.link [@y_c0_r0, @y_c0_r1] -> [@y_c0_shim] ([0, 1] [])
+    aie.objectfifo.link [@x_c1_shim] -> [@x_c1_r0, @x_c1_r1] ([] [0, 256])
+    aie.objectfifo.link [@y_c1_r0, @y_c1_r1] -> [@y_c1_shim] ([0, 1] [])
+    aie.objectfifo.link [@x_c2_shim] -> [@x_c2_r0, @x_c2_r1] ([] [0, 256])
+    aie.objectfifo.link [@y_c2_r0, @y_c2_r1] -> [@y_c2_shim] ([0, 1] [])
+    aie.objectfifo.link [@x_c3_shim] -> [@x_c3_r0, @x_c3_r1] ([] [0, 256])
+    aie.objectfifo.link [@y_c3_r0, @y_c3_r1] -> [@y_c3_shim] ([0, 1] [])
+    aie.objectfifo.link [@x_c4_shim] -> [@x_c4_r0, @x_c4_r1] ([] [0, 256])
+    aie.objectfifo.link [@y_c4_r0, @y_c4_r1] -> [@y_c4_shim] ([0, 1] [])
+    aie.objectfifo.link [@x_c5_shim] -> [@x_c5_r0, @x_c5_r1] ([] [0, 256])
+    aie.objectfifo.link [@y_c5_r0, @y_c5_r1] -> [@y_c5_shim] ([0, 1] [])
+    aie.objectfifo.link [@x_c6_shim] -> [@x_c6_r0, @x_c6_r1] ([] [0, 256])
+    aie.objectfifo.link [@y_c6_r0, @y_c6_r1] -> [@y_c6_shim] ([0, 1] [])
+    aie.objectfifo.link [@x_c7_shim] -> [@x_c7_r0, @x_c7_r1] ([] [0, 256])
+    aie.objectfifo.link [@y_c7_r0, @y_c7_r1] -> [@y_c7_shim] ([0, 1] [])
     // compute body: the host target compiles this same function
-    func.func @body(%in_x: memref<8x256xf32>, %out_y: memref<8xi32>) {
+    func.func @body(%in_x: memref<1x256xf32>, %out_y: memref<1xi32>) {
       %c0 = arith.constant 0 : index
-      %c8 = arith.constant 8 : index
       %c1 = arith.constant 1 : index
       %c255 = arith.constant 255 : index
-      scf.for %i0 = %c0 to %c8 step %c1 {
-        %v0 = memref.load %in_x[%i0, %c0] : memref<8x256xf32>
+      scf.for %i0 = %c0 to %c1 step %c1 {
+        %v0 = memref.load %in_x[%i0, %c0] : memref<1x256xf32>
         %v1:2 = scf.for %i1 = %c0 to %c255 step %c1 iter_args(%v2 = %v0, %v3 = %c0) -> (f32, index) {
           %v4 = arith.addi %i1, %c1 : index
-          %v5 = memref.load %in_x[%i0, %v4] : memref<8x256xf32>
+          %v5 = memref.load %in_x[%i0, %v4] : memref<1x256xf32>
           %v6 = arith.cmpf ugt, %v5, %v2 : f32
           %v7 = arith.cmpf ord, %v2, %v2 : f32
           %v8 = arith.andi %v6, %v7 : i1
@@ -42,7 +119,7 @@ module {
           scf.yield %v9, %v10 : f32, index
         }
         %v11 = arith.index_cast %v1#1 : index to i32
-        memref.store %v11, %out_y[%i0] : memref<8xi32>
+        memref.store %v11, %out_y[%i0] : memref<1xi32>
       }
       return
     }
@@ -51,13 +128,28 @@ module {
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
       %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
-        %s0_sv = aie.objectfifo.acquire @x_c0(Consume, 1) : !aie.objectfifosubview<memref<8x256xf32>>
-        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<8x256xf32>> -> memref<8x256xf32>
-        %o_sv = aie.objectfifo.acquire @y_c0(Produce, 1) : !aie.objectfifosubview<memref<8xi32>>
-        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<8xi32>> -> memref<8xi32>
-        func.call @body(%s0, %o) : (memref<8x256xf32>, memref<8xi32>) -> ()
-        aie.objectfifo.release @x_c0(Consume, 1)
-        aie.objectfifo.release @y_c0(Produce, 1)
+        %s0_sv = aie.objectfifo.acquire @x_c0_r0(Consume, 1) : !aie.objectfifosubview<memref<1x256xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<1x256xf32>> -> memref<1x256xf32>
+        %o_sv = aie.objectfifo.acquire @y_c0_r0(Produce, 1) : !aie.objectfifosubview<memref<1xi32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<1xi32>> -> memref<1xi32>
+        func.call @body(%s0, %o) : (memref<1x256xf32>, memref<1xi32>) -> ()
+        aie.objectfifo.release @x_c0_r0(Consume, 1)
+        aie.objectfifo.release @y_c0_r0(Produce, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
+    %run_0_3 = aie.core(%core_0_3) {
+      %c0 = arith.constant 0 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %s0_sv = aie.objectfifo.acquire @x_c0_r1(Consume, 1) : !aie.objectfifosubview<memref<1x256xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<1x256xf32>> -> memref<1x256xf32>
+        %o_sv = aie.objectfifo.acquire @y_c0_r1(Produce, 1) : !aie.objectfifosubview<memref<1xi32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<1xi32>> -> memref<1xi32>
+        func.call @body(%s0, %o) : (memref<1x256xf32>, memref<1xi32>) -> ()
+        aie.objectfifo.release @x_c0_r1(Consume, 1)
+        aie.objectfifo.release @y_c0_r1(Produce, 1)
       }
       aie.end
     } {stack_size = 1024 : i32}
@@ -66,23 +158,236 @@ module {
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
       %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
-        %s0_sv = aie.objectfifo.acquire @x_c1(Consume, 1) : !aie.objectfifosubview<memref<8x256xf32>>
-        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<8x256xf32>> -> memref<8x256xf32>
-        %o_sv = aie.objectfifo.acquire @y_c1(Produce, 1) : !aie.objectfifosubview<memref<8xi32>>
-        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<8xi32>> -> memref<8xi32>
-        func.call @body(%s0, %o) : (memref<8x256xf32>, memref<8xi32>) -> ()
-        aie.objectfifo.release @x_c1(Consume, 1)
-        aie.objectfifo.release @y_c1(Produce, 1)
+        %s0_sv = aie.objectfifo.acquire @x_c1_r0(Consume, 1) : !aie.objectfifosubview<memref<1x256xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<1x256xf32>> -> memref<1x256xf32>
+        %o_sv = aie.objectfifo.acquire @y_c1_r0(Produce, 1) : !aie.objectfifosubview<memref<1xi32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<1xi32>> -> memref<1xi32>
+        func.call @body(%s0, %o) : (memref<1x256xf32>, memref<1xi32>) -> ()
+        aie.objectfifo.release @x_c1_r0(Consume, 1)
+        aie.objectfifo.release @y_c1_r0(Produce, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
+    %run_1_3 = aie.core(%core_1_3) {
+      %c0 = arith.constant 0 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %s0_sv = aie.objectfifo.acquire @x_c1_r1(Consume, 1) : !aie.objectfifosubview<memref<1x256xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<1x256xf32>> -> memref<1x256xf32>
+        %o_sv = aie.objectfifo.acquire @y_c1_r1(Produce, 1) : !aie.objectfifosubview<memref<1xi32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<1xi32>> -> memref<1xi32>
+        func.call @body(%s0, %o) : (memref<1x256xf32>, memref<1xi32>) -> ()
+        aie.objectfifo.release @x_c1_r1(Consume, 1)
+        aie.objectfifo.release @y_c1_r1(Produce, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
+    %run_2_2 = aie.core(%core_2_2) {
+      %c0 = arith.constant 0 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %s0_sv = aie.objectfifo.acquire @x_c2_r0(Consume, 1) : !aie.objectfifosubview<memref<1x256xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<1x256xf32>> -> memref<1x256xf32>
+        %o_sv = aie.objectfifo.acquire @y_c2_r0(Produce, 1) : !aie.objectfifosubview<memref<1xi32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<1xi32>> -> memref<1xi32>
+        func.call @body(%s0, %o) : (memref<1x256xf32>, memref<1xi32>) -> ()
+        aie.objectfifo.release @x_c2_r0(Consume, 1)
+        aie.objectfifo.release @y_c2_r0(Produce, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
+    %run_2_3 = aie.core(%core_2_3) {
+      %c0 = arith.constant 0 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %s0_sv = aie.objectfifo.acquire @x_c2_r1(Consume, 1) : !aie.objectfifosubview<memref<1x256xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<1x256xf32>> -> memref<1x256xf32>
+        %o_sv = aie.objectfifo.acquire @y_c2_r1(Produce, 1) : !aie.objectfifosubview<memref<1xi32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<1xi32>> -> memref<1xi32>
+        func.call @body(%s0, %o) : (memref<1x256xf32>, memref<1xi32>) -> ()
+        aie.objectfifo.release @x_c2_r1(Consume, 1)
+        aie.objectfifo.release @y_c2_r1(Produce, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
+    %run_3_2 = aie.core(%core_3_2) {
+      %c0 = arith.constant 0 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %s0_sv = aie.objectfifo.acquire @x_c3_r0(Consume, 1) : !aie.objectfifosubview<memref<1x256xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<1x256xf32>> -> memref<1x256xf32>
+        %o_sv = aie.objectfifo.acquire @y_c3_r0(Produce, 1) : !aie.objectfifosubview<memref<1xi32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<1xi32>> -> memref<1xi32>
+        func.call @body(%s0, %o) : (memref<1x256xf32>, memref<1xi32>) -> ()
+        aie.objectfifo.release @x_c3_r0(Consume, 1)
+        aie.objectfifo.release @y_c3_r0(Produce, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
+    %run_3_3 = aie.core(%core_3_3) {
+      %c0 = arith.constant 0 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %s0_sv = aie.objectfifo.acquire @x_c3_r1(Consume, 1) : !aie.objectfifosubview<memref<1x256xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<1x256xf32>> -> memref<1x256xf32>
+        %o_sv = aie.objectfifo.acquire @y_c3_r1(Produce, 1) : !aie.objectfifosubview<memref<1xi32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<1xi32>> -> memref<1xi32>
+        func.call @body(%s0, %o) : (memref<1x256xf32>, memref<1xi32>) -> ()
+        aie.objectfifo.release @x_c3_r1(Consume, 1)
+        aie.objectfifo.release @y_c3_r1(Produce, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
+    %run_4_2 = aie.core(%core_4_2) {
+      %c0 = arith.constant 0 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %s0_sv = aie.objectfifo.acquire @x_c4_r0(Consume, 1) : !aie.objectfifosubview<memref<1x256xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<1x256xf32>> -> memref<1x256xf32>
+        %o_sv = aie.objectfifo.acquire @y_c4_r0(Produce, 1) : !aie.objectfifosubview<memref<1xi32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<1xi32>> -> memref<1xi32>
+        func.call @body(%s0, %o) : (memref<1x256xf32>, memref<1xi32>) -> ()
+        aie.objectfifo.release @x_c4_r0(Consume, 1)
+        aie.objectfifo.release @y_c4_r0(Produce, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
+    %run_4_3 = aie.core(%core_4_3) {
+      %c0 = arith.constant 0 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %s0_sv = aie.objectfifo.acquire @x_c4_r1(Consume, 1) : !aie.objectfifosubview<memref<1x256xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<1x256xf32>> -> memref<1x256xf32>
+        %o_sv = aie.objectfifo.acquire @y_c4_r1(Produce, 1) : !aie.objectfifosubview<memref<1xi32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<1xi32>> -> memref<1xi32>
+        func.call @body(%s0, %o) : (memref<1x256xf32>, memref<1xi32>) -> ()
+        aie.objectfifo.release @x_c4_r1(Consume, 1)
+        aie.objectfifo.release @y_c4_r1(Produce, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
+    %run_5_2 = aie.core(%core_5_2) {
+      %c0 = arith.constant 0 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %s0_sv = aie.objectfifo.acquire @x_c5_r0(Consume, 1) : !aie.objectfifosubview<memref<1x256xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<1x256xf32>> -> memref<1x256xf32>
+        %o_sv = aie.objectfifo.acquire @y_c5_r0(Produce, 1) : !aie.objectfifosubview<memref<1xi32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<1xi32>> -> memref<1xi32>
+        func.call @body(%s0, %o) : (memref<1x256xf32>, memref<1xi32>) -> ()
+        aie.objectfifo.release @x_c5_r0(Consume, 1)
+        aie.objectfifo.release @y_c5_r0(Produce, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
+    %run_5_3 = aie.core(%core_5_3) {
+      %c0 = arith.constant 0 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %s0_sv = aie.objectfifo.acquire @x_c5_r1(Consume, 1) : !aie.objectfifosubview<memref<1x256xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<1x256xf32>> -> memref<1x256xf32>
+        %o_sv = aie.objectfifo.acquire @y_c5_r1(Produce, 1) : !aie.objectfifosubview<memref<1xi32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<1xi32>> -> memref<1xi32>
+        func.call @body(%s0, %o) : (memref<1x256xf32>, memref<1xi32>) -> ()
+        aie.objectfifo.release @x_c5_r1(Consume, 1)
+        aie.objectfifo.release @y_c5_r1(Produce, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
+    %run_6_2 = aie.core(%core_6_2) {
+      %c0 = arith.constant 0 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %s0_sv = aie.objectfifo.acquire @x_c6_r0(Consume, 1) : !aie.objectfifosubview<memref<1x256xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<1x256xf32>> -> memref<1x256xf32>
+        %o_sv = aie.objectfifo.acquire @y_c6_r0(Produce, 1) : !aie.objectfifosubview<memref<1xi32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<1xi32>> -> memref<1xi32>
+        func.call @body(%s0, %o) : (memref<1x256xf32>, memref<1xi32>) -> ()
+        aie.objectfifo.release @x_c6_r0(Consume, 1)
+        aie.objectfifo.release @y_c6_r0(Produce, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
+    %run_6_3 = aie.core(%core_6_3) {
+      %c0 = arith.constant 0 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %s0_sv = aie.objectfifo.acquire @x_c6_r1(Consume, 1) : !aie.objectfifosubview<memref<1x256xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<1x256xf32>> -> memref<1x256xf32>
+        %o_sv = aie.objectfifo.acquire @y_c6_r1(Produce, 1) : !aie.objectfifosubview<memref<1xi32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<1xi32>> -> memref<1xi32>
+        func.call @body(%s0, %o) : (memref<1x256xf32>, memref<1xi32>) -> ()
+        aie.objectfifo.release @x_c6_r1(Consume, 1)
+        aie.objectfifo.release @y_c6_r1(Produce, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
+    %run_7_2 = aie.core(%core_7_2) {
+      %c0 = arith.constant 0 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %s0_sv = aie.objectfifo.acquire @x_c7_r0(Consume, 1) : !aie.objectfifosubview<memref<1x256xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<1x256xf32>> -> memref<1x256xf32>
+        %o_sv = aie.objectfifo.acquire @y_c7_r0(Produce, 1) : !aie.objectfifosubview<memref<1xi32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<1xi32>> -> memref<1xi32>
+        func.call @body(%s0, %o) : (memref<1x256xf32>, memref<1xi32>) -> ()
+        aie.objectfifo.release @x_c7_r0(Consume, 1)
+        aie.objectfifo.release @y_c7_r0(Produce, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
+    %run_7_3 = aie.core(%core_7_3) {
+      %c0 = arith.constant 0 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %s0_sv = aie.objectfifo.acquire @x_c7_r1(Consume, 1) : !aie.objectfifosubview<memref<1x256xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<1x256xf32>> -> memref<1x256xf32>
+        %o_sv = aie.objectfifo.acquire @y_c7_r1(Produce, 1) : !aie.objectfifosubview<memref<1xi32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<1xi32>> -> memref<1xi32>
+        func.call @body(%s0, %o) : (memref<1x256xf32>, memref<1xi32>) -> ()
+        aie.objectfifo.release @x_c7_r1(Consume, 1)
+        aie.objectfifo.release @y_c7_r1(Produce, 1)
       }
       aie.end
     } {stack_size = 1024 : i32}
     aie.runtime_sequence(%x: memref<4096xf32>, %y: memref<16xi32>) {
-      aiex.npu.dma_memcpy_nd(%x[0, 0, 0, 0][1, 1, 1, 2048][0, 0, 0, 1]) {id = 0 : i64, metadata = @x_c0_shim} : memref<4096xf32>
-      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 0][1, 1, 1, 8][0, 0, 0, 1]) {id = 1 : i64, issue_token = true, metadata = @y_c0_shim} : memref<16xi32>
-      aiex.npu.dma_memcpy_nd(%x[0, 0, 0, 2048][1, 1, 1, 2048][0, 0, 0, 1]) {id = 0 : i64, metadata = @x_c1_shim} : memref<4096xf32>
-      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 8][1, 1, 1, 8][0, 0, 0, 1]) {id = 1 : i64, issue_token = true, metadata = @y_c1_shim} : memref<16xi32>
+      aiex.npu.dma_memcpy_nd(%x[0, 0, 0, 0][1, 1, 1, 512][0, 0, 0, 1]) {id = 0 : i64, metadata = @x_c0_shim} : memref<4096xf32>
+      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 0][1, 1, 1, 2][0, 0, 0, 1]) {id = 1 : i64, issue_token = true, metadata = @y_c0_shim} : memref<16xi32>
+      aiex.npu.dma_memcpy_nd(%x[0, 0, 0, 512][1, 1, 1, 512][0, 0, 0, 1]) {id = 0 : i64, metadata = @x_c1_shim} : memref<4096xf32>
+      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 2][1, 1, 1, 2][0, 0, 0, 1]) {id = 1 : i64, issue_token = true, metadata = @y_c1_shim} : memref<16xi32>
+      aiex.npu.dma_memcpy_nd(%x[0, 0, 0, 1024][1, 1, 1, 512][0, 0, 0, 1]) {id = 0 : i64, metadata = @x_c2_shim} : memref<4096xf32>
+      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 4][1, 1, 1, 2][0, 0, 0, 1]) {id = 1 : i64, issue_token = true, metadata = @y_c2_shim} : memref<16xi32>
+      aiex.npu.dma_memcpy_nd(%x[0, 0, 0, 1536][1, 1, 1, 512][0, 0, 0, 1]) {id = 0 : i64, metadata = @x_c3_shim} : memref<4096xf32>
+      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 6][1, 1, 1, 2][0, 0, 0, 1]) {id = 1 : i64, issue_token = true, metadata = @y_c3_shim} : memref<16xi32>
+      aiex.npu.dma_memcpy_nd(%x[0, 0, 0, 2048][1, 1, 1, 512][0, 0, 0, 1]) {id = 0 : i64, metadata = @x_c4_shim} : memref<4096xf32>
+      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 8][1, 1, 1, 2][0, 0, 0, 1]) {id = 1 : i64, issue_token = true, metadata = @y_c4_shim} : memref<16xi32>
+      aiex.npu.dma_memcpy_nd(%x[0, 0, 0, 2560][1, 1, 1, 512][0, 0, 0, 1]) {id = 0 : i64, metadata = @x_c5_shim} : memref<4096xf32>
+      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 10][1, 1, 1, 2][0, 0, 0, 1]) {id = 1 : i64, issue_token = true, metadata = @y_c5_shim} : memref<16xi32>
+      aiex.npu.dma_memcpy_nd(%x[0, 0, 0, 3072][1, 1, 1, 512][0, 0, 0, 1]) {id = 0 : i64, metadata = @x_c6_shim} : memref<4096xf32>
+      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 12][1, 1, 1, 2][0, 0, 0, 1]) {id = 1 : i64, issue_token = true, metadata = @y_c6_shim} : memref<16xi32>
+      aiex.npu.dma_memcpy_nd(%x[0, 0, 0, 3584][1, 1, 1, 512][0, 0, 0, 1]) {id = 0 : i64, metadata = @x_c7_shim} : memref<4096xf32>
+      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 14][1, 1, 1, 2][0, 0, 0, 1]) {id = 1 : i64, issue_token = true, metadata = @y_c7_shim} : memref<16xi32>
       aiex.npu.dma_wait {symbol = @y_c0_shim}
       aiex.npu.dma_wait {symbol = @y_c1_shim}
+      aiex.npu.dma_wait {symbol = @y_c2_shim}
+      aiex.npu.dma_wait {symbol = @y_c3_shim}
+      aiex.npu.dma_wait {symbol = @y_c4_shim}
+      aiex.npu.dma_wait {symbol = @y_c5_shim}
+      aiex.npu.dma_wait {symbol = @y_c6_shim}
+      aiex.npu.dma_wait {symbol = @y_c7_shim}
     }
   }
 }

@@ -1,36 +1,63 @@
 // npubuild xdna kernel pad_f32_16x60_pads-0.0.2.2
 // op: pad, dtype: f32, attrs: {"mode":"constant","pads":[[0,0],[2,2]],"value":0.0}
 // inputs: x: 16x60 f32; output: y: 16x64 f32
-// device npu1, partition npu1_1col: outer split, 16 rows in chunks of 16, 1 column(s), 1 chunk(s) per core per run
+// device npu1, partition npu1: outer split, 16 rows in chunks of 4, 4 column(s), 1 chunk(s) per core per run
 // host buffers (XRT group id: name (parts x dtype)): 3: x (x 960 x f32); 4: y (y 1024 x f32)
 module {
-  aie.device(npu1_1col) {
+  aie.device(npu1) {
     %shim_0_0 = aie.tile(0, 0)
+    %shim_1_0 = aie.tile(1, 0)
+    %shim_2_0 = aie.tile(2, 0)
+    %shim_3_0 = aie.tile(3, 0)
     %mem_0_1 = aie.tile(0, 1)
+    %mem_1_1 = aie.tile(1, 1)
+    %mem_2_1 = aie.tile(2, 1)
+    %mem_3_1 = aie.tile(3, 1)
     %core_0_2 = aie.tile(0, 2)
-    aie.objectfifo @x_c0_shim(%shim_0_0, {%mem_0_1}, 1 : i32) : !aie.objectfifo<memref<16x60xf32>>
-    aie.objectfifo @x_c0(%mem_0_1, {%core_0_2}, 1 : i32) : !aie.objectfifo<memref<16x60xf32>>
-    aie.objectfifo @y_c0(%core_0_2, {%mem_0_1}, 1 : i32) : !aie.objectfifo<memref<16x64xf32>>
-    aie.objectfifo @y_c0_shim(%mem_0_1, {%shim_0_0}, 1 : i32) : !aie.objectfifo<memref<16x64xf32>>
+    %core_1_2 = aie.tile(1, 2)
+    %core_2_2 = aie.tile(2, 2)
+    %core_3_2 = aie.tile(3, 2)
+    aie.objectfifo @x_c0_shim(%shim_0_0, {%mem_0_1}, 1 : i32) : !aie.objectfifo<memref<4x60xf32>>
+    aie.objectfifo @x_c0(%mem_0_1, {%core_0_2}, 2 : i32) : !aie.objectfifo<memref<4x60xf32>>
+    aie.objectfifo @y_c0(%core_0_2, {%mem_0_1}, 2 : i32) : !aie.objectfifo<memref<4x64xf32>>
+    aie.objectfifo @y_c0_shim(%mem_0_1, {%shim_0_0}, 1 : i32) : !aie.objectfifo<memref<4x64xf32>>
+    aie.objectfifo @x_c1_shim(%shim_1_0, {%mem_1_1}, 1 : i32) : !aie.objectfifo<memref<4x60xf32>>
+    aie.objectfifo @x_c1(%mem_1_1, {%core_1_2}, 2 : i32) : !aie.objectfifo<memref<4x60xf32>>
+    aie.objectfifo @y_c1(%core_1_2, {%mem_1_1}, 2 : i32) : !aie.objectfifo<memref<4x64xf32>>
+    aie.objectfifo @y_c1_shim(%mem_1_1, {%shim_1_0}, 1 : i32) : !aie.objectfifo<memref<4x64xf32>>
+    aie.objectfifo @x_c2_shim(%shim_2_0, {%mem_2_1}, 1 : i32) : !aie.objectfifo<memref<4x60xf32>>
+    aie.objectfifo @x_c2(%mem_2_1, {%core_2_2}, 2 : i32) : !aie.objectfifo<memref<4x60xf32>>
+    aie.objectfifo @y_c2(%core_2_2, {%mem_2_1}, 2 : i32) : !aie.objectfifo<memref<4x64xf32>>
+    aie.objectfifo @y_c2_shim(%mem_2_1, {%shim_2_0}, 1 : i32) : !aie.objectfifo<memref<4x64xf32>>
+    aie.objectfifo @x_c3_shim(%shim_3_0, {%mem_3_1}, 1 : i32) : !aie.objectfifo<memref<4x60xf32>>
+    aie.objectfifo @x_c3(%mem_3_1, {%core_3_2}, 2 : i32) : !aie.objectfifo<memref<4x60xf32>>
+    aie.objectfifo @y_c3(%core_3_2, {%mem_3_1}, 2 : i32) : !aie.objectfifo<memref<4x64xf32>>
+    aie.objectfifo @y_c3_shim(%mem_3_1, {%shim_3_0}, 1 : i32) : !aie.objectfifo<memref<4x64xf32>>
     aie.objectfifo.link [@x_c0_shim] -> [@x_c0] ([] [])
     aie.objectfifo.link [@y_c0] -> [@y_c0_shim] ([] [])
+    aie.objectfifo.link [@x_c1_shim] -> [@x_c1] ([] [])
+    aie.objectfifo.link [@y_c1] -> [@y_c1_shim] ([] [])
+    aie.objectfifo.link [@x_c2_shim] -> [@x_c2] ([] [])
+    aie.objectfifo.link [@y_c2] -> [@y_c2_shim] ([] [])
+    aie.objectfifo.link [@x_c3_shim] -> [@x_c3] ([] [])
+    aie.objectfifo.link [@y_c3] -> [@y_c3_shim] ([] [])
     // compute body: the host target compiles this same function
-    func.func @body(%in_x: memref<16x60xf32>, %out_y: memref<16x64xf32>) {
+    func.func @body(%in_x: memref<4x60xf32>, %out_y: memref<4x64xf32>) {
       %c0 = arith.constant 0 : index
-      %c16 = arith.constant 16 : index
+      %c4 = arith.constant 4 : index
       %c1 = arith.constant 1 : index
       %c64 = arith.constant 64 : index
       %c2 = arith.constant 2 : index
       %c60 = arith.constant 60 : index
       %cst6_f32 = arith.constant 0.0 : f32
-      scf.for %i0 = %c0 to %c16 step %c1 {
+      scf.for %i0 = %c0 to %c4 step %c1 {
         scf.for %i1 = %c0 to %c64 step %c1 {
           %v0 = arith.subi %i1, %c2 : index
           %v1 = arith.cmpi ult, %v0, %c60 : index
           %v2 = arith.select %v1, %v0, %c0 : index
-          %v3 = memref.load %in_x[%i0, %v2] : memref<16x60xf32>
+          %v3 = memref.load %in_x[%i0, %v2] : memref<4x60xf32>
           %v4 = arith.select %v1, %v3, %cst6_f32 : f32
-          memref.store %v4, %out_y[%i0, %i1] : memref<16x64xf32>
+          memref.store %v4, %out_y[%i0, %i1] : memref<4x64xf32>
         }
       }
       return
@@ -40,20 +67,74 @@ module {
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
       %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
-        %s0_sv = aie.objectfifo.acquire @x_c0(Consume, 1) : !aie.objectfifosubview<memref<16x60xf32>>
-        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<16x60xf32>> -> memref<16x60xf32>
-        %o_sv = aie.objectfifo.acquire @y_c0(Produce, 1) : !aie.objectfifosubview<memref<16x64xf32>>
-        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<16x64xf32>> -> memref<16x64xf32>
-        func.call @body(%s0, %o) : (memref<16x60xf32>, memref<16x64xf32>) -> ()
+        %s0_sv = aie.objectfifo.acquire @x_c0(Consume, 1) : !aie.objectfifosubview<memref<4x60xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<4x60xf32>> -> memref<4x60xf32>
+        %o_sv = aie.objectfifo.acquire @y_c0(Produce, 1) : !aie.objectfifosubview<memref<4x64xf32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<4x64xf32>> -> memref<4x64xf32>
+        func.call @body(%s0, %o) : (memref<4x60xf32>, memref<4x64xf32>) -> ()
         aie.objectfifo.release @x_c0(Consume, 1)
         aie.objectfifo.release @y_c0(Produce, 1)
       }
       aie.end
     } {stack_size = 1024 : i32}
+    %run_1_2 = aie.core(%core_1_2) {
+      %c0 = arith.constant 0 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %s0_sv = aie.objectfifo.acquire @x_c1(Consume, 1) : !aie.objectfifosubview<memref<4x60xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<4x60xf32>> -> memref<4x60xf32>
+        %o_sv = aie.objectfifo.acquire @y_c1(Produce, 1) : !aie.objectfifosubview<memref<4x64xf32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<4x64xf32>> -> memref<4x64xf32>
+        func.call @body(%s0, %o) : (memref<4x60xf32>, memref<4x64xf32>) -> ()
+        aie.objectfifo.release @x_c1(Consume, 1)
+        aie.objectfifo.release @y_c1(Produce, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
+    %run_2_2 = aie.core(%core_2_2) {
+      %c0 = arith.constant 0 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %s0_sv = aie.objectfifo.acquire @x_c2(Consume, 1) : !aie.objectfifosubview<memref<4x60xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<4x60xf32>> -> memref<4x60xf32>
+        %o_sv = aie.objectfifo.acquire @y_c2(Produce, 1) : !aie.objectfifosubview<memref<4x64xf32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<4x64xf32>> -> memref<4x64xf32>
+        func.call @body(%s0, %o) : (memref<4x60xf32>, memref<4x64xf32>) -> ()
+        aie.objectfifo.release @x_c2(Consume, 1)
+        aie.objectfifo.release @y_c2(Produce, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
+    %run_3_2 = aie.core(%core_3_2) {
+      %c0 = arith.constant 0 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %s0_sv = aie.objectfifo.acquire @x_c3(Consume, 1) : !aie.objectfifosubview<memref<4x60xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<4x60xf32>> -> memref<4x60xf32>
+        %o_sv = aie.objectfifo.acquire @y_c3(Produce, 1) : !aie.objectfifosubview<memref<4x64xf32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<4x64xf32>> -> memref<4x64xf32>
+        func.call @body(%s0, %o) : (memref<4x60xf32>, memref<4x64xf32>) -> ()
+        aie.objectfifo.release @x_c3(Consume, 1)
+        aie.objectfifo.release @y_c3(Produce, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
     aie.runtime_sequence(%x: memref<960xf32>, %y: memref<1024xf32>) {
-      aiex.npu.dma_memcpy_nd(%x[0, 0, 0, 0][1, 1, 1, 960][0, 0, 0, 1]) {id = 0 : i64, metadata = @x_c0_shim} : memref<960xf32>
-      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 0][1, 1, 1, 1024][0, 0, 0, 1]) {id = 1 : i64, issue_token = true, metadata = @y_c0_shim} : memref<1024xf32>
+      aiex.npu.dma_memcpy_nd(%x[0, 0, 0, 0][1, 1, 1, 240][0, 0, 0, 1]) {id = 0 : i64, metadata = @x_c0_shim} : memref<960xf32>
+      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 0][1, 1, 1, 256][0, 0, 0, 1]) {id = 1 : i64, issue_token = true, metadata = @y_c0_shim} : memref<1024xf32>
+      aiex.npu.dma_memcpy_nd(%x[0, 0, 0, 240][1, 1, 1, 240][0, 0, 0, 1]) {id = 0 : i64, metadata = @x_c1_shim} : memref<960xf32>
+      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 256][1, 1, 1, 256][0, 0, 0, 1]) {id = 1 : i64, issue_token = true, metadata = @y_c1_shim} : memref<1024xf32>
+      aiex.npu.dma_memcpy_nd(%x[0, 0, 0, 480][1, 1, 1, 240][0, 0, 0, 1]) {id = 0 : i64, metadata = @x_c2_shim} : memref<960xf32>
+      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 512][1, 1, 1, 256][0, 0, 0, 1]) {id = 1 : i64, issue_token = true, metadata = @y_c2_shim} : memref<1024xf32>
+      aiex.npu.dma_memcpy_nd(%x[0, 0, 0, 720][1, 1, 1, 240][0, 0, 0, 1]) {id = 0 : i64, metadata = @x_c3_shim} : memref<960xf32>
+      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 768][1, 1, 1, 256][0, 0, 0, 1]) {id = 1 : i64, issue_token = true, metadata = @y_c3_shim} : memref<1024xf32>
       aiex.npu.dma_wait {symbol = @y_c0_shim}
+      aiex.npu.dma_wait {symbol = @y_c1_shim}
+      aiex.npu.dma_wait {symbol = @y_c2_shim}
+      aiex.npu.dma_wait {symbol = @y_c3_shim}
     }
   }
 }

@@ -1,7 +1,7 @@
 // npubuild xdna kernel layer_norm_f32_32x256_256_256
 // op: layer_norm, dtype: f32, attrs: {"eps":1e-05}
 // inputs: x: 32x256 f32, gamma: 256 f32, beta: 256 f32; output: y: 32x256 f32
-// device npu1, partition npu1: last_axis split, 32 rows in chunks of 8, 4 column(s), 1 chunk(s) per core per run
+// device npu1, partition npu1: last_axis split, 32 rows in chunks of 2, 4 column(s) x 4 core rows, 1 chunk(s) per core per run
 // host buffers (XRT group id: name (parts x dtype)): 3: x (x 8192 x f32); 4: gamma_beta (gamma 256 | beta 256 x f32); 5: y (y 8192 x f32)
 module {
   aie.device(npu1) {
@@ -17,46 +17,106 @@ module {
     %core_1_2 = aie.tile(1, 2)
     %core_2_2 = aie.tile(2, 2)
     %core_3_2 = aie.tile(3, 2)
-    aie.objectfifo @x_c0_shim(%shim_0_0, {%mem_0_1}, 1 : i32) : !aie.objectfifo<memref<8x256xf32>>
-    aie.objectfifo @x_c0(%mem_0_1, {%core_0_2}, 2 : i32) : !aie.objectfifo<memref<8x256xf32>>
-    aie.objectfifo @gamma_beta_c0(%shim_0_0, {%core_0_2}, 1 : i32) : !aie.objectfifo<memref<512xf32>>
-    aie.objectfifo @y_c0(%core_0_2, {%mem_0_1}, 2 : i32) : !aie.objectfifo<memref<8x256xf32>>
-    aie.objectfifo @y_c0_shim(%mem_0_1, {%shim_0_0}, 1 : i32) : !aie.objectfifo<memref<8x256xf32>>
-    aie.objectfifo @x_c1_shim(%shim_1_0, {%mem_1_1}, 1 : i32) : !aie.objectfifo<memref<8x256xf32>>
-    aie.objectfifo @x_c1(%mem_1_1, {%core_1_2}, 2 : i32) : !aie.objectfifo<memref<8x256xf32>>
-    aie.objectfifo @gamma_beta_c1(%shim_1_0, {%core_1_2}, 1 : i32) : !aie.objectfifo<memref<512xf32>>
-    aie.objectfifo @y_c1(%core_1_2, {%mem_1_1}, 2 : i32) : !aie.objectfifo<memref<8x256xf32>>
-    aie.objectfifo @y_c1_shim(%mem_1_1, {%shim_1_0}, 1 : i32) : !aie.objectfifo<memref<8x256xf32>>
-    aie.objectfifo @x_c2_shim(%shim_2_0, {%mem_2_1}, 1 : i32) : !aie.objectfifo<memref<8x256xf32>>
-    aie.objectfifo @x_c2(%mem_2_1, {%core_2_2}, 2 : i32) : !aie.objectfifo<memref<8x256xf32>>
-    aie.objectfifo @gamma_beta_c2(%shim_2_0, {%core_2_2}, 1 : i32) : !aie.objectfifo<memref<512xf32>>
-    aie.objectfifo @y_c2(%core_2_2, {%mem_2_1}, 2 : i32) : !aie.objectfifo<memref<8x256xf32>>
-    aie.objectfifo @y_c2_shim(%mem_2_1, {%shim_2_0}, 1 : i32) : !aie.objectfifo<memref<8x256xf32>>
-    aie.objectfifo @x_c3_shim(%shim_3_0, {%mem_3_1}, 1 : i32) : !aie.objectfifo<memref<8x256xf32>>
-    aie.objectfifo @x_c3(%mem_3_1, {%core_3_2}, 2 : i32) : !aie.objectfifo<memref<8x256xf32>>
-    aie.objectfifo @gamma_beta_c3(%shim_3_0, {%core_3_2}, 1 : i32) : !aie.objectfifo<memref<512xf32>>
-    aie.objectfifo @y_c3(%core_3_2, {%mem_3_1}, 2 : i32) : !aie.objectfifo<memref<8x256xf32>>
-    aie.objectfifo @y_c3_shim(%mem_3_1, {%shim_3_0}, 1 : i32) : !aie.objectfifo<memref<8x256xf32>>
-    aie.objectfifo.link [@x_c0_shim] -> [@x_c0] ([] [])
-    aie.objectfifo.link [@y_c0] -> [@y_c0_shim] ([] [])
-    aie.objectfifo.link [@x_c1_shim] -> [@x_c1] ([] [])
-    aie.objectfifo.link [@y_c1] -> [@y_c1_shim] ([] [])
-    aie.objectfifo.link [@x_c2_shim] -> [@x_c2] ([] [])
-    aie.objectfifo.link [@y_c2] -> [@y_c2_shim] ([] [])
-    aie.objectfifo.link [@x_c3_shim] -> [@x_c3] ([] [])
-    aie.objectfifo.link [@y_c3] -> [@y_c3_shim] ([] [])
-    %gamma_c0_local = aie.buffer(%core_0_2) {sym_name = "gamma_c0_local"} : memref<256xf32>
-    %beta_c0_local = aie.buffer(%core_0_2) {sym_name = "beta_c0_local"} : memref<256xf32>
-    %gamma_c1_local = aie.buffer(%core_1_2) {sym_name = "gamma_c1_local"} : memref<256xf32>
-    %beta_c1_local = aie.buffer(%core_1_2) {sym_name = "beta_c1_local"} : memref<256xf32>
-    %gamma_c2_local = aie.buffer(%core_2_2) {sym_name = "gamma_c2_local"} : memref<256xf32>
-    %beta_c2_local = aie.buffer(%core_2_2) {sym_name = "beta_c2_local"} : memref<256xf32>
-    %gamma_c3_local = aie.buffer(%core_3_2) {sym_name = "gamma_c3_local"} : memref<256xf32>
-    %beta_c3_local = aie.buffer(%core_3_2) {sym_name = "beta_c3_local"} : memref<256xf32>
+    %core_0_3 = aie.tile(0, 3)
+    %core_1_3 = aie.tile(1, 3)
+    %core_2_3 = aie.tile(2, 3)
+    %core_3_3 = aie.tile(3, 3)
+    %core_0_4 = aie.tile(0, 4)
+    %core_1_4 = aie.tile(1, 4)
+    %core_2_4 = aie.tile(2, 4)
+    %core_3_4 = aie.tile(3, 4)
+    %core_0_5 = aie.tile(0, 5)
+    %core_1_5 = aie.tile(1, 5)
+    %core_2_5 = aie.tile(2, 5)
+    %core_3_5 = aie.tile(3, 5)
+    aie.objectfifo @x_c0_shim(%shim_0_0, {%mem_0_1}, 1 : i32) : !aie.objectfifo<memref<2048xf32>>
+    aie.objectfifo @x_c0_r0(%mem_0_1, {%core_0_2}, 2 : i32) : !aie.objectfifo<memref<2x256xf32>>
+    aie.objectfifo @x_c0_r1(%mem_0_1, {%core_0_3}, 2 : i32) : !aie.objectfifo<memref<2x256xf32>>
+    aie.objectfifo @x_c0_r2(%mem_0_1, {%core_0_4}, 2 : i32) : !aie.objectfifo<memref<2x256xf32>>
+    aie.objectfifo @x_c0_r3(%mem_0_1, {%core_0_5}, 2 : i32) : !aie.objectfifo<memref<2x256xf32>>
+    aie.objectfifo @gamma_beta_c0(%shim_0_0, {%core_0_2, %core_0_3, %core_0_4, %core_0_5}, 1 : i32) : !aie.objectfifo<memref<512xf32>>
+    aie.objectfifo @y_c0_r0(%core_0_2, {%mem_0_1}, 2 : i32) : !aie.objectfifo<memref<2x256xf32>>
+    aie.objectfifo @y_c0_r1(%core_0_3, {%mem_0_1}, 2 : i32) : !aie.objectfifo<memref<2x256xf32>>
+    aie.objectfifo @y_c0_r2(%core_0_4, {%mem_0_1}, 2 : i32) : !aie.objectfifo<memref<2x256xf32>>
+    aie.objectfifo @y_c0_r3(%core_0_5, {%mem_0_1}, 2 : i32) : !aie.objectfifo<memref<2x256xf32>>
+    aie.objectfifo @y_c0_shim(%mem_0_1, {%shim_0_0}, 1 : i32) : !aie.objectfifo<memref<2048xf32>>
+    aie.objectfifo @x_c1_shim(%shim_1_0, {%mem_1_1}, 1 : i32) : !aie.objectfifo<memref<2048xf32>>
+    aie.objectfifo @x_c1_r0(%mem_1_1, {%core_1_2}, 2 : i32) : !aie.objectfifo<memref<2x256xf32>>
+    aie.objectfifo @x_c1_r1(%mem_1_1, {%core_1_3}, 2 : i32) : !aie.objectfifo<memref<2x256xf32>>
+    aie.objectfifo @x_c1_r2(%mem_1_1, {%core_1_4}, 2 : i32) : !aie.objectfifo<memref<2x256xf32>>
+    aie.objectfifo @x_c1_r3(%mem_1_1, {%core_1_5}, 2 : i32) : !aie.objectfifo<memref<2x256xf32>>
+    aie.objectfifo @gamma_beta_c1(%shim_1_0, {%core_1_2, %core_1_3, %core_1_4, %core_1_5}, 1 : i32) : !aie.objectfifo<memref<512xf32>>
+    aie.objectfifo @y_c1_r0(%core_1_2, {%mem_1_1}, 2 : i32) : !aie.objectfifo<memref<2x256xf32>>
+    aie.objectfifo @y_c1_r1(%core_1_3, {%mem_1_1}, 2 : i32) : !aie.objectfifo<memref<2x256xf32>>
+    aie.objectfifo @y_c1_r2(%core_1_4, {%mem_1_1}, 2 : i32) : !aie.objectfifo<memref<2x256xf32>>
+    aie.objectfifo @y_c1_r3(%core_1_5, {%mem_1_1}, 2 : i32) : !aie.objectfifo<memref<2x256xf32>>
+    aie.objectfifo @y_c1_shim(%mem_1_1, {%shim_1_0}, 1 : i32) : !aie.objectfifo<memref<2048xf32>>
+    aie.objectfifo @x_c2_shim(%shim_2_0, {%mem_2_1}, 1 : i32) : !aie.objectfifo<memref<2048xf32>>
+    aie.objectfifo @x_c2_r0(%mem_2_1, {%core_2_2}, 2 : i32) : !aie.objectfifo<memref<2x256xf32>>
+    aie.objectfifo @x_c2_r1(%mem_2_1, {%core_2_3}, 2 : i32) : !aie.objectfifo<memref<2x256xf32>>
+    aie.objectfifo @x_c2_r2(%mem_2_1, {%core_2_4}, 2 : i32) : !aie.objectfifo<memref<2x256xf32>>
+    aie.objectfifo @x_c2_r3(%mem_2_1, {%core_2_5}, 2 : i32) : !aie.objectfifo<memref<2x256xf32>>
+    aie.objectfifo @gamma_beta_c2(%shim_2_0, {%core_2_2, %core_2_3, %core_2_4, %core_2_5}, 1 : i32) : !aie.objectfifo<memref<512xf32>>
+    aie.objectfifo @y_c2_r0(%core_2_2, {%mem_2_1}, 2 : i32) : !aie.objectfifo<memref<2x256xf32>>
+    aie.objectfifo @y_c2_r1(%core_2_3, {%mem_2_1}, 2 : i32) : !aie.objectfifo<memref<2x256xf32>>
+    aie.objectfifo @y_c2_r2(%core_2_4, {%mem_2_1}, 2 : i32) : !aie.objectfifo<memref<2x256xf32>>
+    aie.objectfifo @y_c2_r3(%core_2_5, {%mem_2_1}, 2 : i32) : !aie.objectfifo<memref<2x256xf32>>
+    aie.objectfifo @y_c2_shim(%mem_2_1, {%shim_2_0}, 1 : i32) : !aie.objectfifo<memref<2048xf32>>
+    aie.objectfifo @x_c3_shim(%shim_3_0, {%mem_3_1}, 1 : i32) : !aie.objectfifo<memref<2048xf32>>
+    aie.objectfifo @x_c3_r0(%mem_3_1, {%core_3_2}, 2 : i32) : !aie.objectfifo<memref<2x256xf32>>
+    aie.objectfifo @x_c3_r1(%mem_3_1, {%core_3_3}, 2 : i32) : !aie.objectfifo<memref<2x256xf32>>
+    aie.objectfifo @x_c3_r2(%mem_3_1, {%core_3_4}, 2 : i32) : !aie.objectfifo<memref<2x256xf32>>
+    aie.objectfifo @x_c3_r3(%mem_3_1, {%core_3_5}, 2 : i32) : !aie.objectfifo<memref<2x256xf32>>
+    aie.objectfifo @gamma_beta_c3(%shim_3_0, {%core_3_2, %core_3_3, %core_3_4, %core_3_5}, 1 : i32) : !aie.objectfifo<memref<512xf32>>
+    aie.objectfifo @y_c3_r0(%core_3_2, {%mem_3_1}, 2 : i32) : !aie.objectfifo<memref<2x256xf32>>
+    aie.objectfifo @y_c3_r1(%core_3_3, {%mem_3_1}, 2 : i32) : !aie.objectfifo<memref<2x256xf32>>
+    aie.objectfifo @y_c3_r2(%core_3_4, {%mem_3_1}, 2 : i32) : !aie.objectfifo<memref<2x256xf32>>
+    aie.objectfifo @y_c3_r3(%core_3_5, {%mem_3_1}, 2 : i32) : !aie.objectfifo<memref<2x256xf32>>
+    aie.objectfifo @y_c3_shim(%mem_3_1, {%shim_3_0}, 1 : i32) : !aie.objectfifo<memref<2048xf32>>
+    aie.objectfifo.link [@x_c0_shim] -> [@x_c0_r0, @x_c0_r1, @x_c0_r2, @x_c0_r3] ([] [0, 512, 1024, 1536])
+    aie.objectfifo.link [@y_c0_r0, @y_c0_r1, @y_c0_r2, @y_c0_r3] -> [@y_c0_shim] ([0, 512, 1024, 1536] [])
+    aie.objectfifo.link [@x_c1_shim] -> [@x_c1_r0, @x_c1_r1, @x_c1_r2, @x_c1_r3] ([] [0, 512, 1024, 1536])
+    aie.objectfifo.link [@y_c1_r0, @y_c1_r1, @y_c1_r2, @y_c1_r3] -> [@y_c1_shim] ([0, 512, 1024, 1536] [])
+    aie.objectfifo.link [@x_c2_shim] -> [@x_c2_r0, @x_c2_r1, @x_c2_r2, @x_c2_r3] ([] [0, 512, 1024, 1536])
+    aie.objectfifo.link [@y_c2_r0, @y_c2_r1, @y_c2_r2, @y_c2_r3] -> [@y_c2_shim] ([0, 512, 1024, 1536] [])
+    aie.objectfifo.link [@x_c3_shim] -> [@x_c3_r0, @x_c3_r1, @x_c3_r2, @x_c3_r3] ([] [0, 512, 1024, 1536])
+    aie.objectfifo.link [@y_c3_r0, @y_c3_r1, @y_c3_r2, @y_c3_r3] -> [@y_c3_shim] ([0, 512, 1024, 1536] [])
+    %gamma_c0_r0_local = aie.buffer(%core_0_2) {sym_name = "gamma_c0_r0_local"} : memref<256xf32>
+    %beta_c0_r0_local = aie.buffer(%core_0_2) {sym_name = "beta_c0_r0_local"} : memref<256xf32>
+    %gamma_c0_r1_local = aie.buffer(%core_0_3) {sym_name = "gamma_c0_r1_local"} : memref<256xf32>
+    %beta_c0_r1_local = aie.buffer(%core_0_3) {sym_name = "beta_c0_r1_local"} : memref<256xf32>
+    %gamma_c0_r2_local = aie.buffer(%core_0_4) {sym_name = "gamma_c0_r2_local"} : memref<256xf32>
+    %beta_c0_r2_local = aie.buffer(%core_0_4) {sym_name = "beta_c0_r2_local"} : memref<256xf32>
+    %gamma_c0_r3_local = aie.buffer(%core_0_5) {sym_name = "gamma_c0_r3_local"} : memref<256xf32>
+    %beta_c0_r3_local = aie.buffer(%core_0_5) {sym_name = "beta_c0_r3_local"} : memref<256xf32>
+    %gamma_c1_r0_local = aie.buffer(%core_1_2) {sym_name = "gamma_c1_r0_local"} : memref<256xf32>
+    %beta_c1_r0_local = aie.buffer(%core_1_2) {sym_name = "beta_c1_r0_local"} : memref<256xf32>
+    %gamma_c1_r1_local = aie.buffer(%core_1_3) {sym_name = "gamma_c1_r1_local"} : memref<256xf32>
+    %beta_c1_r1_local = aie.buffer(%core_1_3) {sym_name = "beta_c1_r1_local"} : memref<256xf32>
+    %gamma_c1_r2_local = aie.buffer(%core_1_4) {sym_name = "gamma_c1_r2_local"} : memref<256xf32>
+    %beta_c1_r2_local = aie.buffer(%core_1_4) {sym_name = "beta_c1_r2_local"} : memref<256xf32>
+    %gamma_c1_r3_local = aie.buffer(%core_1_5) {sym_name = "gamma_c1_r3_local"} : memref<256xf32>
+    %beta_c1_r3_local = aie.buffer(%core_1_5) {sym_name = "beta_c1_r3_local"} : memref<256xf32>
+    %gamma_c2_r0_local = aie.buffer(%core_2_2) {sym_name = "gamma_c2_r0_local"} : memref<256xf32>
+    %beta_c2_r0_local = aie.buffer(%core_2_2) {sym_name = "beta_c2_r0_local"} : memref<256xf32>
+    %gamma_c2_r1_local = aie.buffer(%core_2_3) {sym_name = "gamma_c2_r1_local"} : memref<256xf32>
+    %beta_c2_r1_local = aie.buffer(%core_2_3) {sym_name = "beta_c2_r1_local"} : memref<256xf32>
+    %gamma_c2_r2_local = aie.buffer(%core_2_4) {sym_name = "gamma_c2_r2_local"} : memref<256xf32>
+    %beta_c2_r2_local = aie.buffer(%core_2_4) {sym_name = "beta_c2_r2_local"} : memref<256xf32>
+    %gamma_c2_r3_local = aie.buffer(%core_2_5) {sym_name = "gamma_c2_r3_local"} : memref<256xf32>
+    %beta_c2_r3_local = aie.buffer(%core_2_5) {sym_name = "beta_c2_r3_local"} : memref<256xf32>
+    %gamma_c3_r0_local = aie.buffer(%core_3_2) {sym_name = "gamma_c3_r0_local"} : memref<256xf32>
+    %beta_c3_r0_local = aie.buffer(%core_3_2) {sym_name = "beta_c3_r0_local"} : memref<256xf32>
+    %gamma_c3_r1_local = aie.buffer(%core_3_3) {sym_name = "gamma_c3_r1_local"} : memref<256xf32>
+    %beta_c3_r1_local = aie.buffer(%core_3_3) {sym_name = "beta_c3_r1_local"} : memref<256xf32>
+    %gamma_c3_r2_local = aie.buffer(%core_3_4) {sym_name = "gamma_c3_r2_local"} : memref<256xf32>
+    %beta_c3_r2_local = aie.buffer(%core_3_4) {sym_name = "beta_c3_r2_local"} : memref<256xf32>
+    %gamma_c3_r3_local = aie.buffer(%core_3_5) {sym_name = "gamma_c3_r3_local"} : memref<256xf32>
+    %beta_c3_r3_local = aie.buffer(%core_3_5) {sym_name = "beta_c3_r3_local"} : memref<256xf32>
     // compute body: the host target compiles this same function
-    func.func @body(%in_x: memref<8x256xf32>, %in_gamma: memref<256xf32>, %in_beta: memref<256xf32>, %out_y: memref<8x256xf32>) {
+    func.func @body(%in_x: memref<2x256xf32>, %in_gamma: memref<256xf32>, %in_beta: memref<256xf32>, %out_y: memref<2x256xf32>) {
       %c0 = arith.constant 0 : index
-      %c8 = arith.constant 8 : index
+      %c2 = arith.constant 2 : index
       %c1 = arith.constant 1 : index
       %cst3_f32 = arith.constant 256.0 : f32
       %cst4_f32 = arith.constant 0.0 : f32
@@ -79,15 +139,15 @@ module {
       %cm2147483648_i32 = arith.constant -2147483648 : i32
       %cst22_f32 = arith.constant 0x7F800000 : f32
       %cst23_f32 = arith.constant 0x7FC00000 : f32
-      scf.for %i0 = %c0 to %c8 step %c1 {
+      scf.for %i0 = %c0 to %c2 step %c1 {
         %v0 = scf.for %i1 = %c0 to %c256 step %c1 iter_args(%v1 = %cst4_f32) -> (f32) {
-          %v2 = memref.load %in_x[%i0, %i1] : memref<8x256xf32>
+          %v2 = memref.load %in_x[%i0, %i1] : memref<2x256xf32>
           %v3 = arith.addf %v1, %v2 : f32
           scf.yield %v3 : f32
         }
         %v4 = arith.divf %v0, %cst3_f32 : f32
         %v5 = scf.for %i2 = %c0 to %c256 step %c1 iter_args(%v6 = %cst4_f32) -> (f32) {
-          %v7 = memref.load %in_x[%i0, %i2] : memref<8x256xf32>
+          %v7 = memref.load %in_x[%i0, %i2] : memref<2x256xf32>
           %v8 = arith.subf %v7, %v4 : f32
           %v9 = arith.mulf %v8, %v8 : f32
           %v10 = arith.addf %v6, %v9 : f32
@@ -191,14 +251,14 @@ module {
         %v106 = arith.select %v105, %cst23_f32, %v104 : f32
         %v107 = arith.divf %cst7_f32, %v106 : f32
         scf.for %i3 = %c0 to %c256 step %c1 {
-          %v108 = memref.load %in_x[%i0, %i3] : memref<8x256xf32>
+          %v108 = memref.load %in_x[%i0, %i3] : memref<2x256xf32>
           %v109 = arith.subf %v108, %v4 : f32
           %v110 = memref.load %in_gamma[%i3] : memref<256xf32>
           %v111 = arith.mulf %v109, %v107 : f32
           %v112 = arith.mulf %v111, %v110 : f32
           %v113 = memref.load %in_beta[%i3] : memref<256xf32>
           %v114 = arith.addf %v112, %v113 : f32
-          memref.store %v114, %out_y[%i0, %i3] : memref<8x256xf32>
+          memref.store %v114, %out_y[%i0, %i3] : memref<2x256xf32>
         }
       }
       return
@@ -216,21 +276,117 @@ module {
         scf.for %u1_i0 = %c0 to %c256 step %c16 {
           %u1_a0 = arith.addi %c0, %u1_i0 : index
           %u1_v = vector.transfer_read %p0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
-          vector.transfer_write %u1_v, %gamma_c0_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
+          vector.transfer_write %u1_v, %gamma_c0_r0_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
         }
         %u2_pad = arith.constant 0.0 : f32
         scf.for %u2_i0 = %c0 to %c256 step %c16 {
           %u2_a0 = arith.addi %c256, %u2_i0 : index
           %u2_v = vector.transfer_read %p0[%u2_a0], %u2_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
-          vector.transfer_write %u2_v, %beta_c0_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
+          vector.transfer_write %u2_v, %beta_c0_r0_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
         }
-        %s0_sv = aie.objectfifo.acquire @x_c0(Consume, 1) : !aie.objectfifosubview<memref<8x256xf32>>
-        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<8x256xf32>> -> memref<8x256xf32>
-        %o_sv = aie.objectfifo.acquire @y_c0(Produce, 1) : !aie.objectfifosubview<memref<8x256xf32>>
-        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<8x256xf32>> -> memref<8x256xf32>
-        func.call @body(%s0, %gamma_c0_local, %beta_c0_local, %o) : (memref<8x256xf32>, memref<256xf32>, memref<256xf32>, memref<8x256xf32>) -> ()
-        aie.objectfifo.release @x_c0(Consume, 1)
-        aie.objectfifo.release @y_c0(Produce, 1)
+        %s0_sv = aie.objectfifo.acquire @x_c0_r0(Consume, 1) : !aie.objectfifosubview<memref<2x256xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<2x256xf32>> -> memref<2x256xf32>
+        %o_sv = aie.objectfifo.acquire @y_c0_r0(Produce, 1) : !aie.objectfifosubview<memref<2x256xf32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<2x256xf32>> -> memref<2x256xf32>
+        func.call @body(%s0, %gamma_c0_r0_local, %beta_c0_r0_local, %o) : (memref<2x256xf32>, memref<256xf32>, memref<256xf32>, memref<2x256xf32>) -> ()
+        aie.objectfifo.release @x_c0_r0(Consume, 1)
+        aie.objectfifo.release @y_c0_r0(Produce, 1)
+        aie.objectfifo.release @gamma_beta_c0(Consume, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
+    %run_0_3 = aie.core(%core_0_3) {
+      %c0 = arith.constant 0 : index
+      %c256 = arith.constant 256 : index
+      %c16 = arith.constant 16 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %p0_sv = aie.objectfifo.acquire @gamma_beta_c0(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
+        %p0 = aie.objectfifo.subview.access %p0_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
+        %u1_pad = arith.constant 0.0 : f32
+        scf.for %u1_i0 = %c0 to %c256 step %c16 {
+          %u1_a0 = arith.addi %c0, %u1_i0 : index
+          %u1_v = vector.transfer_read %p0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
+          vector.transfer_write %u1_v, %gamma_c0_r1_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
+        }
+        %u2_pad = arith.constant 0.0 : f32
+        scf.for %u2_i0 = %c0 to %c256 step %c16 {
+          %u2_a0 = arith.addi %c256, %u2_i0 : index
+          %u2_v = vector.transfer_read %p0[%u2_a0], %u2_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
+          vector.transfer_write %u2_v, %beta_c0_r1_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
+        }
+        %s0_sv = aie.objectfifo.acquire @x_c0_r1(Consume, 1) : !aie.objectfifosubview<memref<2x256xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<2x256xf32>> -> memref<2x256xf32>
+        %o_sv = aie.objectfifo.acquire @y_c0_r1(Produce, 1) : !aie.objectfifosubview<memref<2x256xf32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<2x256xf32>> -> memref<2x256xf32>
+        func.call @body(%s0, %gamma_c0_r1_local, %beta_c0_r1_local, %o) : (memref<2x256xf32>, memref<256xf32>, memref<256xf32>, memref<2x256xf32>) -> ()
+        aie.objectfifo.release @x_c0_r1(Consume, 1)
+        aie.objectfifo.release @y_c0_r1(Produce, 1)
+        aie.objectfifo.release @gamma_beta_c0(Consume, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
+    %run_0_4 = aie.core(%core_0_4) {
+      %c0 = arith.constant 0 : index
+      %c256 = arith.constant 256 : index
+      %c16 = arith.constant 16 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %p0_sv = aie.objectfifo.acquire @gamma_beta_c0(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
+        %p0 = aie.objectfifo.subview.access %p0_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
+        %u1_pad = arith.constant 0.0 : f32
+        scf.for %u1_i0 = %c0 to %c256 step %c16 {
+          %u1_a0 = arith.addi %c0, %u1_i0 : index
+          %u1_v = vector.transfer_read %p0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
+          vector.transfer_write %u1_v, %gamma_c0_r2_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
+        }
+        %u2_pad = arith.constant 0.0 : f32
+        scf.for %u2_i0 = %c0 to %c256 step %c16 {
+          %u2_a0 = arith.addi %c256, %u2_i0 : index
+          %u2_v = vector.transfer_read %p0[%u2_a0], %u2_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
+          vector.transfer_write %u2_v, %beta_c0_r2_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
+        }
+        %s0_sv = aie.objectfifo.acquire @x_c0_r2(Consume, 1) : !aie.objectfifosubview<memref<2x256xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<2x256xf32>> -> memref<2x256xf32>
+        %o_sv = aie.objectfifo.acquire @y_c0_r2(Produce, 1) : !aie.objectfifosubview<memref<2x256xf32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<2x256xf32>> -> memref<2x256xf32>
+        func.call @body(%s0, %gamma_c0_r2_local, %beta_c0_r2_local, %o) : (memref<2x256xf32>, memref<256xf32>, memref<256xf32>, memref<2x256xf32>) -> ()
+        aie.objectfifo.release @x_c0_r2(Consume, 1)
+        aie.objectfifo.release @y_c0_r2(Produce, 1)
+        aie.objectfifo.release @gamma_beta_c0(Consume, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
+    %run_0_5 = aie.core(%core_0_5) {
+      %c0 = arith.constant 0 : index
+      %c256 = arith.constant 256 : index
+      %c16 = arith.constant 16 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %p0_sv = aie.objectfifo.acquire @gamma_beta_c0(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
+        %p0 = aie.objectfifo.subview.access %p0_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
+        %u1_pad = arith.constant 0.0 : f32
+        scf.for %u1_i0 = %c0 to %c256 step %c16 {
+          %u1_a0 = arith.addi %c0, %u1_i0 : index
+          %u1_v = vector.transfer_read %p0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
+          vector.transfer_write %u1_v, %gamma_c0_r3_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
+        }
+        %u2_pad = arith.constant 0.0 : f32
+        scf.for %u2_i0 = %c0 to %c256 step %c16 {
+          %u2_a0 = arith.addi %c256, %u2_i0 : index
+          %u2_v = vector.transfer_read %p0[%u2_a0], %u2_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
+          vector.transfer_write %u2_v, %beta_c0_r3_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
+        }
+        %s0_sv = aie.objectfifo.acquire @x_c0_r3(Consume, 1) : !aie.objectfifosubview<memref<2x256xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<2x256xf32>> -> memref<2x256xf32>
+        %o_sv = aie.objectfifo.acquire @y_c0_r3(Produce, 1) : !aie.objectfifosubview<memref<2x256xf32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<2x256xf32>> -> memref<2x256xf32>
+        func.call @body(%s0, %gamma_c0_r3_local, %beta_c0_r3_local, %o) : (memref<2x256xf32>, memref<256xf32>, memref<256xf32>, memref<2x256xf32>) -> ()
+        aie.objectfifo.release @x_c0_r3(Consume, 1)
+        aie.objectfifo.release @y_c0_r3(Produce, 1)
         aie.objectfifo.release @gamma_beta_c0(Consume, 1)
       }
       aie.end
@@ -248,21 +404,117 @@ module {
         scf.for %u1_i0 = %c0 to %c256 step %c16 {
           %u1_a0 = arith.addi %c0, %u1_i0 : index
           %u1_v = vector.transfer_read %p0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
-          vector.transfer_write %u1_v, %gamma_c1_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
+          vector.transfer_write %u1_v, %gamma_c1_r0_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
         }
         %u2_pad = arith.constant 0.0 : f32
         scf.for %u2_i0 = %c0 to %c256 step %c16 {
           %u2_a0 = arith.addi %c256, %u2_i0 : index
           %u2_v = vector.transfer_read %p0[%u2_a0], %u2_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
-          vector.transfer_write %u2_v, %beta_c1_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
+          vector.transfer_write %u2_v, %beta_c1_r0_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
         }
-        %s0_sv = aie.objectfifo.acquire @x_c1(Consume, 1) : !aie.objectfifosubview<memref<8x256xf32>>
-        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<8x256xf32>> -> memref<8x256xf32>
-        %o_sv = aie.objectfifo.acquire @y_c1(Produce, 1) : !aie.objectfifosubview<memref<8x256xf32>>
-        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<8x256xf32>> -> memref<8x256xf32>
-        func.call @body(%s0, %gamma_c1_local, %beta_c1_local, %o) : (memref<8x256xf32>, memref<256xf32>, memref<256xf32>, memref<8x256xf32>) -> ()
-        aie.objectfifo.release @x_c1(Consume, 1)
-        aie.objectfifo.release @y_c1(Produce, 1)
+        %s0_sv = aie.objectfifo.acquire @x_c1_r0(Consume, 1) : !aie.objectfifosubview<memref<2x256xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<2x256xf32>> -> memref<2x256xf32>
+        %o_sv = aie.objectfifo.acquire @y_c1_r0(Produce, 1) : !aie.objectfifosubview<memref<2x256xf32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<2x256xf32>> -> memref<2x256xf32>
+        func.call @body(%s0, %gamma_c1_r0_local, %beta_c1_r0_local, %o) : (memref<2x256xf32>, memref<256xf32>, memref<256xf32>, memref<2x256xf32>) -> ()
+        aie.objectfifo.release @x_c1_r0(Consume, 1)
+        aie.objectfifo.release @y_c1_r0(Produce, 1)
+        aie.objectfifo.release @gamma_beta_c1(Consume, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
+    %run_1_3 = aie.core(%core_1_3) {
+      %c0 = arith.constant 0 : index
+      %c256 = arith.constant 256 : index
+      %c16 = arith.constant 16 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %p0_sv = aie.objectfifo.acquire @gamma_beta_c1(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
+        %p0 = aie.objectfifo.subview.access %p0_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
+        %u1_pad = arith.constant 0.0 : f32
+        scf.for %u1_i0 = %c0 to %c256 step %c16 {
+          %u1_a0 = arith.addi %c0, %u1_i0 : index
+          %u1_v = vector.transfer_read %p0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
+          vector.transfer_write %u1_v, %gamma_c1_r1_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
+        }
+        %u2_pad = arith.constant 0.0 : f32
+        scf.for %u2_i0 = %c0 to %c256 step %c16 {
+          %u2_a0 = arith.addi %c256, %u2_i0 : index
+          %u2_v = vector.transfer_read %p0[%u2_a0], %u2_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
+          vector.transfer_write %u2_v, %beta_c1_r1_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
+        }
+        %s0_sv = aie.objectfifo.acquire @x_c1_r1(Consume, 1) : !aie.objectfifosubview<memref<2x256xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<2x256xf32>> -> memref<2x256xf32>
+        %o_sv = aie.objectfifo.acquire @y_c1_r1(Produce, 1) : !aie.objectfifosubview<memref<2x256xf32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<2x256xf32>> -> memref<2x256xf32>
+        func.call @body(%s0, %gamma_c1_r1_local, %beta_c1_r1_local, %o) : (memref<2x256xf32>, memref<256xf32>, memref<256xf32>, memref<2x256xf32>) -> ()
+        aie.objectfifo.release @x_c1_r1(Consume, 1)
+        aie.objectfifo.release @y_c1_r1(Produce, 1)
+        aie.objectfifo.release @gamma_beta_c1(Consume, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
+    %run_1_4 = aie.core(%core_1_4) {
+      %c0 = arith.constant 0 : index
+      %c256 = arith.constant 256 : index
+      %c16 = arith.constant 16 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %p0_sv = aie.objectfifo.acquire @gamma_beta_c1(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
+        %p0 = aie.objectfifo.subview.access %p0_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
+        %u1_pad = arith.constant 0.0 : f32
+        scf.for %u1_i0 = %c0 to %c256 step %c16 {
+          %u1_a0 = arith.addi %c0, %u1_i0 : index
+          %u1_v = vector.transfer_read %p0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
+          vector.transfer_write %u1_v, %gamma_c1_r2_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
+        }
+        %u2_pad = arith.constant 0.0 : f32
+        scf.for %u2_i0 = %c0 to %c256 step %c16 {
+          %u2_a0 = arith.addi %c256, %u2_i0 : index
+          %u2_v = vector.transfer_read %p0[%u2_a0], %u2_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
+          vector.transfer_write %u2_v, %beta_c1_r2_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
+        }
+        %s0_sv = aie.objectfifo.acquire @x_c1_r2(Consume, 1) : !aie.objectfifosubview<memref<2x256xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<2x256xf32>> -> memref<2x256xf32>
+        %o_sv = aie.objectfifo.acquire @y_c1_r2(Produce, 1) : !aie.objectfifosubview<memref<2x256xf32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<2x256xf32>> -> memref<2x256xf32>
+        func.call @body(%s0, %gamma_c1_r2_local, %beta_c1_r2_local, %o) : (memref<2x256xf32>, memref<256xf32>, memref<256xf32>, memref<2x256xf32>) -> ()
+        aie.objectfifo.release @x_c1_r2(Consume, 1)
+        aie.objectfifo.release @y_c1_r2(Produce, 1)
+        aie.objectfifo.release @gamma_beta_c1(Consume, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
+    %run_1_5 = aie.core(%core_1_5) {
+      %c0 = arith.constant 0 : index
+      %c256 = arith.constant 256 : index
+      %c16 = arith.constant 16 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %p0_sv = aie.objectfifo.acquire @gamma_beta_c1(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
+        %p0 = aie.objectfifo.subview.access %p0_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
+        %u1_pad = arith.constant 0.0 : f32
+        scf.for %u1_i0 = %c0 to %c256 step %c16 {
+          %u1_a0 = arith.addi %c0, %u1_i0 : index
+          %u1_v = vector.transfer_read %p0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
+          vector.transfer_write %u1_v, %gamma_c1_r3_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
+        }
+        %u2_pad = arith.constant 0.0 : f32
+        scf.for %u2_i0 = %c0 to %c256 step %c16 {
+          %u2_a0 = arith.addi %c256, %u2_i0 : index
+          %u2_v = vector.transfer_read %p0[%u2_a0], %u2_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
+          vector.transfer_write %u2_v, %beta_c1_r3_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
+        }
+        %s0_sv = aie.objectfifo.acquire @x_c1_r3(Consume, 1) : !aie.objectfifosubview<memref<2x256xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<2x256xf32>> -> memref<2x256xf32>
+        %o_sv = aie.objectfifo.acquire @y_c1_r3(Produce, 1) : !aie.objectfifosubview<memref<2x256xf32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<2x256xf32>> -> memref<2x256xf32>
+        func.call @body(%s0, %gamma_c1_r3_local, %beta_c1_r3_local, %o) : (memref<2x256xf32>, memref<256xf32>, memref<256xf32>, memref<2x256xf32>) -> ()
+        aie.objectfifo.release @x_c1_r3(Consume, 1)
+        aie.objectfifo.release @y_c1_r3(Produce, 1)
         aie.objectfifo.release @gamma_beta_c1(Consume, 1)
       }
       aie.end
@@ -280,21 +532,117 @@ module {
         scf.for %u1_i0 = %c0 to %c256 step %c16 {
           %u1_a0 = arith.addi %c0, %u1_i0 : index
           %u1_v = vector.transfer_read %p0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
-          vector.transfer_write %u1_v, %gamma_c2_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
+          vector.transfer_write %u1_v, %gamma_c2_r0_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
         }
         %u2_pad = arith.constant 0.0 : f32
         scf.for %u2_i0 = %c0 to %c256 step %c16 {
           %u2_a0 = arith.addi %c256, %u2_i0 : index
           %u2_v = vector.transfer_read %p0[%u2_a0], %u2_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
-          vector.transfer_write %u2_v, %beta_c2_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
+          vector.transfer_write %u2_v, %beta_c2_r0_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
         }
-        %s0_sv = aie.objectfifo.acquire @x_c2(Consume, 1) : !aie.objectfifosubview<memref<8x256xf32>>
-        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<8x256xf32>> -> memref<8x256xf32>
-        %o_sv = aie.objectfifo.acquire @y_c2(Produce, 1) : !aie.objectfifosubview<memref<8x256xf32>>
-        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<8x256xf32>> -> memref<8x256xf32>
-        func.call @body(%s0, %gamma_c2_local, %beta_c2_local, %o) : (memref<8x256xf32>, memref<256xf32>, memref<256xf32>, memref<8x256xf32>) -> ()
-        aie.objectfifo.release @x_c2(Consume, 1)
-        aie.objectfifo.release @y_c2(Produce, 1)
+        %s0_sv = aie.objectfifo.acquire @x_c2_r0(Consume, 1) : !aie.objectfifosubview<memref<2x256xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<2x256xf32>> -> memref<2x256xf32>
+        %o_sv = aie.objectfifo.acquire @y_c2_r0(Produce, 1) : !aie.objectfifosubview<memref<2x256xf32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<2x256xf32>> -> memref<2x256xf32>
+        func.call @body(%s0, %gamma_c2_r0_local, %beta_c2_r0_local, %o) : (memref<2x256xf32>, memref<256xf32>, memref<256xf32>, memref<2x256xf32>) -> ()
+        aie.objectfifo.release @x_c2_r0(Consume, 1)
+        aie.objectfifo.release @y_c2_r0(Produce, 1)
+        aie.objectfifo.release @gamma_beta_c2(Consume, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
+    %run_2_3 = aie.core(%core_2_3) {
+      %c0 = arith.constant 0 : index
+      %c256 = arith.constant 256 : index
+      %c16 = arith.constant 16 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %p0_sv = aie.objectfifo.acquire @gamma_beta_c2(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
+        %p0 = aie.objectfifo.subview.access %p0_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
+        %u1_pad = arith.constant 0.0 : f32
+        scf.for %u1_i0 = %c0 to %c256 step %c16 {
+          %u1_a0 = arith.addi %c0, %u1_i0 : index
+          %u1_v = vector.transfer_read %p0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
+          vector.transfer_write %u1_v, %gamma_c2_r1_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
+        }
+        %u2_pad = arith.constant 0.0 : f32
+        scf.for %u2_i0 = %c0 to %c256 step %c16 {
+          %u2_a0 = arith.addi %c256, %u2_i0 : index
+          %u2_v = vector.transfer_read %p0[%u2_a0], %u2_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
+          vector.transfer_write %u2_v, %beta_c2_r1_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
+        }
+        %s0_sv = aie.objectfifo.acquire @x_c2_r1(Consume, 1) : !aie.objectfifosubview<memref<2x256xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<2x256xf32>> -> memref<2x256xf32>
+        %o_sv = aie.objectfifo.acquire @y_c2_r1(Produce, 1) : !aie.objectfifosubview<memref<2x256xf32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<2x256xf32>> -> memref<2x256xf32>
+        func.call @body(%s0, %gamma_c2_r1_local, %beta_c2_r1_local, %o) : (memref<2x256xf32>, memref<256xf32>, memref<256xf32>, memref<2x256xf32>) -> ()
+        aie.objectfifo.release @x_c2_r1(Consume, 1)
+        aie.objectfifo.release @y_c2_r1(Produce, 1)
+        aie.objectfifo.release @gamma_beta_c2(Consume, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
+    %run_2_4 = aie.core(%core_2_4) {
+      %c0 = arith.constant 0 : index
+      %c256 = arith.constant 256 : index
+      %c16 = arith.constant 16 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %p0_sv = aie.objectfifo.acquire @gamma_beta_c2(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
+        %p0 = aie.objectfifo.subview.access %p0_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
+        %u1_pad = arith.constant 0.0 : f32
+        scf.for %u1_i0 = %c0 to %c256 step %c16 {
+          %u1_a0 = arith.addi %c0, %u1_i0 : index
+          %u1_v = vector.transfer_read %p0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
+          vector.transfer_write %u1_v, %gamma_c2_r2_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
+        }
+        %u2_pad = arith.constant 0.0 : f32
+        scf.for %u2_i0 = %c0 to %c256 step %c16 {
+          %u2_a0 = arith.addi %c256, %u2_i0 : index
+          %u2_v = vector.transfer_read %p0[%u2_a0], %u2_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
+          vector.transfer_write %u2_v, %beta_c2_r2_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
+        }
+        %s0_sv = aie.objectfifo.acquire @x_c2_r2(Consume, 1) : !aie.objectfifosubview<memref<2x256xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<2x256xf32>> -> memref<2x256xf32>
+        %o_sv = aie.objectfifo.acquire @y_c2_r2(Produce, 1) : !aie.objectfifosubview<memref<2x256xf32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<2x256xf32>> -> memref<2x256xf32>
+        func.call @body(%s0, %gamma_c2_r2_local, %beta_c2_r2_local, %o) : (memref<2x256xf32>, memref<256xf32>, memref<256xf32>, memref<2x256xf32>) -> ()
+        aie.objectfifo.release @x_c2_r2(Consume, 1)
+        aie.objectfifo.release @y_c2_r2(Produce, 1)
+        aie.objectfifo.release @gamma_beta_c2(Consume, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
+    %run_2_5 = aie.core(%core_2_5) {
+      %c0 = arith.constant 0 : index
+      %c256 = arith.constant 256 : index
+      %c16 = arith.constant 16 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %p0_sv = aie.objectfifo.acquire @gamma_beta_c2(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
+        %p0 = aie.objectfifo.subview.access %p0_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
+        %u1_pad = arith.constant 0.0 : f32
+        scf.for %u1_i0 = %c0 to %c256 step %c16 {
+          %u1_a0 = arith.addi %c0, %u1_i0 : index
+          %u1_v = vector.transfer_read %p0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
+          vector.transfer_write %u1_v, %gamma_c2_r3_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
+        }
+        %u2_pad = arith.constant 0.0 : f32
+        scf.for %u2_i0 = %c0 to %c256 step %c16 {
+          %u2_a0 = arith.addi %c256, %u2_i0 : index
+          %u2_v = vector.transfer_read %p0[%u2_a0], %u2_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
+          vector.transfer_write %u2_v, %beta_c2_r3_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
+        }
+        %s0_sv = aie.objectfifo.acquire @x_c2_r3(Consume, 1) : !aie.objectfifosubview<memref<2x256xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<2x256xf32>> -> memref<2x256xf32>
+        %o_sv = aie.objectfifo.acquire @y_c2_r3(Produce, 1) : !aie.objectfifosubview<memref<2x256xf32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<2x256xf32>> -> memref<2x256xf32>
+        func.call @body(%s0, %gamma_c2_r3_local, %beta_c2_r3_local, %o) : (memref<2x256xf32>, memref<256xf32>, memref<256xf32>, memref<2x256xf32>) -> ()
+        aie.objectfifo.release @x_c2_r3(Consume, 1)
+        aie.objectfifo.release @y_c2_r3(Produce, 1)
         aie.objectfifo.release @gamma_beta_c2(Consume, 1)
       }
       aie.end
@@ -312,21 +660,117 @@ module {
         scf.for %u1_i0 = %c0 to %c256 step %c16 {
           %u1_a0 = arith.addi %c0, %u1_i0 : index
           %u1_v = vector.transfer_read %p0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
-          vector.transfer_write %u1_v, %gamma_c3_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
+          vector.transfer_write %u1_v, %gamma_c3_r0_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
         }
         %u2_pad = arith.constant 0.0 : f32
         scf.for %u2_i0 = %c0 to %c256 step %c16 {
           %u2_a0 = arith.addi %c256, %u2_i0 : index
           %u2_v = vector.transfer_read %p0[%u2_a0], %u2_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
-          vector.transfer_write %u2_v, %beta_c3_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
+          vector.transfer_write %u2_v, %beta_c3_r0_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
         }
-        %s0_sv = aie.objectfifo.acquire @x_c3(Consume, 1) : !aie.objectfifosubview<memref<8x256xf32>>
-        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<8x256xf32>> -> memref<8x256xf32>
-        %o_sv = aie.objectfifo.acquire @y_c3(Produce, 1) : !aie.objectfifosubview<memref<8x256xf32>>
-        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<8x256xf32>> -> memref<8x256xf32>
-        func.call @body(%s0, %gamma_c3_local, %beta_c3_local, %o) : (memref<8x256xf32>, memref<256xf32>, memref<256xf32>, memref<8x256xf32>) -> ()
-        aie.objectfifo.release @x_c3(Consume, 1)
-        aie.objectfifo.release @y_c3(Produce, 1)
+        %s0_sv = aie.objectfifo.acquire @x_c3_r0(Consume, 1) : !aie.objectfifosubview<memref<2x256xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<2x256xf32>> -> memref<2x256xf32>
+        %o_sv = aie.objectfifo.acquire @y_c3_r0(Produce, 1) : !aie.objectfifosubview<memref<2x256xf32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<2x256xf32>> -> memref<2x256xf32>
+        func.call @body(%s0, %gamma_c3_r0_local, %beta_c3_r0_local, %o) : (memref<2x256xf32>, memref<256xf32>, memref<256xf32>, memref<2x256xf32>) -> ()
+        aie.objectfifo.release @x_c3_r0(Consume, 1)
+        aie.objectfifo.release @y_c3_r0(Produce, 1)
+        aie.objectfifo.release @gamma_beta_c3(Consume, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
+    %run_3_3 = aie.core(%core_3_3) {
+      %c0 = arith.constant 0 : index
+      %c256 = arith.constant 256 : index
+      %c16 = arith.constant 16 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %p0_sv = aie.objectfifo.acquire @gamma_beta_c3(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
+        %p0 = aie.objectfifo.subview.access %p0_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
+        %u1_pad = arith.constant 0.0 : f32
+        scf.for %u1_i0 = %c0 to %c256 step %c16 {
+          %u1_a0 = arith.addi %c0, %u1_i0 : index
+          %u1_v = vector.transfer_read %p0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
+          vector.transfer_write %u1_v, %gamma_c3_r1_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
+        }
+        %u2_pad = arith.constant 0.0 : f32
+        scf.for %u2_i0 = %c0 to %c256 step %c16 {
+          %u2_a0 = arith.addi %c256, %u2_i0 : index
+          %u2_v = vector.transfer_read %p0[%u2_a0], %u2_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
+          vector.transfer_write %u2_v, %beta_c3_r1_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
+        }
+        %s0_sv = aie.objectfifo.acquire @x_c3_r1(Consume, 1) : !aie.objectfifosubview<memref<2x256xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<2x256xf32>> -> memref<2x256xf32>
+        %o_sv = aie.objectfifo.acquire @y_c3_r1(Produce, 1) : !aie.objectfifosubview<memref<2x256xf32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<2x256xf32>> -> memref<2x256xf32>
+        func.call @body(%s0, %gamma_c3_r1_local, %beta_c3_r1_local, %o) : (memref<2x256xf32>, memref<256xf32>, memref<256xf32>, memref<2x256xf32>) -> ()
+        aie.objectfifo.release @x_c3_r1(Consume, 1)
+        aie.objectfifo.release @y_c3_r1(Produce, 1)
+        aie.objectfifo.release @gamma_beta_c3(Consume, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
+    %run_3_4 = aie.core(%core_3_4) {
+      %c0 = arith.constant 0 : index
+      %c256 = arith.constant 256 : index
+      %c16 = arith.constant 16 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %p0_sv = aie.objectfifo.acquire @gamma_beta_c3(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
+        %p0 = aie.objectfifo.subview.access %p0_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
+        %u1_pad = arith.constant 0.0 : f32
+        scf.for %u1_i0 = %c0 to %c256 step %c16 {
+          %u1_a0 = arith.addi %c0, %u1_i0 : index
+          %u1_v = vector.transfer_read %p0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
+          vector.transfer_write %u1_v, %gamma_c3_r2_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
+        }
+        %u2_pad = arith.constant 0.0 : f32
+        scf.for %u2_i0 = %c0 to %c256 step %c16 {
+          %u2_a0 = arith.addi %c256, %u2_i0 : index
+          %u2_v = vector.transfer_read %p0[%u2_a0], %u2_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
+          vector.transfer_write %u2_v, %beta_c3_r2_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
+        }
+        %s0_sv = aie.objectfifo.acquire @x_c3_r2(Consume, 1) : !aie.objectfifosubview<memref<2x256xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<2x256xf32>> -> memref<2x256xf32>
+        %o_sv = aie.objectfifo.acquire @y_c3_r2(Produce, 1) : !aie.objectfifosubview<memref<2x256xf32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<2x256xf32>> -> memref<2x256xf32>
+        func.call @body(%s0, %gamma_c3_r2_local, %beta_c3_r2_local, %o) : (memref<2x256xf32>, memref<256xf32>, memref<256xf32>, memref<2x256xf32>) -> ()
+        aie.objectfifo.release @x_c3_r2(Consume, 1)
+        aie.objectfifo.release @y_c3_r2(Produce, 1)
+        aie.objectfifo.release @gamma_beta_c3(Consume, 1)
+      }
+      aie.end
+    } {stack_size = 1024 : i32}
+    %run_3_5 = aie.core(%core_3_5) {
+      %c0 = arith.constant 0 : index
+      %c256 = arith.constant 256 : index
+      %c16 = arith.constant 16 : index
+      %c9223372036854775807 = arith.constant 9223372036854775807 : index
+      %c1 = arith.constant 1 : index
+      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
+        %p0_sv = aie.objectfifo.acquire @gamma_beta_c3(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
+        %p0 = aie.objectfifo.subview.access %p0_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
+        %u1_pad = arith.constant 0.0 : f32
+        scf.for %u1_i0 = %c0 to %c256 step %c16 {
+          %u1_a0 = arith.addi %c0, %u1_i0 : index
+          %u1_v = vector.transfer_read %p0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
+          vector.transfer_write %u1_v, %gamma_c3_r3_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
+        }
+        %u2_pad = arith.constant 0.0 : f32
+        scf.for %u2_i0 = %c0 to %c256 step %c16 {
+          %u2_a0 = arith.addi %c256, %u2_i0 : index
+          %u2_v = vector.transfer_read %p0[%u2_a0], %u2_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
+          vector.transfer_write %u2_v, %beta_c3_r3_local[%u2_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
+        }
+        %s0_sv = aie.objectfifo.acquire @x_c3_r3(Consume, 1) : !aie.objectfifosubview<memref<2x256xf32>>
+        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<2x256xf32>> -> memref<2x256xf32>
+        %o_sv = aie.objectfifo.acquire @y_c3_r3(Produce, 1) : !aie.objectfifosubview<memref<2x256xf32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<2x256xf32>> -> memref<2x256xf32>
+        func.call @body(%s0, %gamma_c3_r3_local, %beta_c3_r3_local, %o) : (memref<2x256xf32>, memref<256xf32>, memref<256xf32>, memref<2x256xf32>) -> ()
+        aie.objectfifo.release @x_c3_r3(Consume, 1)
+        aie.objectfifo.release @y_c3_r3(Produce, 1)
         aie.objectfifo.release @gamma_beta_c3(Consume, 1)
       }
       aie.end
