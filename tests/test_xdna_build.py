@@ -292,7 +292,7 @@ def test_mlir_aie_bodies_link_the_kernels_and_key_on_their_sources(project, fake
     "body,message",
     [
         ("  a:\n    op: relu\n    targets: [ref, xdna]\n    xdna_body: mlir_aie\n    shapes:\n      - [4]\n",
-         "specs/kernels/k.yaml:5: xdna_body of kernel family 'a' must be auto, generated, mlir-aie, got 'mlir_aie' (did you mean 'mlir-aie'?)"),
+         "specs/kernels/k.yaml:5: xdna_body of kernel family 'a' must be auto, generated, mlir-aie (docs/xdna-kernels.md), got 'mlir_aie' (did you mean 'mlir-aie'?)"),
         ("  a:\n    op: relu\n    xdna_body: mlir-aie\n    shapes:\n      - [4]\n",
          "specs/kernels/k.yaml:4: xdna_body of kernel family 'a' applies to the xdna target, which is not in its targets"),
         ("  a:\n    op: relu\n    targets: [ref, xdna]\n    xdna_body: mlir-aie\n    shapes:\n      - [4]\n"

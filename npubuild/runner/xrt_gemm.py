@@ -11,6 +11,16 @@ from .xrt import ContextPool, HwKernel
 from .xrt_packing import to_host
 
 
+def _weight_on_device(kernel, b):
+    """(the kernel's context, the weight's device buffer) once the weight's buffer ``b`` = (context, bo)
+    belongs to the kernel's current context (an evicted context took its buffers with it)."""
+    hw_b, b_bo = b
+    hw = kernel.hw()
+    if hw is not hw_b:
+        raise UserError(f"kernel {kernel.id}: its hardware context was evicted; set the params again")
+    return hw, b_bo
+
+
 class XrtGemmDispatch:
     """The overlay's stream contract on the NPU: B tiles uploaded once, one dispatch per d rows."""
 
@@ -42,10 +52,7 @@ class XrtGemmDispatch:
         return self.stream.run(a_rows, b)
 
     def _call(self, a_stream, b):
-        hw_b, b_bo = b
-        hw = self.k.hw()
-        if hw is not hw_b:
-            raise UserError(f"kernel {self.k.id}: its hardware context was evicted; set the params again")
+        hw, b_bo = _weight_on_device(self.k, b)
         _, a_bo, c_bo = self._buffers(hw)
         hw.write(a_bo, a_stream)
         hw.run([a_bo, b_bo, c_bo], f"kernel {self.k.id}")
@@ -77,10 +84,7 @@ class XrtWholeDispatch:
         return (hw, bo)
 
     def run(self, qa, b):
-        hw_b, b_bo = b
-        hw = self.k.hw()
-        if hw is not hw_b:
-            raise UserError(f"kernel {self.k.id}: its hardware context was evicted; set the params again")
+        hw, b_bo = _weight_on_device(self.k, b)
         _, a_bo, c_bo = self._buffers(hw)
         a = hw.mapped(a_bo, self.mp * self.kp, np.int8).reshape(self.mp, self.kp)
         a[:] = 0  # the padding rows and columns: zero codes add nothing to any sum

@@ -137,36 +137,31 @@ def _targets(ctx: _Ctx, node: Node | None, default: tuple[str, ...]) -> tuple[st
     return tuple(out)
 
 
-def _device(ctx: _Ctx, holder: Node, targets, what: str) -> str | None:
-    """The optional ``device:`` of a kernel family or graph (the NPU its xdna designs are for)."""
-    node = holder.value.get("device")
+def _xdna_choice(ctx: _Ctx, holder: Node, targets, what: str, key: str, allowed, describe: str) -> str | None:
+    """An optional xdna-only key of a kernel family or graph whose value is one of ``allowed``."""
+    node = holder.value.get(key)
     if node is None:
         return None
-    if not isinstance(node.value, str) or node.value not in XDNA_DEVICES:
-        hint = did_you_mean(str(node.value), XDNA_DEVICES) if isinstance(node.value, str) else ""
-        ctx.err(node.line, f"device of {what} must be npu1 (Phoenix / Hawk Point) or npu2 (Strix / Strix Halo / Krackan), got {node.value!r}{hint}")
+    if not isinstance(node.value, str) or node.value not in allowed:
+        hint = did_you_mean(str(node.value), allowed) if isinstance(node.value, str) else ""
+        ctx.err(node.line, f"{key} of {what} must be {describe}, got {node.plain()!r}{hint}")
         return None
     if "xdna" not in targets:
-        ctx.err(node.line, f"device of {what} applies to the xdna target, which is not in its targets; add xdna to targets or remove device")
+        ctx.err(node.line, f"{key} of {what} applies to the xdna target, which is not in its targets; add xdna to targets or remove {key}")
         return None
     return node.value
+
+
+def _device(ctx: _Ctx, holder: Node, targets, what: str) -> str | None:
+    """The optional ``device:`` of a kernel family or graph (the NPU its xdna designs are for)."""
+    return _xdna_choice(ctx, holder, targets, what, "device", XDNA_DEVICES,
+                        "npu1 (Phoenix / Hawk Point) or npu2 (Strix / Strix Halo / Krackan)")
 
 
 def _xdna_body(ctx: _Ctx, holder: Node, targets, what: str) -> str | None:
     """The optional ``xdna_body:`` of a kernel family (overrides the project's ``xdna_bodies``)."""
-    node = holder.value.get("xdna_body")
-    if node is None:
-        return None
-    if not isinstance(node.value, str) or node.value not in XDNA_BODY_SOURCES:
-        hint = did_you_mean(str(node.value), XDNA_BODY_SOURCES) if isinstance(node.value, str) else ""
-        ctx.err(node.line, f"xdna_body of {what} must be {', '.join(XDNA_BODY_SOURCES)}, got {node.plain()!r}{hint} "
-                           "(docs/xdna-kernels.md)")
-        return None
-    if "xdna" not in targets:
-        ctx.err(node.line, f"xdna_body of {what} applies to the xdna target, which is not in its targets; "
-                           "add xdna to targets or remove xdna_body")
-        return None
-    return node.value
+    return _xdna_choice(ctx, holder, targets, what, "xdna_body", XDNA_BODY_SOURCES,
+                        f"{', '.join(XDNA_BODY_SOURCES)} (docs/xdna-kernels.md)")
 
 
 def _op(ctx: _Ctx, holder: Node, what: str, line: int, typos: set[str]):
