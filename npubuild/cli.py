@@ -97,6 +97,10 @@ def cmd_build(args) -> int:
 
     if args.xdna_strict:
         os.environ["NPUBUILD_XDNA_STRICT"] = "1"
+    if args.verbose:
+        os.environ["NPUBUILD_VERBOSE"] = "1"
+    if args.quiet:
+        os.environ["NPUBUILD_QUIET"] = "1"
     return run_doit([*args.doit_args, "build"], find_root())
 
 
@@ -404,6 +408,11 @@ def make_parser() -> argparse.ArgumentParser:
         help="fail when the XDNA toolchain (aiecc, Peano, xclbinutil) is missing instead of emitting aie.mlir only "
         "(same as xdna_strict = true in [tool.npubuild] or NPUBUILD_XDNA_STRICT=1)",
     )
+    shown = b.add_mutually_exclusive_group()
+    shown.add_argument("--verbose", action="store_true",
+                       help="a line per task on a terminal too, besides the status line (NPUBUILD_VERBOSE=1)")
+    shown.add_argument("--quiet", action="store_true",
+                       help="no status line and no line per task: failures and the summary only (NPUBUILD_QUIET=1)")
     b.set_defaults(fn=cmd_build)
 
     o = sub.add_parser("ops", help="list the op catalog")

@@ -20,7 +20,6 @@ import signal
 import sys
 from pathlib import Path
 
-from doit.reporter import ConsoleReporter
 from doit.tools import config_changed
 
 from ..artifacts.manifest import MANIFEST
@@ -29,6 +28,7 @@ from ..errors import UserError
 from . import noop
 from .actions import CACHE_VERSION, RECORD_NAME, compile_kernel, emit_source
 from .manifest_writer import write_manifest
+from .reporter import ProgressReporter
 from .state import BuildState
 from .targets import COMPILED, compiled_pairs, not_built_reason
 
@@ -280,8 +280,10 @@ def _notes(plan) -> list[str]:
         if recipes.get(t.name) and not recipes[t.name][3]:
             uncompiled[t.name] = uncompiled.get(t.name, 0) + 1
     for name, n in sorted(uncompiled.items()):
-        problem = COMPILED[name].toolchain_problem(plan.config.store)
-        lines.append(f"{name}: {n} kernel{'s' if n != 1 else ''} emitted, not compiled: {problem}")
+        problem = COMPILED[name].toolchain_problem(plan.config.store) or ""
+        # one short line: how to install each tool is `npubuild doctor`'s (and docs/toolchain.md's)
+        short = problem.split("; install:", 1)[0]
+        lines.append(f"{name}: {n} kernel{'s' if n != 1 else ''} emitted, not compiled: {short}; `npubuild doctor` says how to install")
     return lines
 
 
@@ -493,19 +495,19 @@ def task_test():
     }
 
 
-class BuildReporter(ConsoleReporter):
-    """doit's console output for executed tasks plus one summary line:
-    compiled / from store / up to date."""
+class BuildReporter(ProgressReporter):
+    """npubuild's console output (:mod:`.reporter`): progress, then the summary of compiled /
+    from store / up to date / failed, timings, and what failed with its log."""
 
     desc = "console output with an npubuild summary"
 
     def __init__(self, outstream, options):
         super().__init__(outstream, options)
-        self.counts = {"compiled": 0, "store": 0, "uptodate": 0}
         self.build_ok = False
 
     def initialize(self, tasks, selected_tasks):
         gc.enable()
+        super().initialize(tasks, selected_tasks)
         if BuildState.config is not None:
             from ..artifacts.stores import new_build
 
@@ -522,11 +524,14 @@ class BuildReporter(ConsoleReporter):
             if outcome in self.counts:
                 self.counts[outcome] += 1
 
-    def skip_uptodate(self, task):
-        # No line per up-to-date task: at thousands of kernels that drowns the
-        # one line that matters; the summary counts them.
-        if task.name.startswith("compile:"):
-            self.counts["uptodate"] += 1
+    def log_path(self, task_name: str) -> str | None:
+        if not task_name.startswith("compile:") or BuildState.config is None:
+            return None
+        from .manifest_writer import kernel_dir
+        from .reporter import relative_log
+
+        kid, _, target = task_name[len("compile:"):].rpartition("@")
+        return relative_log(BuildState.config.artifacts, kid, target, kernel_dir)
 
     def complete_run(self):
         super().complete_run()
@@ -545,14 +550,10 @@ class BuildReporter(ConsoleReporter):
             c["uptodate"] = stamp["artifacts"]
             notes, kernels, fast = stamp["notes"], stamp["kernels"], " (nothing changed since the last build)"
         else:
-            if not any(c.values()) and not self.failures:
-                return  # not a build (e.g. `doit test`)
+            if not self.total and not self.failures:
+                return  # not a build (e.g. `doit test`, `doit list`)
             notes, kernels, fast = _notes(plan), len(plan.instances), ""
-        for line in notes:
-            self.outstream.write(line + "\n")
-        self.outstream.write(
-            f"npubuild: {kernels} kernels; compiled {c['compiled']}, from store {c['store']}, up to date {c['uptodate']}{fast}\n"
-        )
+        self.write_summary(kernels, notes, fast)
         argv = _invocation()
         if not (self.build_ok and not self.failures and not self.runtime_errors and argv is not None and noop.plain_build(argv)):
             return
@@ -569,6 +570,7 @@ class BuildReporter(ConsoleReporter):
 
 DOIT_CONFIG = {
     "backend": "sqlite3",
+    "continue": True,  # a failed compile does not stop the independent ones (like ninja -k 0)
     "dep_file": DEP_FILE,
     "default_tasks": ["build"],
     "reporter": BuildReporter,

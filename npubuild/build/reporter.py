@@ -1,0 +1,214 @@
+"""What a build prints: progress while it runs, and what happened when it ends.
+
+On a terminal one live status line (rich), e.g.
+``[137/526] compile relu_f32_64x4096@host 0.07s · ETA 25s``, and a line per
+task only when it fails (or with ``NPUBUILD_VERBOSE=1`` / ``npubuild build
+--verbose``). Not a terminal (CI, logs): one line per executed task, as doit
+writes them. ``NPUBUILD_QUIET=1`` (``--quiet``) prints neither, only failures
+and the summary. ``NPUBUILD_PROGRESS=1`` / ``0`` forces the status line on or
+off.
+
+At the end: the counts line (``npubuild: N kernels; compiled .., from store ..,
+up to date .., failed .., not built ..``, and the wall time), the five slowest
+actions, and after a failure every failed task with its first error line and
+its log, then a last line that says the build failed: a failed build never
+ends on a line that reads like success.
+"""
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from doit.reporter import ConsoleReporter
+
+SLOWEST = 5
+# the tasks a build counts and times (doit's group tasks "emit", "compile" ... have no actions)
+COUNTED = ("emit:", "compile:", "ane:", "manifest")
+
+
+def _flag(name: str) -> bool | None:
+    v = os.environ.get(name)
+    if v is None:
+        return None
+    return v.strip().lower() in ("1", "true", "yes", "on")
+
+
+def _counted(task) -> bool:
+    return bool(task.actions) and task.name.startswith(COUNTED)
+
+
+class ProgressReporter(ConsoleReporter):
+    """doit's reporter with npubuild's progress line, timings and failure summary.
+
+    Subclasses give :meth:`log_path` (where a failed task's log is) and call
+    :meth:`write_summary` from ``complete_run``."""
+
+    def __init__(self, outstream, options):
+        super().__init__(outstream, options)
+        self.counts = {"compiled": 0, "store": 0, "uptodate": 0}
+        self.quiet = bool(_flag("NPUBUILD_QUIET"))
+        self.verbose = bool(_flag("NPUBUILD_VERBOSE"))
+        live = _flag("NPUBUILD_PROGRESS")
+        tty = getattr(outstream, "isatty", lambda: False)()
+        self.live_wanted = (tty if live is None else live) and not self.quiet
+        self.total = 0
+        self.done = 0
+        self.started: dict[str, float] = {}
+        self.times: list[tuple[float, str]] = []
+        self.failed: list[tuple[str, str]] = []  # (task, message)
+        self.not_built: list[str] = []
+        self.t0 = time.monotonic()
+        self._live = None
+        self._current = ""
+
+    # -- doit's callbacks --
+    def initialize(self, tasks, selected_tasks):
+        self.t0 = time.monotonic()
+        self.total = sum(1 for t in tasks.values() if _counted(t)) if isinstance(tasks, dict) else 0
+        if self.live_wanted and self.total:
+            self._start_live()
+
+    def execute_task(self, task):
+        if not _counted(task):
+            return
+        self.started[task.name] = time.monotonic()
+        self._current = task.name
+        if self._live is None and not self.quiet and not (self.live_wanted and not self.verbose):
+            super().execute_task(task)
+        elif self._live is not None and self.verbose:
+            self._live.console.print(f".  {task.title()}", highlight=False)
+        self._refresh()
+
+    def add_success(self, task):
+        super().add_success(task)
+        self._finished(task)
+
+    def skip_uptodate(self, task):
+        # no line per up-to-date task: at thousands of kernels that drowns the one line that matters
+        if task.name.startswith("compile:"):
+            self.counts["uptodate"] += 1
+        if _counted(task):
+            self.done += 1
+            self._refresh()
+
+    def skip_ignore(self, task):
+        if _counted(task):
+            self.done += 1
+        super().skip_ignore(task)
+
+    def add_failure(self, task, fail):
+        if _counted(task):
+            if type(fail).__name__ == "UnmetDependency":
+                self.not_built.append(task.name)  # a task it needs failed
+            else:
+                self.failed.append((task.name, fail.get_msg()))
+            self._finished(task)
+        self._stop_live()
+        super().add_failure(task, fail)
+        if self.live_wanted:
+            self._start_live()
+
+    # -- the live line --
+    def _start_live(self):
+        if self._live is not None:
+            return
+        from rich.console import Console
+        from rich.live import Live
+
+        console = Console(file=self.outstream, force_terminal=True, highlight=False)
+        self._live = Live("", console=console, transient=True, refresh_per_second=8, auto_refresh=False)
+        self._live.start()
+
+    def _stop_live(self):
+        if self._live is not None:
+            self._live.stop()
+            self._live = None
+
+    def _refresh(self):
+        if self._live is None:
+            return
+        from rich.text import Text
+
+        self._live.update(Text(self.status_line()), refresh=True)
+
+    def status_line(self) -> str:
+        """``[137/526] compile relu_f32_64x4096@host 0.07s · ETA 25s``"""
+        name = self._current
+        verb, _, what = name.partition(":")
+        last = f" {self.times[-1][0]:.2f}s" if self.times and self.times[-1][1] == name else ""
+        elapsed = time.monotonic() - self.t0
+        eta = ""
+        if self.done and self.total > self.done:
+            eta = f" · ETA {elapsed / self.done * (self.total - self.done):.0f}s"
+        return f"[{self.done}/{self.total}] {verb}{' ' + what if what else ''}{last}{eta}"
+
+    def _finished(self, task):
+        if not _counted(task):
+            return
+        t = self.started.pop(task.name, None)
+        if t is not None:
+            self.times.append((time.monotonic() - t, task.name))
+        self.done += 1
+        self._refresh()
+
+    # -- the end --
+    def log_path(self, task_name: str) -> str | None:
+        """Where the failed task's log is (subclasses know the layout), or None."""
+        return None
+
+    def write_summary(self, kernels: int, notes: list[str], fast: str = "") -> None:
+        """Notes, the counts line with the wall time, the slowest actions, and on failure what failed."""
+        self._stop_live()
+        out = self.outstream
+        for line in notes:
+            out.write(line + "\n")
+        c = self.counts
+        wall = time.monotonic() - self.t0
+        extra = ""
+        if self.failed or self.not_built:
+            extra = f", failed {len(self.failed)}, not built {len(self.not_built)}"
+        out.write(f"npubuild: {kernels} kernels; compiled {c['compiled']}, from store {c['store']}, "
+                  f"up to date {c['uptodate']}{extra}{fast} in {wall:.1f}s\n")
+        if self.times and not self.quiet:
+            slow = sorted(self.times, reverse=True)[:SLOWEST]
+            out.write("slowest: " + ", ".join(f"{name} {sec:.2f}s" for sec, name in slow) + "\n")
+        if not (self.failed or self.not_built or self.runtime_errors):
+            return
+        for name, msg in self.failed:
+            first = _first_error(msg)
+            log = self.log_path(name)
+            out.write(f"FAILED {name}: {first[:300]}" + (f" (log: {log})" if log else "") + "\n")
+        what = [f"{len(self.failed)} task(s) failed"] if self.failed else []
+        if self.not_built:
+            what.append(f"{len(self.not_built)} not built")
+        if self.runtime_errors and not what:
+            what.append("doit stopped the run")
+        out.write(f"npubuild: BUILD FAILED: {', '.join(what)}\n")
+
+    def complete_run(self):
+        self._stop_live()
+        # doit writes each failure's captured output; the summary lists them all again at the end
+        super().complete_run()
+
+
+def _first_error(msg: str) -> str:
+    """The line of a failure message that says what went wrong: the first that names an error
+    (a tool's ``error:`` line in the log tail), else the message's first line."""
+    lines = [ln.strip() for ln in msg.splitlines() if ln.strip()]
+    for ln in lines[1:]:
+        if "error" in ln.lower() and not ln.startswith("#"):
+            return ln
+    return lines[0] if lines else "failed"
+
+
+def relative_log(artifacts: Path, kernel_id: str, target: str, kernel_dir) -> str | None:
+    """The build.log of a failed compile, relative to the current directory when under it."""
+    p = kernel_dir(artifacts, kernel_id, target) / "build.log"
+    if not p.is_file():
+        return None
+    try:
+        return str(p.relative_to(Path.cwd()))
+    except ValueError:
+        return str(p)
+

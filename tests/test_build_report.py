@@ -1,0 +1,118 @@
+"""What `doit build` prints: the live status line on a terminal (a real pseudo-terminal here),
+one line per task elsewhere, the timing summary, and a failed compile that neither stops the
+independent ones nor ends the output on a line that reads like success."""
+from __future__ import annotations
+
+import os
+import re
+import select
+import subprocess
+import sys
+
+import pytest
+
+from .conftest import new_project
+
+
+def _relu_family(n: int, targets: str) -> str:
+    shapes = "".join(f"      - [{64 * (i + 1)}]\n" for i in range(n))
+    return f"kernels:\n  a:\n    op: relu\n    targets: {targets}\n    shapes:\n{shapes}"
+
+
+def _under_pty(root, env=None, timeout=300) -> tuple[int, str]:
+    """``doit build`` with stdout and stderr on a pseudo-terminal; (exit status, everything it wrote)."""
+    master, slave = os.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "doit", "build"], cwd=root, stdout=slave, stderr=slave,
+                            env={**os.environ, **(env or {}), "COLUMNS": "160"}, close_fds=True)
+    os.close(slave)
+    chunks = []
+    try:
+        while True:
+            ready, _, _ = select.select([master], [], [], timeout)
+            if not ready:
+                proc.kill()
+                raise AssertionError("doit build wrote nothing for too long")
+            try:
+                data = os.read(master, 65536)
+            except OSError:  # EIO: the child closed the terminal
+                break
+            if not data:
+                break
+            chunks.append(data)
+    finally:
+        os.close(master)
+    return proc.wait(timeout=60), b"".join(chunks).decode("utf-8", "replace")
+
+
+def _check_terminal_output(out: str, tasks: int, kernels: int) -> None:
+    status = re.findall(r"\[(\d+)/(\d+)\] (emit|compile|manifest)", out)
+    assert status, out[-2000:]
+    assert {int(total) for _, total, _ in status} == {tasks}
+    assert max(int(done) for done, _, _ in status) == tasks
+    assert "ETA" in out
+    assert not re.search(r"^\.  emit:", out, re.M)  # no line per task on a terminal
+    assert re.search(rf"npubuild: {kernels} kernels; compiled \d+, from store \d+, up to date \d+ in \d+\.\ds", out)
+    assert "slowest: " in out
+
+
+def test_a_terminal_gets_the_status_line_and_the_timing_summary(tmp_path):
+    p = new_project(tmp_path / "proj", _relu_family(20, "[ref, xdna]"))  # emitted only here: no XDNA toolchain
+    rc, out = _under_pty(p.root)
+    assert rc == 0, out[-2000:]
+    _check_terminal_output(out, 21, 20)  # 20 emits and the manifest
+
+
+@pytest.mark.slow
+def test_a_500_kernel_build_under_a_terminal(tmp_path):
+    p = new_project(tmp_path / "proj", _relu_family(500, "[ref, xdna]"))
+    rc, out = _under_pty(p.root, timeout=600)
+    assert rc == 0, out[-2000:]
+    _check_terminal_output(out, 501, 500)
+
+
+def test_not_a_terminal_gets_a_line_per_task_and_quiet_gets_none(project):
+    p = project(_relu_family(3, "[ref, host]"))
+    r = p.doit("build")
+    assert len(r.executed("emit:")) == 3 and len(r.executed("compile:")) == 3
+    assert re.search(r"npubuild: 3 kernels; compiled 3, from store 0, up to date 0 in \d+\.\ds", r.out)
+    assert re.search(r"^slowest: compile:relu_f32_\d+@host \d+\.\d\ds", r.out, re.M)
+    (p.root / "artifacts").rename(p.root / "old")
+    (p.root / ".npubuild.doit.db").unlink()
+    q = p.npubuild("build", "--quiet")
+    assert not q.executed("") and "slowest" not in q.out and q.summary["compiled"] == 3
+    assert q.out.strip().splitlines() == [ln for ln in q.out.strip().splitlines() if ln.startswith("npubuild: ")]
+
+
+FAIL_CC = """#!/bin/sh
+# while FLAG exists, fails to link the one kernel whose object carries the name exp_f32 (its embedded ABI)
+if [ -e "FLAG" ]; then
+  for a in "$@"; do
+    case "$a" in *.o) if grep -q exp_f32 "$a"; then echo "fakecc: error: cannot link exp" >&2; exit 1; fi ;; esac
+  done
+fi
+exec cc "$@"
+"""
+
+
+def test_one_failing_compile_does_not_stop_the_others(project, tmp_path):
+    shapes = "".join(f"      - [{16 * (i + 1)}]\n" for i in range(19))
+    p = project(f"kernels:\n  a:\n    op: relu\n    shapes:\n{shapes}  b:\n    op: exp\n    shapes:\n      - [64]\n")
+    cc, flag = tmp_path / "failcc", tmp_path / "fail-now"
+    flag.write_text("")
+    cc.write_text(FAIL_CC.replace("FLAG", str(flag)))
+    cc.chmod(0o755)
+    r = p.doit("build", env={"NPUBUILD_CC": str(cc)}, check=False)
+    assert r.rc != 0
+    built = sorted(d.parent.name for d in (p.artifacts / "kernels").glob("*/host/kernel.so"))
+    assert len(built) == 19 and "exp_f32_64" not in built
+    assert "compiled 19, from store 0, up to date 0, failed 1, not built 1" in r.out  # the manifest needs every compile
+    lines = r.out.strip().splitlines()
+    assert ("FAILED compile:exp_f32_64@host: fakecc: error: cannot link exp "
+            "(log: artifacts/kernels/exp_f32_64/host/build.log)") in lines
+    assert lines[-1] == "npubuild: BUILD FAILED: 1 task(s) failed, 1 not built"
+    assert not (p.artifacts / "kernels" / "exp_f32_64" / "host" / "kernel.so").exists()
+    # fixed: the next build compiles the one that failed and writes the manifest
+    flag.unlink()
+    again = p.doit("build", env={"NPUBUILD_CC": str(cc)})
+    assert again.summary["compiled"] == 1 and again.summary["uptodate"] == 19
+    assert (p.artifacts / "manifest.json").is_file()
