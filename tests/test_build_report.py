@@ -116,3 +116,27 @@ def test_one_failing_compile_does_not_stop_the_others(project, tmp_path):
     again = p.doit("build", env={"NPUBUILD_CC": str(cc)})
     assert again.summary["compiled"] == 1 and again.summary["uptodate"] == 19
     assert (p.artifacts / "manifest.json").is_file()
+
+
+def test_doit_clean_removes_logs_linked_objects_and_ane_programs(project):
+    import shutil
+
+    from .conftest import REPO
+
+    p = project(_relu_family(2, "[ref, host]"))
+    (p.root / "specs" / "graphs").mkdir(parents=True)
+    shutil.copy(REPO / "specs" / "graphs" / "swiglu.mil", p.root / "specs" / "graphs")
+    shutil.copytree(REPO / "specs" / "graphs" / "weights", p.root / "specs" / "graphs" / "weights")
+    p.doit("build")
+    assert list((p.artifacts / "ane" / "swiglu").rglob("*")) and list(p.artifacts.rglob("build.log"))
+    p.doit("clean")
+    left = [f for f in p.artifacts.rglob("*") if f.is_file() and ".cache" not in f.relative_to(p.artifacts).parts]
+    assert left == [], left
+    assert p.doit("build").summary["store"] == 2  # the store was kept
+
+
+def test_doit_list_into_a_closed_pipe_is_quiet(project):
+    p = project(_relu_family(40, "[ref, host]"))
+    r = subprocess.run(f"{sys.executable} -m doit list --all | head -1", shell=True, cwd=p.root, capture_output=True,
+                       text=True, timeout=120)
+    assert r.stdout.strip() and "Traceback" not in r.stderr and "BrokenPipe" not in r.stderr, r.stderr

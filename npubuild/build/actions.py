@@ -19,10 +19,10 @@ from doit.exceptions import TaskFailed
 from ..errors import UserError
 from ..fsio import atomic_write_text, sha256_file, write_if_changed
 from ..limits import Limits
+from .records import RECORD_NAME
 
 # Bump to invalidate every compile key (e.g. when the build record format changes).
 CACHE_VERSION = 1
-RECORD_NAME = "build.json"
 
 
 def user_errors_fail(fn):
@@ -41,8 +41,13 @@ def emit_source(target: str, instance, out: str, options: dict) -> dict:
     """Write the kernel source; rewrite only when the text changes."""
     from .targets import COMPILED
 
+    from .records import hand_edited, write_emit_record
+
     text = COMPILED[target].emit(instance, options)
-    return {"changed": write_if_changed(Path(out), text)}
+    edited = hand_edited(Path(out))  # before it is overwritten: the reporter says it was restored
+    changed = write_if_changed(Path(out), text)
+    write_emit_record(Path(out), target, instance.key, options, text)
+    return {"changed": changed, "restored": bool(edited and changed)}
 
 
 def compile_key(target: str, source_sha256: str, toolchain_id: str, flags, linked: dict | None = None) -> str:
@@ -148,3 +153,14 @@ def _adopt(store, key: str, kernel_id: str, target: str, out: Path, binaries: li
             return False
     store.put(key, {b: out / b for b in binaries}, {"kernel": kernel_id, "target": target, "adopted": True})
     return True
+
+
+def remove_outputs(paths: list[str]) -> None:
+    """``doit clean``: remove these files and directories (missing ones are fine)."""
+    import shutil
+
+    for p in map(Path, paths):
+        if p.is_dir() and not p.is_symlink():
+            shutil.rmtree(p, ignore_errors=True)
+        else:
+            p.unlink(missing_ok=True)

@@ -152,6 +152,13 @@ class ProgressReporter(ConsoleReporter):
         self.done += 1
         self._refresh()
 
+    def note(self, line: str) -> None:
+        """A line that must be seen now (a warning), above the status line."""
+        if self._live is not None:
+            self._live.console.print(line, highlight=False, markup=False)
+        else:
+            self.outstream.write(line + "\n")
+
     # -- the end --
     def log_path(self, task_name: str) -> str | None:
         """Where the failed task's log is (subclasses know the layout), or None."""

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import gc
 import hashlib
-import inspect
 import signal
 import sys
 from pathlib import Path
@@ -26,8 +25,9 @@ from ..artifacts.manifest import MANIFEST
 from ..config import load_config
 from ..errors import UserError
 from . import noop
-from .actions import CACHE_VERSION, RECORD_NAME, compile_kernel, emit_source
+from .actions import CACHE_VERSION, RECORD_NAME, compile_kernel, emit_source, remove_outputs
 from .manifest_writer import write_manifest
+from .records import EMIT_RECORD, TASK_VALUES, AneOutputsMatchPlan, OutputsMatchRecord, SourceMatchesEmitRecord, ane_plan_files
 from .reporter import ProgressReporter
 from .state import BuildState
 from .targets import COMPILED, compiled_pairs, not_built_reason
@@ -59,6 +59,12 @@ def install_signal_handlers() -> None:
             signal.signal(sig, _sigterm_as_interrupt)
         except (ValueError, OSError):  # not the main thread / unsupported
             pass
+    # `doit list | head`: a closed pipe ends the process quietly, as for any Unix tool, instead of a
+    # BrokenPipeError traceback (every write is atomic, so nothing is left half-written)
+    try:
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    except (ValueError, OSError, AttributeError):  # not the main thread / no SIGPIPE (Windows)
+        pass
 
 
 # Loading thousands of tasks allocates many small objects and the cyclic GC
@@ -67,83 +73,12 @@ def install_signal_handlers() -> None:
 gc.disable()
 
 
-_TASK_VALUES = inspect.Signature(
-    [inspect.Parameter("task", inspect.Parameter.POSITIONAL_OR_KEYWORD),
-     inspect.Parameter("values", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
-)
-
-
-class OutputsMatchRecord:
-    """Up to date only while every compiled output still has the sha256 and size
-    its build record says: doit checks only that targets exist, so a flipped byte
-    (or a directory in a binary's place) would otherwise stay "up to date"."""
-
-    __signature__ = _TASK_VALUES
-
-    def __init__(self, kernel_dir: str, binaries):
-        self.kernel_dir, self.binaries = kernel_dir, tuple(binaries)
-
-    def __call__(self, task, values) -> bool:
-        import json
-
-        from ..fsio import sha256_file
-
-        d = Path(self.kernel_dir)
-        try:
-            files = json.loads((d / RECORD_NAME).read_text())["files"]
-            for name in self.binaries:
-                p, rec = d / name, files[name]
-                if not p.is_file() or p.stat().st_size != rec["size"] or sha256_file(p) != rec["sha256"]:
-                    return False
-        except (OSError, ValueError, KeyError, TypeError):
-            return False
-        return True
-
-
-def ane_plan_files(rec: dict) -> list[dict]:
-    """Every file record (path relative to the graph's directory, sha256, size) an ane graph's plan.json names:
-    programs, weights, fills, and each file of the Core ML packages (per node and the graph's)."""
-    out, packages = [], [rec.get("mlpackage")]
-    for n in rec["nodes"]:
-        out += [n[k] for k in ("mil", "weights") if n.get(k)]
-        packages.append(n.get("mlpackage"))
-    if rec.get("fills"):
-        out.append(rec["fills"])
-    return out + [f for pkg in packages if pkg for f in pkg["files"]]
-
-
-class AneOutputsMatchPlan:
-    """Up to date only while every file an ane graph's plan.json names has its recorded sha256 and size:
-    the task's doit target is plan.json alone, so a deleted package file would otherwise stay "up to date"."""
-
-    __signature__ = _TASK_VALUES
-
-    def __init__(self, out_dir: str):
-        self.out_dir = out_dir
-
-    def __call__(self, task, values) -> bool:
-        import json
-
-        from ..fsio import sha256_file
-        from ..ane.build import PLAN_FILE
-
-        d = Path(self.out_dir)
-        try:
-            for f in ane_plan_files(json.loads((d / PLAN_FILE).read_text())):
-                p = d / f["path"]
-                if not p.is_file() or p.stat().st_size != f["size"] or sha256_file(p) != f["sha256"]:
-                    return False
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            return False
-        return True
-
-
 class KeyUnchanged(config_changed):
     """doit's config_changed with its call signature precomputed: doit inspects
     every uptodate callable's signature for every task on every run, which
     dominated a no-op build's up-to-date checks."""
 
-    __signature__ = _TASK_VALUES
+    __signature__ = TASK_VALUES
 
 
 def _invocation() -> list | None:
@@ -305,8 +240,8 @@ def task_emit():
         yield {
             "name": f"{kid}@{t.name}",
             "actions": [(emit_source, (t.name, inst, out, opts))],
-            "targets": [out],
-            "uptodate": [KeyUnchanged(f"{inst.key}:{versions[vk]}")],
+            "targets": [out, f"{d}/{EMIT_RECORD}"],
+            "uptodate": [KeyUnchanged(f"{inst.key}:{versions[vk]}"), SourceMatchesEmitRecord(out)],
             "clean": True,
         }
 
@@ -333,7 +268,9 @@ def task_compile():
             "file_dep": [src, *t.linked_files(inst, opts)],
             "targets": [*(f"{d}/{b}" for b in t.binaries.values()), f"{d}/{RECORD_NAME}"],
             "uptodate": [KeyUnchanged(recipe_id), OutputsMatchRecord(d, t.binaries.values())],
-            "clean": True,
+            # the outputs, and what the compile left beside them: its log and linked objects
+            "clean": [(remove_outputs, ([*(f"{d}/{b}" for b in t.binaries.values()), f"{d}/{RECORD_NAME}",
+                                        f"{d}/build.log", f"{d}/link"],))],
         }
 
 
@@ -364,7 +301,7 @@ def task_ane():
             "file_dep": _ane_sources(plan, name, bounds, readable=True),
             "targets": [f"{out}/{PLAN_FILE}"],
             "uptodate": [KeyUnchanged(version), AneOutputsMatchPlan(out)],
-            "clean": True,
+            "clean": [(remove_outputs, ([out],))],  # the programs, weights and Core ML packages: the whole directory
         }
         (failing if _ane_plan_fails(path, display, bounds, graph) else tasks).append(task)
     # doit stops at the first failed task (and does not run tasks in the order they are yielded): the task of
@@ -523,6 +460,9 @@ class BuildReporter(ProgressReporter):
             outcome = task.values.get("outcome")
             if outcome in self.counts:
                 self.counts[outcome] += 1
+        if task.name.startswith("emit:") and task.values.get("restored"):
+            self.note(f"warning: {task.name[len('emit:'):]}: its {task.targets[0]} was edited by hand; restored what the "
+                      "emitter writes (generated sources are build outputs: change the spec or the emitter instead)")
 
     def log_path(self, task_name: str) -> str | None:
         if not task_name.startswith("compile:") or BuildState.config is None:

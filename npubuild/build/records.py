@@ -1,0 +1,151 @@
+"""The records a build checks its outputs against, and the emit record.
+
+doit's up-to-date checks for outputs whose bytes matter: a compile's binaries
+against its build record (``build.json``), an ane graph's files against its
+``plan.json``, an emitted source against its emit record.
+
+The emit record: what a kernel's generated source was written from.
+
+``emit.json`` beside each emitted source holds the instance key, the emit
+options, the sha256 of every emitter source file and of the text written. It
+lets a build notice a hand-edited source (its bytes differ from what the
+emitter wrote: the emit task runs again, restores the text and says so) and
+lets ``npubuild explain`` name the emitter file or the option that changed.
+"""
+from __future__ import annotations
+
+import inspect
+import json
+from pathlib import Path
+
+from ..fsio import atomic_write_text, sha256_file
+
+EMIT_RECORD = "emit.json"
+RECORD_NAME = "build.json"  # the build record (npubuild.build.actions writes it)
+# doit inspects every uptodate callable's signature on every run: the checks below give it precomputed
+TASK_VALUES = inspect.Signature(
+    [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in ("task", "values")])
+_PACKAGE = Path(__file__).resolve().parent.parent  # npubuild/
+# the emitter packages each target's text depends on (their EMITTER_VERSION hashes the same files)
+EMITTER_DIRS = {"host": ("emitters/host",), "xdna": ("emitters/aie", "emitters/host")}
+
+
+def emitter_files(target: str) -> dict[str, str]:
+    """``npubuild/<path>`` -> sha256 of every source file of ``target``'s emitters."""
+    out = {}
+    for rel in EMITTER_DIRS.get(target, ()):
+        for p in sorted((_PACKAGE / rel).glob("*.py")):
+            out[f"npubuild/{rel}/{p.name}"] = sha256_file(p)
+    return out
+
+
+def record_path(source: Path) -> Path:
+    return Path(source).parent / EMIT_RECORD
+
+
+def read_emit_record(source: Path) -> dict | None:
+    try:
+        rec = json.loads(record_path(source).read_text())
+    except (OSError, ValueError):
+        return None
+    return rec if isinstance(rec, dict) else None
+
+
+def hand_edited(source: Path, record: dict | None = None) -> bool:
+    """True when the source on disk is not the text its emit record says was written."""
+    record = read_emit_record(source) if record is None else record
+    if not record or not Path(source).is_file():
+        return False
+    return sha256_file(Path(source)) != record.get("source_sha256")
+
+
+def write_emit_record(source: Path, target: str, instance_key: str, options: dict, text: str) -> None:
+    import hashlib
+
+    rec = {
+        "target": target,
+        "instance": instance_key,
+        "options": options,
+        "emitter": emitter_files(target),
+        "source_sha256": hashlib.sha256(text.encode()).hexdigest(),
+    }
+    atomic_write_text(record_path(source), json.dumps(rec, sort_keys=True, indent=1))
+
+
+class SourceMatchesEmitRecord:
+    """Up to date only while the emitted source still has the bytes the emitter wrote (a hand edit
+    re-runs the emit task, which restores the text)."""
+
+    __signature__ = TASK_VALUES
+
+    def __init__(self, source: str):
+        self.source = source
+
+    def __call__(self, task, values) -> bool:
+        rec = read_emit_record(Path(self.source))
+        return rec is not None and not hand_edited(Path(self.source), rec)
+
+
+class OutputsMatchRecord:
+    """Up to date only while every compiled output still has the sha256 and size
+    its build record says: doit checks only that targets exist, so a flipped byte
+    (or a directory in a binary's place) would otherwise stay "up to date"."""
+
+    __signature__ = TASK_VALUES
+
+    def __init__(self, kernel_dir: str, binaries):
+        self.kernel_dir, self.binaries = kernel_dir, tuple(binaries)
+
+    def __call__(self, task, values) -> bool:
+        import json
+
+        from ..fsio import sha256_file
+
+        d = Path(self.kernel_dir)
+        try:
+            files = json.loads((d / RECORD_NAME).read_text())["files"]
+            for name in self.binaries:
+                p, rec = d / name, files[name]
+                if not p.is_file() or p.stat().st_size != rec["size"] or sha256_file(p) != rec["sha256"]:
+                    return False
+        except (OSError, ValueError, KeyError, TypeError):
+            return False
+        return True
+
+
+def ane_plan_files(rec: dict) -> list[dict]:
+    """Every file record (path relative to the graph's directory, sha256, size) an ane graph's plan.json names:
+    programs, weights, fills, and each file of the Core ML packages (per node and the graph's)."""
+    out, packages = [], [rec.get("mlpackage")]
+    for n in rec["nodes"]:
+        out += [n[k] for k in ("mil", "weights") if n.get(k)]
+        packages.append(n.get("mlpackage"))
+    if rec.get("fills"):
+        out.append(rec["fills"])
+    return out + [f for pkg in packages if pkg for f in pkg["files"]]
+
+
+class AneOutputsMatchPlan:
+    """Up to date only while every file an ane graph's plan.json names has its recorded sha256 and size:
+    the task's doit target is plan.json alone, so a deleted package file would otherwise stay "up to date"."""
+
+    __signature__ = TASK_VALUES
+
+    def __init__(self, out_dir: str):
+        self.out_dir = out_dir
+
+    def __call__(self, task, values) -> bool:
+        import json
+
+        from ..fsio import sha256_file
+        from ..ane.build import PLAN_FILE
+
+        d = Path(self.out_dir)
+        try:
+            for f in ane_plan_files(json.loads((d / PLAN_FILE).read_text())):
+                p = d / f["path"]
+                if not p.is_file() or p.stat().st_size != f["size"] or sha256_file(p) != f["sha256"]:
+                    return False
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return False
+        return True
