@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .constants import TARGETS, XDNA_BODY_DEFAULT, XDNA_BODY_SOURCES, XDNA_DEVICES
-from .errors import UserError
+from .errors import UserError, did_you_mean
 from .limits import Limits, limits_from_table, parse_size
 
 KNOWN_KEYS = (
@@ -133,7 +133,8 @@ def load_config(root: Path | None = None) -> Config:
             raise UserError(f"{pp}: invalid TOML: {e}") from None
     for k in table:
         if k not in KNOWN_KEYS:
-            raise UserError(f"{pp}: unknown key '{k}' in [tool.npubuild]; known keys: {', '.join(KNOWN_KEYS)}")
+            raise UserError(f"{pp}: unknown key '{k}' in [tool.npubuild]{did_you_mean(k, KNOWN_KEYS)}; known keys: {', '.join(KNOWN_KEYS)}")
+    _check_types(table, pp)
     specs = root / table.get("specs", "specs")
     artifacts = Path(os.environ.get("NPUBUILD_ARTIFACTS") or (root / table.get("artifacts", "artifacts")))
     if not artifacts.is_absolute():
@@ -203,6 +204,27 @@ def _xdna_bodies(value, pp: Path) -> str:
             "(docs/xdna-kernels.md)"
         )
     return value
+
+
+# [tool.npubuild] keys -> (the TOML types they take, what to write); the other keys check their own values
+_KEY_TYPES = {
+    "specs": (str, 'a path string such as "specs"'), "artifacts": (str, 'a path string such as "artifacts"'),
+    "store": (str, 'a path string such as "artifacts/.cache"'), "targets": (list, 'a list such as ["ref", "host"]'),
+    "max_open_kernels": (int, "an integer such as 16"), "xdna_device": (str, 'a string such as "npu1"'),
+    "host_cpu": (str, 'a string such as "portable"'), "xdna_bodies": (str, 'a string such as "auto"'),
+    "signing_key": (str, 'a path string such as "keys/me.key"'),
+    "max_artifact_size": ((str, int), 'a size such as "1G" or a number of bytes'),
+    "limits": (dict, "a table: [tool.npubuild.limits]"),
+}
+
+
+def _check_types(table: dict, pp: Path) -> None:
+    for k, (types, what) in _KEY_TYPES.items():
+        v = table.get(k)
+        if v is not None and (not isinstance(v, types) or isinstance(v, bool)):
+            raise UserError(f"{pp}: [tool.npubuild] {k} must be {what}, got {v!r}")
+    if "targets" in table and not all(isinstance(t, str) for t in table["targets"]):
+        raise UserError(f"{pp}: [tool.npubuild] targets must be a list of target names such as [\"ref\", \"host\"]")
 
 
 def _host_cpu(value, pp: Path) -> str:

@@ -41,3 +41,11 @@ class SpecError(UserError):
     def __init__(self, diagnostics: list[Diagnostic]):
         self.diagnostics = sorted(diagnostics, key=lambda d: (d.file, d.line, d.message))
         super().__init__("\n".join(str(d) for d in self.diagnostics))
+
+
+def did_you_mean(word: str, candidates) -> str:
+    """`` (did you mean 'x'?)`` for the closest of ``candidates``, or ""."""
+    import difflib
+
+    close = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""

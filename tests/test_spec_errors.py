@@ -110,6 +110,8 @@ CASES = [
      [(K + ":2", "kernel family 'f' must be a mapping such as {op: relu, shapes: [[1024]]}")]),
     ("family_key_typo", fam("op: relu\nshape: [[4]]"),
      [(K + ":4", "unknown key 'shape' in kernel family 'f' (did you mean 'shapes'?); allowed keys: op, dtype, attrs, shapes, targets, device, xdna_body, doc")]),
+    ("yaml11_float", fam("op: rms_norm\nattrs: {eps: 1e-6}\nshapes: [{x: [4, 8], gamma: [8]}]"),
+     [(K + ":4", "attr 'eps' must be a number, got '1e-6' (YAML reads 1e-6 as text: write 1.0e-6)")]),
     ("missing_op", fam("dtype: f32\nshapes: [[4]]"),
      [(K + ":2", "kernel family 'f' has no 'op'; add 'op: <name>' (see `npubuild ops`)")]),
     ("missing_shapes", fam("op: relu"), [(K + ":2", "kernel family 'f' has no 'shapes'; add a list with one entry per kernel")]),

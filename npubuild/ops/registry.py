@@ -7,6 +7,8 @@ more than doit itself. Oracles use :data:`npubuild.ops.lazy_numpy.np`.
 """
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, replace
 from typing import Any, Callable
 
@@ -19,6 +21,7 @@ from ..constants import (  # noqa: F401  (re-exported)
     XDNA_FLOAT_NOTES,
 )
 from ..errors import OpError, UnsupportedOnTarget
+from ..errors import did_you_mean  # noqa: F401  (re-exported: the catalog's users import it from here)
 
 # JSON spelling of non-finite floats (see canonical.json_safe)
 NON_FINITE = ("inf", "-inf", "nan")
@@ -262,7 +265,22 @@ def _check_kind(attr: Attr, value: Any) -> Any:
             for p in value
         ):
             return [list(p) for p in value]
-    raise AttrError(attr.name, f"attr '{attr.name}' must be {ATTR_KINDS[k]}, got {value!r}")
+    raise AttrError(attr.name, f"attr '{attr.name}' must be {ATTR_KINDS[k]}, got {value!r}{_yaml11_hint(k, value)}")
+
+
+_YAML11_FLOAT = re.compile(r"[-+]?(\d+)(?:\.(\d*))?[eE]([-+]?\d+)")
+
+
+def _yaml11_hint(kind: str, value: Any) -> str:
+    """YAML 1.1 (PyYAML) reads ``1e-6`` as a string: a float needs a dot and a signed exponent, ``1.0e-6``."""
+    values = value if isinstance(value, (list, tuple)) else [value]
+    for v in values:
+        m = _YAML11_FLOAT.fullmatch(v) if kind in ("float", "floats") and isinstance(v, str) else None
+        if m:
+            exp = m.group(3) if m.group(3)[0] in "+-" else "+" + m.group(3)  # YAML 1.1 wants the exponent's sign
+            fixed = f"{v[:m.end(1)]}.{m.group(2) or '0'}e{exp}"
+            return f" (YAML reads {v} as text: write {fixed})"
+    return ""
 
 
 def normalize_attrs(op: OpDef, raw: dict | None) -> dict:
@@ -294,13 +312,6 @@ def normalize_attrs(op: OpDef, raw: dict | None) -> dict:
         else:
             out[a.name] = a.default
     return out
-
-
-def did_you_mean(word: str, candidates) -> str:
-    import difflib
-
-    close = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
-    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 def check_target(op: OpDef, shapes: Shapes, attrs: dict, dtype: str, target: str) -> None:
