@@ -1,4 +1,4 @@
-"""The ``npubuild`` command line: build, ops, list, run, ane-compare, verify, doctor, pack, unpack, keygen, gc, cache."""
+"""The ``npubuild`` command line: build, ops, list, run, show, inputs, graph, ane-compare, verify, doctor, pack, unpack, keygen, gc, cache."""
 from __future__ import annotations
 
 import argparse
@@ -101,6 +101,10 @@ def cmd_build(args) -> int:
         os.environ["NPUBUILD_VERBOSE"] = "1"
     if args.quiet:
         os.environ["NPUBUILD_QUIET"] = "1"
+    if args.explain:
+        from .cli_explain import explanations, render
+
+        print("\n".join(render(explanations(None), False)))
     return run_doit([*args.doit_args, "build"], find_root())
 
 
@@ -124,7 +128,8 @@ def cmd_verify(args) -> int:
 
 def cmd_run(args) -> int:
     from .config import load_config
-    from .runner.npzio import read_npz, write_npz
+    from .cli_graphs import run_arrays
+    from .runner.npzio import write_npz
     from .runner.runtime import load
 
     cfg = load_config()
@@ -135,8 +140,9 @@ def cmd_run(args) -> int:
         print(f"backend: {g.backend} ({g.fallback_reason})", file=sys.stderr)
     else:
         print(f"backend: {g.backend}", file=sys.stderr)
-    g.set_params(**(read_npz(args.params, "params", cfg.limits) if args.params else {}))
-    out = g.run(**(read_npz(args.inputs, "inputs", cfg.limits) if args.inputs else {}))
+    params, inputs = run_arrays(args, rt.manifest, cfg)  # every declared one, or a message with its shape and dtype
+    g.set_params(**params)
+    out = g.run(**inputs)
     if args.output:
         write_npz(args.output, out)
         print(f"wrote {', '.join(out)} to {args.output}", file=sys.stderr)
@@ -280,6 +286,8 @@ def cmd_pack(args) -> int:
     cfg = load_config()
     src = Path(args.dir) if args.dir else cfg.artifacts
     key = None if args.no_sign else (Path(args.sign) if args.sign else cfg.signing_key)
+    if not Path(args.output).absolute().parent.is_dir():  # a typo in -o must not create a directory tree
+        raise UserError(f"{args.output}: its directory does not exist; create it first or fix the path")
     r = pack(src, Path(args.output), signing_key=key, level=args.level, limits=cfg.limits)
     signed = f"; signed with {key}" if r.signed_by else "; unsigned"
     print(f"pack: {r.path}: {r.entries} entries (manifest, {'signature, ' if r.signed_by else ''}{r.files} files), {r.size} bytes{signed}")
@@ -389,11 +397,17 @@ def cmd_cache_stats(args) -> int:
 
 
 def make_parser() -> argparse.ArgumentParser:
+    from .cli_explain import add_parser as add_explain_parser
+    from .cli_graphs import add_parsers as add_graph_parsers
+
     p = argparse.ArgumentParser(
         prog="npubuild",
         description="Build NPU kernels from YAML specs and run kernel graphs. "
         "`doit build` in the project root is the same as `npubuild build`.",
     )
+    from . import __version__
+
+    p.add_argument("--version", action="version", version=f"npubuild {__version__}")
     sub = p.add_subparsers(dest="cmd", metavar="COMMAND")
     sub.required = True
 
@@ -413,6 +427,7 @@ def make_parser() -> argparse.ArgumentParser:
                        help="a line per task on a terminal too, besides the status line (NPUBUILD_VERBOSE=1)")
     shown.add_argument("--quiet", action="store_true",
                        help="no status line and no line per task: failures and the summary only (NPUBUILD_QUIET=1)")
+    b.add_argument("--explain", action="store_true", help="first say why each kernel target will be rebuilt (`npubuild explain`)")
     b.set_defaults(fn=cmd_build)
 
     o = sub.add_parser("ops", help="list the op catalog")
@@ -437,7 +452,11 @@ def make_parser() -> argparse.ArgumentParser:
         "graphs from .mil files run on ane (the fp16 host emulation)",
     )
     r.add_argument("--artifacts", help="artifact directory (default: from the project config)")
+    r.add_argument("--example", action="store_true", help="seeded random values for every input and param -i/-p do not give")
+    r.add_argument("--seed", type=int, default=0, help="seed of --example's values (default 0)")
     r.set_defaults(fn=cmd_run)
+    add_graph_parsers(sub)  # show, inputs, graph
+    add_explain_parser(sub)
 
     ac = sub.add_parser(
         "ane-compare",

@@ -33,7 +33,9 @@ def _nacl():
 def generate_keypair(directory: Path, name: str) -> tuple[Path, Path]:
     nacl = _nacl()
     directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
+    if not directory.parent.is_dir():  # a typo in --dir must not create a directory tree somewhere
+        raise UserError(f"{directory}: its parent directory {directory.parent} does not exist; create it first or fix the path")
+    directory.mkdir(exist_ok=True)
     secret, public = directory / f"{name}.key", directory / f"{name}.pub"
     for p in (secret, public):
         if p.exists():

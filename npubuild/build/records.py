@@ -14,6 +14,7 @@ lets ``npubuild explain`` name the emitter file or the option that changed.
 """
 from __future__ import annotations
 
+import functools
 import inspect
 import json
 from pathlib import Path
@@ -30,8 +31,18 @@ _PACKAGE = Path(__file__).resolve().parent.parent  # npubuild/
 EMITTER_DIRS = {"host": ("emitters/host",), "xdna": ("emitters/aie", "emitters/host")}
 
 
+@functools.lru_cache(maxsize=None)
+def _emitter_files(target: str) -> tuple:
+    return tuple(sorted(emitter_files_now(target).items()))
+
+
 def emitter_files(target: str) -> dict[str, str]:
-    """``npubuild/<path>`` -> sha256 of every source file of ``target``'s emitters."""
+    """``npubuild/<path>`` -> sha256 of every source file of ``target``'s emitters (read once per process:
+    the code a process runs does not change under it)."""
+    return dict(_emitter_files(target))
+
+
+def emitter_files_now(target: str) -> dict[str, str]:
     out = {}
     for rel in EMITTER_DIRS.get(target, ()):
         for p in sorted((_PACKAGE / rel).glob("*.py")):
@@ -73,17 +84,19 @@ def write_emit_record(source: Path, target: str, instance_key: str, options: dic
 
 
 class SourceMatchesEmitRecord:
-    """Up to date only while the emitted source still has the bytes the emitter wrote (a hand edit
-    re-runs the emit task, which restores the text)."""
+    """Up to date only while the emit record says the source was written by these emitter files, for
+    this instance and these options, and the source still has the bytes the emitter wrote (a hand edit
+    re-runs the emit task, which restores the text). ``npubuild explain`` reads the same record."""
 
     __signature__ = TASK_VALUES
 
-    def __init__(self, source: str):
-        self.source = source
+    def __init__(self, source: str, target: str, instance_key: str, options: dict):
+        self.source, self.target, self.instance_key, self.options = source, target, instance_key, options
 
     def __call__(self, task, values) -> bool:
         rec = read_emit_record(Path(self.source))
-        return rec is not None and not hand_edited(Path(self.source), rec)
+        return (rec is not None and rec.get("instance") == self.instance_key and rec.get("options") == self.options
+                and rec.get("emitter") == emitter_files(self.target) and not hand_edited(Path(self.source), rec))
 
 
 class OutputsMatchRecord:

@@ -184,7 +184,7 @@ def _build_files(plan) -> list[str]:
     """Every file a build task reads or writes."""
     files = []
     for kid, inst, t, d in _pairs(plan):
-        files.append(f"{d}/{t.source_name}")
+        files += [f"{d}/{t.source_name}", f"{d}/{EMIT_RECORD}"]
         if _compiles(plan, t):
             files += [f"{d}/{b}" for b in t.binaries.values()] + [f"{d}/{RECORD_NAME}"] + t.linked_files(inst, _pair_options(plan, kid, t))
     return files + _manifest_targets(plan) + _constant_sources(plan) + _ane_files(plan)
@@ -241,7 +241,7 @@ def task_emit():
             "name": f"{kid}@{t.name}",
             "actions": [(emit_source, (t.name, inst, out, opts))],
             "targets": [out, f"{d}/{EMIT_RECORD}"],
-            "uptodate": [KeyUnchanged(f"{inst.key}:{versions[vk]}"), SourceMatchesEmitRecord(out)],
+            "uptodate": [KeyUnchanged(f"{inst.key}:{versions[vk]}"), SourceMatchesEmitRecord(out, t.name, inst.key, opts)],
             "clean": True,
         }
 

@@ -1,0 +1,64 @@
+"""``npubuild explain [TASK|KERNEL]`` and ``npubuild build --explain``: why tasks run, in words
+(:mod:`npubuild.build.explain`)."""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+
+def add_parser(sub) -> None:
+    e = sub.add_parser(
+        "explain",
+        help="say why kernels will be rebuilt (which input of their key changed)",
+        description="For every kernel a `doit build` would emit or compile, say why: a new shape in a spec, an "
+        "emitter source file or an emit option that changed, a hand-edited generated source, a compiler or tool "
+        "whose path or version changed, flags, a linked source, an output that no longer matches its record, and "
+        "whether the new compile key is already in the local store. Nothing is built.",
+    )
+    e.add_argument("what", nargs="?", metavar="TASK|KERNEL",
+                   help="a kernel id (all its targets) or a task such as compile:relu_f32_64@host (default: every kernel)")
+    e.add_argument("--all", action="store_true", help="also list the kernels that are up to date")
+    e.add_argument("--json", action="store_true", help="[{task, runs, reasons}] as JSON")
+    e.set_defaults(fn=cmd_explain)
+
+
+def explanations(selector: str | None) -> list[tuple[str, bool, list[str]]]:
+    """Run in the project root, as a build would."""
+    import gc
+
+    from .build.explain import explain_build
+    from .config import find_root
+
+    old = Path.cwd()
+    os.chdir(find_root())
+    try:
+        return explain_build(selector)
+    finally:
+        os.chdir(old)
+        gc.enable()  # npubuild.build.tasks switches it off while tasks load
+
+
+def render(rows, show_all: bool) -> list[str]:
+    lines = []
+    for name, runs, reasons in rows:
+        if not runs and not show_all:
+            continue
+        head = f"{name}: {'will be rebuilt' if runs else 'up to date'}"
+        if len(reasons) == 1:
+            lines.append(f"{head}: {reasons[0]}")
+        else:
+            lines += [head + ":", *(f"  - {r}" for r in reasons)]
+    stale = sum(1 for _, runs, _ in rows if runs)
+    lines.append(f"{stale} of {len(rows)} kernel target(s) will be rebuilt" + ("" if show_all or not rows else
+                 f"; {len(rows) - stale} up to date (--all lists them)"))
+    return lines
+
+
+def cmd_explain(args) -> int:
+    rows = explanations(args.what)
+    if args.json:
+        print(json.dumps([{"task": n, "runs": r, "reasons": w} for n, r, w in rows], indent=1))
+        return 0
+    print("\n".join(render(rows, args.all or bool(args.what))))
+    return 0
