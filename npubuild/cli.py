@@ -7,67 +7,8 @@ import os
 import sys
 from pathlib import Path
 
-from .constants import XDNA_FLOAT_NOTES
+from .cli_catalog import cmd_list, cmd_ops
 from .errors import UserError
-
-
-def cmd_ops(args) -> int:
-    from .build.catalog import ops_catalog
-
-    catalog = ops_catalog(bodies=args.json or bool(args.op))
-    if args.json:
-        print(json.dumps({"ops": catalog}, indent=1))
-        return 0
-    if args.op:
-        match = [o for o in catalog if o["name"] == args.op]
-        if not match:
-            from .ops.registry import did_you_mean
-
-            raise UserError(f"unknown op '{args.op}'{did_you_mean(args.op, [o['name'] for o in catalog])}")
-        print(json.dumps(match[0], indent=1))
-        return 0
-    fam_w = max(len(o["family"]) for o in catalog)
-    name_w = max(len(o["name"]) for o in catalog)
-    print(f"{'op':<{name_w}}  {'family':<{fam_w}}  {'host':<5}  {'xdna':<5}  inputs -> attrs")
-    for o in catalog:
-        attrs = ", ".join(
-            a["name"] + ("" if a.get("required") else f"={json.dumps(a['default'])}") for a in o["attrs"]
-        )
-        ins = ", ".join(o["inputs"]) + ("..." if o["variadic"] else "")
-        host = "yes" if o["targets"]["host"]["status"] == "emitted" else "-"
-        xdna = "yes" if o["targets"]["xdna"]["status"] == "emitted" else "-"
-        print(f"{o['name']:<{name_w}}  {o['family']:<{fam_w}}  {host:<5}  {xdna:<5}  ({ins}) {attrs}")
-    print("\nfloats on xdna: " + "; ".join(f"{dt}: {note}" for dt, note in XDNA_FLOAT_NOTES.items()))
-    print(f"{len(catalog)} ops; `npubuild ops OP` shows one in full, `npubuild ops --json` all.")
-    return 0
-
-
-def cmd_list(args) -> int:
-    from .build.catalog import built_resources, xdna_summaries
-    from .build.plan import build_plan
-    from .config import load_config
-    from .emitters.aie.summary import one_line
-
-    plan = build_plan(load_config())
-    xdna = xdna_summaries(plan)
-    if args.json:
-        built = built_resources(plan)
-        doc = {
-            "kernels": {k: dict(i.describe(), targets=list(plan.targets[k]), **({"resources": built[k]} if k in built else {}),
-                                **({"xdna": xdna[k]} if k in xdna else {}))
-                        for k, i in plan.instances.items()},
-            "graphs": {n: [s.node for s in g.steps] for n, g in plan.spec.graphs.items()},
-        }
-        print(json.dumps(doc, indent=1))
-        return 0
-    print(f"{len(plan.instances)} kernel instances:")
-    for kid, inst in plan.instances.items():
-        extra = f"  xdna: {one_line(xdna[kid])}" if kid in xdna else ""
-        print(f"  {kid:<48} {','.join(plan.targets[kid])}{extra}")
-    print(f"{len(plan.spec.graphs)} graphs:")
-    for name, g in plan.spec.graphs.items():
-        print(f"  {name:<24} {len(g.steps)} steps  ({g.file})")
-    return 0
 
 
 def run_doit(argv: list[str], root: Path) -> int:
@@ -90,22 +31,58 @@ def run_doit(argv: list[str], root: Path) -> int:
         gc.enable()  # npubuild.build.tasks switches it off while tasks load
 
 
+def doit_run_problem(extra: list[str]) -> str | None:
+    """The first of ``extra`` that `doit run` would not take as an option (task names pass), or None."""
+    from doit.cmd_base import DoitCmdBase
+    from doit.cmd_run import Run
+
+    takes_value, flags = set(), set()
+    for o in (*DoitCmdBase.base_options, *Run.cmd_options):
+        for form in ([f"-{o['short']}"] if o.get("short") else []) + ([f"--{o['long']}"] if o.get("long") else []):
+            (flags if o.get("type") is bool else takes_value).add(form)
+    it = iter(extra)
+    for tok in it:
+        if not tok.startswith("-") or tok == "-":
+            continue
+        name = tok.split("=", 1)[0] if tok.startswith("--") else tok[:2]
+        if name in flags:
+            continue
+        if name in takes_value:
+            if name == tok and next(it, None) is None:
+                return f"{tok} expects a value"
+            continue
+        return f"unrecognized argument {tok}"
+    return None
+
+
 def cmd_build(args) -> int:
     import os
 
     from .config import find_root
 
+    problem = doit_run_problem(args.doit_args)
+    if problem:
+        print(f"usage: npubuild build [--xdna-strict] [--verbose | --quiet] [--explain] [doit run options: -n N, -v N, -a, -s ...]\n"
+              f"npubuild build: error: {problem} (`npubuild build --help`; doit's: `doit help run`)", file=sys.stderr)
+        return 2
+
+    root = find_root()
+    if not ((root / "dodo.py").is_file() or (root / "pyproject.toml").is_file()):
+        raise UserError(f"not in an npubuild project: no pyproject.toml or dodo.py in {Path.cwd()} or any directory above; "
+                        "run this in a project (README: Set-up), nothing was written here")
     if args.xdna_strict:
         os.environ["NPUBUILD_XDNA_STRICT"] = "1"
     if args.verbose:
         os.environ["NPUBUILD_VERBOSE"] = "1"
     if args.quiet:
         os.environ["NPUBUILD_QUIET"] = "1"
+    if args.json:
+        os.environ["NPUBUILD_SUMMARY"] = "json"
     if args.explain:
         from .cli_explain import explanations, render
 
         print("\n".join(render(explanations(None), False)))
-    return run_doit([*args.doit_args, "build"], find_root())
+    return run_doit([*args.doit_args, "build"], root)
 
 
 def cmd_verify(args) -> int:
@@ -113,8 +90,16 @@ def cmd_verify(args) -> int:
     from .config import load_config
 
     path = Path(args.dir) if args.dir else load_config().artifacts
-    problems = verify(path)
+    try:
+        problems = verify(path)
+    except UserError as e:
+        if not args.json:
+            raise
+        problems = [str(e)]  # e.g. no manifest: still one JSON answer
     if problems:
+        if args.json:
+            print(json.dumps({"artifacts": str(path), "ok": False, "problems": problems}, indent=1))
+            return 1
         for p in problems:
             print(p, file=sys.stderr)
         print(f"verify: {len(problems)} problem(s) in {path}", file=sys.stderr)
@@ -122,6 +107,9 @@ def cmd_verify(args) -> int:
     from .artifacts.manifest import manifest_files, read_manifest
 
     n = sum(1 for _ in manifest_files(read_manifest(path)))
+    if args.json:
+        print(json.dumps({"artifacts": str(path), "ok": True, "files": n, "problems": []}, indent=1))
+        return 0
     print(f"verify: {path}: {n} files match the manifest")
     return 0
 
@@ -289,6 +277,10 @@ def cmd_pack(args) -> int:
     if not Path(args.output).absolute().parent.is_dir():  # a typo in -o must not create a directory tree
         raise UserError(f"{args.output}: its directory does not exist; create it first or fix the path")
     r = pack(src, Path(args.output), signing_key=key, level=args.level, limits=cfg.limits)
+    if args.json:
+        print(json.dumps({"path": str(r.path), "entries": r.entries, "files": r.files, "bytes": r.size,
+                          "signed_by": str(key) if r.signed_by else None}, indent=1))
+        return 0
     signed = f"; signed with {key}" if r.signed_by else "; unsigned"
     print(f"pack: {r.path}: {r.entries} entries (manifest, {'signature, ' if r.signed_by else ''}{r.files} files), {r.size} bytes{signed}")
     return 0
@@ -427,6 +419,8 @@ def make_parser() -> argparse.ArgumentParser:
                        help="a line per task on a terminal too, besides the status line (NPUBUILD_VERBOSE=1)")
     shown.add_argument("--quiet", action="store_true",
                        help="no status line and no line per task: failures and the summary only (NPUBUILD_QUIET=1)")
+    b.add_argument("--json", action="store_true", help="end with the summary as one JSON object (counts, seconds, "
+                   "slowest, failures with their logs) instead of text (NPUBUILD_SUMMARY=json)")
     b.add_argument("--explain", action="store_true", help="first say why each kernel target will be rebuilt (`npubuild explain`)")
     b.set_defaults(fn=cmd_build)
 
@@ -472,6 +466,7 @@ def make_parser() -> argparse.ArgumentParser:
 
     v = sub.add_parser("verify", help="re-hash every file the manifest names")
     v.add_argument("dir", nargs="?", help="artifact directory (default: from the project config)")
+    v.add_argument("--json", action="store_true", help="{artifacts, ok, files, problems} as JSON on stdout")
     v.set_defaults(fn=cmd_verify)
 
     d = sub.add_parser(
@@ -492,6 +487,7 @@ def make_parser() -> argparse.ArgumentParser:
         "carries an Ed25519 signature over the manifest.",
     )
     pk.add_argument("dir", nargs="?", help="artifact directory (default: from the project config)")
+    pk.add_argument("--json", action="store_true", help="{path, entries, files, bytes, signed_by} as JSON on stdout")
     pk.add_argument("-o", "--output", required=True, metavar="FILE.tar.zst", help="bundle file to write")
     pk.add_argument("--sign", metavar="KEY", help="secret key file (npubuild keygen) to sign the manifest with (default: signing_key)")
     pk.add_argument("--no-sign", action="store_true", help="do not sign, even when signing_key is set")

@@ -140,3 +140,22 @@ def test_doit_list_into_a_closed_pipe_is_quiet(project):
     r = subprocess.run(f"{sys.executable} -m doit list --all | head -1", shell=True, cwd=p.root, capture_output=True,
                        text=True, timeout=120)
     assert r.stdout.strip() and "Traceback" not in r.stderr and "BrokenPipe" not in r.stderr, r.stderr
+
+
+def test_json_summary_is_the_only_output_even_after_a_failure(project, tmp_path):
+    import json
+
+    p = project("kernels:\n  a:\n    op: relu\n    shapes:\n      - [16]\n  b:\n    op: exp\n    shapes:\n      - [64]\n")
+    cc, flag = tmp_path / "failcc", tmp_path / "fail-now"
+    flag.write_text("")
+    cc.write_text(FAIL_CC.replace("FLAG", str(flag)))
+    cc.chmod(0o755)
+    r = p.npubuild("build", "--json", env={"NPUBUILD_CC": str(cc)}, check=False)
+    assert r.rc != 0
+    doc = json.loads(r.out)  # nothing else on stdout
+    assert (doc["compiled"], doc["failed"], doc["not_built"], doc["ok"]) == (1, 1, 1, False)
+    (f,) = doc["failures"]
+    assert f["task"] == "compile:exp_f32_64@host" and f["error"] == "fakecc: error: cannot link exp"
+    assert f["log"] == "artifacts/kernels/exp_f32_64/host/build.log"
+    v = json.loads(p.npubuild("verify", "--json", check=False).out)
+    assert v["ok"] is False and v["problems"]  # no manifest was written

@@ -28,3 +28,47 @@ def test_version(project):
 
     p = project("kernels:\n  a:\n    op: relu\n    shapes:\n      - [64]\n")
     assert p.npubuild("--version").out.strip() == f"npubuild {__version__}"
+
+
+def test_build_outside_a_project_writes_nothing(tmp_path):
+    import subprocess
+    import sys
+
+    empty = tmp_path / "not_a_project"
+    empty.mkdir()
+    r = subprocess.run([sys.executable, "-m", "npubuild.cli", "build"], cwd=empty, capture_output=True, text=True, timeout=120)
+    assert r.returncode != 0 and "not in an npubuild project" in r.stderr and "Traceback" not in r.stderr
+    assert list(empty.iterdir()) == []
+
+
+def test_ops_op_is_readable_and_json_op_is_one_record(project):
+    import json
+
+    p = project("kernels:\n  a:\n    op: relu\n    shapes:\n      - [64]\n")
+    text = p.npubuild("ops", "gelu").out
+    assert text.startswith("gelu (unary): ") and "approximate (str, default \"none\")" in text
+    assert "npu1 bf16: scalar" in text and "mlir-aie: aie_kernels/aie2/gelu.cc" in text and "when approximate: tanh" in text
+    one = json.loads(p.npubuild("ops", "--json", "gelu").out)
+    assert one["name"] == "gelu" and "bodies" in one["targets"]["xdna"]
+
+
+def test_list_names_the_ane_graphs(project):
+    import shutil
+
+    from .conftest import REPO
+
+    p = project("kernels:\n  a:\n    op: relu\n    shapes:\n      - [64]\n")
+    (p.root / "specs" / "graphs").mkdir(parents=True)
+    shutil.copy(REPO / "specs" / "graphs" / "swiglu.mil", p.root / "specs" / "graphs")
+    shutil.copytree(REPO / "specs" / "graphs" / "weights", p.root / "specs" / "graphs" / "weights")
+    out = p.npubuild("list").out
+    assert "1 ane graphs" in out and "swiglu" in out and "specs/graphs/swiglu.mil" in out
+
+
+def test_unknown_build_options_get_a_usage_message(project):
+    p = project("kernels:\n  a:\n    op: relu\n    shapes:\n      - [64]\n")
+    r = p.npubuild("build", "--foo", check=False)
+    assert r.rc == 2 and "npubuild build: error: unrecognized argument --foo" in r.err and "CmdOption" not in r.out + r.err
+    r = p.npubuild("build", "-n", check=False)
+    assert r.rc == 2 and "-n expects a value" in r.err
+    assert p.npubuild("build", "-n", "2").summary["compiled"] == 1  # doit's own options pass

@@ -2,6 +2,7 @@
 its measured resources and its xdna design's summary."""
 from __future__ import annotations
 
+import json
 import sys
 
 from ..constants import XDNA_FLOAT_NOTES
@@ -45,7 +46,8 @@ def xdna_design_kind(name: str) -> str:
     from ..emitters.aie import split
 
     if name == "matmul":
-        return "int8 GEMM: one dispatch per shape on all cores (mm.cc, whole_array structure); blocked overlay where that cannot fit"
+        return ("int8 and bf16 GEMM: one dispatch per shape on all cores (mm.cc, whole_array structure); int8: the "
+                "blocked overlay where that cannot fit")
     from ..ops import REGISTRY
 
     op = REGISTRY[name]
@@ -99,3 +101,32 @@ def xdna_summaries(plan) -> dict:
             except UnsupportedOnTarget as e:  # the plan refuses such kernels; say so rather than fail the listing
                 out[kid] = {"error": str(e)}
     return out
+
+
+def describe_op(o: dict) -> list[str]:
+    """``npubuild ops OP`` as text: the op's definition, then per target what it builds and, on xdna,
+    the design and per device and dtype the body a core runs (the same record as ``--json``)."""
+    lines = [f"{o['name']} ({o['family']}): {o['doc']}",
+             f"  inputs: {', '.join(o['inputs'])}{' (any number)' if o['variadic'] else ''}",
+             f"  dtypes: {', '.join(o['dtypes'])}; {o['dtype_rule']}"]
+    if o["attrs"]:
+        lines.append("  attrs:")
+        for a in o["attrs"]:
+            default = "required" if a.get("required") else f"default {json.dumps(a.get('default'))}"
+            lines.append(f"    {a['name']} ({a['type']}, {default}): {a.get('doc', '')}".rstrip(": "))
+    t = o["targets"]
+    lines.append(f"  host: {t['host']['status']}")
+    x = t["xdna"]
+    lines.append(f"  xdna: {x['status']}; {x['design']}")
+    lines += [f"    restriction: {r}" for r in x.get("restrictions", [])]
+    for dev, per in (x.get("bodies") or {}).items():
+        for dt, b in per.items():
+            lanes = b["lanes"]
+            body = "scalar" if lanes == "scalar" else f"{b['source']} x{lanes}" if isinstance(lanes, int) else f"{b['source']} ({lanes})"
+            why = f" ({b['why']})" if b.get("why") else ""
+            lib = b.get("mlir_aie") or {}
+            needs = "".join(f", when {k}: {v}" for k, v in (lib.get("attrs") or {}).items())
+            alt = (f"; mlir-aie: {lib['kernel']} ({lib['chunk']}{needs})" if lib.get("kernel") else "")
+            auto = f"; default (auto): {b['auto']}" if b.get("auto") else ""
+            lines.append(f"    {dev} {dt}: {body}{why}{alt}{auto}")
+    return lines

@@ -5,7 +5,8 @@ On a terminal one live status line (rich), e.g.
 task only when it fails (or with ``NPUBUILD_VERBOSE=1`` / ``npubuild build
 --verbose``). Not a terminal (CI, logs): one line per executed task, as doit
 writes them. ``NPUBUILD_QUIET=1`` (``--quiet``) prints neither, only failures
-and the summary. ``NPUBUILD_PROGRESS=1`` / ``0`` forces the status line on or
+and the summary; ``NPUBUILD_SUMMARY=json`` (``--json``) ends with the summary as
+one JSON object instead of the text lines. ``NPUBUILD_PROGRESS=1`` / ``0`` forces the status line on or
 off.
 
 At the end: the counts line (``npubuild: N kernels; compiled .., from store ..,
@@ -47,7 +48,8 @@ class ProgressReporter(ConsoleReporter):
     def __init__(self, outstream, options):
         super().__init__(outstream, options)
         self.counts = {"compiled": 0, "store": 0, "uptodate": 0}
-        self.quiet = bool(_flag("NPUBUILD_QUIET"))
+        self.json = os.environ.get("NPUBUILD_SUMMARY", "").strip().lower() == "json"
+        self.quiet = bool(_flag("NPUBUILD_QUIET")) or self.json
         self.verbose = bool(_flag("NPUBUILD_VERBOSE"))
         live = _flag("NPUBUILD_PROGRESS")
         tty = getattr(outstream, "isatty", lambda: False)()
@@ -105,6 +107,10 @@ class ProgressReporter(ConsoleReporter):
                 self.failed.append((task.name, fail.get_msg()))
             self._finished(task)
         self._stop_live()
+        if self.json:  # stdout carries the one JSON object: the failure goes into it, not doit's dump
+            if fail.report:
+                self.failures.append({"task": task, "exception": fail})
+            return
         super().add_failure(task, fail)
         if self.live_wanted:
             self._start_live()
@@ -168,6 +174,16 @@ class ProgressReporter(ConsoleReporter):
         """Notes, the counts line with the wall time, the slowest actions, and on failure what failed."""
         self._stop_live()
         out = self.outstream
+        if self.json:
+            import json
+
+            doc = {"kernels": kernels, **self.counts, "failed": len(self.failed), "not_built": len(self.not_built),
+                   "ok": not (self.failed or self.not_built or self.runtime_errors), "nothing_changed": bool(fast),
+                   "seconds": round(time.monotonic() - self.t0, 3), "notes": notes,
+                   "slowest": [{"task": n, "seconds": round(t, 3)} for t, n in sorted(self.times, reverse=True)[:SLOWEST]],
+                   "failures": [{"task": n, "error": _first_error(m), "log": self.log_path(n)} for n, m in self.failed]}
+            out.write(json.dumps(doc, sort_keys=True) + "\n")
+            return
         for line in notes:
             out.write(line + "\n")
         c = self.counts
@@ -195,6 +211,8 @@ class ProgressReporter(ConsoleReporter):
 
     def complete_run(self):
         self._stop_live()
+        if self.json:
+            return
         # doit writes each failure's captured output; the summary lists them all again at the end
         super().complete_run()
 
