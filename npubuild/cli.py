@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from .cli_catalog import cmd_list, cmd_ops
+from .cli_store import cmd_cache_push, cmd_cache_stats, cmd_gc
 from .errors import UserError
 
 
@@ -333,61 +334,6 @@ def cmd_keygen(args) -> int:
     return 0
 
 
-def _store_dir(args) -> Path:
-    if args.store:
-        return Path(args.store)
-    from .config import load_config
-
-    return load_config().store
-
-
-def cmd_gc(args) -> int:
-    from .artifacts.housekeeping import fmt_size, gc
-    from .config import parse_size
-
-    store = _store_dir(args)
-    limit = parse_size(args.max_size) if args.max_size is not None else None
-    r = gc(store, limit, dry_run=args.dry_run)
-    if args.json:
-        print(json.dumps(r, indent=1))
-        return 0
-    rm = r["removed"]
-    verb = "would remove" if args.dry_run else "removed"
-    print(
-        f"gc: {store}: {verb} {rm['entries']} least recently used entries, {rm['blobs']} blobs only they named, "
-        f"{rm['dangling_entries']} dangling entries, {rm['orphan_blobs']} orphan blobs, {rm['temp_files']} stale temporary files"
-    )
-    after = f"{fmt_size(r['total_bytes_before'])} -> {fmt_size(r['total_bytes_after'])}"
-    print(f"gc: {'would free' if args.dry_run else 'freed'} {fmt_size(r['freed_bytes'])} ({after}" + (f", limit {fmt_size(limit)})" if limit is not None else ")"))
-    if r["failed"]:
-        print(f"gc: {r['failed']} files could not be removed (permissions?)", file=sys.stderr)
-    if r["over_limit"]:
-        print(f"gc: the store is still over {fmt_size(limit)}: what is left is not evictable (temporary files younger than an hour, other files)", file=sys.stderr)
-    return 0
-
-
-def cmd_cache_stats(args) -> int:
-    from .artifacts.housekeeping import fmt_size, stats
-
-    store = _store_dir(args)
-    r = stats(store)
-    if args.json:
-        print(json.dumps(r, indent=1))
-        return 0
-    if not r["exists"]:
-        print(f"store:       {store} (does not exist yet)")
-        return 0
-    print(f"store:       {store}")
-    print(f"entries:     {r['entries']} ({fmt_size(r['entry_bytes'])}), {r['dangling_entries']} dangling (unreadable or missing a blob)")
-    print(f"blobs:       {r['blobs']} ({fmt_size(r['blob_bytes'])}), {r['orphan_blobs']} orphan ({fmt_size(r['orphan_bytes'])}) named by no entry")
-    print(f"temp files:  {r['temp_files']} ({fmt_size(r['temp_bytes'])}), {r['stale_temp_files']} older than an hour")
-    print(f"other files: {r['other_files']} ({fmt_size(r['other_bytes'])})")
-    print(f"total:       {fmt_size(r['total_bytes'])} ({r['total_bytes']} bytes)")
-    print(f"oldest use:  {r['oldest_use'] or '-'}")
-    print(f"newest use:  {r['newest_use'] or '-'}")
-    return 0
-
-
 def make_parser() -> argparse.ArgumentParser:
     from .cli_explain import add_parser as add_explain_parser
     from .cli_graphs import add_parsers as add_graph_parsers
@@ -528,13 +474,22 @@ def make_parser() -> argparse.ArgumentParser:
     g.add_argument("--json", action="store_true", help="the report as JSON")
     g.set_defaults(fn=cmd_gc)
 
-    c = sub.add_parser("cache", help="inspect the local store")
+    c = sub.add_parser("cache", help="inspect the local store, or push it to the shared stores")
     csub = c.add_subparsers(dest="cache_cmd", metavar="SUBCOMMAND")
     csub.required = True
     cs = csub.add_parser("stats", help="entries, blobs, sizes, oldest and newest use, orphans, temporary files")
     cs.add_argument("--json", action="store_true")
     cs.add_argument("--store", metavar="DIR", help="store directory (default: the project's store)")
     cs.set_defaults(fn=cmd_cache_stats)
+    cp = csub.add_parser(
+        "push",
+        help="upload the local store's entries to the read-write shared stores (seed a team cache)",
+        description="Every complete entry of the local store (with its blobs) goes to each store of [tool.npubuild] "
+        "stores (or NPUBUILD_STORES) with mode rw, as a build uploads what it compiles; a store that is down is "
+        "reported once and skipped.",
+    )
+    cp.add_argument("--json", action="store_true")
+    cp.set_defaults(fn=cmd_cache_push)
     return p
 
 

@@ -72,3 +72,21 @@ def test_unknown_build_options_get_a_usage_message(project):
     r = p.npubuild("build", "-n", check=False)
     assert r.rc == 2 and "-n expects a value" in r.err
     assert p.npubuild("build", "-n", "2").summary["compiled"] == 1  # doit's own options pass
+
+
+def test_cache_push_seeds_a_shared_store(project, tmp_path):
+    import json
+    import shutil
+
+    p = project("kernels:\n  a:\n    op: relu\n    shapes:\n      - [64]\n      - [128]\n")
+    assert p.npubuild("cache", "push", check=False).rc != 0  # no shared store configured: one message
+    p.doit("build")  # built before any shared store was configured: nothing was uploaded
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    p.write("pyproject.toml", f'[tool.npubuild]\ntargets = ["ref", "host"]\nstores = ["file://{shared}"]\n')
+    r = json.loads(p.npubuild("cache", "push", "--json").out)
+    assert r["entries"] == 2 and r["skipped"] == 0 and list(r["pushed"].values()) == [2]
+    # a colleague with an empty local store gets both from the shared one
+    shutil.rmtree(p.artifacts)
+    (p.root / ".npubuild.doit.db").unlink()
+    assert p.doit("build").summary["store"] == 2

@@ -245,7 +245,20 @@ class Layered:
         except (Refused, OSError, ValueError) as e:
             self._warn(LOCAL, key, f"npubuild: {e}; not stored")
             return None
+        self._upload(key, entry, data)
+        return entry
+
+    def push(self, key: str) -> list[str] | None:
+        """Upload the local entry ``key`` (and its blobs) to every read-write store: the URLs that took it,
+        or None when the local store has no complete entry for ``key``."""
+        entry = self.local.get(key)
+        if entry is None:
+            return None
+        return self._upload(key, entry, self.local.entry_path(key).read_bytes())
+
+    def _upload(self, key: str, entry: dict, data: bytes) -> list[str]:
         digests = sorted(set(entry["files"].values()))
+        took = []
         for url, backend in self._usable(rw_only=True):
             if (url, key) in self._kept:
                 self._kept.discard((url, key))
@@ -257,9 +270,10 @@ class Layered:
                         backend.put_blob(digest, self.local.blob_path(digest))
                         damaged.discard(digest)
                 backend.put_entry(key, data)  # ... the entry last
+                took.append(url)
             except StoreDown as e:
                 self._down(url, e)
-        return entry
+        return took
 
 
 def reset_process_state() -> None:
