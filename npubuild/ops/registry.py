@@ -286,32 +286,52 @@ def _yaml11_hint(kind: str, value: Any) -> str:
 def normalize_attrs(op: OpDef, raw: dict | None) -> dict:
     """Type-check ``raw`` against ``op``'s attrs and fill defaults.
 
-    Raises AttrError naming the first bad key; unknown keys get a "did you mean".
+    Raises AttrError naming the first bad key (:func:`attr_problems` gives them all); unknown keys
+    get a "did you mean".
     """
+    out, problems = _normalized(op, raw)
+    if problems:
+        raise problems[0]
+    return out
+
+
+def attr_problems(op: OpDef, raw: dict | None) -> list[AttrError]:
+    """Every problem of ``raw`` as ``op``'s attrs, one AttrError each (empty when they are fine)."""
+    return _normalized(op, raw)[1]
+
+
+def _normalized(op: OpDef, raw: dict | None) -> tuple[dict, list[AttrError]]:
     raw = dict(raw or {})
     out: dict = {}
+    problems: list[AttrError] = []
     for name in raw:
         if op.attr(name) is None:
             known = [a.name for a in op.attrs]
             if not known:
-                raise AttrError(name, f"op '{op.name}' has no attr '{name}': it takes no attrs; remove it")
+                problems.append(AttrError(name, f"op '{op.name}' has no attr '{name}': it takes no attrs; remove it"))
+                continue
             hint = did_you_mean(name, known)
-            raise AttrError(name, f"op '{op.name}' has no attr '{name}'{hint} (attrs: {', '.join(known)})")
+            problems.append(AttrError(name, f"op '{op.name}' has no attr '{name}'{hint} (attrs: {', '.join(known)})"))
     for a in op.attrs:
         if a.name in raw:
-            v = _check_kind(a, raw[a.name])
+            try:
+                v = _check_kind(a, raw[a.name])
+            except AttrError as e:
+                problems.append(e)
+                continue
             if a.choices and v not in a.choices:
-                raise AttrError(
+                problems.append(AttrError(
                     a.name,
                     f"attr '{a.name}' of '{op.name}' must be one of {', '.join(map(str, a.choices))}; got {v!r}"
                     + did_you_mean(str(v), [str(c) for c in a.choices]),
-                )
+                ))
+                continue
             out[a.name] = v
         elif a.required:
-            raise AttrError(None, f"op '{op.name}' needs attr '{a.name}' ({ATTR_KINDS[a.kind]}): {a.doc}")
+            problems.append(AttrError(None, f"op '{op.name}' needs attr '{a.name}' ({ATTR_KINDS[a.kind]}): {a.doc}"))
         else:
             out[a.name] = a.default
-    return out
+    return out, problems
 
 
 def check_target(op: OpDef, shapes: Shapes, attrs: dict, dtype: str, target: str) -> None:

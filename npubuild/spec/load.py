@@ -17,9 +17,8 @@ from ..limits import Limits
 from ..ops.registry import (
     DTYPES,
     TARGETS,
-    AttrError,
+    attr_problems,
     did_you_mean,
-    normalize_attrs,
     target_problems,
 )
 from .constdata import nested_shape, npy_header, size_problem, value_problem
@@ -179,12 +178,10 @@ def _op(ctx: _Ctx, holder: Node, what: str, line: int, typos: set[str]):
 def _check_attrs(ctx: _Ctx, op, raw_attrs: dict, attrs_node: Node | None, line: int, what: str) -> bool:
     """Type-check attrs before any shape is looked at, so that their problems
     are reported even when every shape is wrong too."""
-    try:
-        normalize_attrs(op, raw_attrs)
-    except AttrError as e:
+    problems = attr_problems(op, raw_attrs)
+    for e in problems:  # all of them at once: one round of fixes, not one per build
         ctx.err(attr_error_line(e, attrs_node, line), f"{what}: {e}")
-        return False
-    return True
+    return not problems
 
 
 def _attrs(ctx: _Ctx, holder: Node, what: str) -> tuple[dict, Node | None]:
