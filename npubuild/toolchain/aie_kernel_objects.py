@@ -128,7 +128,7 @@ def _archiver(tools: dict) -> str:
 
 def _archive(members: list[Path], out: Path, log_path: Path, tools: dict, timeout: float) -> None:
     """``ar rcs out members...`` in a temporary directory beside ``out``, replaced atomically."""
-    from .aiecc import _CompileFailed, _failure, _run, _write_log
+    from .aiecc import _check_output, _CompileFailed, _failure, _fsync, _fsync_dir, _run, _write_log
 
     log: list[str] = [f"# npubuild archive -> {out}"]
     ar = _archiver(tools)
@@ -137,10 +137,10 @@ def _archive(members: list[Path], out: Path, log_path: Path, tools: dict, timeou
     try:
         try:
             _run([ar, "rcs", out.name, *(str(m.absolute()) for m in members)], tmp, dict(os.environ), timeout, log)
-            if not (tmp / out.name).is_file() or (tmp / out.name).stat().st_size == 0:
-                log.append(f"error: {Path(ar).name} exited 0 but did not write {out.name}")
-                raise _CompileFailed
+            _check_output(tmp / out.name, Path(ar).name, log)
+            _fsync(tmp / out.name)  # as every tool output: durable before it takes its name
             os.replace(tmp / out.name, out)
+            _fsync_dir(out.parent)
             ok = True
             log.append("# ok")
         except _CompileFailed:
