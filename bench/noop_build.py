@@ -50,7 +50,7 @@ REPO = Path(__file__).resolve().parent.parent
 DODO = REPO / "dodo.py"
 DEP_FILE = ".npubuild.doit.db"  # npubuild.build.tasks.DEP_FILE (not imported: keep this script light)
 SUMMARY = re.compile(
-    r"^npubuild: (\d+) kernels; compiled (\d+), from store (\d+), up to date (\d+)( \(nothing changed since the last build\))?(?: in \d+\.\ds)?$",
+    r"^npubuild: (\d+) kernels; compiled (\d+), from store (\d+)(?: \(\d+ from shared stores\))?, up to date (\d+)( \(nothing changed since the last build\))?(?: in \d+\.\ds)?$",
     re.M,
 )
 FAMILY_SIZE = 50  # shapes per kernel family

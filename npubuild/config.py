@@ -31,6 +31,10 @@ Keys (all optional):
                                       the machine's architecture), native (this machine's CPU, resolved
                                       to its name so the build key says which) or an llc CPU name such
                                       as x86-64-v3 (env NPUBUILD_HOST_CPU); part of the host build key
+  executor = "local"                  where compiles that miss every store run: local, or dask://host[:port] (a Dask
+                                      distributed scheduler; docs/farm.md) (env NPUBUILD_EXECUTOR)
+  [tool.npubuild.flags]               extra llc, cc, aiecc and Peano options, part of the build key
+                                      (npubuild.tool_flags; env NPUBUILD_LLC_FLAGS ...)
   data_dirs = []                      directories outside the project that specs may read data from (.npy
                                       constants, MIL BLOBFILE weights); the project itself is always allowed
   [tool.npubuild.limits]              sizes, depths and waits input may cost (npubuild.limits; docs/limits.md)
@@ -46,11 +50,12 @@ from pathlib import Path
 from .constants import TARGETS, XDNA_BODY_DEFAULT, XDNA_BODY_SOURCES, XDNA_DEVICES
 from .errors import UserError, did_you_mean
 from .limits import Limits, limits_from_table, parse_size
+from .tool_flags import ToolFlags, tool_flags_from
 
 KNOWN_KEYS = (
     "specs", "artifacts", "store", "targets", "max_open_kernels", "xdna_device", "xdna_strict", "xrt_contexts", "ane_resident_programs",
     "stores", "max_artifact_size", "trusted_keys", "require_signatures", "signing_key", "limits", "data_dirs",
-    "host_cpu", "xdna_bodies",
+    "host_cpu", "xdna_bodies", "flags", "executor",
 )
 STORE_SCHEMES = ("file", "http", "https", "redis")
 
@@ -107,6 +112,8 @@ class Config:
     data_dirs: tuple = ()  # resolved Paths specs may read data from besides the project root
     host_cpu: str = "portable"
     xdna_bodies: str = XDNA_BODY_DEFAULT
+    flags: ToolFlags = ToolFlags()
+    executor: str = "local"  # or dask://host:port
 
     def data_roots(self) -> tuple:
         """Where spec data files (.npy, BLOBFILE) may be: the project, then data_dirs."""
@@ -194,7 +201,19 @@ def load_config(root: Path | None = None) -> Config:
         data_dirs=_data_dirs(table.get("data_dirs", []), root, pp),
         host_cpu=_host_cpu(os.environ.get("NPUBUILD_HOST_CPU") or table.get("host_cpu", "portable"), pp),
         xdna_bodies=_xdna_bodies(os.environ.get("NPUBUILD_XDNA_BODIES") or table.get("xdna_bodies", XDNA_BODY_DEFAULT), pp),
+        flags=tool_flags_from(table.get("flags"), str(pp)),
+        executor=_executor(os.environ.get("NPUBUILD_EXECUTOR") or table.get("executor", "local"), pp),
     )
+
+
+def _executor(value, pp: Path) -> str:
+    """``local`` or ``dask://host[:port]`` (port 8786, Dask's, when left out)."""
+    m = re.fullmatch(r"dask://([A-Za-z0-9._-]{1,253}|\[[0-9A-Fa-f:]{2,45}\])(?::(\d{1,5}))?/?", value) if isinstance(value, str) else None
+    if value == "local":
+        return value
+    if m is None or (m.group(2) and not 0 < int(m.group(2)) < 65536):
+        raise UserError(f"{pp}: executor (NPUBUILD_EXECUTOR) must be \"local\" or \"dask://host:port\" (a Dask scheduler), got {value!r}")
+    return f"dask://{m.group(1)}:{m.group(2) or 8786}"
 
 
 def _xdna_bodies(value, pp: Path) -> str:
@@ -213,6 +232,7 @@ _KEY_TYPES = {
     "max_open_kernels": (int, "an integer such as 16"), "xdna_device": (str, 'a string such as "npu1"'),
     "host_cpu": (str, 'a string such as "portable"'), "xdna_bodies": (str, 'a string such as "auto"'),
     "signing_key": (str, 'a path string such as "keys/me.key"'),
+    "executor": (str, 'a string such as "local" or "dask://host:8786"'), "flags": (dict, "a table: [tool.npubuild.flags]"),
     "max_artifact_size": ((str, int), 'a size such as "1G" or a number of bytes'),
     "limits": (dict, "a table: [tool.npubuild.limits]"),
 }

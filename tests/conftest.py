@@ -14,7 +14,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 
-SUMMARY = re.compile(r"npubuild: (\d+) kernels; compiled (\d+), from store (\d+), up to date (\d+)")
+SUMMARY = re.compile(r"npubuild: (\d+) kernels; compiled (\d+), from store (\d+)(?: \((\d+) from shared stores\))?, up to date (\d+)")
 
 
 @dataclass
@@ -27,7 +27,15 @@ class BuildResult:
     def summary(self) -> dict:
         m = SUMMARY.search(self.out)
         assert m, f"no summary line in build output:\n{self.out}\n{self.err}"
-        return dict(zip(("kernels", "compiled", "store", "uptodate"), map(int, m.groups())))
+        kernels, compiled, store, _, uptodate = m.groups()
+        return {"kernels": int(kernels), "compiled": int(compiled), "store": int(store), "uptodate": int(uptodate)}
+
+    @property
+    def shared(self) -> int:
+        """How many of the store hits came from shared stores (the summary's "(N from shared stores)")."""
+        m = SUMMARY.search(self.out)
+        assert m, f"no summary line in build output:\n{self.out}\n{self.err}"
+        return int(m.group(4) or 0)
 
     def executed(self, prefix: str) -> list[str]:
         """Names of tasks doit executed (its '.  name' lines) that start with prefix."""

@@ -128,6 +128,7 @@ def test_http_store_warm_cache_and_verification(tmp_path, nginx_server):
     c = make(tmp_path, "c", [srv.url])
     r = build(c)
     assert r.summary["compiled"] == 1 and r.summary["store"] == N - 1
+    assert r.shared == N - 1 and f"({N - 1} from shared stores)" in r.out  # counted apart from local hits
     assert f"blob {digest[:12]} does not match its sha256" in r.out
     assert c.npubuild("verify").rc == 0
     assert sha256(blob) == digest

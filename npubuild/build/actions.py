@@ -80,14 +80,14 @@ def compile_kernel(target: str, kernel_id: str, instance, source: str, out_dir: 
     src, out = Path(source), Path(out_dir)
     binaries = list(tgt.binaries.values())
     try:
-        linked = tgt.linked_inputs(instance, options, toolchain)
+        linked = tgt.linked_inputs(instance, options, toolchain, flags)
     except UserError as e:
         raise UserError(f"kernel {kernel_id}: {e}") from None
     key = compile_key(target, sha256_file(src), toolchain["id"], flags, linked)
     _clear_non_files(out, binaries)
     store = open_stores(stores)
     if store.materialize(key, out, names=binaries) is not None:  # an entry naming kernel.mlir or build.json is refused
-        outcome = "store"
+        outcome = "shared" if getattr(store, "hit_shared", False) else "store"
     elif _adopt(store, key, kernel_id, target, out, binaries):
         outcome = "store"
     else:

@@ -105,7 +105,7 @@ def explain_pair(plan, kid: str, target, options: dict, recipe) -> tuple[bool, l
         [f"flags: {_short(build.get('flags'))} -> {_short(flags)}"] if build.get("flags") != flags else [])
     old_src = (build.get("files") or {}).get(target.source_name, {}).get("sha256")
     try:
-        linked = target.linked_inputs(inst, options, tc)
+        linked = target.linked_inputs(inst, options, tc, flags)
     except Exception as e:  # noqa: BLE001 - an explanation, not the build: say what stops the compile
         return True, reasons + compile_reasons + [f"the compile would fail: {e}"]
     key = compile_key(target.name, new_sha, tc["id"], flags, linked)

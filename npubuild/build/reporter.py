@@ -9,8 +9,8 @@ and the summary; ``NPUBUILD_SUMMARY=json`` (``--json``) ends with the summary as
 one JSON object instead of the text lines. ``NPUBUILD_PROGRESS=1`` / ``0`` forces the status line on or
 off.
 
-At the end: the counts line (``npubuild: N kernels; compiled .., from store ..,
-up to date .., failed .., not built ..``, and the wall time), the five slowest
+At the end: the counts line (``npubuild: N kernels; compiled .., from store ..
+(.. from shared stores), up to date .., failed .., not built ..``, and the wall time), the five slowest
 actions, and after a failure every failed task with its first error line and
 its log, then a last line that says the build failed: a failed build never
 ends on a line that reads like success.
@@ -47,7 +47,7 @@ class ProgressReporter(ConsoleReporter):
 
     def __init__(self, outstream, options):
         super().__init__(outstream, options)
-        self.counts = {"compiled": 0, "store": 0, "uptodate": 0}
+        self.counts = {"compiled": 0, "store": 0, "shared": 0, "uptodate": 0}  # store: local-store hits
         self.json = os.environ.get("NPUBUILD_SUMMARY", "").strip().lower() == "json"
         self.quiet = bool(_flag("NPUBUILD_QUIET")) or self.json
         self.verbose = bool(_flag("NPUBUILD_VERBOSE"))
@@ -177,7 +177,9 @@ class ProgressReporter(ConsoleReporter):
         if self.json:
             import json
 
-            doc = {"kernels": kernels, **self.counts, "failed": len(self.failed), "not_built": len(self.not_built),
+            # "store": every store hit, "shared": those of them that came from a shared store
+            c = self.counts
+            doc = {"kernels": kernels, **c, "store": c["store"] + c["shared"], "failed": len(self.failed), "not_built": len(self.not_built),
                    "ok": not (self.failed or self.not_built or self.runtime_errors), "nothing_changed": bool(fast),
                    "seconds": round(time.monotonic() - self.t0, 3), "notes": notes,
                    "slowest": [{"task": n, "seconds": round(t, 3)} for t, n in sorted(self.times, reverse=True)[:SLOWEST]],
@@ -191,7 +193,8 @@ class ProgressReporter(ConsoleReporter):
         extra = ""
         if self.failed or self.not_built:
             extra = f", failed {len(self.failed)}, not built {len(self.not_built)}"
-        out.write(f"npubuild: {kernels} kernels; compiled {c['compiled']}, from store {c['store']}, "
+        shared = f" ({c['shared']} from shared stores)" if c["shared"] else ""
+        out.write(f"npubuild: {kernels} kernels; compiled {c['compiled']}, from store {c['store'] + c['shared']}{shared}, "
                   f"up to date {c['uptodate']}{extra}{fast} in {wall:.1f}s\n")
         if self.times and not self.quiet:
             slow = sorted(self.times, reverse=True)[:SLOWEST]

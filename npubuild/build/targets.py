@@ -51,11 +51,16 @@ class HostTarget:
         return fingerprint(cache_dir)
 
     def flags(self, config=None):
+        """The compile recipe: npubuild's host flags for host_cpu, with the project's llc and cc options."""
+        from ..tool_flags import with_extra
         from ..toolchain.host import PORTABLE_CPU, host_flags
 
-        return host_flags(config.host_cpu if config is not None else PORTABLE_CPU)
+        recipe = host_flags(config.host_cpu if config is not None else PORTABLE_CPU)
+        if config is not None and (config.flags.llc or config.flags.cc):
+            recipe = {**recipe, "llc": with_extra(recipe["llc"], config.flags.of("llc")), "cc": [*recipe["cc"], *config.flags.cc]}
+        return recipe
 
-    def linked_inputs(self, instance, options: dict, toolchain: dict) -> dict:
+    def linked_inputs(self, instance, options: dict, toolchain: dict, flags=None) -> dict:
         return {}
 
     def linked_files(self, instance, options: dict) -> list[str]:
@@ -170,9 +175,18 @@ class XdnaTarget:
         return fp
 
     def flags(self, config=None):
+        """npubuild's aiecc and Peano recipe, with the project's options when it has any (so that a
+        project without them keeps the keys it had)."""
         from ..toolchain.aiecc import AIECC_FLAGS
 
-        return AIECC_FLAGS
+        extra = config.flags if config is not None else None
+        if extra is None or not (extra.aiecc or extra.peano):
+            return AIECC_FLAGS
+        return {**AIECC_FLAGS, "aiecc_options": extra.of("aiecc"), "peano_options": extra.of("peano")}
+
+    @staticmethod
+    def _peano_extra(flags) -> list[str]:
+        return list((flags or {}).get("peano_options") or [])
 
     @staticmethod
     def _library_kernel(instance, options: dict):
@@ -184,19 +198,19 @@ class XdnaTarget:
         call = design_for(instance, options).call
         return call.kernel if call is not None else None
 
-    def linked_inputs(self, instance, options: dict, toolchain: dict) -> dict:
+    def linked_inputs(self, instance, options: dict, toolchain: dict, flags=None) -> dict:
         """What the design links (the GEMM microkernel, an mlir-aie kernel): sources' sha256, defines,
         flags, for the compile key."""
         if instance.op == "matmul":
             from ..toolchain.microkernel import microkernel_recipe
 
-            return microkernel_recipe(instance, toolchain, options["device"])
+            return microkernel_recipe(instance, toolchain, options["device"], self._peano_extra(flags))
         entry = self._library_kernel(instance, options)
         if entry is None:
             return {}
         from ..toolchain.aie_kernel_objects import aie_kernel_recipe
 
-        return {"aie_kernel": aie_kernel_recipe(entry, toolchain)}
+        return {"aie_kernel": aie_kernel_recipe(entry, toolchain, peano_extra=self._peano_extra(flags))}
 
     def linked_files(self, instance, options: dict) -> list[str]:
         """Files outside the artifacts a compile reads (doit's file_dep; the no-op check stats them)."""
@@ -247,18 +261,20 @@ class XdnaTarget:
             from ..toolchain.microkernel import build_microkernel
 
             objects.append(build_microkernel(instance, tools, toolchain, Path(store_root), out_dir, options["device"],
-                                             timeout=limits.tool_timeout))
+                                             timeout=limits.tool_timeout, peano_extra=self._peano_extra(flags)))
         entry = self._library_kernel(instance, options)
         if entry is not None:
             from ..toolchain.aie_kernel_objects import build_aie_kernel
 
-            objects.append(build_aie_kernel(entry, tools, toolchain, Path(store_root), out_dir, timeout=limits.tool_timeout))
+            objects.append(build_aie_kernel(entry, tools, toolchain, Path(store_root), out_dir, timeout=limits.tool_timeout,
+                                            peano_extra=self._peano_extra(flags)))
         cli = self._aiecc_cli(toolchain)
         from ..emitters.aie import device
 
         # arch picks the cores' program memory (toolchain.core_elf.PROGRAM_MEMORY)
         compile_design(source_text, out_dir, log_path, tools=tools, cli_dialect=cli, objects=objects, timeout=limits.aiecc_timeout,
-                       arch=device(options).arch, opt_level=(toolchain.get("dialect") or {}).get("aiecc_opt_level"))
+                       arch=device(options).arch, opt_level=(toolchain.get("dialect") or {}).get("aiecc_opt_level"),
+                       extra_options=list((flags or {}).get("aiecc_options") or []))
 
 
 COMPILED: dict[str, HostTarget | XdnaTarget] = {"host": HostTarget(), "xdna": XdnaTarget()}

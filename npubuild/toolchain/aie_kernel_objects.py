@@ -84,8 +84,10 @@ def unavailable_sources(tools: dict) -> list[str] | None:
     return sorted(set(missing))
 
 
-def aie_kernel_recipe(entry, toolchain: dict, tools: dict | None = None) -> dict:
-    """What ``entry``'s linked file is made from (for the design's compile key)."""
+def aie_kernel_recipe(entry, toolchain: dict, tools: dict | None = None, peano_extra=()) -> dict:
+    """What ``entry``'s linked file is made from (for the design's compile key); ``peano_extra``:
+    the project's Peano options."""
+    from ..tool_flags import with_extra
     from .aiecc import AIECC_FLAGS
 
     if tools is None:
@@ -101,7 +103,7 @@ def aie_kernel_recipe(entry, toolchain: dict, tools: dict | None = None) -> dict
         "lut_sha256": sha256_file(Path(p["lut_source"])) if p["lut_source"] else None,
         "defines": list(entry.defines),
         "arch": entry.arch,
-        "flags": list(AIECC_FLAGS["peano"]),
+        "flags": with_extra(list(AIECC_FLAGS["peano"]), list(peano_extra)),
         "toolchain": toolchain.get("id"),
     }
 
@@ -153,13 +155,13 @@ def _archive(members: list[Path], out: Path, log_path: Path, tools: dict, timeou
 
 
 def build_aie_kernel(entry, tools: dict, toolchain: dict, store_root: Path, out_dir: Path,
-                     timeout: float = 600.0) -> Path:
+                     timeout: float = 600.0, peano_extra=()) -> Path:
     """``entry``'s linked file in ``out_dir/link/`` (from the stores when cached); returns its path."""
     from ..artifacts.stores import open_stores
     from .aiecc import compile_object
 
     p = kernel_paths(entry, tools)
-    key = recipe_key(aie_kernel_recipe(entry, toolchain, tools))
+    key = recipe_key(aie_kernel_recipe(entry, toolchain, tools, peano_extra))
     link = Path(out_dir) / LINK_DIR
     final = link / entry.object_name
     store = open_stores(store_root)
@@ -170,11 +172,13 @@ def build_aie_kernel(entry, tools: dict, toolchain: dict, store_root: Path, out_
     stem = entry.object_name.rsplit(".", 1)[0]
     obj = final if not entry.lut else link / f"{stem}.kernel.o"
     compile_object(Path(p["source"]), obj, link / f"{stem}.log", tools=tools, arch=entry.arch,
-                   include_dirs=includes, defines=list(entry.defines), timeout=timeout)
+                   include_dirs=includes, defines=list(entry.defines), timeout=timeout,
+                   extra_flags=list(peano_extra))
     if entry.lut:
         lut_obj = link / f"{stem}.{LUT_OBJECT}"
         compile_object(Path(p["lut_source"]), lut_obj, link / f"{stem}.lut.log", tools=tools, arch=entry.arch,
-                       include_dirs=[p["include"]], defines=[], timeout=timeout)
+                       include_dirs=[p["include"]], defines=[], timeout=timeout,
+                       extra_flags=list(peano_extra))
         _archive([obj, lut_obj], final, link / f"{stem}.ar.log", tools, timeout)
         for f in (obj, lut_obj):
             f.unlink(missing_ok=True)

@@ -81,6 +81,7 @@ def aiecc_argv(
     insts: str,
     peano_dir: str | None,
     opt_level: int | None = None,
+    extra: list[str] = (),
 ) -> list[str]:
     """The aiecc command line producing ``xclbin`` and ``insts`` from ``mlir``.
 
@@ -89,7 +90,14 @@ def aiecc_argv(
     (accepted by both argparse and LLVM's cl parser). The input comes last: the
     Python aiecc.py takes everything after its positional file as host-compiler
     arguments (``host_args``, argparse.REMAINDER, ``cl_arguments.py``).
+    ``extra``: the project's aiecc options (``[tool.npubuild.flags] aiecc``), before
+    the input; one of them setting ``--opt-level`` replaces the detected level.
     """
+    from ..tool_flags import aiecc_sets_opt_level
+
+    extra = list(extra)
+    if aiecc_sets_opt_level(extra):
+        opt_level = None
     peano = [f"--peano={peano_dir}"] if peano_dir else []
     if cli_dialect == "legacy":
         # opt_level: npubuild.toolchain.xdna.detect_opt_level (drivers whose opt runs uncapped O2)
@@ -110,6 +118,7 @@ def aiecc_argv(
             "--aie-generate-npu-insts",
             f"--npu-insts-name={insts}",
             f"--tmpdir={tmpdir}",
+            *extra,
             mlir,
         ]
     if cli_dialect == "new":
@@ -131,13 +140,14 @@ def aiecc_argv(
             "--get-npu-insts",
             f"--npu-insts-name={insts}",
             f"--tmpdir={tmpdir}",
+            *extra,
             mlir,
         ]
     raise UserError(f"unknown aiecc CLI dialect {cli_dialect!r} (expected one of {', '.join(DIALECTS)})")
 
 
 def peano_argv(
-    clangxx: str, arch: str, src: str, out: str, include_dirs: list[str], defines: list[str]
+    clangxx: str, arch: str, src: str, out: str, include_dirs: list[str], defines: list[str], extra: list[str] = ()
 ) -> list[str]:
     """Peano ``clang++`` compiling one microkernel source to an object.
 
@@ -145,15 +155,20 @@ def peano_argv(
     (xdna.md §1b): ``-O2 -std=c++20 --target=<arch>-none-unknown-elf``, the
     warning flags, ``-DNDEBUG``, ``-fstack-size-section``, then ``-I<dir>`` per
     include dir (the first one normally ``<mlir_aie>/include``) and ``-D<define>``
-    per define (``NAME`` or ``NAME=VALUE``), then ``-c src -o out``.
+    per define (``NAME`` or ``NAME=VALUE``), then the project's Peano options
+    (``extra``, ``[tool.npubuild.flags] peano``; an -O level there replaces -O2),
+    then ``-c src -o out``.
     """
+    from ..tool_flags import sets_opt_level
+
     _check_arch(arch)
     for d in defines:
         if not d or d.startswith("-"):
             raise UserError(f"bad define {d!r}: expected NAME or NAME=VALUE")
+    opt = [] if sets_opt_level(extra) else ["-O2"]
     return [
         clangxx,
-        "-O2",
+        *opt,
         "-std=c++20",
         f"--target={arch}-none-unknown-elf",
         *PEANO_WARNING_FLAGS,
@@ -164,6 +179,7 @@ def peano_argv(
         "-fstack-size-section",
         *(f"-I{d}" for d in include_dirs),
         *(f"-D{d}" for d in defines),
+        *extra,
         "-c",
         src,
         "-o",
@@ -349,6 +365,7 @@ def compile_design(
     timeout: float = DEFAULT_TIMEOUT,
     arch: str | None = None,
     opt_level: int | None = None,
+    extra_options: list[str] = (),
 ) -> None:
     """Compile the AIE design ``mlir_text`` to ``out_dir/final.xclbin`` and
     ``out_dir/insts.bin`` with aiecc (Peano backend), with the measured stack
@@ -424,6 +441,7 @@ def compile_design(
                 insts=INSTS_NAME,
                 peano_dir=peano_dir,
                 opt_level=opt_level if cli_dialect == "legacy" else None,
+                extra=extra_options,
             )
             _run(cmd, tmp, env, timeout, log)
             _check_output(
@@ -475,6 +493,7 @@ def compile_object(
     include_dirs,
     defines,
     timeout: float = DEFAULT_TIMEOUT,
+    extra_flags: list[str] = (),
 ) -> None:
     """Compile the microkernel ``src`` to the object ``out`` with Peano
     ``clang++`` (:func:`peano_argv`) for ``arch`` (``aie2`` = npu1, ``aie2p``
@@ -501,7 +520,7 @@ def compile_object(
         tmp_out_name = out.name
         # Absolute include dirs: clang runs in the temporary directory.
         incs = [os.path.abspath(d) for d in include_dirs]
-        cmd = peano_argv(peano["path"], arch, str(src), tmp_out_name, incs, list(defines))
+        cmd = peano_argv(peano["path"], arch, str(src), tmp_out_name, incs, list(defines), list(extra_flags))
     except UserError as e:
         problem = str(e)
     if problem is not None:

@@ -35,8 +35,10 @@ def _sources(tools: dict, arch: str) -> dict:
     return src
 
 
-def microkernel_recipe(instance, toolchain: dict, device_name: str) -> dict:
-    """What the linked microkernel is made from (for the kernel's compile key)."""
+def microkernel_recipe(instance, toolchain: dict, device_name: str, peano_extra=()) -> dict:
+    """What the linked microkernel is made from (for the kernel's compile key); ``peano_extra``:
+    the project's Peano options."""
+    from ..tool_flags import with_extra
     from .aiecc import AIECC_FLAGS
     from .xdna import find_xdna_tools
 
@@ -49,20 +51,20 @@ def microkernel_recipe(instance, toolchain: dict, device_name: str) -> dict:
         "arch": ov.arch,
         # Peano's flags: an object cached from before -fstack-size-section has no
         # .stack_sizes records and must not be linked again
-        "flags": list(AIECC_FLAGS["peano"]),
+        "flags": with_extra(list(AIECC_FLAGS["peano"]), list(peano_extra)),
         "toolchain": toolchain.get("id"),
     }
 
 
 def build_microkernel(instance, tools: dict, toolchain: dict, store_root: Path, out_dir: Path, device_name: str,
-                      timeout: float = 600.0) -> Path:
+                      timeout: float = 600.0, peano_extra=()) -> Path:
     """The microkernel object for ``instance``'s overlay in ``out_dir/link/`` (from the stores when cached)."""
     from ..artifacts.stores import open_stores
     from .aiecc import compile_object
 
     ov = _overlay(instance, device_name)
     src = _sources(tools, ov.arch)
-    recipe = microkernel_recipe(instance, toolchain, ov.device.name)
+    recipe = microkernel_recipe(instance, toolchain, ov.device.name, peano_extra)
     key = hashlib.sha256(canonical_json({"microkernel": recipe}).encode()).hexdigest()
     link = Path(out_dir) / LINK_DIR
     obj = link / ov.microkernel
@@ -72,6 +74,7 @@ def build_microkernel(instance, tools: dict, toolchain: dict, store_root: Path, 
         compile_object(
             Path(src["mm_cc"]), obj, link / f"{ov.microkernel}.log",
             tools=tools, arch=ov.arch, include_dirs=[src["include"]], defines=list(ov.define_names), timeout=timeout,
+            extra_flags=list(peano_extra),
         )
         store.put(key, {ov.microkernel: obj}, {"microkernel": ov.microkernel})
     return obj

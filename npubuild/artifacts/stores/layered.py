@@ -111,6 +111,7 @@ class Layered:
         ``names``: the files the caller produces (see Store.materialize).
         """
         self.refused = []
+        self.hit_shared = False  # the build summary counts shared-store hits apart from local ones
         entry = self._from_local(key, dest, names)
         if entry is not None or not self.access.remotes:
             return entry
@@ -128,6 +129,7 @@ class Layered:
             if found:
                 entry = self._from_local(key, dest, names)
                 if entry is not None:
+                    self.hit_shared = True
                     return entry
         return None
 
