@@ -83,7 +83,13 @@ def explain_pair(plan, kid: str, target, options: dict, recipe) -> tuple[bool, l
             if old.get(name) != now.get(name):
                 how = "is new" if name not in old else "was removed" if name not in now else "changed"
                 reasons.append(f"emitter source {name} {how}")
-        reasons += _diff("emit option", rec.get("options", {}), options)
+        old_pin, new_pin = (rec.get("options") or {}).get("pinned"), options.get("pinned")
+        if old_pin != new_pin:
+            reasons.append(f"pinned source {new_pin['file']} changed" if old_pin and new_pin and old_pin.get("file") == new_pin["file"]
+                           else f"pinned source {new_pin['file']} replaces the emitted one" if new_pin
+                           else f"the family no longer pins {old_pin.get('file')}: emitted again")
+        reasons += _diff("emit option", {k: v for k, v in (rec.get("options") or {}).items() if k != "pinned"},
+                         {k: v for k, v in options.items() if k != "pinned"})
         if hand_edited(src, rec):
             reasons.append(f"{src.name} was edited by hand (it differs from what the emitter wrote): the build restores it")
         elif rec.get("source_sha256") != new_sha and not reasons:

@@ -89,6 +89,9 @@ def build_manifest(plan) -> dict:
                 entry["abi"] = abi
                 if entry.get("compiled"):
                     entry["abi_file"] = write_abi_file(art, d, inst, abi)
+            pinned = plan.pinned.get(kid, {}).get(t)
+            if pinned is not None:
+                entry["pinned_source"] = pinned[1]  # hand-written, in place of the emitted source
             targets[t] = entry
         rec["targets"] = targets
         if unavailable:

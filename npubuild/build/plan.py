@@ -6,6 +6,7 @@ import dataclasses
 import hashlib
 import pickle
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..canonical import canonical_json
 from ..config import Config
@@ -28,6 +29,8 @@ class Plan:
     # the YAML graphs among ane_graphs (targets [ane]): name -> spec.graph.ResolvedGraph, built by npubuild.ane.from_graph
     ane_yaml: dict = dataclasses.field(default_factory=dict)
     bodies: dict[str, str] = dataclasses.field(default_factory=dict)  # id -> xdna body source a family chose
+    # id -> target -> (absolute path, path as the spec wrote it relative to the project) of a pinned source
+    pinned: dict[str, dict[str, tuple[str, str]]] = dataclasses.field(default_factory=dict)
 
     def device(self, kernel_id: str) -> str:
         return self.devices.get(kernel_id, self.config.xdna_device)
@@ -43,7 +46,8 @@ class Plan:
     def fingerprint(self) -> str:
         """Hash of everything the manifest records about the plan (not the build outputs)."""
         doc = {
-            "kernels": {i: [inst.key, list(self.targets[i]), self.devices.get(i), self.bodies.get(i)]
+            "kernels": {i: [inst.key, list(self.targets[i]), self.devices.get(i), self.bodies.get(i),
+                            {t: p[1] for t, p in sorted(self.pinned.get(i, {}).items())}]
                         for i, inst in sorted(self.instances.items())},
             "graphs": {name: graph_record(g, self.graph_kernels[name]) for name, g in sorted(self.spec.graphs.items())},
         }
@@ -121,6 +125,7 @@ def _build_plan(config: Config) -> Plan:
     wanted: dict[str, set[str]] = {}
     device_of: dict[str, tuple[str, str]] = {}  # key -> (xdna device, who wants it)
     body_of: dict[str, tuple[str, str]] = {}  # key -> (xdna body source a family chose, which family)
+    pinned_of: dict[str, dict[str, tuple[Path, str]]] = {}  # key -> target -> (pinned source, which family)
 
     def add(inst: KernelInstance, targets, device: str | None, who: str, body: str | None = None) -> None:
         by_key.setdefault(inst.key, inst)
@@ -142,8 +147,16 @@ def _build_plan(config: Config) -> Plan:
                 )
 
     for fam in spec.families.values():
+        who = f"kernel family '{fam.name}' ({fam.file}:{fam.line})"
         for inst in fam.instances:
-            add(inst, fam.targets, fam.device, f"kernel family '{fam.name}' ({fam.file}:{fam.line})", fam.xdna_body)
+            add(inst, fam.targets, fam.device, who, fam.xdna_body)
+            for target, path in fam.sources.items():
+                prev = pinned_of.setdefault(inst.key, {}).setdefault(target, (path, who))
+                if prev[0] != path:
+                    raise UserError(
+                        f"kernel {inst.id} on {target} is pinned to {prev[0]} by {prev[1]} and to {path} by {who}; "
+                        "a kernel has one source: pin it in one family"
+                    )
     for g in spec.graphs.values():
         for step in g.steps:
             add(step.instance, g.targets, g.device, f"graph '{g.name}' ({g.file}:{g.line})")
@@ -165,8 +178,17 @@ def _build_plan(config: Config) -> Plan:
     graph_kernels = {name: [key_to_id[s.instance.key] for s in g.steps] for name, g in spec.graphs.items()}
     devices = {key_to_id[k]: d for k, (d, _) in device_of.items()}
     bodies = {key_to_id[k]: b for k, (b, _) in body_of.items()}
-    return Plan(config, spec, dict(sorted(final.items())), targets, graph_kernels, devices=devices, bodies=bodies,
+    pinned = {key_to_id[k]: {t: (str(p), _shown(p, config.root)) for t, (p, _) in by_target.items()} for k, by_target in pinned_of.items()}
+    return Plan(config, spec, dict(sorted(final.items())), targets, graph_kernels, devices=devices, bodies=bodies, pinned=pinned,
                 ane_graphs=_ane_graphs(config, spec, ane_yaml), ane_yaml=ane_yaml)
+
+
+def _shown(path: Path, root: Path) -> str:
+    """``path`` relative to the project when it is inside it (so that records do not depend on where the project is)."""
+    try:
+        return Path(path).relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return str(path)
 
 
 def _ane_graphs(config: Config, spec, ane_yaml: dict) -> dict:

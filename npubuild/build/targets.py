@@ -40,7 +40,7 @@ class HostTarget:
     def emit(self, instance, options: dict) -> str:
         from ..emitters.host import emit
 
-        return emit(instance)
+        return _pinned_or(emit(instance), options, self.name)
 
     def toolchain_problem(self, cache_dir: Path | None) -> str | None:
         return None  # the host toolchain is a dependency of the package; missing pieces fail the compile
@@ -138,7 +138,7 @@ class XdnaTarget:
     def emit(self, instance, options: dict) -> str:
         from ..emitters.aie import emit
 
-        return emit(instance, options)
+        return _pinned_or(emit(instance, options), options, self.name)
 
     def toolchain_problem(self, cache_dir: Path | None) -> str | None:
         """One line: which XDNA tools are missing and how to get them (details: `npubuild doctor`)."""
@@ -275,6 +275,15 @@ class XdnaTarget:
         compile_design(source_text, out_dir, log_path, tools=tools, cli_dialect=cli, objects=objects, timeout=limits.aiecc_timeout,
                        arch=device(options).arch, opt_level=(toolchain.get("dialect") or {}).get("aiecc_opt_level"),
                        extra_options=list((flags or {}).get("aiecc_options") or []))
+
+
+def _pinned_or(generated: str, options: dict, target: str) -> str:
+    """The kernel's pinned source when its family pins one (checked against ``generated``), else ``generated``."""
+    if "pinned" not in options:
+        return generated
+    from .pinned import pinned_text
+
+    return pinned_text(options["pinned"], generated, target)
 
 
 COMPILED: dict[str, HostTarget | XdnaTarget] = {"host": HostTarget(), "xdna": XdnaTarget()}

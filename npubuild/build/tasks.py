@@ -171,12 +171,17 @@ def _options(plan) -> dict:
 
 
 def _pair_options(plan, kid: str, t) -> dict:
-    """Emit options of one kernel on one target (xdna: the kernel's device)."""
+    """Emit options of one kernel on one target (xdna: the kernel's device; a pinned source's sha256)."""
     opts = _options(plan)[t.name]
     if t.name == "xdna":
         own = plan.xdna_options(kid)
         if any(opts.get(k) != v for k, v in own.items()):
             opts = {**opts, **own}
+    pinned = plan.pinned.get(kid, {}).get(t.name)
+    if pinned is not None:
+        from .pinned import pinned_option
+
+        opts = {**opts, "pinned": pinned_option(*pinned, plan.config.limits)}
     return opts
 
 
@@ -184,7 +189,7 @@ def _build_files(plan) -> list[str]:
     """Every file a build task reads or writes."""
     files = []
     for kid, inst, t, d in _pairs(plan):
-        files += [f"{d}/{t.source_name}", f"{d}/{EMIT_RECORD}"]
+        files += [f"{d}/{t.source_name}", f"{d}/{EMIT_RECORD}", *(p[0] for p in plan.pinned.get(kid, {}).values() if p[0])]
         if _compiles(plan, t):
             files += [f"{d}/{b}" for b in t.binaries.values()] + [f"{d}/{RECORD_NAME}"] + t.linked_files(inst, _pair_options(plan, kid, t))
     return files + _manifest_targets(plan) + _constant_sources(plan) + _ane_files(plan)
@@ -233,7 +238,7 @@ def task_emit():
     versions: dict = {}
     for kid, inst, t, d in _pairs(plan):
         opts = _pair_options(plan, kid, t)
-        vk = (t.name, opts.get("device"), opts.get("body"))
+        vk = (t.name, opts.get("device"), opts.get("body"), (opts.get("pinned") or {}).get("sha256"))
         if vk not in versions:
             versions[vk] = f"{t.emitter_version()}:{canonical_json(opts)}"
         out = f"{d}/{t.source_name}"

@@ -26,6 +26,7 @@ from .files import walk_spec_files
 from .graph import resolve_graph
 from .instances import KernelInstance, make_instance
 from .model import ConstantDecl, GraphSpec, KernelFamily, NodeDecl, Spec, TensorDecl
+from .pinned import pinned_sources
 from .positions import attr_error_line
 from .yamlfile import load_file
 from .yamlnode import Node
@@ -36,7 +37,7 @@ DesignChecks = Mapping[str, Callable[[KernelInstance, str], "str | None"]]
 # checks the graph, not each kernel
 GraphChecks = Mapping[str, Callable[[object], "list[tuple[int, str]]"]]
 
-KERNEL_KEYS = ("op", "dtype", "attrs", "shapes", "targets", "device", "xdna_body", "doc")
+KERNEL_KEYS = ("op", "dtype", "attrs", "shapes", "targets", "device", "xdna_body", "sources", "doc")
 GRAPH_KEYS = ("inputs", "params", "constants", "nodes", "outputs", "targets", "device", "doc")
 NODE_KEYS = ("op", "inputs", "attrs", "dtype")
 TENSOR_KEYS = ("shape", "dtype")
@@ -210,8 +211,9 @@ def _check_restrictions(ctx: _Ctx, inst: KernelInstance, targets, line: int, wha
                 ctx.err(line, f"{what}: not supported on {t}: {text}; or drop '{t}' from targets")
 
 
-def _kernel_family(ctx: _Ctx, name: str, node: Node, line: int, default_targets) -> KernelFamily | None:
-    """``line`` is the line of the family's name (problems with the whole family go there)."""
+def _kernel_family(ctx: _Ctx, name: str, node: Node, line: int, default_targets, base_dir: Path | None = None) -> KernelFamily | None:
+    """``line`` is the line of the family's name (problems with the whole family go there); ``base_dir``
+    the spec file's directory (what ``sources:`` paths are relative to)."""
     what = f"kernel family '{name}'"
     if not ctx.expect_map(node, what, line, "{op: relu, shapes: [[1024]]}"):
         return None
@@ -258,7 +260,8 @@ def _kernel_family(ctx: _Ctx, name: str, node: Node, line: int, default_targets)
             continue
         _check_restrictions(ctx, inst, targets, entry.line, what, device)
         instances.append(inst)
-    return KernelFamily(name, ctx.file, line, op.name, dtype, targets, instances, device, body)
+    sources = pinned_sources(ctx, node, targets, what, base_dir, len(shapes_node.value))
+    return KernelFamily(name, ctx.file, line, op.name, dtype, targets, instances, device, body, sources)
 
 
 def _entry_shapes(ctx: _Ctx, op, entry: Node, what: str):
@@ -516,7 +519,7 @@ def load_specs(
                     if not ctx.check_name(name, body.key_line(name), "kernel family" if kind == "kernels" else "graph"):
                         continue
                     if kind == "kernels":
-                        fam = _kernel_family(ctx, name, node, body.key_line(name), default_targets)
+                        fam = _kernel_family(ctx, name, node, body.key_line(name), default_targets, path.parent)
                         if fam is not None:
                             spec.families[name] = fam
                     else:

@@ -20,6 +20,7 @@ class KernelFamily:
     instances: list[KernelInstance]
     device: str | None = None  # xdna device (None: the project's xdna_device)
     xdna_body: str | None = None  # xdna body source (None: the project's xdna_bodies)
+    sources: dict = field(default_factory=dict)  # target -> Path of a hand-written source that replaces the emitted one
 
 
 @dataclass

@@ -1,0 +1,81 @@
+"""Pinned sources at build time: a hand-written kernel.mlir / aie.mlir in place of the emitted one.
+
+The spec names the file (:mod:`npubuild.spec.pinned`); the plan gives each pinned
+kernel its (path, project-relative name). The file's sha256 is an emit option, so
+it is in the emit key and the emit record: editing the file re-emits (copies) it
+and recompiles; the compile key has the source's sha256 as for any source.
+
+The runtime calls a kernel through the interface the emitter would have written
+(host: ``func.func @kernel``'s memref arguments; xdna: the device and the
+``runtime_sequence``'s memref arguments, which the manifest's ABI describes), so a
+pinned source must keep it: a different one is refused with both interfaces
+spelled out, before anything is compiled.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+from ..errors import UserError
+from ..fsio import read_regular
+from ..limits import Limits
+
+_MEMREF = re.compile(r"memref<[^<>]*(?:<[^<>]*>[^<>]*)*>")
+_HOST_SIG = re.compile(r"func\.func\s+@kernel\s*\(([^)]*)\)")
+_XDNA_DEVICE = re.compile(r"aie\.device\s*\(\s*(\w+)\s*\)")
+_XDNA_SEQ = re.compile(r"(?:aiex?\.)?runtime_sequence\s*(?:@[\w$.]+\s*)?\(([^)]*)\)")
+
+
+def pinned_option(path: str, shown: str, limits: Limits = Limits()) -> dict:
+    """The emit option of a pinned source: its name, where it is, and the sha256 of its bytes now (a file
+    that cannot be read gives an option saying why: that kernel's emit fails with it, the others build)."""
+    try:
+        data = _read(path, shown, limits.spec_max_file_size)
+    except UserError as e:
+        return {"file": shown, "path": path, "error": str(e)}
+    return {"file": shown, "path": path, "sha256": hashlib.sha256(data).hexdigest(), "size": len(data)}
+
+
+def _read(path: str, shown: str, max_size: int) -> bytes:
+    try:
+        return read_regular(Path(path), max_size)
+    except (OSError, ValueError) as e:
+        raise UserError(f"pinned source {shown}: cannot be read: {e}") from None
+
+
+def interface(text: str, target: str) -> tuple | None:
+    """What the runtime relies on in a kernel source, (where, memref types), or None when the text has none."""
+    if target == "host":
+        m = _HOST_SIG.search(text)
+        return ("func.func @kernel", tuple(_MEMREF.findall(m.group(1)))) if m else None
+    dev, seq = _XDNA_DEVICE.search(text), _XDNA_SEQ.search(text)
+    if dev is None or seq is None:
+        return None
+    return (f"aie.device({dev.group(1)}) with runtime_sequence", tuple(_MEMREF.findall(seq.group(1))))
+
+
+def _spell(face: tuple | None) -> str:
+    return "none found" if face is None else f"{face[0]}({', '.join(face[1])})"
+
+
+def pinned_text(option: dict, generated: str, target: str) -> str:
+    """The pinned source's text, checked: the bytes the build keyed on, UTF-8, with the emitted interface."""
+    shown = option["file"]
+    if "error" in option:
+        raise UserError(option["error"])
+    data = _read(option["path"], shown, option["size"])
+    if hashlib.sha256(data).hexdigest() != option["sha256"]:
+        raise UserError(f"pinned source {shown} changed while the build ran; run the build again")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise UserError(f"pinned source {shown}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+    want, got = interface(generated, target), interface(text, target)
+    if want is not None and got != want:
+        raise UserError(
+            f"pinned source {shown} does not keep the interface the runtime calls: it has {_spell(got)}, the kernel needs "
+            f"{_spell(want)}; start from the emitted {'kernel.mlir' if target == 'host' else 'aie.mlir'} of this kernel "
+            "(remove the family's sources: and build once to get it)"
+        )
+    return text
