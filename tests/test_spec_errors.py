@@ -109,7 +109,7 @@ CASES = [
     ("family_not_a_mapping", {K: "kernels:\n  f: relu\n"},
      [(K + ":2", "kernel family 'f' must be a mapping such as {op: relu, shapes: [[1024]]}")]),
     ("family_key_typo", fam("op: relu\nshape: [[4]]"),
-     [(K + ":4", "unknown key 'shape' in kernel family 'f' (did you mean 'shapes'?); allowed keys: op, dtype, attrs, shapes, targets, device, xdna_body, doc")]),
+     [(K + ":4", "unknown key 'shape' in kernel family 'f' (did you mean 'shapes'?); allowed keys: op, dtype, attrs, shapes, targets, device, xdna_body, sources, doc")]),
     ("every_attr_problem_at_once", fam("op: clamp\nattrs: {min: x, max: y, bogus: 1}\nshapes: [[4]]"),
      [(K + ":4", "attr 'min' must be a number, got 'x'"), (K + ":4", "attr 'max' must be a number, got 'y'"),
       (K + ":4", "op 'clamp' has no attr 'bogus' (attrs: min, max)")]),
@@ -435,3 +435,29 @@ def test_ref_target_always_included(tmp_path):
     write(tmp_path, {K: "kernels:\n  f: {op: relu, shapes: [[4]]}\n  g: {op: relu, targets: [host], shapes: [[4]]}\n"})
     spec = load_specs(tmp_path / "specs", tmp_path, default_targets=("host",))
     assert spec.families["f"].targets == ("ref", "host") and spec.families["g"].targets == ("ref", "host")
+
+
+def test_plan_problems_come_in_the_same_report_as_spec_problems(tmp_path):
+    """Asks that disagree about one kernel (xdna device, pinned source) are found while the spec has other
+    problems too, and all come in one report."""
+    from npubuild.build.plan import build_plan
+    from npubuild.config import load_config
+
+    (tmp_path / "pyproject.toml").write_text("[tool.npubuild]\n")
+    write(tmp_path, {
+        K: "kernels:\n"
+           "  bad:\n    op: elu\n    attrs: {alpha: fast}\n    shapes: [[4]]\n"
+           "  a:\n    op: relu\n    targets: [ref, xdna]\n    device: npu2\n    shapes: [[4]]\n"
+           "  b:\n    op: relu\n    targets: [ref, xdna]\n    shapes: [[4]]\n"
+           "  p:\n    op: neg\n    shapes: [[4]]\n    sources: {host: one.mlir}\n"
+           "  q:\n    op: neg\n    shapes: [[4]]\n    sources: {host: two.mlir}\n",
+        "specs/kernels/one.mlir": "x", "specs/kernels/two.mlir": "y",
+    })
+    with pytest.raises(SpecError) as e:
+        build_plan(load_config(tmp_path))
+    check([str(d) for d in e.value.diagnostics], [
+        (K + ":4", "attr 'alpha' must be a number"),
+        (K + ":11", "kernel relu_f32_4 is wanted on xdna for npu2 by kernel family 'a' (specs/kernels/a.yaml:6) and for npu1 by"),
+        (K + ":19", "kernel neg_f32_4 is wanted on host pinned to specs/kernels/one.mlir by kernel family 'p' (specs/kernels/a.yaml:15) "
+                    "and to specs/kernels/two.mlir by kernel family 'q'"),
+    ])

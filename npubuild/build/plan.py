@@ -116,50 +116,14 @@ def _build_plan(config: Config) -> Plan:
         limits=config.limits,
         data_roots=config.data_roots(),
         graph_checks={"ane": graph_problems},
+        spec_checks=lambda partial: _wanted(partial, config).problems,
     )
     # a YAML graph that targets ane is one ANE plan (npubuild.ane.from_graph), not a chain of kernels:
     # it has no kernel instances and no chain record in the manifest
     ane_yaml = {n: g for n, g in spec.graphs.items() if "ane" in g.targets}
     spec.graphs = {n: g for n, g in spec.graphs.items() if n not in ane_yaml}
-    by_key: dict[str, KernelInstance] = {}
-    wanted: dict[str, set[str]] = {}
-    device_of: dict[str, tuple[str, str]] = {}  # key -> (xdna device, who wants it)
-    body_of: dict[str, tuple[str, str]] = {}  # key -> (xdna body source a family chose, which family)
-    pinned_of: dict[str, dict[str, tuple[Path, str]]] = {}  # key -> target -> (pinned source, which family)
-
-    def add(inst: KernelInstance, targets, device: str | None, who: str, body: str | None = None) -> None:
-        by_key.setdefault(inst.key, inst)
-        wanted.setdefault(inst.key, set()).update(targets)
-        if "xdna" in targets:
-            dev = device or config.xdna_device
-            prev = device_of.setdefault(inst.key, (dev, who))
-            if prev[0] != dev:
-                raise UserError(
-                    f"kernel {inst.id} is wanted on xdna for {prev[0]} by {prev[1]} and for {dev} by {who}; "
-                    "a kernel has one xdna design: use the same device for both"
-                )
-        if "xdna" in targets and body:
-            prev = body_of.setdefault(inst.key, (body, who))
-            if prev[0] != body:
-                raise UserError(
-                    f"kernel {inst.id} is wanted on xdna with xdna_body {prev[0]} by {prev[1]} and {body} by {who}; "
-                    "a kernel has one xdna design: use the same xdna_body for both"
-                )
-
-    for fam in spec.families.values():
-        who = f"kernel family '{fam.name}' ({fam.file}:{fam.line})"
-        for inst in fam.instances:
-            add(inst, fam.targets, fam.device, who, fam.xdna_body)
-            for target, path in fam.sources.items():
-                prev = pinned_of.setdefault(inst.key, {}).setdefault(target, (path, who))
-                if prev[0] != path:
-                    raise UserError(
-                        f"kernel {inst.id} on {target} is pinned to {prev[0]} by {prev[1]} and to {path} by {who}; "
-                        "a kernel has one source: pin it in one family"
-                    )
-    for g in spec.graphs.values():
-        for step in g.steps:
-            add(step.instance, g.targets, g.device, f"graph '{g.name}' ({g.file}:{g.line})")
+    wanted = _wanted(spec, config)
+    by_key, device_of, body_of, pinned_of = wanted.by_key, wanted.device, wanted.body, wanted.pinned
     # Readable ids can collide for different content (e.g. float attrs that print
     # alike); such instances get a key suffix so every id names one instance.
     ids: dict[str, list[str]] = {}
@@ -174,13 +138,65 @@ def _build_plan(config: Config) -> Plan:
                 inst = dataclasses.replace(inst, id=f"{rid}_{key[:8]}")
             final[inst.id] = inst
             key_to_id[key] = inst.id
-    targets = {key_to_id[k]: tuple(t for t in TARGETS if t in ts) for k, ts in wanted.items()}
+    targets = {key_to_id[k]: tuple(t for t in TARGETS if t in ts) for k, ts in wanted.targets.items()}
     graph_kernels = {name: [key_to_id[s.instance.key] for s in g.steps] for name, g in spec.graphs.items()}
     devices = {key_to_id[k]: d for k, (d, _) in device_of.items()}
     bodies = {key_to_id[k]: b for k, (b, _) in body_of.items()}
     pinned = {key_to_id[k]: {t: (str(p), _shown(p, config.root)) for t, (p, _) in by_target.items()} for k, by_target in pinned_of.items()}
     return Plan(config, spec, dict(sorted(final.items())), targets, graph_kernels, devices=devices, bodies=bodies, pinned=pinned,
                 ane_graphs=_ane_graphs(config, spec, ane_yaml), ane_yaml=ane_yaml)
+
+
+@dataclass
+class _Wanted:
+    """Every kernel instance the specs ask for (by content key) and what the asks agree on."""
+
+    by_key: dict = dataclasses.field(default_factory=dict)  # key -> KernelInstance
+    targets: dict = dataclasses.field(default_factory=dict)  # key -> set of targets
+    device: dict = dataclasses.field(default_factory=dict)  # key -> (xdna device, who wants it)
+    body: dict = dataclasses.field(default_factory=dict)  # key -> (xdna body source a family chose, which family)
+    pinned: dict = dataclasses.field(default_factory=dict)  # key -> target -> (pinned source, which family)
+    problems: list = dataclasses.field(default_factory=list)  # Diagnostics: asks that disagree
+
+
+def _wanted(spec, config: Config) -> _Wanted:
+    """What the families and graphs of ``spec`` ask for; two asks for one kernel that disagree (xdna device,
+    xdna_body, pinned source) are problems at the second ask's line, reported with the spec's other problems."""
+    from ..errors import Diagnostic
+
+    w = _Wanted()
+
+    def agree(table: dict, key: str, value, who: str, where: tuple, first, second, fix: str, inst) -> None:
+        prev = table.setdefault(key, (value, who))
+        if prev[0] != value:
+            w.problems.append(Diagnostic(*where, f"kernel {inst.id} is wanted {first(prev[0])} by {prev[1]} and {second(value)} "
+                                                 f"by {who}; a kernel has one {fix}"))
+
+    def add(inst, targets, device, who: str, where: tuple, body=None, sources=None) -> None:
+        w.by_key.setdefault(inst.key, inst)
+        w.targets.setdefault(inst.key, set()).update(targets)
+        if "xdna" not in targets:
+            return
+        agree(w.device, inst.key, device or config.xdna_device, who, where, lambda d: f"on xdna for {d}", lambda d: f"for {d}",
+              "xdna design: use the same device for both", inst)
+        if body:
+            agree(w.body, inst.key, body, who, where, lambda b: f"on xdna with xdna_body {b}", str,
+                  "xdna design: use the same xdna_body for both", inst)
+
+    for fam in spec.families.values():
+        who = f"kernel family '{fam.name}' ({fam.file}:{fam.line})"
+        for inst in fam.instances:
+            add(inst, fam.targets, fam.device, who, (fam.file, fam.line), fam.xdna_body)
+            for target, path in fam.sources.items():
+                agree(w.pinned.setdefault(inst.key, {}), target, path, who, (fam.file, fam.line),
+                      lambda p, t=target: f"on {t} pinned to {_shown(p, config.root)}", lambda p: f"to {_shown(p, config.root)}",
+                      "source: pin it in one family", inst)
+    for g in spec.graphs.values():
+        if "ane" in g.targets:
+            continue  # one ANE plan, not kernels (npubuild.ane.from_graph)
+        for step in g.steps:
+            add(step.instance, g.targets, g.device, f"graph '{g.name}' ({g.file}:{g.line})", (g.file, g.line))
+    return w
 
 
 def _shown(path: Path, root: Path) -> str:

@@ -474,6 +474,7 @@ def load_specs(
     limits: Limits = Limits(),
     data_roots: tuple | None = None,
     graph_checks: GraphChecks | None = None,
+    spec_checks: Callable | None = None,
 ) -> Spec:
     """Load every spec under ``spec_dir``; raise SpecError listing all problems.
 
@@ -483,6 +484,8 @@ def load_specs(
     ``data_roots``: where .npy constants may be read from (default: the project).
     ``graph_checks``: per target, the check of a whole graph (the build passes ane's,
     npubuild.ane.from_graph.graph_problems), reported with the other problems.
+    ``spec_checks``: a check of the whole (valid part of the) spec returning Diagnostics (the build
+    passes its plan's: one kernel wanted with two devices ...), reported with the other problems.
     """
     roots = tuple(data_roots) if data_roots is not None else (project_root,)
     problems: list[Diagnostic] = []
@@ -542,6 +545,8 @@ def load_specs(
         problems += gctx.problems
         if resolved is not None:
             spec.graphs[g.name] = resolved
+    if spec_checks is not None:
+        problems += spec_checks(spec)
     if problems:
         raise SpecError(problems)
     return spec
