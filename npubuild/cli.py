@@ -135,7 +135,13 @@ def cmd_run(args) -> int:
     if args.output:
         write_npz(args.output, out)
         print(f"wrote {', '.join(out)} to {args.output}", file=sys.stderr)
-    else:
+    if args.json:
+        import json
+
+        from .cli_graphs import run_report
+
+        print(json.dumps(run_report(args.graph, g.backend, g.fallback_reason, out, args.output), allow_nan=False))
+    elif not args.output:
         import numpy as np
 
         with np.printoptions(threshold=8, edgeitems=3, precision=5):
@@ -336,6 +342,7 @@ def cmd_keygen(args) -> int:
 
 def make_parser() -> argparse.ArgumentParser:
     from .cli_explain import add_parser as add_explain_parser
+    from .cli_farm import add_parser as add_farm_parser
     from .cli_graphs import add_parsers as add_graph_parsers
 
     p = argparse.ArgumentParser(
@@ -394,9 +401,12 @@ def make_parser() -> argparse.ArgumentParser:
     r.add_argument("--artifacts", help="artifact directory (default: from the project config)")
     r.add_argument("--example", action="store_true", help="seeded random values for every input and param -i/-p do not give")
     r.add_argument("--seed", type=int, default=0, help="seed of --example's values (default 0)")
+    r.add_argument("--json", action="store_true", help="{graph, backend, outputs: {shape, dtype, min, max, mean, nan, inf, "
+                   "values}} as JSON on stdout (values of outputs up to 65536 elements)")
     r.set_defaults(fn=cmd_run)
     add_graph_parsers(sub)  # show, inputs, graph
     add_explain_parser(sub)
+    add_farm_parser(sub)  # farm status
 
     ac = sub.add_parser(
         "ane-compare",

@@ -195,3 +195,31 @@ def add_parsers(sub) -> None:
     g.add_argument("--tasks", action="store_true", help="draw the build's task DAG (emit -> compile -> manifest) instead")
     g.add_argument("--artifacts", **art)
     g.set_defaults(fn=cmd_graph)
+
+
+JSON_VALUES_MAX = 1 << 16  # elements of one output whose values `run --json` lists; larger ones: -o out.npz
+
+
+def run_report(graph: str, backend: str, fallback: str | None, out: dict, output_file: str | None) -> dict:
+    """What `npubuild run --json` prints: per output its shape, dtype, summary statistics, and its values
+    when it has at most JSON_VALUES_MAX elements (integers and booleans as such; floats as numbers,
+    non-finite ones as null, which the nan/inf counts account for)."""
+    import numpy as np
+
+    outputs = {}
+    for name, v in out.items():
+        v = np.asarray(v)
+        f = v.astype(np.float64)
+        finite = np.isfinite(f)
+        doc = {"shape": list(v.shape), "dtype": str(v.dtype), "nan": int(np.isnan(f).sum()), "inf": int(np.isinf(f).sum())}
+        if finite.any():
+            doc.update(min=float(f[finite].min()), max=float(f[finite].max()), mean=float(f[finite].mean()))
+        if v.size <= JSON_VALUES_MAX:
+            if v.dtype.kind in "biu":
+                doc["values"] = v.tolist()
+            else:
+                obj = f.astype(object)
+                obj[~finite] = None
+                doc["values"] = obj.tolist()
+        outputs[name] = doc
+    return {"graph": graph, "backend": backend, "fallback_reason": fallback or None, "outputs": outputs, "output_file": output_file}

@@ -147,6 +147,32 @@ def test_run_example_works_and_is_seeded(cli, built, graph, tmp_path):
         assert not np.array_equal(outs["a"][k], outs["c"][k])  # another seed, other values
 
 
+def test_run_json_reports_the_outputs(cli, built, tmp_path):
+    rc, out, err = cli("run", "elementwise_chain", "--example", "--seed", 3, "--json", "-o", tmp_path / "y.npz")
+    assert rc == 0, err
+    doc = json.loads(out)  # stdout is the JSON document alone
+    y = read_npz(tmp_path / "y.npz", "outputs")
+    assert doc["graph"] == "elementwise_chain" and doc["backend"] in ("host", "ref") and doc["output_file"].endswith("y.npz")
+    assert set(doc["outputs"]) == set(y)
+    for name, arr in y.items():
+        rec = doc["outputs"][name]
+        assert rec["shape"] == list(arr.shape) and rec["dtype"] == str(arr.dtype)
+        f = arr.astype(np.float64)
+        assert rec["min"] == f.min() and rec["max"] == f.max() and rec["nan"] == 0
+        np.testing.assert_array_equal(np.array(rec["values"], dtype=np.float64), f)  # the values themselves
+
+
+def test_run_json_writes_non_finite_values_as_null():
+    from npubuild.cli_graphs import run_report
+
+    out = {"y": np.array([1.0, np.nan, -np.inf], dtype=np.float32), "i": np.array([3, 4], dtype=np.int64)}
+    doc = run_report("g", "ref", None, out, None)
+    json.dumps(doc, allow_nan=False)  # valid JSON: no NaN literals
+    assert doc["outputs"]["y"]["values"] == [1.0, None, None] and doc["outputs"]["y"]["nan"] == 1 and doc["outputs"]["y"]["inf"] == 1
+    assert doc["outputs"]["y"]["min"] == doc["outputs"]["y"]["max"] == 1.0
+    assert doc["outputs"]["i"]["values"] == [3, 4] and doc["outputs"]["i"]["dtype"] == "int64"
+
+
 @pytest.mark.parametrize("graph", ["mlp_block", "swiglu"])
 def test_inputs_writes_what_run_accepts(cli, built, graph, tmp_path):
     x, p = tmp_path / "x.npz", tmp_path / "p.npz"
