@@ -90,6 +90,8 @@ def test_a_pinned_source_must_keep_the_interface(tmp_path):
                      r"func.func @kernel\(memref<32xf32>, memref<32xf32>\), the kernel needs "
                      r"func.func @kernel\(memref<64xf32>, memref<64xf32>\)", r.out), r.out
     assert "npubuild: BUILD FAILED" in r.out.splitlines()[-1]
+    why = p.npubuild("explain", "relu_f32_64").out
+    assert "the emit will fail: pinned source specs/kernels/tuned/relu.mlir does not keep the interface" in why, why
 
 
 def test_sources_in_a_spec_are_checked_at_their_line(tmp_path):

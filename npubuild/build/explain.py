@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 
+from ..errors import UserError
 from ..fsio import sha256_file
 from .actions import RECORD_NAME, compile_key
 from .records import hand_edited, read_emit_record
@@ -68,7 +69,10 @@ def explain_pair(plan, kid: str, target, options: dict, recipe) -> tuple[bool, l
         who = wanted_by(plan, inst)
         return True, [f"new: no build has made it yet; asked for by {', '.join(who) or 'the specs'}"]
     reasons: list[str] = []
-    text = target.emit(inst, options)
+    try:
+        text = target.emit(inst, options)
+    except UserError as e:  # e.g. a pinned source that does not keep the interface: what the build will say
+        return True, [f"the emit will fail: {e}"]
     import hashlib
 
     new_sha = hashlib.sha256(text.encode()).hexdigest()
