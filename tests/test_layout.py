@@ -17,7 +17,7 @@ MAX_LINES = 600
 
 # Modules at the top of npubuild/: the public entry points and the foundation
 # every stage may use (errors, constants, configuration, limits, canonical JSON, safe writes).
-FOUNDATION = {"errors", "constants", "config", "canonical", "fsio", "limits"}
+FOUNDATION = {"errors", "constants", "config", "canonical", "fsio", "limits", "tool_flags"}
 TOP_LEVEL = FOUNDATION | {"__init__", "cli", "tasks"}  # and cli_*.py: parts of the command line (stage "cli")
 
 # stage -> the stages it may import (besides itself and the foundation).
