@@ -57,7 +57,7 @@ CASES = [
     ("recip", [(4, 7)], {}), ("sqrt", [(4, 7)], {}), ("rsqrt", [(4, 7)], {}), ("log", [(4, 7)], {}),
     ("exp", [(4, 7)], {}), ("tanh", [(4, 7)], {}), ("sigmoid", [(4, 7)], {}), ("silu", [(4, 7)], {}),
     ("gelu", [(4, 7)], {"approximate": "tanh"}), ("gelu", [(4, 7)], {}), ("erf", [(4, 7)], {}),
-    ("softplus", [(4, 7)], {}), ("elu", [(4, 7)], {}), ("hard_sigmoid", [(4, 7)], {}),
+    ("softplus", [(4, 7)], {}), ("elu", [(4, 7)], {}), ("leaky_relu", [(4, 7)], {}), ("hard_sigmoid", [(4, 7)], {}),
     ("hard_swish", [(4, 7)], {}), ("mish", [(4, 7)], {}), ("softsign", [(4, 7)], {}),
     ("log_sigmoid", [(4, 7)], {}), ("sin", [(4, 7)], {}), ("cos", [(4, 7)], {}),
     ("reduce_sum", [(4, 7)], {}), ("reduce_mean", [(4, 7)], {"axes": []}), ("reduce_prod", [(4, 7)], {}),
@@ -87,7 +87,7 @@ CASTS = [("bf16", "f32"), ("f32", "bf16"), ("bf16", "f16"), ("f16", "bf16"), ("b
 
 EXACT = {
     "relu", "neg", "abs", "add", "sub", "mul", "div", "max", "min", "mod", "eq", "ne", "lt", "le", "gt", "ge",
-    "where", "fma", "clamp", "floor", "ceil", "round", "sign", "recip", "reduce_max", "reduce_min", "cummax",
+    "where", "fma", "clamp", "leaky_relu", "floor", "ceil", "round", "sign", "recip", "reduce_max", "reduce_min", "cummax",
     "argmax", "argmin", "pool", "im2col", "transpose", "reshape", "pad", "concat", "gather", "tile", "trilu",
     "reverse", "slice", "narrow", "expand", "stop_gradient", "cast",
 }

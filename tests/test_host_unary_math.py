@@ -56,6 +56,7 @@ F32_ULP_BOUND = {
     "sin": 1.5,  # |x| <= 12867
     "cos": 1.5,  # |x| <= 12867
     "hard_sigmoid": None,  # f32: bit-exact with NumPy's f32 evaluation
+    "leaky_relu": None,
     "hard_sigmoid_a": None,
     "hard_swish": None,
     "softsign": None,
@@ -86,6 +87,7 @@ CASES = {
     "elu": ("elu", None, (-20.0, 4.0)),
     "elu_a": ("elu", {"alpha": 0.3}, (-20.0, 4.0)),
     "hard_sigmoid": ("hard_sigmoid", None, (-4.0, 4.0)),
+    "leaky_relu": ("leaky_relu", None, (-8.0, 8.0)),
     "hard_sigmoid_a": ("hard_sigmoid", {"alpha": 1 / 6, "beta": 0.5}, (-4.0, 4.0)),
     "hard_swish": ("hard_swish", None, (-5.0, 5.0)),
     "mish": ("mish", None, (-110.0, 25.0)),

@@ -97,6 +97,7 @@ case("sign", [[-9, 0, 3]], [-1, 0, 1], dtype="i32")
 case("softplus", [[-2.0, 0.0, 1.5, 100.0]], [math.log1p(math.exp(-2.0)), math.log(2.0), math.log1p(math.exp(1.5)), 100.0])
 case("elu", [[-1.0, 0.0, 2.0]], [2.0 * (math.exp(-1.0) - 1.0), 0.0, 2.0], {"alpha": 2.0})
 case("hard_sigmoid", [[-3.0, 0.0, 1.0, 3.0]], [0.0, 0.5, 0.7, 1.0])
+case("leaky_relu", [[-2.0, 0.0, 1.5]], [f32(f32(0.2) * -2.0), 0.0, 1.5], {"alpha": 0.2}, tol=0)  # product in f32
 case("hard_swish", [[-4.0, -1.0, 0.0, 1.0, 4.0]], [0.0, -1.0 / 3.0, 0.0, 2.0 / 3.0, 4.0])
 case("mish", [X], [v * math.tanh(math.log1p(math.exp(v))) for v in X])
 case("softsign", [[-3.0, 0.0, 1.0]], [-0.75, 0.0, 0.5])

@@ -137,6 +137,40 @@ for _name, (_fn, _attrs, _dtypes, _doc) in _UNARY.items():
     )
 
 
+# the largest finite f32: alpha becomes an f32 constant of the kernels, so it must round to a finite f32
+# (an inf or NaN slope would also make leaky_relu(0) NaN)
+_F32_MAX = 3.4028234663852886e38
+
+
+def _finite_f32(v: float) -> str | None:
+    return None if abs(v) <= _F32_MAX else f"must be a finite number of at most 3.4e38 in magnitude (an f32), got {v}"
+
+
+def _leaky_relu(xs, attrs):
+    """x > 0 ? x : alpha * x (PyTorch's compare and select), alpha rounded to f32 and the product computed
+    in f32. f16 is widened here and rounded once, as the kernels compute it (bf16 arrives widened:
+    ops/bf16.py); NumPy's own f16 arithmetic would round alpha to f16 first."""
+    x = xs[0]
+    w = x.astype(np.float32)
+    y = np.where(w > 0, w, np.float32(attrs["alpha"]) * w)
+    return y.astype(x.dtype)
+
+
+register(
+    OpDef(
+        name="leaky_relu",
+        family="unary",
+        doc="x if x > 0 else alpha * x (ONNX LeakyRelu, torch.nn.functional.leaky_relu)",
+        inputs=("x",),
+        infer=_infer_unary,
+        oracle=_leaky_relu,
+        attrs=(Attr("alpha", "float", 0.01, doc="slope for x <= 0 (ONNX and PyTorch default 0.01); a finite f32",
+                    check=_finite_f32),),
+        dtypes=FLOAT_DTYPES,
+    )
+)
+
+
 def _mod(a, b, attrs):
     if attrs["fmod"]:
         return np.fmod(a, b)

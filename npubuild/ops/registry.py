@@ -53,6 +53,9 @@ class Attr:
     default: Any = REQUIRED
     choices: tuple = ()
     doc: str = ""
+    # value -> None, or what is wrong with it and what to write instead ("must be ..., got ...");
+    # run on a given value once its kind is checked, so a bad value is one error at the attr's line
+    check: Callable[[Any], "str | None"] | None = None
 
     @property
     def required(self) -> bool:
@@ -325,6 +328,10 @@ def _normalized(op: OpDef, raw: dict | None) -> tuple[dict, list[AttrError]]:
                     f"attr '{a.name}' of '{op.name}' must be one of {', '.join(map(str, a.choices))}; got {v!r}"
                     + did_you_mean(str(v), [str(c) for c in a.choices]),
                 ))
+                continue
+            why = a.check(v) if a.check else None
+            if why:
+                problems.append(AttrError(a.name, f"attr '{a.name}' of '{op.name}' {why}"))
                 continue
             out[a.name] = v
         elif a.required:

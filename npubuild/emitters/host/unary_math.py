@@ -14,7 +14,7 @@ float64 and rounded to the dtype; accuracy per op in docs/kernels.md):
   ``softsign(+-inf) = +-1``.
 * floor/ceil/round/sign are exact (bit-exact with NumPy, including -0.0 and
   |x| >= 2^23); round is half to even.
-* hard_sigmoid, hard_swish and softsign evaluate the oracle's formula in the
+* leaky_relu, hard_sigmoid, hard_swish and softsign evaluate the oracle's formula in the
   same order, so f32 results are bit-exact with NumPy's f32 evaluation
   (attrs rounded to f32 as NumPy does with Python scalars).
 * exp overflows to inf above 88.72 and underflows gradually (subnormals,
@@ -204,6 +204,16 @@ def _elu(b, x, a):
     return M.select(b, M.is_nan(b, x), x, r)
 
 
+def _leaky_relu(b, x, a):
+    """x > 0 ? x : alpha * x, the oracle's compare, product and select (bit-exact; NaN gives alpha * NaN,
+    NaN). Only ops convert-vector-to-aievec lowers on aie2 (mlir-aie test/Conversion/VectorToAIEVec/:
+    test-cmp.mlir's veccmp_f32 is ``arith.cmpf ogt`` on vector<16xf32>, test-sel.mlir selects
+    vector<16xf32>, test_mul_elem.mlir multiplies it), so npu1 cores get the vector body; aie2p has
+    no tested cmpf/select lowering, so npu2 cores run it scalar (vector.AIEVEC_OPS)."""
+    r = M.mul(b, M._c(b, float(a["alpha"])), x)
+    return M.select(b, M.cmpf(b, "ogt", x, M._c(b, 0.0)), x, r)
+
+
 def _hard_sigmoid(b, x, a):
     """clip(alpha * x + beta, 0, 1) in the oracle's order (NaN propagates)."""
     y = M.add(b, M.mul(b, M._c(b, float(a["alpha"])), x), M._c(b, float(a["beta"])))
@@ -270,6 +280,7 @@ _FLOAT_OPS: dict[str, F32Fn] = {
     "round": _round,
     "softplus": _softplus,
     "elu": _elu,
+    "leaky_relu": _leaky_relu,
     "hard_sigmoid": _hard_sigmoid,
     "hard_swish": _hard_swish,
     "mish": _mish,
