@@ -9,7 +9,6 @@ message rather than a traceback.
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import os
 from pathlib import Path
@@ -19,10 +18,8 @@ from doit.exceptions import TaskFailed
 from ..errors import UserError
 from ..fsio import atomic_write_text, sha256_file, write_if_changed
 from ..limits import Limits
+from .keys import CACHE_VERSION, compile_key  # noqa: F401 - both were defined here; tasks and explain import them from here
 from .records import RECORD_NAME
-
-# Bump to invalidate every compile key (e.g. when the build record format changes).
-CACHE_VERSION = 1
 
 
 def user_errors_fail(fn):
@@ -50,28 +47,15 @@ def emit_source(target: str, instance, out: str, options: dict) -> dict:
     return {"changed": changed, "restored": bool(edited and changed)}
 
 
-def compile_key(target: str, source_sha256: str, toolchain_id: str, flags, linked: dict | None = None) -> str:
-    from ..canonical import canonical_json
-
-    recipe = {
-        "v": CACHE_VERSION,
-        "target": target,
-        "source_sha256": source_sha256,
-        "toolchain": toolchain_id,
-        "flags": flags,
-    }
-    if linked:
-        recipe["linked"] = linked
-    return hashlib.sha256(canonical_json(recipe).encode()).hexdigest()
-
-
 @user_errors_fail
 def compile_kernel(target: str, kernel_id: str, instance, source: str, out_dir: str, stores, toolchain: dict, flags, options: dict,
-                   limits: Limits = Limits()) -> dict:
+                   limits: Limits = Limits(), executor: str = "local") -> dict:
     """Compile ``source`` unless a store has its key; write the build record.
 
     ``stores`` is a StoreAccess (the local store and the project's further
-    stores) or just the local store's path.
+    stores) or just the local store's path. ``executor`` is config.executor: with
+    ``dask://host:port`` a compile runs on the compile farm (npubuild.build.farm) and
+    here only when the farm cannot take it.
     """
     from ..artifacts.stores import open_stores
     from .targets import COMPILED
@@ -86,16 +70,20 @@ def compile_kernel(target: str, kernel_id: str, instance, source: str, out_dir: 
     key = compile_key(target, sha256_file(src), toolchain["id"], flags, linked)
     _clear_non_files(out, binaries)
     store = open_stores(stores)
+    worker = None
     if store.materialize(key, out, names=binaries) is not None:  # an entry naming kernel.mlir or build.json is refused
         outcome = "shared" if getattr(store, "hit_shared", False) else "store"
     elif _adopt(store, key, kernel_id, target, out, binaries):
         outcome = "store"
     else:
         refused = store.refused
-        try:
-            tgt.compile(src.read_text(), out, out / "build.log", instance, options, store.local.root, toolchain, limits, flags=flags)
-        except UserError as e:
-            raise UserError(f"kernel {kernel_id}: {e}") from None
+        worker = _compile_remotely(executor, target, kernel_id, instance, src, options, key, toolchain, flags, limits, stores,
+                                   out, store.local.root)
+        if worker is None:
+            try:
+                tgt.compile(src.read_text(), out, out / "build.log", instance, options, store.local.root, toolchain, limits, flags=flags)
+            except UserError as e:
+                raise UserError(f"kernel {kernel_id}: {e}") from None
         store.put(key, {b: out / b for b in binaries}, {"kernel": kernel_id, "target": target})
         outcome = "compiled"
     files = {}
@@ -104,9 +92,27 @@ def compile_kernel(target: str, kernel_id: str, instance, source: str, out_dir: 
         files[name] = {"sha256": sha256_file(p), "size": p.stat().st_size}
     record = {"key": key, "toolchain": toolchain, "flags": flags, "files": files}
     atomic_write_text(out / RECORD_NAME, json.dumps(record, sort_keys=True, indent=1))
+    result = {"outcome": outcome}
     if outcome == "compiled" and refused:
-        return {"outcome": outcome, "store_refused": refused}
-    return {"outcome": outcome}
+        result["store_refused"] = refused
+    if outcome == "compiled" and worker is not None:
+        result["farm_worker"] = worker
+    return result
+
+
+def _compile_remotely(executor: str, target: str, kernel_id: str, instance, src: Path, options: dict, key: str, toolchain: dict,
+                      flags, limits: Limits, stores, out: Path, store_root) -> str | None:
+    """The farm worker that compiled the kernel into ``out``, or None: compile it here."""
+    from .farm import is_remote
+
+    if not is_remote(executor):
+        return None
+    from .farm.dispatch import compile_on_farm
+    from .farm.worker import CompileRequest, code_id
+
+    max_size = getattr(stores, "max_artifact_size", CompileRequest.max_size)
+    req = CompileRequest(target, kernel_id, instance, src.read_bytes(), options, key, toolchain, flags, limits, max_size, code_id())
+    return compile_on_farm(executor, req, out, store_root)
 
 
 def _clear_non_files(out: Path, names) -> None:

@@ -1,0 +1,45 @@
+"""``npubuild farm status``: the compile farm's workers (docs/farm.md)."""
+from __future__ import annotations
+
+import json
+
+
+def add_parser(sub) -> None:
+    f = sub.add_parser("farm", help="the compile farm (Dask): `npubuild farm status`",
+                       description="Compiles that miss every store run on a Dask cluster when [tool.npubuild] executor "
+                       "is dask://host:port (docs/farm.md).")
+    fsub = f.add_subparsers(dest="farm_cmd", metavar="SUBCOMMAND")
+    fsub.required = True
+    s = fsub.add_parser("status", help="list the workers, their resources and toolchain fingerprints",
+                        description="Ask the scheduler for its workers and each worker for its toolchain fingerprints; "
+                        "a fingerprint that differs from this machine's means that worker refuses that target's compiles.")
+    s.add_argument("--scheduler", metavar="dask://HOST:PORT", help="default: the project's executor (NPUBUILD_EXECUTOR)")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(fn=cmd_farm_status)
+
+
+def cmd_farm_status(args) -> int:
+    from .config import _executor, find_root, load_config
+    from .errors import UserError
+    from .build.farm.status import farm_status, render
+
+    root = find_root()
+    if (root / "pyproject.toml").is_file() or (root / "dodo.py").is_file():
+        config = load_config()
+    elif args.scheduler:
+        config = None  # outside a project: nothing is written here (this machine's fingerprints are not cached)
+    else:
+        raise UserError("not in an npubuild project (no pyproject.toml or dodo.py here or above): give --scheduler dask://HOST:PORT")
+    if args.scheduler:
+        try:
+            executor = _executor(args.scheduler, "--scheduler")
+        except UserError:
+            raise UserError(f'--scheduler must be "dask://host:port" (a Dask scheduler), got {args.scheduler!r}') from None
+    else:
+        executor = config.executor
+    status = farm_status(executor, config.store if config is not None else None)
+    if args.json:
+        print(json.dumps(status, indent=1, sort_keys=True))
+    else:
+        print("\n".join(render(status)))
+    return 0
