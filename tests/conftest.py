@@ -14,6 +14,30 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 
+def pytest_addoption(parser):
+    parser.addoption("--run-slow", action="store_true", help="also run the tests marked slow (CI=true does too)")
+
+
+def _slow_wanted(config) -> bool:
+    """Slow tests run in CI, with --run-slow, or when -m picks tests by marker itself."""
+    ci = os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
+    return ci or config.getoption("--run-slow") or bool(config.getoption("-m"))
+
+
+def pytest_collection_modifyitems(config, items):
+    if _slow_wanted(config):
+        return
+    slow = [i for i in items if "slow" in i.keywords]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [i for i in items if "slow" not in i.keywords]
+
+
+def pytest_report_header(config):
+    if not _slow_wanted(config):
+        return "tests marked slow are deselected: --run-slow (or CI=true) runs them too"
+
+
 SUMMARY = re.compile(r"npubuild: (\d+) kernels; compiled (\d+), from store (\d+)(?: \((\d+) from shared stores\))?, up to date (\d+)")
 
 

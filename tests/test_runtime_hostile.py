@@ -326,7 +326,7 @@ MALFORMED = [
 ]
 
 
-@pytest.mark.parametrize("path,value,message", MALFORMED, ids=[".".join(map(str, p)) + f"={v!r}"[:40] for p, v, _ in MALFORMED])
+@pytest.mark.parametrize("path,value,message", MALFORMED, ids=[".".join(map(str, p)) + ("-deleted" if v is _DELETE else f"={v!r}"[:40]) for p, v, _ in MALFORMED])
 def test_malformed_manifest_names_the_field(tampered, path, value, message):
     art = tampered(_put(path, value))
     if message is None:
