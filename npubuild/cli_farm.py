@@ -19,7 +19,7 @@ def add_parser(sub) -> None:
 
 
 def cmd_farm_status(args) -> int:
-    from .config import _executor, find_root, load_config
+    from .config import find_root, load_config, parse_executor
     from .errors import UserError
     from .build.farm.status import farm_status, render
 
@@ -32,7 +32,7 @@ def cmd_farm_status(args) -> int:
         raise UserError("not in an npubuild project (no pyproject.toml or dodo.py here or above): give --scheduler dask://HOST:PORT")
     if args.scheduler:
         try:
-            executor = _executor(args.scheduler, "--scheduler")
+            executor = parse_executor(args.scheduler, "--scheduler")
         except UserError:
             raise UserError(f'--scheduler must be "dask://host:port" (a Dask scheduler), got {args.scheduler!r}') from None
     else:

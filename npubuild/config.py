@@ -202,11 +202,11 @@ def load_config(root: Path | None = None) -> Config:
         host_cpu=_host_cpu(os.environ.get("NPUBUILD_HOST_CPU") or table.get("host_cpu", "portable"), pp),
         xdna_bodies=_xdna_bodies(os.environ.get("NPUBUILD_XDNA_BODIES") or table.get("xdna_bodies", XDNA_BODY_DEFAULT), pp),
         flags=tool_flags_from(table.get("flags"), str(pp)),
-        executor=_executor(os.environ.get("NPUBUILD_EXECUTOR") or table.get("executor", "local"), pp),
+        executor=parse_executor(os.environ.get("NPUBUILD_EXECUTOR") or table.get("executor", "local"), pp),
     )
 
 
-def _executor(value, pp: Path) -> str:
+def parse_executor(value, pp) -> str:
     """``local`` or ``dask://host[:port]`` (port 8786, Dask's, when left out)."""
     m = re.fullmatch(r"dask://([A-Za-z0-9._-]{1,253}|\[[0-9A-Fa-f:]{2,45}\])(?::(\d{1,5}))?/?", value) if isinstance(value, str) else None
     if value == "local":

@@ -72,7 +72,7 @@ def compile_kernel(target: str, kernel_id: str, instance, source: str, out_dir: 
     store = open_stores(stores)
     worker = None
     if store.materialize(key, out, names=binaries) is not None:  # an entry naming kernel.mlir or build.json is refused
-        outcome = "shared" if getattr(store, "hit_shared", False) else "store"
+        outcome = "shared" if store.hit_shared else "store"
     elif _adopt(store, key, kernel_id, target, out, binaries):
         outcome = "store"
     else:

@@ -106,6 +106,12 @@ def _build_plan(config: Config) -> Plan:
     from ..ops.registry import TARGETS
     from .targets import design_checks
 
+    asks: list[_Wanted] = []  # what the spec check found: the plan is made from it
+
+    def check_asks(partial) -> list:
+        asks.append(_wanted(partial, config))
+        return asks[-1].problems
+
     spec = load_specs(
         config.specs,
         config.root,
@@ -116,13 +122,13 @@ def _build_plan(config: Config) -> Plan:
         limits=config.limits,
         data_roots=config.data_roots(),
         graph_checks={"ane": graph_problems},
-        spec_checks=lambda partial: _wanted(partial, config).problems,
+        spec_checks=check_asks,
     )
     # a YAML graph that targets ane is one ANE plan (npubuild.ane.from_graph), not a chain of kernels:
     # it has no kernel instances and no chain record in the manifest
     ane_yaml = {n: g for n, g in spec.graphs.items() if "ane" in g.targets}
     spec.graphs = {n: g for n, g in spec.graphs.items() if n not in ane_yaml}
-    wanted = _wanted(spec, config)
+    wanted = asks[-1]
     by_key, device_of, body_of, pinned_of = wanted.by_key, wanted.device, wanted.body, wanted.pinned
     # Readable ids can collide for different content (e.g. float attrs that print
     # alike); such instances get a key suffix so every id names one instance.

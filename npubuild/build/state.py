@@ -14,6 +14,7 @@ class BuildState:
     pairs: list | None = None
     recipes: dict | None = None
     options: dict | None = None
+    pinned: dict | None = None  # (kernel id, target) -> emit option of its pinned source, read once
     argv: list | None = None  # doit's arguments when run in-process by `npubuild build`
     stamp: dict | None = None  # set when nothing changed since the last complete build (noop.py)
     checked = False
@@ -21,6 +22,6 @@ class BuildState:
     @classmethod
     def reset(cls, argv: list | None = None) -> None:
         """Forget everything loaded (for a second in-process run)."""
-        cls.config = cls.plan = cls.error = cls.pairs = cls.recipes = cls.options = cls.stamp = None
+        cls.config = cls.plan = cls.error = cls.pairs = cls.recipes = cls.options = cls.pinned = cls.stamp = None
         cls.checked = False
         cls.argv = argv

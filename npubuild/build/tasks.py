@@ -181,7 +181,12 @@ def _pair_options(plan, kid: str, t) -> dict:
     if pinned is not None:
         from .pinned import pinned_option
 
-        opts = {**opts, "pinned": pinned_option(*pinned, plan.config.limits)}
+        # read and hashed once per run: the emit and compile tasks and the no-op stamp see the same bytes
+        if BuildState.pinned is None:
+            BuildState.pinned = {}
+        if (kid, t.name) not in BuildState.pinned:
+            BuildState.pinned[(kid, t.name)] = pinned_option(*pinned, plan.config.limits)
+        opts = {**opts, "pinned": BuildState.pinned[(kid, t.name)]}
     return opts
 
 

@@ -68,6 +68,7 @@ class Layered:
         self._kept: set[tuple[str, str]] = set()  # (url, key): a valid entry this project refused, not overwritten
         self._trusted: dict | None = None
         self.refused: list[str] = []  # reasons of the last lookup
+        self.hit_shared = False  # the last hit came from a shared store (the build summary counts those apart)
 
     # -- stores ------------------------------------------------------------
 
@@ -111,7 +112,7 @@ class Layered:
         ``names``: the files the caller produces (see Store.materialize).
         """
         self.refused = []
-        self.hit_shared = False  # the build summary counts shared-store hits apart from local ones
+        self.hit_shared = False
         entry = self._from_local(key, dest, names)
         if entry is not None or not self.access.remotes:
             return entry
