@@ -33,9 +33,10 @@ def pytest_collection_modifyitems(config, items):
         items[:] = [i for i in items if "slow" not in i.keywords]
 
 
-def pytest_report_header(config):
-    if not _slow_wanted(config):
-        return "tests marked slow are deselected: --run-slow (or CI=true) runs them too"
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    # said at the end, where -q and pytest-xdist still show it (the deselected count stays in the workers)
+    if not _slow_wanted(config) and not hasattr(config, "workerinput"):
+        terminalreporter.write_line("tests marked slow were left out: --run-slow (or CI=true) runs them too")
 
 
 SUMMARY = re.compile(r"npubuild: (\d+) kernels; compiled (\d+), from store (\d+)(?: \((\d+) from shared stores\))?, up to date (\d+)")
