@@ -130,15 +130,57 @@ def _file_rec(path: Path, rel_to: Path) -> dict:
     return {"path": path.relative_to(rel_to).as_posix(), "sha256": sha256_file(path), "size": path.stat().st_size}
 
 
-def write_graph(plan, out_dir: Path, source=None, program=None) -> list[Path]:
+def _weight_bytes(node) -> int:
+    """The bytes a program node's weights take in its weight.bin: packed weights as stored, the rest as fp16."""
+    from ..ops.lazy_numpy import np
+
+    total = 0
+    for k, w in node.weights.items():
+        pk = node.packed.get(k)
+        parts = (pk.data, pk.scale, pk.offset) if pk is not None else (w,)
+        total += sum(np.asarray(a).size * max(np.asarray(a).dtype.itemsize, 2) for a in parts if a is not None)
+    return total
+
+
+def written_bytes(plan, program=None) -> int:
+    """What writing ``plan``'s artifacts will take on disk, at least: every program's weights twice (its
+    weight.bin and the same values in its Core ML package), the graph package's constants (the program's)
+    and the fills. The plan's own budget counts each weight once; this is the bound on what a build writes."""
+    from ..ops.lazy_numpy import np
+    from .plan_model import HostNode, ProgNode
+
+    total = sum(2 * _weight_bytes(n) for n in plan.nodes if isinstance(n, ProgNode))
+    total += sum(2 * np.asarray(v).size for v in plan.const_fills.values())
+    total += sum(2 * np.asarray(n.gamma).size for n in plan.nodes if isinstance(n, HostNode) and n.gamma is not None)
+    if program is not None:
+        total += sum(np.asarray(v).nbytes for v in program.main.consts.values())
+    return total
+
+
+def check_written_bytes(plan, graph: str, limit: int, program=None) -> None:
+    """Refuse, before a byte is written, a graph whose artifacts would be over ``limit`` (max_artifact_size)
+    in all: a tiny .mil can ask for several large adapters, each stored twice."""
+    need = written_bytes(plan, program)
+    if need > limit:
+        raise UserError(f"ane graph '{graph}': its artifacts would take {need} bytes on disk (program weights, adapters and "
+                        f"their Core ML packages), over max_artifact_size ({limit} bytes) in [tool.npubuild]: "
+                        "make the graph smaller (fewer or smaller layout changes) or raise max_artifact_size")
+
+
+def write_graph(plan, out_dir: Path, source=None, program=None, max_bytes: int | None = None) -> list[Path]:
     """Write every artifact of ``plan`` into ``out_dir``; returns the files. Each program also gets its
     Core ML package (:mod:`.coreml`, :mod:`.coreml_graph`), and with ``source`` = (the .mil, its display name, MilBounds)
-    the graph gets one too; so does it with ``program``, the MilProgram a YAML graph was translated into."""
+    the graph gets one too; so does it with ``program``, the MilProgram a YAML graph was translated into.
+    ``max_bytes`` (default: the source's MilBounds.max_bytes) bounds everything written, checked first."""
     from ..ops.lazy_numpy import np
     from .plan_model import HostNode
     from .programs import node_program, plan_record
     from .weightbin import write_weight_bin
 
+    if max_bytes is None and source is not None:
+        max_bytes = source[2].max_bytes
+    if max_bytes is not None:
+        check_written_bytes(plan, out_dir.name, max_bytes, program)
     out_dir.mkdir(parents=True, exist_ok=True)
     files: list[Path] = []
     program_files, stems = {}, {}
@@ -233,7 +275,7 @@ def build_graph(mil_path: str, display: str, out_dir: str, stores, bounds: MilBo
             from .plan import compile_plan
 
             program = yaml_program(graph, bounds)
-            files = write_graph(compile_plan(program, bounds), out, program=program)
+            files = write_graph(compile_plan(program, bounds), out, program=program, max_bytes=bounds.max_bytes)
     except UserError as e:
         return TaskFailed(str(e))
     # stale files of an earlier plan would be named by nothing: remove them

@@ -31,6 +31,7 @@ function outputs; :func:`.programs.plan_record` turns it into the manifest's JSO
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from ..limits import over
@@ -80,6 +81,15 @@ def compile_plan(prog, bounds: MilBounds | None = None) -> AnePlan:
     """The plan of ``prog``'s main function; ``bounds`` limits the buffers and weights it may plan."""
     fn = prog.main
     return _Compiler(prog.file, fn, bounds or MilBounds()).run()
+
+
+def _all_finite(v) -> bool:
+    """Whether every number in a parameter value (a number, or lists/tuples of them) is finite."""
+    if isinstance(v, (list, tuple)):
+        return all(_all_finite(x) for x in v)
+    if isinstance(v, (float, np.floating)):
+        return math.isfinite(float(v))
+    return True
 
 
 class _Compiler(Routes):
@@ -419,7 +429,21 @@ class _Compiler(Routes):
         self.wants: list[tuple[int, list[tuple[str, Cur]], _Op]] = []
         for self.pos, o in enumerate(flat):
             self.route(o)
-        return self.bind()
+        plan = self.bind()
+        self.check_finite(plan)
+        return plan
+
+    def check_finite(self, plan: AnePlan) -> None:
+        """A NaN or infinite scalar parameter (``eps = fp16(nan)``) is valid MIL, and coremltools would keep it,
+        but the plan's parameters go into the manifest, which is strict JSON: refuse it at its line, before a
+        build writes anything (weights may hold NaN/Inf: they are stored as binary)."""
+        for node in plan.nodes:
+            params = {"eps": node.eps} if isinstance(node, HostNode) else node.attrs
+            for key, v in params.items():
+                if not _all_finite(v):
+                    where = f"{self.file}:{node.line}: " if node.line else f"{self.file}: "
+                    raise PlanError(f"{where}'{node.name.split('%')[0]}' ({node.route}): parameter {key} is {v}, not a finite number; "
+                                    "npubuild records it in the manifest (strict JSON): give a finite value")
 
     def add_node(self, o: _Op, route: str, attrs: dict, ins: list[tuple[str, Cur]], out: Cur, weights=None, **kw) -> int:
         """A program; what it reads and writes must be what the program declares, value for value."""

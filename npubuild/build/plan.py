@@ -222,6 +222,7 @@ def _ane_graphs(config: Config, spec, ane_yaml: dict) -> dict:
     (npubuild.build.tasks.task_ane), and the other graphs and kernels still build."""
     from ..ane.build import load_plan, mil_files
     from ..ane.mil_model import MilBounds
+    from ..spec.load import name_problem
 
     bounds = MilBounds.of(config)  # BLOBFILEs only from the project and its data_dirs
     out: dict[str, tuple[str, str]] = {}
@@ -231,6 +232,9 @@ def _ane_graphs(config: Config, spec, ane_yaml: dict) -> dict:
         except ValueError:
             display = str(path)
         name = path.stem
+        problem = name_problem(name, "graph", config.limits)
+        if problem is not None:  # the stem becomes artifacts/graphs/<name>/: '..' would write into artifacts/ itself
+            raise UserError(f"{display}:1: {problem}; the graph is named after its file: rename the file")
         if name in spec.graphs or name in ane_yaml or name in out:
             where = f"a YAML graph at {(spec.graphs.get(name) or ane_yaml[name]).file}" if name not in out else out[name][1]
             raise UserError(f"{display}: graph '{name}' is already defined ({where}); graph names are unique: rename the file")

@@ -47,6 +47,16 @@ CONSTANT_KEYS = ("shape", "dtype", "value", "file")
 NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*\Z")
 
 
+def name_problem(name, what: str, limits: Limits) -> str | None:
+    """Why ``name`` cannot be a name (None when it can): the one rule for YAML kernel, graph, node and
+    tensor names and for ``.mil`` graph names (the file's stem), since each becomes a directory or file name."""
+    limit = limits.max_name_length
+    if isinstance(name, str) and NAME_RE.match(name) and len(name) <= limit:
+        return None
+    return (f"{what} name {str(name)[:80]!r} is not a valid name: use letters, digits, '_', '.' and '-', "
+            f"starting with a letter or '_', at most {limit} characters (limits.max_name_length)")
+
+
 class _Ctx:
     """Diagnostics collector for one file."""
 
@@ -61,11 +71,10 @@ class _Ctx:
 
     def check_name(self, name, line: int, what: str) -> bool:
         """A name from the spec that will become a file or directory name."""
-        limit = self.limits.max_name_length
-        if isinstance(name, str) and NAME_RE.match(name) and len(name) <= limit:
+        problem = name_problem(name, what, self.limits)
+        if problem is None:
             return True
-        self.err(line, f"{what} name {str(name)[:80]!r} is not a valid name: use letters, digits, '_', '.' and '-', "
-                       f"starting with a letter or '_', at most {limit} characters (limits.max_name_length)")
+        self.err(line, problem)
         return False
 
     def err(self, line: int, msg: str) -> None:
