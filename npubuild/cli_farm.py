@@ -37,7 +37,7 @@ def cmd_farm_status(args) -> int:
             raise UserError(f'--scheduler must be "dask://host:port" (a Dask scheduler), got {args.scheduler!r}') from None
     else:
         executor = config.executor
-    status = farm_status(executor, config.store if config is not None else None)
+    status = farm_status(executor, config.store if config is not None else None, config.farm if config is not None else None)
     if args.json:
         print(json.dumps(status, indent=1, sort_keys=True))
     else:

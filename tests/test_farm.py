@@ -19,12 +19,17 @@ from npubuild.build.keys import compile_key  # noqa: E402
 from npubuild.build.targets import COMPILED  # noqa: E402
 from npubuild.errors import UserError  # noqa: E402
 from npubuild.build.farm import connect, dispatch, scheduler_address, worker  # noqa: E402
+from npubuild.build.farm.settings import FarmSettings  # noqa: E402
 from npubuild.build.farm.worker import CompileRequest, run_compile  # noqa: E402
 from npubuild.limits import Limits  # noqa: E402
 from npubuild.spec.instances import make_instance  # noqa: E402
 from npubuild.toolchain import host as host_tc  # noqa: E402
 
 from .conftest import new_project  # noqa: E402
+
+
+TRUSTED = FarmSettings(trusted=True)  # these tests' in-process workers are this test's own
+TRUST_ENV = {"NPUBUILD_FARM_TRUSTED": "1"}
 
 
 def _request(shape=(64,), source: str | None = None, **kw) -> CompileRequest:
@@ -118,13 +123,14 @@ def test_remote_compile_writes_outputs_and_log(cluster, tmp_path):
     out = tmp_path / "k"
     out.mkdir()
     req = _request((96,))
-    who = dispatch.compile_on_farm(_executor(cluster), req, out, tmp_path / "store")
-    assert who and who.startswith(("tcp://", "inproc://"))
+    prov = dispatch.compile_on_farm(_executor(cluster), req, out, tmp_path / "store", TRUSTED)
+    who = prov["worker"]
+    assert who.startswith(("tcp://", "inproc://")) and prov["trusted_by"] == "farm_trusted" and prov["certificate"] is None
     local = tmp_path / "local.so"
     host_tc.compile_shared_library(req.source.decode(), local, tmp_path / "local.log", flags=req.flags)
     assert (out / "kernel.so").read_bytes() == local.read_bytes()
     log = (out / "build.log").read_text()
-    assert log.startswith(f"# compiled on farm worker {who}")
+    assert log.startswith(f"# compiled on farm worker {who} ({_executor(cluster)}); certificate: none (plain TCP); trusted: farm_trusted")
     assert str(out / "kernel.so") in log  # the worker's paths are rewritten to the client's
     assert "npubuild-farm-" not in log
     assert sorted(p.name for p in out.iterdir()) == ["build.log", "kernel.so"]
@@ -132,14 +138,14 @@ def test_remote_compile_writes_outputs_and_log(cluster, tmp_path):
 
 def test_one_client_per_process(cluster):
     ex = _executor(cluster)
-    assert connect.client_for(ex) is connect.client_for(ex)
+    assert connect.client_for(ex, TRUSTED) is connect.client_for(ex, TRUSTED)
 
 
 def test_compile_error_on_a_worker_fails_the_kernel_with_its_log(cluster, tmp_path):
     out = tmp_path / "k"
     out.mkdir()
     with pytest.raises(UserError, match=r"(?s)on farm worker .*invalid MLIR") as e:
-        dispatch.compile_on_farm(_executor(cluster), _request(source="func.func @broken("), out, tmp_path / "store")
+        dispatch.compile_on_farm(_executor(cluster), _request(source="func.func @broken("), out, tmp_path / "store", TRUSTED)
     assert str(out / "build.log") in str(e.value)
     assert not (out / "kernel.so").exists() and "# FAILED" in (out / "build.log").read_text()
 
@@ -164,14 +170,14 @@ def test_hung_compile_times_out_with_a_clear_error(cluster, tmp_path, monkeypatc
         time.sleep(5)
         return {}
 
-    monkeypatch.setattr(dispatch, "run_compile", hang)
+    monkeypatch.setattr(worker, "run_compile", hang)
     monkeypatch.setattr(dispatch, "QUEUE_ALLOWANCE", 0.0)
     out = tmp_path / "k"
     out.mkdir()
     req = _request(limits=Limits(tool_timeout=0.5))
     t0 = time.monotonic()
     with pytest.raises(UserError, match=r"did not finish within 1 s .*nothing was written"):
-        dispatch.compile_on_farm(_executor(cluster), req, out, tmp_path / "store")
+        dispatch.compile_on_farm(_executor(cluster), req, out, tmp_path / "store", TRUSTED)
     assert time.monotonic() - t0 < 4
     assert list(out.iterdir()) == []
 
@@ -182,11 +188,11 @@ def test_an_answer_that_does_not_match_its_sha256_writes_nothing(cluster, tmp_pa
         res["files"]["kernel.so"]["data"] += b"x"
         return res
 
-    monkeypatch.setattr(dispatch, "run_compile", tampered)
+    monkeypatch.setattr(worker, "run_compile", tampered)
     out = tmp_path / "k"
     out.mkdir()
-    with pytest.raises(UserError, match="not matching its sha256; nothing was written"):
-        dispatch.compile_on_farm(_executor(cluster), _request(), out, tmp_path / "store")
+    with pytest.raises(UserError, match=r"malformed answer \(kernel.so does not match its sha256\); nothing from it was written"):
+        dispatch.compile_on_farm(_executor(cluster), _request(), out, tmp_path / "store", TRUSTED)
     assert list(out.iterdir()) == []
 
 
@@ -195,7 +201,7 @@ def test_refusing_workers_mean_a_local_compile_said_once(cluster, tmp_path, monk
     monkeypatch.setattr(worker, "own_toolchain", lambda t: {**real(t), "id": "1" * 64, "cc_version": ["other cc"]})
     store = tmp_path / "store"
     for shape in ((8,), (16,), (24,)):
-        assert dispatch.compile_on_farm(_executor(cluster), _request(shape), tmp_path, store) is None
+        assert dispatch.compile_on_farm(_executor(cluster), _request(shape), tmp_path, store, TRUSTED) is None
     lines = take_notices(store)
     assert len(lines) == 2, lines
     assert any("refused host compiles: its host toolchain differs in cc_version" in ln for ln in lines)
@@ -205,7 +211,7 @@ def test_refusing_workers_mean_a_local_compile_said_once(cluster, tmp_path, monk
 def test_xdna_compiles_need_a_worker_with_the_xdna_resource(cluster, tmp_path):
     store = tmp_path / "store"
     req = _request(target="xdna")  # routed before anything is submitted: no worker of this cluster has xdna=1
-    assert dispatch.compile_on_farm(_executor(cluster), req, tmp_path, store) is None
+    assert dispatch.compile_on_farm(_executor(cluster), req, tmp_path, store, TRUSTED) is None
     lines = take_notices(store)
     assert lines == [f"npubuild: compile farm {_executor(cluster)} has no worker for xdna compiles "
                      "(dask worker --resources xdna=1); compiling them locally"]
@@ -236,7 +242,7 @@ def test_build_through_the_farm_matches_a_local_build(cluster, project, tmp_path
         """
     p = project(kernels)
     # doit's default (process) runner: one Dask client per doit process (tests/test_farm_cluster.py runs -P thread)
-    r = p.doit("-n", "2", "build", env={"NPUBUILD_EXECUTOR": _executor(cluster)})
+    r = p.doit("-n", "2", "build", env={"NPUBUILD_EXECUTOR": _executor(cluster), **TRUST_ENV})
     assert r.summary["compiled"] == 3, r.out
     logs = sorted(p.artifacts.glob("kernels/*/host/build.log"))
     assert len(logs) == 3 and all(lg.read_text().startswith("# compiled on farm worker") for lg in logs)
@@ -246,20 +252,23 @@ def test_build_through_the_farm_matches_a_local_build(cluster, project, tmp_path
     for lg in logs:
         kid = lg.parent.parent.name
         assert (lg.parent / "kernel.so").read_bytes() == (q.artifacts / "kernels" / kid / "host" / "kernel.so").read_bytes()
-    r2 = p.doit("build", env={"NPUBUILD_EXECUTOR": _executor(cluster)})
+    r2 = p.doit("build", env={"NPUBUILD_EXECUTOR": _executor(cluster), **TRUST_ENV})
     assert r2.summary["compiled"] == 0
 
 
 def test_farm_status_lists_workers_and_toolchains(cluster, project):
     p = project("kernels: {}\n")
-    r = p.npubuild("farm", "status", "--json", env={"NPUBUILD_EXECUTOR": _executor(cluster)})
+    r = p.npubuild("farm", "status", "--json", env={"NPUBUILD_EXECUTOR": _executor(cluster), **TRUST_ENV})
     st = json.loads(r.out)
     assert st["scheduler"] == _executor(cluster) and len(st["workers"]) == 1
     w = st["workers"][0]
-    assert w["toolchains"]["host"]["matches"] is True and "host" in w["takes"]
+    assert w["toolchains"]["host"]["matches"] is True and "host" in w["takes"] and w["trusted"] is True
+    assert st["connection"] == "plain TCP (not authenticated)" and st["trust"].startswith("farm_trusted = true")
     assert st["local"]["host"]["id"] == w["toolchains"]["host"]["id"]
     text = p.npubuild("farm", "status", env={"NPUBUILD_EXECUTOR": _executor(cluster)}).out
     assert "1 worker" in text and "(same)" in text
+    # without farm_trusted the same farm compiles nothing, and says how to trust it
+    assert "trusted workers: none: no compile is sent to the farm; set farm_tls_ca" in text, text
 
 
 def test_farm_status_without_a_farm_is_one_clear_error(project):
@@ -303,12 +312,12 @@ def test_a_compile_waiting_for_a_farm_without_workers_is_done_locally(tmp_path, 
 
     client = Client()
     monkeypatch.setattr(dispatch, "POLL", 0.05)
-    monkeypatch.setattr(dispatch, "client_for", lambda ex: client)
+    monkeypatch.setattr(dispatch, "client_for", lambda ex, farm: client)
     store = tmp_path / "store"
     import threading
 
     threading.Timer(0.3, lambda: setattr(client, "workers", {})).start()
-    assert dispatch.compile_on_farm("dask://h:1", _request(), tmp_path, store) is None
+    assert dispatch.compile_on_farm("dask://h:1", _request(), tmp_path, store, TRUSTED) is None
     assert client.fut.cancelled
     assert take_notices(store) == ["npubuild: compile farm dask://h:1 has no worker left for host compiles; "
                                    "compiling the rest locally"]

@@ -49,13 +49,13 @@ def emit_source(target: str, instance, out: str, options: dict) -> dict:
 
 @user_errors_fail
 def compile_kernel(target: str, kernel_id: str, instance, source: str, out_dir: str, stores, toolchain: dict, flags, options: dict,
-                   limits: Limits = Limits(), executor: str = "local") -> dict:
+                   limits: Limits = Limits(), executor: str = "local", farm=None) -> dict:
     """Compile ``source`` unless a store has its key; write the build record.
 
     ``stores`` is a StoreAccess (the local store and the project's further
     stores) or just the local store's path. ``executor`` is config.executor: with
     ``dask://host:port`` a compile runs on the compile farm (npubuild.build.farm) and
-    here only when the farm cannot take it.
+    here only when the farm cannot take it; ``farm`` (config.farm) says which workers are trusted.
     """
     from ..artifacts.stores import open_stores
     from .targets import COMPILED
@@ -78,7 +78,7 @@ def compile_kernel(target: str, kernel_id: str, instance, source: str, out_dir: 
     else:
         refused = store.refused
         worker = _compile_remotely(executor, target, kernel_id, instance, src, options, key, toolchain, flags, limits, stores,
-                                   out, store.local.root)
+                                   out, store.local.root, farm)
         if worker is None:
             try:
                 tgt.compile(src.read_text(), out, out / "build.log", instance, options, store.local.root, toolchain, limits, flags=flags)
@@ -91,18 +91,21 @@ def compile_kernel(target: str, kernel_id: str, instance, source: str, out_dir: 
         p = out / name
         files[name] = {"sha256": sha256_file(p), "size": p.stat().st_size}
     record = {"key": key, "toolchain": toolchain, "flags": flags, "files": files}
+    if worker is not None:  # provenance of farm-built outputs: which worker, its certificate, why it is trusted
+        record["farm"] = worker
     atomic_write_text(out / RECORD_NAME, json.dumps(record, sort_keys=True, indent=1))
     result = {"outcome": outcome}
     if outcome == "compiled" and refused:
         result["store_refused"] = refused
     if outcome == "compiled" and worker is not None:
-        result["farm_worker"] = worker
+        result["farm_worker"] = worker["worker"]
     return result
 
 
 def _compile_remotely(executor: str, target: str, kernel_id: str, instance, src: Path, options: dict, key: str, toolchain: dict,
-                      flags, limits: Limits, stores, out: Path, store_root) -> str | None:
-    """The farm worker that compiled the kernel into ``out``, or None: compile it here."""
+                      flags, limits: Limits, stores, out: Path, store_root, farm=None) -> dict | None:
+    """The provenance of the farm compile that wrote ``out`` ({worker, certificate, trusted_by, ...}),
+    or None: compile it here."""
     from .farm import is_remote
 
     if not is_remote(executor):
@@ -112,7 +115,7 @@ def _compile_remotely(executor: str, target: str, kernel_id: str, instance, src:
 
     max_size = getattr(stores, "max_artifact_size", CompileRequest.max_size)
     req = CompileRequest(target, kernel_id, instance, src.read_bytes(), options, key, toolchain, flags, limits, max_size, code_id())
-    return compile_on_farm(executor, req, out, store_root)
+    return compile_on_farm(executor, req, out, store_root, farm)
 
 
 def _clear_non_files(out: Path, names) -> None:

@@ -5,6 +5,12 @@ the client is kept per process id (a forked child never uses its parent's) and
 made under a lock (threads share it). A scheduler that does not answer within
 CONNECT_TIMEOUT is remembered as down for the rest of the process, so a build
 without its farm waits once, not once per kernel.
+
+What the client accepts from the farm (docs/farm.md, "Threat model"): it
+connects over Dask TLS when farm_tls_* are set, and refuses plain TCP to a
+scheduler on another machine unless farm_trusted; results are fetched from the
+workers themselves and deserialised with msgpack only (SAFE_DESERIALIZERS), so a
+result that arrives pickled is refused instead of unpickled.
 """
 from __future__ import annotations
 
@@ -13,36 +19,43 @@ import os
 import threading
 
 from . import scheduler_address
+from .settings import FarmSettings, is_loopback
 
 CONNECT_TIMEOUT = 5.0  # seconds to reach the scheduler
 # A client whose scheduler went away stops trying after this long (Dask's default is minutes).
 RECONNECT_TIMEOUT = "5s"
+# The only serialisation family the client takes data in: msgpack builds bytes, str, numbers, lists and
+# dicts and nothing else ("pickle", "dask" (which unpickles its type) and "error" are refused).
+SAFE_DESERIALIZERS = ("msgpack",)
 
 _LOCK = threading.Lock()
-_CLIENTS: dict[tuple[int, str], object] = {}  # (pid, executor) -> Client
-_DOWN: dict[tuple[int, str], FarmUnavailable] = {}  # (pid, executor) -> why there is no client
+_CLIENTS: dict[tuple, object] = {}  # (pid, executor, settings) -> Client
+_DOWN: dict[tuple, "FarmUnavailable"] = {}  # (pid, executor, settings) -> why there is no client
 
 
 class FarmUnavailable(Exception):
     """No usable scheduler; the message says why (one line). ``lost``: it answered earlier in
     this build and went away (the build has said so already)."""
 
-    def __init__(self, why: str, lost: bool = False):
+    def __init__(self, why: str, lost: bool = False, untrusted: bool = False):
         super().__init__(why)
         self.lost = lost
+        self.untrusted = untrusted  # not connected on purpose: plain TCP to another machine
 
 
-def client_for(executor: str):
+def client_for(executor: str, farm: FarmSettings | None = None):
     """The Client of ``executor`` (``dask://host:port``) for this process; FarmUnavailable when
-    distributed is not installed or the scheduler cannot be reached."""
-    slot = (os.getpid(), executor)
+    distributed is not installed, the scheduler cannot be reached, or the connection would be
+    plain TCP to another machine without farm_trusted."""
+    farm = farm or FarmSettings()
+    slot = (os.getpid(), executor, farm)
     with _LOCK:
         if slot in _CLIENTS:
             return _CLIENTS[slot]
         if slot in _DOWN:
             raise _DOWN[slot]
         try:
-            client = _connect(executor)
+            client = _connect(executor, farm)
         except FarmUnavailable as e:
             _DOWN[slot] = e
             raise
@@ -50,9 +63,9 @@ def client_for(executor: str):
         return client
 
 
-def forget(executor: str, why: str) -> None:
+def forget(executor: str, why: str, farm: FarmSettings | None = None) -> None:
     """The scheduler went away during the build: no more remote compiles from this process."""
-    slot = (os.getpid(), executor)
+    slot = (os.getpid(), executor, farm or FarmSettings())
     with _LOCK:
         client = _CLIENTS.pop(slot, None)
         _DOWN[slot] = FarmUnavailable(why, lost=True)
@@ -66,7 +79,7 @@ def forget(executor: str, why: str) -> None:
 def reset() -> None:
     """Forget the clients and failures of this process (tests)."""
     with _LOCK:
-        clients = [c for (pid, _), c in _CLIENTS.items() if pid == os.getpid()]
+        clients = [c for slot, c in _CLIENTS.items() if slot[0] == os.getpid()]
         _CLIENTS.clear()
         _DOWN.clear()
     for c in clients:
@@ -76,10 +89,15 @@ def reset() -> None:
             pass
 
 
-def _connect(executor: str):
+def _connect(executor: str, farm: FarmSettings):
+    if not farm.tls and not farm.trusted and not is_loopback(executor):
+        raise FarmUnavailable("plain TCP to a scheduler on another machine is not authenticated: anyone who reaches it can "
+                              "join as a worker; set farm_tls_ca, farm_tls_cert and farm_tls_key (Dask TLS), or "
+                              "farm_trusted = true if everyone who can reach it may run code in this build", untrusted=True)
     try:
         import dask
         from distributed import Client
+        from distributed.security import Security
     except ImportError:
         raise FarmUnavailable('the Dask distributed package is not installed (pip install "npubuild[farm]")') from None
     # Dask logs every failed (re)connection attempt, with tracebacks, on its own loggers
@@ -90,8 +108,18 @@ def _connect(executor: str):
     try:
         with dask.config.set({"distributed.comm.timeouts.connect": f"{CONNECT_TIMEOUT}s",
                               "distributed.client.reconnect-timeout": RECONNECT_TIMEOUT}):
-            return Client(scheduler_address(executor), timeout=CONNECT_TIMEOUT, set_as_default=False)
-    except (OSError, TimeoutError) as e:
+            if farm.tls:
+                security = Security(tls_ca_file=farm.tls_ca, tls_client_cert=farm.tls_cert, tls_client_key=farm.tls_key,
+                                    require_encryption=True)
+                address = scheduler_address(executor).replace("tcp://", "tls://", 1)
+            else:
+                security, address = None, scheduler_address(executor)
+            # direct_to_workers: results are fetched from the worker that holds them, asking for msgpack
+            # (Dask passes the client's deserializers on as the serializers the worker must use);
+            # through the scheduler they would come pickled and be refused.
+            return Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False, security=security,
+                          deserializers=list(SAFE_DESERIALIZERS), direct_to_workers=True)
+    except (OSError, TimeoutError, ValueError) as e:
         reason = str(e).splitlines()[0] if str(e) else type(e).__name__
         raise FarmUnavailable(f"no answer within {CONNECT_TIMEOUT:.0f} s: {reason[:200]}") from None
 

@@ -8,6 +8,11 @@ temporary store of its own for linked objects (xdna's microkernels), and sends
 back the outputs' bytes with their sha256 and the build log. It never sees, let
 alone writes, the client's tree: paths in the log and messages are the
 worker's, and the client rewrites them.
+
+The task the client submits is :func:`farm_task`: it never raises (an exception
+is returned as ``{"raised": ...}``; some, such as RecursionError, Dask cannot
+send back, and the client would wait its whole budget) and its answer is plain
+data (bytes, str, int, dicts), which the client takes in msgpack only.
 """
 from __future__ import annotations
 
@@ -25,7 +30,7 @@ from pathlib import Path
 from ...errors import UserError
 from ...limits import Limits
 
-LOG_LIMIT = 4 << 20  # bytes of build log sent back (the tail is kept; the error message has the last lines anyway)
+LOG_LIMIT = Limits().farm_log_max_size  # default bytes of build log sent back (limits.farm_log_max_size; the tail is kept)
 
 
 @dataclass(frozen=True)
@@ -100,6 +105,18 @@ def differences(theirs: dict, ours: dict) -> list[str]:
     return [k for k in keys if theirs.get(k) != ours.get(k)]
 
 
+def farm_task(req: CompileRequest) -> dict:
+    """What the client submits: :func:`run_compile` (looked up at call time), any exception turned into
+    ``{"raised": "Type: first line", "worker"}`` so that the client always gets an answer it can read."""
+    try:
+        return run_compile(req)
+    except BaseException as e:  # noqa: BLE001 - RecursionError, MemoryError ... must come back as data, not as a lost task
+        if isinstance(e, (KeyboardInterrupt, SystemExit)):
+            raise
+        first = (str(e).splitlines() or [""])[0][:300]
+        return {"raised": f"{type(e).__name__}: {first}" if first else type(e).__name__, "worker": worker_name()}
+
+
 def run_compile(req: CompileRequest) -> dict:
     """Compile on this worker. Returns one of
     ``{"files": {name: {"data", "sha256", "mode"}}, "log", "worker", "scratch"}``,
@@ -138,17 +155,17 @@ def run_compile(req: CompileRequest) -> dict:
             tgt.compile(text, out, log, req.instance, req.options, scratch_dir() / "store", tc, req.limits,
                         flags=req.flags)
         except UserError as e:
-            return {"error": str(e), "log": _log_text(log), "worker": where, "scratch": str(out)}
+            return {"error": str(e), "log": _log_text(log, req.limits), "worker": where, "scratch": str(out)}
         files = {}
         for name in tgt.binaries.values():
             p = out / name
             size = p.stat().st_size
             if size > req.max_size:
                 return {"error": f"{name} is {size} bytes, over max_artifact_size ({req.max_size}); not sent",
-                        "log": _log_text(log), "worker": where, "scratch": str(out)}
+                        "log": _log_text(log, req.limits), "worker": where, "scratch": str(out)}
             data = p.read_bytes()
             files[name] = {"data": data, "sha256": hashlib.sha256(data).hexdigest(), "mode": p.stat().st_mode & 0o777}
-        return {"files": files, "log": _log_text(log), "worker": where, "scratch": str(out)}
+        return {"files": files, "log": _log_text(log, req.limits), "worker": where, "scratch": str(out)}
 
 
 def _short(value, limit: int = 100) -> str:
@@ -156,13 +173,18 @@ def _short(value, limit: int = 100) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _log_text(path: Path) -> str:
+def _log_text(path: Path, limits: Limits | None = None) -> str:
+    limit = getattr(limits, "farm_log_max_size", LOG_LIMIT)
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            if size > limit:
+                f.seek(size - limit)  # the tail only: a runaway log is not read into memory whole
+            data = f.read(limit)
     except OSError:
         return ""
-    if len(data) > LOG_LIMIT:
-        data = b"# ... (the start of the log is left out)\n" + data[-LOG_LIMIT:]
+    if size > limit:
+        data = b"# ... (the start of the log is left out: limits.farm_log_max_size)\n" + data
     return data.decode("utf-8", "replace")
 
 
