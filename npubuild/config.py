@@ -33,6 +33,14 @@ Keys (all optional):
                                       as x86-64-v3 (env NPUBUILD_HOST_CPU); part of the host build key
   executor = "local"                  where compiles that miss every store run: local, or dask://host[:port] (a Dask
                                       distributed scheduler; docs/farm.md) (env NPUBUILD_EXECUTOR)
+  farm_trusted = false                every farm worker's outputs are used, signed and shared; needed for plain TCP
+                                      to a scheduler on another machine (env NPUBUILD_FARM_TRUSTED=1; docs/farm.md)
+  farm_tls_ca / farm_tls_cert / farm_tls_key = ""   Dask TLS: the CA, this client's certificate and key (PEM)
+                                      (env NPUBUILD_FARM_TLS_CA, _CERT, _KEY)
+  farm_trusted_workers = []           TLS certificate subjects ("CN=w1,O=Lab") of workers whose outputs are used
+                                      (env NPUBUILD_FARM_TRUSTED_WORKERS, ';'-separated)
+  farm_verify = "0%"                  share of farm compiles also compiled here; a byte mismatch fails the kernel
+                                      (env NPUBUILD_FARM_VERIFY)
   [tool.npubuild.flags]               extra llc, cc, aiecc and Peano options from an allowlist per tool,
                                       part of the build key (npubuild.tool_flags; env NPUBUILD_LLC_FLAGS ...)
   data_dirs = []                      directories outside the project that specs may read data from (.npy
@@ -51,11 +59,13 @@ from .constants import TARGETS, XDNA_BODY_DEFAULT, XDNA_BODY_SOURCES, XDNA_DEVIC
 from .errors import UserError, did_you_mean
 from .limits import Limits, limits_from_table, parse_size
 from .tool_flags import ToolFlags, tool_flags_from
+from .build.farm.settings import FarmSettings, parse_farm_settings
 
 KNOWN_KEYS = (
     "specs", "artifacts", "store", "targets", "max_open_kernels", "xdna_device", "xdna_strict", "xrt_contexts", "ane_resident_programs",
     "stores", "max_artifact_size", "trusted_keys", "require_signatures", "signing_key", "limits", "data_dirs",
     "host_cpu", "xdna_bodies", "flags", "executor",
+    "farm_trusted", "farm_trusted_workers", "farm_tls_ca", "farm_tls_cert", "farm_tls_key", "farm_verify",
 )
 STORE_SCHEMES = ("file", "http", "https", "redis")
 
@@ -114,6 +124,7 @@ class Config:
     xdna_bodies: str = XDNA_BODY_DEFAULT
     flags: ToolFlags = ToolFlags()
     executor: str = "local"  # or dask://host:port
+    farm: FarmSettings = FarmSettings()  # the farm_* keys: whom the compile farm trusts (docs/farm.md)
 
     def data_roots(self) -> tuple:
         """Where spec data files (.npy, BLOBFILE) may be: the project, then data_dirs."""
@@ -203,6 +214,7 @@ def load_config(root: Path | None = None) -> Config:
         xdna_bodies=_xdna_bodies(os.environ.get("NPUBUILD_XDNA_BODIES") or table.get("xdna_bodies", XDNA_BODY_DEFAULT), pp),
         flags=tool_flags_from(table.get("flags"), str(pp)),
         executor=parse_executor(os.environ.get("NPUBUILD_EXECUTOR") or table.get("executor", "local"), pp),
+        farm=parse_farm_settings(table, root, pp),
     )
 
 
@@ -235,6 +247,9 @@ _KEY_TYPES = {
     "executor": (str, 'a string such as "local" or "dask://host:8786"'), "flags": (dict, "a table: [tool.npubuild.flags]"),
     "max_artifact_size": ((str, int), 'a size such as "1G" or a number of bytes'),
     "limits": (dict, "a table: [tool.npubuild.limits]"),
+    "farm_trusted_workers": (list, 'a list such as ["CN=worker1,O=Lab"]'),
+    "farm_tls_ca": (str, 'a path string such as "certs/ca.pem"'), "farm_tls_cert": (str, 'a path string such as "certs/me.pem"'),
+    "farm_tls_key": (str, 'a path string such as "certs/me.key"'), "farm_verify": (str, 'a percentage such as "5%"'),
 }
 
 

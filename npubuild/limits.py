@@ -63,6 +63,8 @@ class Limits:
     tool_timeout: float = 600.0  # seconds for one llc / cc / Peano compile
     aiecc_timeout: float = 1800.0  # seconds for one aiecc run
     xrt_run_timeout: float = 60.0  # seconds one NPU dispatch may take before the xrt backend calls the NPU hung
+    # the compile farm
+    farm_log_max_size: int = 4 << 20  # bytes of a farm worker's build log kept (its tail) in build.log
 
     def describe(self) -> dict:
         return {f.name: getattr(self, f.name) for f in fields(self)}
@@ -70,7 +72,7 @@ class Limits:
 
 _SIZES = {
     "max_constant_bytes", "spec_max_file_size", "max_input_bytes", "manifest_max_size",
-    "bundle_max_total_size", "bundle_max_header_size",
+    "bundle_max_total_size", "bundle_max_header_size", "farm_log_max_size",
 }
 _SECONDS = {"store_request_timeout", "tool_timeout", "aiecc_timeout", "xrt_run_timeout"}
 KNOWN_LIMITS = tuple(f.name for f in fields(Limits))

@@ -274,7 +274,8 @@ def task_compile():
         opts = _pair_options(plan, kid, t)
         yield {
             "name": f"{kid}@{t.name}",
-            "actions": [(compile_kernel, (t.name, kid, inst, src, d, store, tc, flags, opts, plan.config.limits, plan.config.executor))],
+            "actions": [(compile_kernel, (t.name, kid, inst, src, d, store, tc, flags, opts, plan.config.limits, plan.config.executor,
+                                         plan.config.farm))],
             "file_dep": [src, *t.linked_files(inst, opts)],
             "targets": [*(f"{d}/{b}" for b in t.binaries.values()), f"{d}/{RECORD_NAME}"],
             "uptodate": [KeyUnchanged(recipe_id), OutputsMatchRecord(d, t.binaries.values())],
