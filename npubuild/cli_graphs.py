@@ -81,8 +81,11 @@ def cmd_inputs(args) -> int:
         _check_out_dir(args.params, "--params")
         if Path(args.params).resolve() == Path(args.output).resolve():
             raise UserError(f"-o and --params are the same file ({args.output}): give two names")
+    from .config import load_config
+
     sig = _signature(args)
-    inputs, params = example_arrays(sig, args.seed)
+    # the project's limit on a run's input arrays (as `npubuild run` reads it), checked before drawing any
+    inputs, params = example_arrays(sig, args.seed, load_config().limits)
     write_npz(args.output, inputs)
     print(f"wrote inputs {_listing(sig['inputs'])} to {args.output} (seed {args.seed})", file=sys.stderr)
     if args.params:
@@ -109,7 +112,7 @@ def run_arrays(args, manifest: dict, cfg) -> tuple[dict, dict]:
     if args.example:
         from .runner.examples import example_arrays
 
-        ex_inputs, ex_params = example_arrays(sig, args.seed)
+        ex_inputs, ex_params = example_arrays(sig, args.seed, cfg.limits)  # sizes checked before any is drawn
         inputs = {**ex_inputs, **inputs}
         params = {**ex_params, **params}
     lacking = {side: [n for n in sig[side] if n not in given] for side, given in (("params", params), ("inputs", inputs))}
@@ -200,26 +203,52 @@ def add_parsers(sub) -> None:
 JSON_VALUES_MAX = 1 << 16  # elements of one output whose values `run --json` lists; larger ones: -o out.npz
 
 
+def _integer_stats(v) -> dict:
+    """min and max of an integer or bool array as exact Python numbers, and the mean from an exact sum:
+    float64 has 53 bits, so int64 values above 2**53 would come out rounded (and a plain int64 sum can
+    wrap). The sum runs a chunk at a time; int64/uint64 chunks are summed as 32-bit halves, which cannot
+    overflow for fewer than 2**31 elements per chunk."""
+    import numpy as np
+
+    if v.dtype == np.bool_:
+        return {"min": bool(v.min()), "max": bool(v.max()), "mean": int(np.count_nonzero(v)) / v.size}
+    flat, total = v.reshape(-1), 0
+    for start in range(0, flat.size, 1 << 20):
+        c = flat[start:start + (1 << 20)]
+        if c.dtype.itemsize < 8:
+            total += int(c.sum(dtype=np.int64 if c.dtype.kind == "i" else np.uint64))
+        else:
+            low = c.dtype.type(0xFFFFFFFF)
+            total += (int((c >> c.dtype.type(32)).sum()) << 32) + int((c & low).sum())
+    return {"min": int(v.min()), "max": int(v.max()), "mean": total / v.size}
+
+
 def run_report(graph: str, backend: str, fallback: str | None, out: dict, output_file: str | None) -> dict:
     """What `npubuild run --json` prints: per output its shape, dtype, summary statistics, and its values
-    when it has at most JSON_VALUES_MAX elements (integers and booleans as such; floats as numbers,
-    non-finite ones as null, which the nan/inf counts account for)."""
+    when it has at most JSON_VALUES_MAX elements (integers and booleans as such, min and max of integer
+    outputs exact; floats as numbers, non-finite ones as null, which the nan/inf counts account for)."""
     import numpy as np
 
     outputs = {}
     for name, v in out.items():
         v = np.asarray(v)
+        doc = {"shape": list(v.shape), "dtype": str(v.dtype)}
+        if v.dtype.kind in "biu":  # never through float64: int64 beyond 2**53 would be rounded
+            doc.update(nan=0, inf=0)
+            if v.size:
+                doc.update(_integer_stats(v))
+            if v.size <= JSON_VALUES_MAX:
+                doc["values"] = v.tolist()
+            outputs[name] = doc
+            continue
         f = v.astype(np.float64)
         finite = np.isfinite(f)
-        doc = {"shape": list(v.shape), "dtype": str(v.dtype), "nan": int(np.isnan(f).sum()), "inf": int(np.isinf(f).sum())}
+        doc.update(nan=int(np.isnan(f).sum()), inf=int(np.isinf(f).sum()))
         if finite.any():
             doc.update(min=float(f[finite].min()), max=float(f[finite].max()), mean=float(f[finite].mean()))
         if v.size <= JSON_VALUES_MAX:
-            if v.dtype.kind in "biu":
-                doc["values"] = v.tolist()
-            else:
-                obj = f.astype(object)
-                obj[~finite] = None
-                doc["values"] = obj.tolist()
+            obj = f.astype(object)
+            obj[~finite] = None
+            doc["values"] = obj.tolist()
         outputs[name] = doc
     return {"graph": graph, "backend": backend, "fallback_reason": fallback or None, "outputs": outputs, "output_file": output_file}
