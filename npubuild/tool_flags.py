@@ -67,13 +67,13 @@ ALLOWED = {
         (r"-v", "print the commands the compiler driver runs into build.log"),
     ),
     # aiecc (Python aiecc.py and the C++/declarative drivers; mlir-aie python/compiler/aiecc/cl_arguments.py,
-    # tools/aiecc/CommandLineOptions.h): only options that every driver spells the same way.
+    # tools/aiecc/CommandLineOptions.h): only options that every driver spells the same way (not -j: argparse
+    # takes -j4, LLVM's parser -j=4 unless the option is a prefix one, as only the declarative driver's is).
     "aiecc": (
         (r"--opt-level=[0-3]", "optimisation level of the core compiles; replaces the level npubuild detects"),
         (r"-v|--verbose", "trace the commands aiecc runs into build.log"),
         (r"--alloc-scheme=(basic-sequential|bank-aware)", "how buffers are placed in a tile's memory banks"),
         (r"--(no-)?unified", "lower all cores together or each on its own"),
-        (r"-j[0-9]{1,3}", "parallel core compiles (0: every core of the machine)"),
     ),
     # Peano clang++ compiles mm.cc and mlir-aie's aie_kernels to objects the design links.
     "peano": (
@@ -159,7 +159,7 @@ def allowed_summary(tool: str) -> str:
         "llc": "-O0..-O3, -mattr=+feature,-feature, -fast-isel, -global-isel, -enable-misched, -enable-post-misched, "
                "-frame-pointer=, -align-loops=N, -fp-contract=, -time-passes",
         "cc": "-s, -v",
-        "aiecc": "--opt-level=0..3, -v/--verbose, --alloc-scheme=basic-sequential|bank-aware, --[no-]unified, -jN",
+        "aiecc": "--opt-level=0..3, -v/--verbose, --alloc-scheme=basic-sequential|bank-aware, --[no-]unified",
         "peano": "-O0..-O3/-Os/-Oz, -DMACRO[=value], -UMACRO, -W warnings, -w, floating-point, loop, inlining "
                  "and layout -f options, -ffp-contract=, -ffp-model=, -g",
     }[tool]
