@@ -208,3 +208,8 @@ def test_host_flags_are_in_the_key_the_log_and_explain(tmp_path):
     pp.write_text(pp.read_text() + '\n[tool.npubuild.flags]\ncc = ["-o", "elsewhere.so"]\n')
     r = p.doit("build", check=False)
     assert r.rc != 0 and "flags.cc" in r.out + r.err and "Traceback" not in r.out + r.err
+    # so is one from the environment, before anything runs: no build.log gets the file's lines
+    pp.write_text(pp.read_text().split("\n[tool.npubuild.flags]")[0])
+    r = p.doit("build", check=False, env={"NPUBUILD_CC_FLAGS": "-Wl,@/etc/hostname"})
+    assert r.rc != 0 and "NPUBUILD_CC_FLAGS: flags.cc: '-Wl,@/etc/hostname' is not accepted" in r.out + r.err, r.out + r.err
+    assert "Traceback" not in r.out + r.err
