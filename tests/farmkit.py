@@ -51,10 +51,14 @@ class LocalFarm:
                 time.sleep(0.2)
         raise RuntimeError(f"dask scheduler did not listen on {self.port} within {START_TIMEOUT} s: {self.log('scheduler')}")
 
-    def start_worker(self, name: str, nthreads: int = 1, resources: str | None = None, env: dict | None = None) -> None:
+    def start_worker(self, name: str, nthreads: int = 1, resources: str | None = None, env: dict | None = None,
+                     preload: str | None = None) -> None:
+        """``preload``: a module path for `dask worker --preload` (tests/fake_farm_worker.py replaces its compile)."""
         args = ["worker", self.address, "--name", name, "--nthreads", str(nthreads), "--host", "127.0.0.1", "--no-dashboard"]
         if resources:
             args += ["--resources", resources]
+        if preload:
+            args += ["--preload", preload]
         self._spawn(name, args, env)
 
     def client(self):

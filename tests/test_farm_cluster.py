@@ -49,7 +49,7 @@ def test_200_kernels_through_two_workers_one_killed_mid_compile(tmp_path):
         addr = farm.wait_for_workers(["a", "b"])
         client = farm.client()
         p = new_project(tmp_path / "proj", relu_sweep_spec(N_KERNELS))
-        env = dict(os.environ, NPUBUILD_EXECUTOR=farm.executor)
+        env = dict(os.environ, NPUBUILD_EXECUTOR=farm.executor, NPUBUILD_FARM_TRUSTED="1")  # this test's own workers
         build = subprocess.Popen([sys.executable, "-m", "doit", "-n", str(JOBS), "-P", "thread", "build"], cwd=p.root, env=env,
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         killed_keys, max_flight, deadline = [], 0, time.monotonic() + BUILD_TIMEOUT
@@ -100,7 +100,7 @@ def test_a_worker_with_another_host_toolchain_is_refused(tmp_path):
         # another C compiler command line: the host fingerprint (toolchain/host.py: cc_args) differs
         farm.start_worker("other", env={"NPUBUILD_CC": "cc -m64"})
         addr = farm.wait_for_workers(["good", "other"])
-        env = {"NPUBUILD_EXECUTOR": farm.executor}
+        env = {"NPUBUILD_EXECUTOR": farm.executor, "NPUBUILD_FARM_TRUSTED": "1"}
         p = new_project(tmp_path / "one", relu_sweep_spec(12))
         st = p.npubuild("farm", "status", env=env).out
         assert "2 workers" in st and "(differs: refused)" in st and "(same)" in st, st
@@ -142,7 +142,7 @@ def test_the_scheduler_going_away_mid_build_leaves_a_complete_local_build(tmp_pa
         farm.client().close()
         farm._client = None  # this test's own client must not outlive the scheduler
         p = new_project(tmp_path / "proj", relu_sweep_spec(60))
-        env = dict(os.environ, NPUBUILD_EXECUTOR=farm.executor)
+        env = dict(os.environ, NPUBUILD_EXECUTOR=farm.executor, NPUBUILD_FARM_TRUSTED="1")
         build = subprocess.Popen([sys.executable, "-m", "doit", "-n", "2", "-P", "thread", "build"], cwd=p.root, env=env,
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         deadline = time.monotonic() + BUILD_TIMEOUT

@@ -101,10 +101,11 @@ def _connect(executor: str, farm: FarmSettings):
     except ImportError:
         raise FarmUnavailable('the Dask distributed package is not installed (pip install "npubuild[farm]")') from None
     # Dask logs every failed (re)connection attempt, with tracebacks, on its own loggers
-    # (distributed.client, distributed.comm ...); the build says what happened once, itself.
+    # (distributed.client, distributed.comm ...), and a refused result as "critical" with a traceback
+    # (distributed.protocol.core); the build says what happened once, itself.
     for name in ["distributed", *logging.root.manager.loggerDict]:
         if name == "distributed" or name.startswith("distributed."):
-            logging.getLogger(name).setLevel(logging.CRITICAL)
+            logging.getLogger(name).setLevel(logging.CRITICAL + 1)
     try:
         with dask.config.set({"distributed.comm.timeouts.connect": f"{CONNECT_TIMEOUT}s",
                               "distributed.client.reconnect-timeout": RECONNECT_TIMEOUT}):
