@@ -67,10 +67,21 @@ def is_stale_temp(path: Path, now: float) -> bool:
 
 def sweep_stale_temps(*roots: Path) -> int:
     """Remove temporary files and directories left by dead writers under ``roots``; returns how many."""
+    return _sweep(roots)[0]
+
+
+def sweep_and_count_live(*roots: Path) -> int:
+    """Sweep as :func:`sweep_stale_temps` does; returns how many temporaries of live writers remain. A build
+    that ends while another still writes must not record a nothing-changed stamp: should that writer be
+    killed, only a full run's sweep (which the stamp would skip) removes what it left."""
+    return _sweep(roots)[1]
+
+
+def _sweep(roots) -> tuple[int, int]:
     import time
 
     now = time.time()
-    removed = 0
+    removed = kept = 0
     for root in roots:
         root = Path(root)
         if not root.is_dir():
@@ -81,6 +92,7 @@ def sweep_stale_temps(*roots: Path) -> int:
                     continue
                 path = Path(dirpath) / name
                 if not is_stale_temp(path, now):
+                    kept += 1
                     continue
                 if path.is_dir() and not path.is_symlink():
                     shutil.rmtree(path, ignore_errors=True)
@@ -88,7 +100,57 @@ def sweep_stale_temps(*roots: Path) -> int:
                     path.unlink(missing_ok=True)
                 removed += 1
             dirnames[:] = [d for d in dirnames if not d.startswith(TMP_PREFIX)]
-    return removed
+    return removed, kept
+
+
+# what the temporary names of bundle packs and unpacks (npubuild.artifacts.bundle_install) say after the pid
+BUNDLE_KINDS = ("pack", "unpack", "old")
+
+
+def _left_by(name: str) -> str | None:
+    """The kind of a temporary name a bundle pack or unpack made (``.npb-tmp-<pid>-<kind>-...``), or None."""
+    if not name.startswith(TMP_PREFIX):
+        return None
+    kind = name[len(TMP_PREFIX) :].partition("-")[2].partition("-")[0]
+    return kind if kind in BUNDLE_KINDS else None
+
+
+def _moved_aside_from(parent: Path, name: str) -> Path | None:
+    """The directory that a swap killed between its two renames left missing, for the old tree it had moved aside."""
+    if _left_by(name) != "old":
+        return None
+    home = parent / name.partition("-old-")[2].rpartition("-")[0]
+    return home if home.name and not os.path.lexists(home) else None
+
+
+def sweep_beside(parent: Path, every: bool = False) -> None:
+    """Remove the temporaries that killed packs and unpacks left in ``parent``, and put back a tree a killed swap
+    had moved aside. Only ``parent`` itself is looked at, not below it: it may be any directory (a project's
+    no-op build looks at its root this way too: a listing, cheap enough for the fast path). ``every``: any
+    stale temporary there, not only a bundle's (for a project's own directories)."""
+    parent = Path(parent)
+    try:
+        names = os.listdir(parent)
+    except OSError:
+        return
+    import time
+
+    now = time.time()
+    for name in names:
+        path = parent / name
+        if not (_left_by(name) or (every and name.startswith(TMP_PREFIX))) or not is_stale_temp(path, now):
+            continue
+        home = _moved_aside_from(parent, name)
+        is_tree = path.is_dir() and not path.is_symlink()
+        try:
+            if home is not None and is_tree:
+                os.rename(path, home)
+            elif is_tree:
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                path.unlink(missing_ok=True)
+        except OSError:
+            pass  # someone else's to clean up (another user's, or being removed right now)
 
 
 def sha256_file(path: Path) -> str:
@@ -181,8 +243,10 @@ def inside(root: Path, *parts: str) -> Path:
 
 def within_roots(path: Path, roots) -> bool:
     """Whether ``path`` (symlinks followed) is inside one of ``roots``."""
-    real = Path(path).resolve()
-    return any(real.is_relative_to(Path(r).resolve()) for r in roots)
+    # os.path.realpath, not Path.resolve: on a symlink loop resolve raises RuntimeError; realpath gives the
+    # path where the loop was found (inside or not, like any other), and opening it then fails with ELOOP
+    real = Path(os.path.realpath(path))
+    return any(real.is_relative_to(os.path.realpath(r)) for r in roots)
 
 
 def open_regular(path: Path):

@@ -238,7 +238,8 @@ def pack(src: Path, out: Path, signing_key: Path | None = None, level: int = ZST
     check_total(refused, len(mbytes) + len(signature or b"") + sum(f["size"] for f in files.values()), limits)
 
     out.parent.mkdir(parents=True, exist_ok=True)
-    sweep_beside(out.parent)
+    for beside in {out.parent, src.parent}:  # a killed pack to this place, a killed unpack into the source
+        sweep_beside(beside)
     try:
         with atomic_writer(out, kind="pack") as fh:
             cctx = zstandard.ZstdCompressor(level=level, threads=0, write_checksum=True, write_content_size=False, write_dict_id=False)
@@ -310,7 +311,8 @@ def unpack(
     was_link = dest.is_symlink()
     if was_link or dest.exists():
         dest = dest.resolve()
-    sweep_beside(dest.parent)
+    for beside in {dest.parent, bundle.parent}:  # a killed unpack to this place, a killed pack of this bundle
+        sweep_beside(beside)
     if was_link or dest.exists():
         if not dest.is_dir():
             raise BundleError(f"{dest} exists and is not a directory")

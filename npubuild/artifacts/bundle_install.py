@@ -17,56 +17,11 @@ import os
 import shutil
 import stat
 import tempfile
-import time
 from pathlib import Path
 
-from ..fsio import TMP_PREFIX, is_stale_temp, tmp_prefix
+from ..fsio import sweep_beside, tmp_prefix  # noqa: F401 - sweep_beside: for callers of this module
 from .bundle_stream import BundleError
 from .manifest import MANIFEST
-
-KINDS = ("pack", "unpack", "old")  # what the temporary names of packs and unpacks say after the pid
-
-
-def _left_by(name: str) -> str | None:
-    """The kind of a temporary name this module made (``.npb-tmp-<pid>-<kind>-...``), or None."""
-    if not name.startswith(TMP_PREFIX):
-        return None
-    kind = name[len(TMP_PREFIX) :].partition("-")[2].partition("-")[0]
-    return kind if kind in KINDS else None
-
-
-def _moved_aside_from(parent: Path, name: str) -> Path | None:
-    """The directory that a swap killed between its two renames left missing, for the old tree it had moved aside."""
-    if _left_by(name) != "old":
-        return None
-    home = parent / name.partition("-old-")[2].rpartition("-")[0]
-    return home if home.name and not os.path.lexists(home) else None
-
-
-def sweep_beside(parent: Path) -> None:
-    """Remove the temporaries that killed packs and unpacks left in ``parent``, and put back a tree a killed swap
-    had moved aside. Only ``parent`` itself is looked at, not below it: it may be any directory."""
-    try:
-        names = os.listdir(parent)
-    except OSError:
-        return
-    now = time.time()
-    for name in names:
-        path = parent / name
-        if _left_by(name) is None or not is_stale_temp(path, now):
-            continue
-        home = _moved_aside_from(parent, name)
-        is_tree = path.is_dir() and not path.is_symlink()
-        try:
-            if home is not None and is_tree:
-                os.rename(path, home)
-            elif is_tree:
-                shutil.rmtree(path, ignore_errors=True)
-            else:
-                path.unlink(missing_ok=True)
-        except OSError:
-            pass  # someone else's to clean up (another user's, or being removed right now)
-
 
 def empty_dir(d: Path) -> bool:
     with os.scandir(d) as it:

@@ -13,6 +13,7 @@ version) are unchanged.
 """
 from __future__ import annotations
 
+import contextlib
 import gc
 import hashlib
 import signal
@@ -102,7 +103,19 @@ def _fast_stamp() -> dict | None:
         argv = _invocation()
         if config is not None and argv is not None and noop.plain_build(argv) and noop.enabled():
             BuildState.stamp = noop.fresh_stamp(config, config.root / DEP_FILE)
+            if BuildState.stamp is not None:
+                _sweep_beside(config)
     return BuildState.stamp
+
+
+def _sweep_beside(config) -> None:
+    """What a killed `npubuild unpack -C artifacts`, a pack into the project or a stamp write left beside the
+    artifacts (a listing of two directories: the fast path does it too, since such a kill changes no stamped file)."""
+    from ..fsio import sweep_beside
+
+    sweep_beside(config.root, every=True)
+    for d in {config.artifacts.parent, config.artifacts} - {config.root}:  # wherever NPUBUILD_ARTIFACTS puts them
+        sweep_beside(d)
 
 
 def _load_plan():
@@ -113,6 +126,11 @@ def _load_plan():
 
         # a build killed earlier (SIGKILL, power loss) may have left temp files: never a live build's
         sweep_stale_temps(config.artifacts, config.store)
+        _sweep_beside(config)
+        # this run may write (and be killed): until it records a new stamp, the next run takes the full path,
+        # whose sweep removes what it may leave (the fast path never walks the artifacts)
+        with contextlib.suppress(OSError):
+            (config.root / noop.STAMP_FILE).unlink(missing_ok=True)
 
         try:
             BuildState.plan = build_plan(config)
@@ -201,9 +219,13 @@ def _build_files(plan) -> list[str]:
 
 
 def _record_stamp(plan) -> None:
+    from ..fsio import sweep_and_count_live
+
     recipes = _recipes(plan)
     if any(r is None for r in recipes.values()):
         return
+    if sweep_and_count_live(plan.config.artifacts, plan.config.store):
+        return  # another build is still writing here: no stamp, so that a run after it is killed sweeps
     ids = {t: r[0]["id"] for t, r in recipes.items()}
     compiled = sum(1 for _, _, t, _ in _pairs(plan) if _compiles(plan, t))
     summary = {"kernels": len(plan.instances), "artifacts": compiled, "notes": _notes(plan),
