@@ -20,13 +20,36 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def make_certs(d: Path, names) -> dict:
+    """A CA and a certificate per name (subject CN=<name>,O=npubuild-test), with openssl:
+    name -> {"ca", "cert", "key"} paths (PEM), as Dask TLS takes them."""
+    d.mkdir(parents=True, exist_ok=True)
+    ca, ca_key = d / "ca.pem", d / "ca.key"
+
+    def run(*args):
+        subprocess.run(["openssl", *args], check=True, capture_output=True, timeout=60)
+
+    run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(ca_key), "-out", str(ca), "-days", "2",
+        "-subj", "/O=npubuild-test/CN=test-ca")
+    out = {}
+    for name in names:
+        key, csr, cert = d / f"{name}.key", d / f"{name}.csr", d / f"{name}.pem"
+        run("req", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(csr), "-subj", f"/O=npubuild-test/CN={name}")
+        run("x509", "-req", "-in", str(csr), "-CA", str(ca), "-CAkey", str(ca_key), "-CAcreateserial", "-out", str(cert), "-days", "2")
+        out[name] = {"ca": str(ca), "cert": str(cert), "key": str(key)}
+    return out
+
+
 class LocalFarm:
-    def __init__(self, log_dir: Path, env: dict | None = None):
+    def __init__(self, log_dir: Path, env: dict | None = None, tls: dict | None = None):
+        """``tls``: make_certs() output with entries "scheduler" and "client" (and one per worker name):
+        every process then talks Dask TLS with its own certificate."""
         self.log_dir = Path(log_dir)
         self.log_dir.mkdir(parents=True, exist_ok=True)
         self.env = dict(os.environ, **(env or {}))
         self.port = free_port()
-        self.address = f"tcp://127.0.0.1:{self.port}"
+        self.tls = tls
+        self.address = f"{'tls' if tls else 'tcp'}://127.0.0.1:{self.port}"
         self.executor = f"dask://127.0.0.1:{self.port}"
         self.procs: dict[str, subprocess.Popen] = {}
         self._client = None
@@ -39,8 +62,15 @@ class LocalFarm:
         self.procs[name] = p
         return p
 
+    def _tls_args(self, name: str) -> list[str]:
+        if not self.tls:
+            return []
+        c = self.tls[name]
+        return ["--tls-ca-file", c["ca"], "--tls-cert", c["cert"], "--tls-key", c["key"]]
+
     def start_scheduler(self) -> None:
-        self._spawn("scheduler", ["scheduler", "--host", "127.0.0.1", "--port", str(self.port), "--no-dashboard"])
+        self._spawn("scheduler", ["scheduler", "--host", "127.0.0.1", "--port", str(self.port), "--no-dashboard",
+                                  *(["--protocol", "tls"] if self.tls else []), *self._tls_args("scheduler")])
         deadline = time.monotonic() + START_TIMEOUT
         while time.monotonic() < deadline:
             self._check_alive("scheduler")
@@ -59,13 +89,20 @@ class LocalFarm:
             args += ["--resources", resources]
         if preload:
             args += ["--preload", preload]
+        args += self._tls_args(name)
         self._spawn(name, args, env)
 
     def client(self):
         if self._client is None:
             from distributed import Client
 
-            self._client = Client(self.address, timeout=30, set_as_default=False)
+            security = None
+            if self.tls:
+                from distributed.security import Security
+
+                c = self.tls["client"]
+                security = Security(tls_ca_file=c["ca"], tls_client_cert=c["cert"], tls_client_key=c["key"], require_encryption=True)
+            self._client = Client(self.address, timeout=30, set_as_default=False, security=security)
         return self._client
 
     def wait_for_workers(self, names) -> dict:

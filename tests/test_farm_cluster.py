@@ -160,3 +160,38 @@ def test_the_scheduler_going_away_mid_build_leaves_a_complete_local_build(tmp_pa
     assert len(who) == 60 and None in who.values() and any(who.values())  # some on the farm, the rest here
     assert "Traceback" not in err, err[-3000:]
     p.npubuild("verify")
+
+
+@pytest.mark.slow
+def test_a_tls_farm_uses_only_the_workers_whose_certificates_are_trusted(tmp_path):
+    from .farmkit import make_certs
+
+    certs = make_certs(tmp_path / "certs", ["scheduler", "client", "w1", "w2"])
+    with LocalFarm(tmp_path / "farm", tls=certs) as farm:
+        farm.start_scheduler()
+        farm.start_worker("w1")
+        farm.start_worker("w2")
+        addr = farm.wait_for_workers(["w1", "w2"])
+        assert addr["w1"].startswith("tls://")
+        c = certs["client"]
+        env = {"NPUBUILD_EXECUTOR": farm.executor, "NPUBUILD_FARM_TLS_CA": c["ca"], "NPUBUILD_FARM_TLS_CERT": c["cert"],
+               "NPUBUILD_FARM_TLS_KEY": c["key"], "NPUBUILD_FARM_TRUSTED_WORKERS": "O=npubuild-test,CN=w1"}
+        p = new_project(tmp_path / "proj", relu_sweep_spec(6))
+        r = p.doit("-n", "2", "-P", "thread", "build", env=env)
+        assert r.summary["compiled"] == 6 and "Traceback" not in r.err
+        assert set(_farm_logs(p).values()) == {addr["w1"]}, (_farm_logs(p), r.out)  # never w2: its certificate is not listed
+        for rec in p.artifacts.glob("kernels/*/host/build.json"):
+            import json
+
+            prov = json.loads(rec.read_text())["farm"]
+            assert prov == {"worker": addr["w1"], "certificate": "O=npubuild-test,CN=w1", "trusted_by": "farm_trusted_workers"}
+        st = p.npubuild("farm", "status", env=env).out
+        assert f"connection: Dask TLS (CA {c['ca']})" in st and "farm_trusted_workers (1 listed)" in st, st
+        row = {ln.split()[0]: ln for ln in st.splitlines()[4:]}
+        assert "O=npubuild-test,CN=w1  yes" in row[addr["w1"]] and "O=npubuild-test,CN=w2  no" in row[addr["w2"]], st
+        p.npubuild("verify")
+        # without the client's certificate the farm is unreachable: it does not talk plain TCP
+        q = new_project(tmp_path / "plain", relu_sweep_spec(2))
+        r = q.doit("build", env={"NPUBUILD_EXECUTOR": farm.executor, "NPUBUILD_FARM_TRUSTED": "1"})
+        assert r.summary["compiled"] == 2 and set(_farm_logs(q).values()) == {None}
+        assert f"npubuild: compile farm {farm.executor} unreachable" in r.out, r.out
