@@ -14,6 +14,20 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_cache_home(tmp_path_factory):
+    """The per-machine cache secret (npubuild.cache_auth) of the tests lives in a temporary
+    XDG_CACHE_HOME, inherited by every build the tests start, never in the user's ~/.cache."""
+    old = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("xdg-cache"))
+    yield
+    if old is None:
+        os.environ.pop("XDG_CACHE_HOME", None)
+    else:
+        os.environ["XDG_CACHE_HOME"] = old
+
+
 def pytest_addoption(parser):
     parser.addoption("--run-slow", action="store_true", help="also run the tests marked slow (CI=true does too)")
 

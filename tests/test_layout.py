@@ -16,8 +16,8 @@ PKG = Path(__file__).resolve().parent.parent / "npubuild"
 MAX_LINES = 600
 
 # Modules at the top of npubuild/: the public entry points and the foundation
-# every stage may use (errors, constants, configuration, limits, canonical JSON, safe writes).
-FOUNDATION = {"errors", "constants", "config", "canonical", "fsio", "limits", "tool_flags"}
+# every stage may use (errors, constants, configuration, limits, canonical JSON, safe writes, sealed caches).
+FOUNDATION = {"errors", "constants", "config", "canonical", "fsio", "limits", "tool_flags", "cache_auth"}
 TOP_LEVEL = FOUNDATION | {"__init__", "cli", "tasks"}  # and cli_*.py: parts of the command line (stage "cli")
 
 # stage -> the stages it may import (besides itself and the foundation).

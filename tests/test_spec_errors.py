@@ -411,10 +411,10 @@ def test_parse_cache_keeps_diagnostics_and_notices_edits(tmp_path):
     first = load_errors(tmp_path, cache)
     assert first == [f"{K}:4: duplicate key 'op' (first at line 3); remove one",
                      f"{K}:5: kernel family 'f': a shape must be a list of positive integers such as [32, 1024]; got [4, 0]"]
-    assert len(list(cache.glob("*.json"))) == 1
+    assert len(list(cache.glob("*.parse"))) == 1
     second = load_errors(tmp_path, cache)  # served from the cache
     assert second == first
-    assert len(list(cache.glob("*.json"))) == 1
+    assert len(list(cache.glob("*.parse"))) == 1
     # the same bytes in a different file are cached separately (diagnostics name the file)
     write(tmp_path, {"specs/kernels/b.yaml": "kernels:\n  g:\n    op: relu\n    op: abs\n    shapes: [[4]]\n"})
     assert any(l.startswith("specs/kernels/b.yaml:4: duplicate key 'op'") for l in load_errors(tmp_path, cache))
@@ -426,7 +426,7 @@ def test_parse_cache_keeps_diagnostics_and_notices_edits(tmp_path):
     write(tmp_path, {K: "kernels:\n  f:\n    op: relu\n    shapes: [[4]]\n"})
     assert list(load_specs(tmp_path / "specs", tmp_path, cache_dir=cache).families) == ["f"]
     # a corrupt cache entry is ignored, not trusted
-    for p in cache.glob("*.json"):
+    for p in cache.glob("*.parse"):
         p.write_text("{not json")
     assert list(load_specs(tmp_path / "specs", tmp_path, cache_dir=cache).families) == ["f"]
 

@@ -82,13 +82,25 @@ def fresh_stamp(config, db_file: Path) -> dict | None:
     """The last complete build's stamp if nothing has changed since; else None.
 
     Needs neither the plan nor the op catalog: the stamp lists the files to
-    stat and the targets whose toolchains to fingerprint.
+    stat and the targets whose toolchains to fingerprint. The stamp is sealed
+    with this machine's cache secret (npubuild.cache_auth): one edited or
+    copied in is not believed. The pinned sources it lists must still lead
+    inside the project or its data_dirs (a link re-pointed outside changes
+    their stat too; this says so without relying on it).
     """
+    from ..cache_auth import unseal
+    from ..fsio import read_regular, within_roots
     from ..spec.files import plan_key
     from .targets import COMPILED
 
     try:
-        stamp = json.loads((config.root / STAMP_FILE).read_text())
+        payload = unseal(read_regular(config.root / STAMP_FILE, _MAX_STAMP))
+        if payload is None:
+            return None
+        stamp = json.loads(payload)
+        roots = config.data_roots()
+        if not all(within_roots(Path(p), roots) for p in stamp["pinned"]):
+            return None
         ids = {t: COMPILED[t].fingerprint(config.store)["id"] for t in stamp["targets"]}
         digest = state_digest(plan_key(config), ids, stamp["files"], db_file)
     except Exception:  # noqa: BLE001 - any doubt means "take the full path"
@@ -99,13 +111,20 @@ def fresh_stamp(config, db_file: Path) -> dict | None:
     return stamp
 
 
-def write_stamp(config, db_file: Path, plan_key: str, toolchain_ids: dict, files: list[str], summary: dict) -> None:
-    """Record the state after a complete, successful build (see module doc)."""
-    from ..fsio import atomic_write_text
+_MAX_STAMP = 1 << 30  # a stamp lists every file of a build: large for a large project, bounded all the same
 
-    stamp = dict(summary, targets=sorted(toolchain_ids), files=files)
+
+def write_stamp(config, db_file: Path, plan_key: str, toolchain_ids: dict, files: list[str], summary: dict,
+                pinned: list[str] = ()) -> None:
+    """Record the state after a complete, successful build (see module doc)."""
+    from ..cache_auth import seal
+    from ..fsio import atomic_write_bytes
+
+    stamp = dict(summary, targets=sorted(toolchain_ids), files=files, pinned=list(pinned))
     stamp["digest"] = state_digest(plan_key, toolchain_ids, files, db_file)
+    sealed = seal(json.dumps(stamp).encode())
     try:
-        atomic_write_text(config.root / STAMP_FILE, json.dumps(stamp))
+        if sealed is not None:  # no cache secret: no fast path
+            atomic_write_bytes(config.root / STAMP_FILE, sealed)
     except OSError:
         pass  # an optimisation only

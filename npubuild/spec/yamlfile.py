@@ -2,21 +2,27 @@
 
 At thousands of kernels, parsing YAML costs more than doit's whole no-op, so a
 parse is cached by the file's bytes; PyYAML (:mod:`.yamlparse`) is imported
-only on a cache miss.
+only on a cache miss. A cached parse decides what the build believes the spec
+says, so each entry is sealed with this machine's cache secret
+(:mod:`npubuild.cache_auth`): an entry edited, or made elsewhere and copied
+in, is a miss and the file is parsed again.
 """
 from __future__ import annotations
 
 import hashlib
 import json
-import os
 from pathlib import Path
 
+from ..cache_auth import seal, unseal
 from ..errors import Diagnostic
-from ..fsio import TooLarge, read_regular
+from ..fsio import TooLarge, atomic_write_bytes, read_regular
 from ..limits import Limits
 from .yamlnode import Node
 
 CACHE_VERSION = "3"  # bump when the tree or the parse diagnostics change
+SPEC_CACHE = ".npubuild.spec-cache"  # in the project, next to doit's database: not in the shipped artifact folder
+# an entry is a parse of a file of at most limits.spec_max_file_size bytes (with positions: a few times larger)
+_ENTRY_PER_SPEC_BYTE = 64
 
 
 def load_file(path: Path, display: str, cache_dir: Path | None, limits: Limits = Limits()) -> tuple[Node | None, list[Diagnostic]]:
@@ -34,12 +40,14 @@ def load_file(path: Path, display: str, cache_dir: Path | None, limits: Limits =
         # the limits decide which diagnostics a parse gives, so they are part of its key
         salt = f"{CACHE_VERSION}:{limits.yaml_max_depth}:{limits.yaml_max_alias_nodes}"
         digest = hashlib.sha256(data + salt.encode() + display.encode()).hexdigest()
-        cache_file = cache_dir / f"{digest}.json"
+        cache_file = cache_dir / f"{digest}.parse"
         try:
-            cached = json.loads(cache_file.read_text())
-            return (Node.from_json(cached["root"]) if cached["root"] else None), [
-                Diagnostic(*d) for d in cached["problems"]
-            ]
+            payload = unseal(read_regular(cache_file, _ENTRY_PER_SPEC_BYTE * limits.spec_max_file_size + (1 << 20)))
+            if payload is not None:
+                cached = json.loads(payload)
+                return (Node.from_json(cached["root"]) if cached["root"] else None), [
+                    Diagnostic(*d) for d in cached["problems"]
+                ]
         except (OSError, ValueError, KeyError, TypeError):
             pass
     try:
@@ -51,11 +59,10 @@ def load_file(path: Path, display: str, cache_dir: Path | None, limits: Limits =
     root, problems = parse_text(text, display, limits)
     if cache_file is not None:
         payload = {"root": root.to_json() if root else None, "problems": [[d.file, d.line, d.message] for d in problems]}
+        sealed = seal(json.dumps(payload).encode())
         try:
-            cache_dir.mkdir(parents=True, exist_ok=True)
-            tmp = cache_file.with_suffix(f".tmp{os.getpid()}")
-            tmp.write_text(json.dumps(payload))
-            os.replace(tmp, cache_file)
+            if sealed is not None:  # no secret: nothing is cached
+                atomic_write_bytes(cache_file, sealed)
         except OSError:
             pass  # the cache is an optimisation only
     return root, problems

@@ -3,7 +3,11 @@
 Hashing a toolchain (libLLVM.so alone is >100 MB) on every build would dominate
 a no-op; a fingerprint is recomputed only when the stat key — (path, size,
 mtime_ns) of every hashed file, plus whatever else the caller puts in it —
-changes. Results are memoized per process and kept in a small JSON file.
+changes. Results are memoized per process and kept in a small JSON file in the
+store, sealed with this machine's cache secret (npubuild.cache_auth): the store
+ships with a copied artifact folder, and a fingerprint taken from someone else's
+file would put their compile keys (and xdna emit decisions) in this build. A
+file that does not check is recomputed.
 """
 from __future__ import annotations
 
@@ -13,9 +17,10 @@ import os
 from pathlib import Path
 from typing import Callable
 
+from ..cache_auth import seal, unseal
 from ..canonical import canonical_json
 from ..errors import UserError
-from ..fsio import atomic_write_text
+from ..fsio import atomic_write_bytes, read_regular
 
 _memo: dict[str, dict] = {}
 
@@ -48,8 +53,8 @@ def cached_fingerprint(cache_file: Path | None, key: dict, compute: Callable[[],
         return copy.deepcopy(fp)
     if cache_file is not None:
         try:
-            with open(cache_file, encoding="utf-8") as f:
-                cached = json.load(f)
+            payload = unseal(read_regular(cache_file, _MAX_CACHE))
+            cached = json.loads(payload) if payload is not None else None
             if isinstance(cached, dict) and cached.get("key") == key and isinstance(cached.get("fingerprint"), dict):
                 _memo[memo_key] = cached["fingerprint"]
                 return copy.deepcopy(cached["fingerprint"])
@@ -62,5 +67,10 @@ def cached_fingerprint(cache_file: Path | None, key: dict, compute: Callable[[],
     return copy.deepcopy(fp)
 
 
+_MAX_CACHE = 1 << 24
+
+
 def _write(cache_file: Path, key: dict, fp: dict) -> None:
-    atomic_write_text(cache_file, json.dumps({"key": key, "fingerprint": fp}, indent=1, sort_keys=True) + "\n")
+    sealed = seal((json.dumps({"key": key, "fingerprint": fp}, indent=1, sort_keys=True) + "\n").encode())
+    if sealed is not None:  # no cache secret: nothing is cached
+        atomic_write_bytes(cache_file, sealed)
