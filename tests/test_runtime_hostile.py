@@ -198,9 +198,13 @@ TAMPERED = {
     ),
     "op-and-key": (
         _op_and_key,
-        [f"kernel {RELU}: [host] op is 'neg' in the manifest, \"relu\" {SO.format(k=RELU)}"],
-        f"ERR UserError kernel {RELU}: the manifest does not match the ABI compiled into {RELU_SO}: op is 'neg' in the "
-        f"manifest, \"relu\" {SO.format(k=RELU)}; refusing to call it (rebuild with `doit build`)",
+        [
+            f"graph chain: step 2 (y) is a relu step but names kernel {RELU}, a neg kernel; the manifest was edited after "
+            "the build: rebuild with `doit build`",
+            f"kernel {RELU}: [host] op is 'neg' in the manifest, \"relu\" {SO.format(k=RELU)}",
+        ],
+        f"ERR UserError <art>/manifest.json: graph chain: step 2 (y) is a relu step but names kernel {RELU}, a neg kernel; "
+        "the manifest was edited after the build: rebuild with `doit build`",
     ),
     "other-binary-with-its-hash": (
         _other_binary,

@@ -17,16 +17,15 @@ import os
 import struct
 from pathlib import Path, PurePosixPath
 
-from ..canonical import canonical_json
 from ..constants import DTYPE_BYTES, DTYPES
 from ..errors import UserError, VerifyError
 from ..fsio import read_regular, sha256_file
 from ..limits import Limits, over
+# records checked against each other (keys, graph steps against their kernels): their own module
+from .manifest_records import INSTANCE_VERSION, graph_problems, instance_key, key_problem, record_problems  # noqa: F401
 
 SCHEMA = 1
 MANIFEST = "manifest.json"
-# spec.instances.INSTANCE_VERSION: the key recipe (artifacts may not import spec; a test keeps the two equal)
-INSTANCE_VERSION = 1
 # the kernel ABI: the host emitter's npubuild_abi symbol and the xdna abi.json (emitters.host.mlir_text.ABI_VERSION)
 ABI_VERSION = 1
 ABI_SYMBOL = "npubuild_abi"
@@ -284,6 +283,9 @@ class _Schema:
             if self.value(s, w, "dict") is not None:
                 self.field(s, "node", w, "str", optional=True)
                 self.field(s, "kernel", w, "name")
+                # what the step was built with: verify checks the kernel it names against them
+                self.field(s, "op", w, "name")
+                self.field(s, "key", w, "sha256")
                 self.field(s, "inputs", w, "names")
                 if self.field(s, "outputs", w, "names") is not None and len(s["outputs"]) != 1:
                     self.problems.append(f"{w}.outputs must name exactly one tensor, got {len(s['outputs'])}")
@@ -331,82 +333,6 @@ def schema_problems(m: dict, limits: Limits | None = None) -> list[str]:
     s.each(m, "graphs", "manifest", s.graph)
     s.field(m, "toolchains", "manifest", "dict", optional=True)
     return [p.removeprefix("manifest.") for p in s.problems]
-
-
-# ---- records against each other ------------------------------------------------------------------------
-
-
-def instance_key(k: dict) -> str:
-    """The key spec.instances.make_instance gives the op, dtype, inputs and attrs of a kernel record."""
-    desc = {
-        "v": INSTANCE_VERSION,
-        "op": k["op"],
-        "dtype": k["dtype"],
-        "inputs": [[list(t["shape"]), t["dtype"]] for t in k["inputs"]],
-        "attrs": k["attrs"],
-    }
-    return hashlib.sha256(canonical_json(desc).encode()).hexdigest()
-
-
-def key_problem(kernel_id: str, k: dict) -> str | None:
-    if k["key"] == instance_key(k):
-        return None
-    return (
-        f"kernel {kernel_id}: its key is not the key of its op, dtype, inputs and attrs "
-        "(the record was edited after the build); rebuild with `doit build`"
-    )
-
-
-def graph_problems(name: str, g: dict, kernels: dict) -> list[str]:
-    """Steps that name missing kernels, or give a kernel tensors of other shapes or dtypes."""
-    if g.get("kind") == "ane":
-        return []
-    unknown: dict = {}  # the output of a step already reported: its readers are not reported again
-    tensors: dict[str, dict] = {}
-    problems = []
-    for side in ("inputs", "params", "constants"):
-        for t, sig in g[side].items():
-            if t in tensors:
-                problems.append(f"graph {name}: '{t}' is declared twice (inputs, params, constants)")
-            tensors[t] = sig
-    for i, s in enumerate(g["steps"]):
-        where = f"graph {name}: step {i} ({s.get('node', '?')})"
-        k = kernels.get(s["kernel"])
-        if k is None:
-            problems.append(f"{where} names kernel '{s['kernel']}', which is not in the manifest")
-        elif len(s["inputs"]) != len(k["inputs"]):
-            problems.append(f"{where} gives kernel {s['kernel']} {len(s['inputs'])} input(s); it takes {len(k['inputs'])}")
-        else:
-            problems += _step_input_problems(where, s, k, tensors, unknown)
-        out = s["outputs"][0]
-        if out in tensors:
-            problems.append(f"{where} writes '{out}', which is already defined")
-        tensors[out] = k["outputs"][0] if k is not None and len(s["inputs"]) == len(k["inputs"]) else unknown
-    problems += [f"graph {name}: output '{o}' is not defined by the graph" for o in g["outputs"] if o not in tensors]
-    return problems
-
-
-def _step_input_problems(where: str, s: dict, k: dict, tensors: dict, unknown: dict) -> list[str]:
-    problems = []
-    for t, want in zip(s["inputs"], k["inputs"]):
-        got = tensors.get(t)
-        if got is None:
-            problems.append(f"{where} reads '{t}', which no input, param, constant or earlier step gives")
-        elif got is not unknown and (list(got["shape"]), got["dtype"]) != (list(want["shape"]), want["dtype"]):
-            problems.append(
-                f"{where} gives kernel {s['kernel']} input '{want['name']}' the tensor '{t}' of "
-                f"{list(got['shape'])} {got['dtype']}; the kernel takes {list(want['shape'])} {want['dtype']}"
-            )
-    return problems
-
-
-def record_problems(m: dict) -> list[str]:
-    """Keys that do not match their records, and graphs whose steps do not match their kernels."""
-    kernels = m.get("kernels", {})
-    problems = [p for kid, k in kernels.items() if (p := key_problem(kid, k))]
-    for name, g in m.get("graphs", {}).items():
-        problems += graph_problems(name, g, kernels)
-    return problems
 
 
 # ---- kernel ABIs ------------------------------------------------------------------------------------------------
@@ -546,7 +472,13 @@ def verify(artifacts: Path, manifest: dict | None = None, limits: Limits | None 
     problems += record_problems(m)
     for kid, k in m.get("kernels", {}).items():
         problems += [f"kernel {kid}: {p}" for p in abi_problems(artifacts, kid, k, intact)]
-    return problems
+    return problems + further_problems(artifacts, m, intact)
+
+
+def further_problems(artifacts: Path, m: dict, intact: set) -> list[str]:
+    """Checks of records against the files they name that live in modules of their own, one call each
+    (``intact``: ids of the file records whose bytes matched the manifest; the others are reported)."""
+    return []
 
 
 def _file_problem(artifacts: Path, what: str, f: dict) -> str | None:

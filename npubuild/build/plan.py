@@ -14,6 +14,7 @@ from ..errors import UserError
 from ..spec.files import plan_key, stat_stamp
 from ..spec.instances import KernelInstance
 from ..spec.load import Spec, load_specs
+from ..spec.yamlfile import SPEC_CACHE
 
 
 @dataclass
@@ -64,7 +65,8 @@ def graph_record(g, kernel_ids: list[str]) -> dict:
         "outputs": list(g.outputs),
         "targets": list(g.targets),
         "steps": [
-            {"node": s.node, "kernel": kid, "inputs": list(s.inputs), "outputs": [s.output]}
+            # op and instance key: which kernel the step was built with, so that verify notices another id put in
+            {"node": s.node, "op": s.instance.op, "kernel": kid, "key": s.instance.key, "inputs": list(s.inputs), "outputs": [s.output]}
             for s, kid in zip(g.steps, kernel_ids)
         ],
     }
@@ -77,28 +79,40 @@ def build_plan(config: Config) -> Plan:
     """The plan of ``config``'s specs, reused from the last run when nothing it
     depends on changed (spec bytes, npubuild's code, the config, .npy constants).
 
-    The cache is a pickle written by this project's own builds and kept next to
-    doit's database, not in the (shareable) store.
+    The cache is a pickle kept next to doit's database, not in the (shareable)
+    store, and sealed with this machine's cache secret (npubuild.cache_auth): a
+    pickle runs code when it is loaded, so one that does not carry this user's
+    tag — edited, or copied in with a project — is never unpickled, and the
+    plan is made again. What a cached plan says about pinned sources is checked
+    again on every build (npubuild.build.pinned.pinned_option), so a file that
+    became a link out of the project since is refused either way.
     """
+    from ..cache_auth import seal, unseal
+    from ..fsio import atomic_write_bytes, read_regular
+
     cache = config.root / PLAN_CACHE
     key = plan_key(config)
     try:
-        with open(cache, "rb") as f:
-            cached = pickle.load(f)
-        if cached["key"] == key and cached["extra"] == stat_stamp(p for p, *_ in cached["extra"]):
-            return cached["plan"]
-    except (OSError, pickle.UnpicklingError, EOFError, KeyError, TypeError, AttributeError, ImportError):
+        payload = unseal(read_regular(cache, _MAX_PLAN_CACHE))
+        if payload is not None:
+            cached = pickle.loads(payload)
+            if cached["key"] == key and cached["extra"] == stat_stamp(p for p, *_ in cached["extra"]):
+                return cached["plan"]
+    except (OSError, ValueError, pickle.UnpicklingError, EOFError, KeyError, TypeError, AttributeError, ImportError):
         pass
     plan = _build_plan(config)
     plan.cache_key = key
     npy = sorted({c.file for g in plan.spec.graphs.values() for c in g.constants.values() if c.file})
+    sealed = seal(pickle.dumps({"key": key, "extra": stat_stamp(npy), "plan": plan}, protocol=pickle.HIGHEST_PROTOCOL))
     try:
-        from ..fsio import atomic_write_bytes
-
-        atomic_write_bytes(cache, pickle.dumps({"key": key, "extra": stat_stamp(npy), "plan": plan}, protocol=pickle.HIGHEST_PROTOCOL))
+        if sealed is not None:  # no cache secret: nothing is cached
+            atomic_write_bytes(cache, sealed)
     except OSError:
         pass  # an optimisation only
     return plan
+
+
+_MAX_PLAN_CACHE = 1 << 30  # a plan of specs within the limits is far smaller; read bounded all the same
 
 
 def _build_plan(config: Config) -> Plan:
@@ -116,7 +130,7 @@ def _build_plan(config: Config) -> Plan:
         config.specs,
         config.root,
         config.targets,
-        cache_dir=config.store / "specs",
+        cache_dir=config.root / SPEC_CACHE,  # per project, never in the shipped artifact folder
         xdna_device=config.xdna_device,
         design_checks=design_checks(),
         limits=config.limits,
