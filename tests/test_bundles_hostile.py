@@ -83,7 +83,8 @@ def _manifest(files: dict[str, bytes] | None = None, sizes: dict[str, int] | Non
     for rel, size in (sizes or {}).items():
         recs[rel] = {"path": rel, "sha256": "0" * 64, "size": size}
     consts = {f"c{i}": dict(r, dtype="f32", shape=[1]) for i, r in enumerate(recs.values())}
-    return json.dumps({"schema": 1, "kernels": {}, "graphs": {"g": {"constants": consts}}}, indent=indent).encode()
+    graph = {"inputs": {}, "params": {}, "constants": consts, "outputs": [], "steps": []}  # the structure verify requires
+    return json.dumps({"schema": 1, "kernels": {}, "graphs": {"g": graph}}, indent=indent).encode()
 
 
 def _good(files=None) -> list[bytes]:
@@ -497,3 +498,38 @@ def _unpack_copy(src: Path, b: Path, dest: Path) -> Path:
     shutil.copytree(src, dest, symlinks=True)
     _unpack(b, dest, force=True)
     return dest
+
+
+# ------------------------------------------------------------------ manifests nothing could load
+
+
+@pytest.mark.parametrize("graph, field", [
+    ({"inputs": {}, "params": {}, "constants": [], "outputs": [], "steps": []}, "graphs.g.constants must be an object"),
+    ({"inputs": {}, "params": {}, "constants": {}, "outputs": "y", "steps": []}, "graphs.g.outputs must be a list of strings"),
+    ({"inputs": {}, "params": {}, "constants": {}, "outputs": []}, "graphs.g.steps is missing"),
+    ({"inputs": {"x": {"shape": [-1], "dtype": "f32"}}, "params": {}, "constants": {}, "outputs": [], "steps": []},
+     "graphs.g.inputs.x.shape must be a list of"),
+    ({"kind": "ane", "inputs": {}, "outputs": {}, "nodes": "n"}, "graphs.g.nodes must be a list"),
+])
+def test_a_structurally_malformed_manifest_is_refused_and_nothing_installed(tmp_path, graph, field):
+    m = json.dumps({"schema": 1, "kernels": {}, "graphs": {"g": graph}}).encode()
+    b = _zst(tmp_path / "m.tar.zst", _member("manifest.json", m))
+    _refused(b, tmp_path, "malformed manifest.json: ", field)
+
+
+def test_nan_in_a_manifest_is_refused_as_verify_refuses_it(tmp_path):
+    m = _manifest(indent=None).replace(b'"shape": [1]', b'"shape": [NaN]', 1)
+    assert b"NaN" in m
+    b = _zst(tmp_path / "n.tar.zst", _member("manifest.json", m), *(_member(rel, d) for rel, d in sorted(FILES.items())))
+    _refused(b, tmp_path, "manifest.json is not valid JSON (NaN is not a JSON number")
+
+
+def test_cli_unpack_of_a_malformed_manifest_exits_1_with_one_line(tmp_path):
+    m = json.dumps({"schema": 1, "kernels": {"k": []}, "graphs": {}}).encode()
+    b = _zst(tmp_path / "k.tar.zst", _member("manifest.json", m))
+    r = subprocess.run([sys.executable, "-m", "npubuild.cli", "unpack", str(b), "-C", str(tmp_path / "out")],
+                       cwd=tmp_path, capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert r.stderr.strip().splitlines() == [
+        f"npubuild: bundle {b}: malformed manifest.json: kernels.k must be an object, got []; {tmp_path / 'out'} was left untouched"]
+    assert sorted(os.listdir(tmp_path)) == ["k.tar.zst"]

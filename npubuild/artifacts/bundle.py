@@ -42,7 +42,7 @@ from ..fsio import atomic_writer, read_regular, tmp_prefix
 from ..limits import Limits, over
 from .bundle_install import check_targets, carry_over, empty_dir, install, set_dir_modes, sweep_beside
 from .bundle_stream import BundleError, HeaderScan, ZstdReader, check_entries, check_ratio, check_total, header_class, zstd
-from .manifest import MANIFEST, SCHEMA, manifest_files
+from .manifest import MANIFEST, SCHEMA, manifest_files, schema_problems
 
 SIGNATURE = "signature.json"
 RESERVED = (MANIFEST, SIGNATURE)
@@ -76,7 +76,7 @@ def _too_deep(value, limit: int) -> bool:
 def _parse_manifest(data: bytes, where: str, limits: Limits = Limits()) -> dict:
     deep = f"{where}: manifest.json is nested more than {limits.manifest_max_depth} levels deep (limits.manifest_max_depth in [tool.npubuild.limits])"
     try:
-        m = json.loads(data)
+        m = json.loads(data, parse_constant=_not_a_number)
     except RecursionError:
         raise BundleError(deep) from None
     except (UnicodeDecodeError, ValueError) as e:
@@ -86,7 +86,17 @@ def _parse_manifest(data: bytes, where: str, limits: Limits = Limits()) -> dict:
     if not isinstance(m, dict) or m.get("schema") != SCHEMA:
         got = m.get("schema") if isinstance(m, dict) else "?"
         raise BundleError(f"{where}: manifest.json has unsupported schema {got!r} (this npubuild reads schema {SCHEMA})")
+    # the structure `npubuild verify` and the runtime require (npubuild.artifacts.manifest.read_manifest): a
+    # bundle nothing could load is refused before a file of it is installed
+    problems = schema_problems(m, limits)
+    if problems:
+        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+        raise BundleError(f"{where}: malformed manifest.json: {problems[0]}{more}")
     return m
+
+
+def _not_a_number(name: str):
+    raise ValueError(f"{name} is not a JSON number (the build writes strict JSON)")
 
 
 def _canonical(rel) -> str | None:
