@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
+import stat
 from pathlib import Path
 
 from .. import __version__
@@ -24,6 +26,7 @@ from ..errors import UserError
 from ..fsio import atomic_write_text, inside, read_regular, sha256_file, write_if_changed
 from ..limits import Limits
 from .actions import RECORD_NAME, user_errors_fail
+from .records import TASK_VALUES
 from .targets import COMPILED, not_built_reason
 
 
@@ -207,6 +210,8 @@ def write_constants(artifacts: Path, graph, out_dir: Path, limits: Limits = Limi
 
 @user_errors_fail
 def write_manifest(root: str) -> dict:
+    """The ``manifest`` task's action; its value ``outputs`` (saved by doit) is what :class:`OutputsIntact`
+    checks on the next build."""
     from ..config import load_config
     from .plan import build_plan
     from .state import BuildState
@@ -214,5 +219,42 @@ def write_manifest(root: str) -> dict:
     plan = BuildState.plan  # loaded by the task creators in this process (or inherited by fork)
     if plan is None or plan.config.root != Path(root):
         plan = build_plan(load_config(Path(root)))
-    build_manifest(plan)
-    return {}
+    manifest = build_manifest(plan)
+    return {"outputs": written_files(plan.config.artifacts, manifest)}
+
+
+def written_files(art: Path, manifest: dict) -> dict:
+    """Every file the manifest task wrote (the manifest, graph constants, xdna abi.json files):
+    path -> [size, sha256, inode, mtime_ns, ctime_ns] as it is now."""
+    rels = [c["path"] for g in manifest["graphs"].values() if g.get("kind") != "ane" for c in g["constants"].values()]
+    rels += [t["abi_file"]["path"] for k in manifest["kernels"].values() for t in k["targets"].values() if "abi_file" in t]
+    out = {}
+    for path in [art / MANIFEST, *(art / r for r in rels)]:
+        st = path.stat()
+        out[str(path)] = [st.st_size, sha256_file(path), st.st_ino, st.st_mtime_ns, st.st_ctime_ns]
+    return out
+
+
+class OutputsIntact:
+    """The ``manifest`` task is up to date only while every file it wrote is as it left it: doit checks
+    only that targets exist, so a truncated manifest.json or a flipped byte in a graph constant would
+    otherwise stay "up to date" while `verify` and `run` fail. An unchanged stat (inode, size, mtime
+    and change time, which no one can set back) means unchanged; otherwise the bytes are hashed."""
+
+    __signature__ = TASK_VALUES
+
+    def __call__(self, task, values) -> bool:
+        outputs = values.get("outputs")
+        if not isinstance(outputs, dict) or not outputs:
+            return False  # written by an older npubuild, or never: write it
+        for path, rec in outputs.items():
+            try:
+                size, sha, ino, mtime, ctime = rec
+                st = os.lstat(path)
+                if (st.st_size, st.st_ino, st.st_mtime_ns, st.st_ctime_ns) == (size, ino, mtime, ctime) and stat.S_ISREG(st.st_mode):
+                    continue
+                if not stat.S_ISREG(st.st_mode) or st.st_size != size or sha256_file(Path(path)) != sha:
+                    return False
+            except (OSError, ValueError, TypeError):
+                return False
+        return True

@@ -18,7 +18,7 @@ import re
 from pathlib import Path
 
 from ..errors import UserError
-from ..fsio import read_regular
+from ..fsio import read_regular, within_roots
 from ..limits import Limits
 
 _MEMREF = re.compile(r"memref<[^<>]*(?:<[^<>]*>[^<>]*)*>")
@@ -27,21 +27,38 @@ _XDNA_DEVICE = re.compile(r"aie\.device\s*\(\s*(\w+)\s*\)")
 _XDNA_SEQ = re.compile(r"(?:aiex?\.)?runtime_sequence\s*(?:@[\w$.]+\s*)?\(([^)]*)\)")
 
 
-def pinned_option(path: str, shown: str, limits: Limits = Limits()) -> dict:
+def pinned_option(path: str, shown: str, limits: Limits = Limits(), roots=None) -> dict:
     """The emit option of a pinned source: its name, where it is, and the sha256 of its bytes now (a file
-    that cannot be read gives an option saying why: that kernel's emit fails with it, the others build)."""
+    that cannot be read gives an option saying why: that kernel's emit fails with it, the others build).
+
+    ``roots`` (the project and its data_dirs): the file, symlinks followed, must be inside one of them.
+    Checked here, on every build, and not only when the specs are read: a plan can come from the plan
+    cache, and the file can have become a link out of the project since."""
     try:
-        data = _read(path, shown, limits.spec_max_file_size)
+        data = _read(path, shown, limits.spec_max_file_size, roots)
     except UserError as e:
         return {"file": shown, "path": path, "error": str(e)}
     return {"file": shown, "path": path, "sha256": hashlib.sha256(data).hexdigest(), "size": len(data)}
 
 
-def _read(path: str, shown: str, max_size: int) -> bytes:
+def _read(path: str, shown: str, max_size: int, roots=None) -> bytes:
+    if roots is not None and not within_roots(Path(path), roots):
+        raise UserError(f"pinned source {shown} leads outside the project (and any data_dirs): a pinned source must "
+                        "be a file inside them; copy the file in or list its directory in data_dirs")
     try:
         return read_regular(Path(path), max_size)
-    except (OSError, ValueError) as e:
+    except ValueError as e:
         raise UserError(f"pinned source {shown}: cannot be read: {e}") from None
+    except OSError as e:
+        raise UserError(f"pinned source {shown}: cannot be read: {_os_reason(e)}") from None
+
+
+def _os_reason(e: OSError) -> str:
+    import errno
+
+    if e.errno == errno.ELOOP:
+        return "a symlink loop (a link that leads back to itself); make it a regular file"
+    return e.strerror or str(e)
 
 
 def interface(text: str, target: str) -> tuple | None:

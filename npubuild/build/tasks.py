@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import hashlib
+import os
 import signal
 import sys
 from pathlib import Path
@@ -27,7 +28,7 @@ from ..config import load_config
 from ..errors import UserError
 from . import noop
 from .actions import CACHE_VERSION, RECORD_NAME, compile_kernel, emit_source, remove_outputs
-from .manifest_writer import write_manifest
+from .manifest_writer import OutputsIntact, write_manifest
 from .records import EMIT_RECORD, TASK_VALUES, AneOutputsMatchPlan, OutputsMatchRecord, SourceMatchesEmitRecord, ane_plan_files
 from .reporter import ProgressReporter
 from .state import BuildState
@@ -122,10 +123,11 @@ def _load_plan():
     config = _config()
     if config is not None and BuildState.plan is None and BuildState.error is None:
         from ..fsio import sweep_stale_temps
+        from ..spec.yamlfile import SPEC_CACHE
         from .plan import build_plan
 
         # a build killed earlier (SIGKILL, power loss) may have left temp files: never a live build's
-        sweep_stale_temps(config.artifacts, config.store)
+        sweep_stale_temps(config.artifacts, config.store, config.root / SPEC_CACHE)
         _sweep_beside(config)
         # this run may write (and be killed): until it records a new stamp, the next run takes the full path,
         # whose sweep removes what it may leave (the fast path never walks the artifacts)
@@ -203,7 +205,7 @@ def _pair_options(plan, kid: str, t) -> dict:
         if BuildState.pinned is None:
             BuildState.pinned = {}
         if (kid, t.name) not in BuildState.pinned:
-            BuildState.pinned[(kid, t.name)] = pinned_option(*pinned, plan.config.limits)
+            BuildState.pinned[(kid, t.name)] = pinned_option(*pinned, plan.config.limits, plan.config.data_roots())
         opts = {**opts, "pinned": BuildState.pinned[(kid, t.name)]}
     return opts
 
@@ -212,13 +214,19 @@ def _build_files(plan) -> list[str]:
     """Every file a build task reads or writes."""
     files = []
     for kid, inst, t, d in _pairs(plan):
-        files += [f"{d}/{t.source_name}", f"{d}/{EMIT_RECORD}", *(p[0] for p in plan.pinned.get(kid, {}).values() if p[0])]
+        # a pinned source as the spec names it and where it leads now: a link re-pointed, or its target edited
+        files += [f"{d}/{t.source_name}", f"{d}/{EMIT_RECORD}", *(f for p in _pinned_paths(plan, kid) for f in (p, os.path.realpath(p)))]
         if _compiles(plan, t):
             files += [f"{d}/{b}" for b in t.binaries.values()] + [f"{d}/{RECORD_NAME}"] + t.linked_files(inst, _pair_options(plan, kid, t))
     return files + _manifest_targets(plan) + _constant_sources(plan) + _ane_files(plan)
 
 
-def _record_stamp(plan) -> None:
+def _pinned_paths(plan, kid: str) -> list[str]:
+    return [p[0] for p in plan.pinned.get(kid, {}).values() if p[0]]
+
+
+def _record_stamp(plan, written) -> None:
+    """``written``: the files the manifest task wrote (its saved ``outputs``), checked like every other."""
     from ..fsio import sweep_and_count_live
 
     recipes = _recipes(plan)
@@ -230,7 +238,10 @@ def _record_stamp(plan) -> None:
     compiled = sum(1 for _, _, t, _ in _pairs(plan) if _compiles(plan, t))
     summary = {"kernels": len(plan.instances), "artifacts": compiled, "notes": _notes(plan),
                "manifest_targets": _manifest_targets(plan), "manifest_deps": _manifest_deps(plan)}
-    noop.write_stamp(plan.config, plan.config.root / DEP_FILE, plan.cache_key, ids, _build_files(plan), summary)
+    files = _build_files(plan)
+    files += sorted(set(written) - set(files))
+    pinned = sorted({p for kid in plan.pinned for p in _pinned_paths(plan, kid)})
+    noop.write_stamp(plan.config, plan.config.root / DEP_FILE, plan.cache_key, ids, files, summary, pinned)
 
 
 def _notes(plan) -> list[str]:
@@ -420,7 +431,8 @@ def task_manifest():
         "file_dep": _manifest_deps(plan),
         "task_dep": ["compile", "ane"] if plan.ane_graphs else ["compile"],
         "targets": _manifest_targets(plan),
-        "uptodate": [KeyUnchanged(f"{plan.fingerprint()}:{sorted((n, r[0]['id'], r[3]) for n, r in _recipes(plan).items() if r)}:{_options(plan)}")],
+        "uptodate": [KeyUnchanged(f"{plan.fingerprint()}:{sorted((n, r[0]['id'], r[3]) for n, r in _recipes(plan).items() if r)}:{_options(plan)}"),
+                     OutputsIntact()],
         "clean": True,
         "doc": doc,
     }
@@ -474,10 +486,12 @@ class BuildReporter(ProgressReporter):
     def __init__(self, outstream, options):
         super().__init__(outstream, options)
         self.build_ok = False
+        self.tasks: dict = {}
 
     def initialize(self, tasks, selected_tasks):
         gc.enable()
         super().initialize(tasks, selected_tasks)
+        self.tasks = tasks if isinstance(tasks, dict) else {}
         if BuildState.config is not None:
             from ..artifacts.stores import new_build
 
@@ -536,9 +550,14 @@ class BuildReporter(ProgressReporter):
 
             summary = {k: stamp[k] for k in ("kernels", "artifacts", "notes", "manifest_targets", "manifest_deps")}
             cfg = BuildState.config
-            noop.write_stamp(cfg, cfg.root / DEP_FILE, plan_key(cfg), stamp["toolchain_ids"], stamp["files"], summary)
+            noop.write_stamp(cfg, cfg.root / DEP_FILE, plan_key(cfg), stamp["toolchain_ids"], stamp["files"], summary,
+                             stamp["pinned"])
         else:
-            _record_stamp(plan)
+            manifest_task = self.tasks.get("manifest")
+            written = (getattr(manifest_task, "values", None) or {}).get("outputs")
+            if not isinstance(written, dict):
+                return  # the manifest task left no record of its files: no fast path next time
+            _record_stamp(plan, written)
 
 
 DOIT_CONFIG = {

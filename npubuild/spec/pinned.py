@@ -15,6 +15,8 @@ the runtime calls) is :mod:`npubuild.build.pinned`'s.
 """
 from __future__ import annotations
 
+import errno
+import os
 from pathlib import Path
 
 from ..fsio import read_regular
@@ -43,13 +45,19 @@ def pinned_sources(ctx, node, targets, what: str, base_dir: Path | None, n_shape
         if not isinstance(fname, str) or not fname or "\0" in fname or base_dir is None:
             ctx.err(vnode.line, f"sources of {what}: the {target} source must be a file path relative to the spec file")
             continue
-        path = (base_dir / fname).resolve()
+        # the path as the spec names it, not where it leads today: every build follows it again and checks
+        # that it still leads inside the project (npubuild.build.pinned), whether or not the plan is cached
+        path = Path(os.path.abspath(base_dir / fname))
         try:
             read_regular(path, ctx.limits.spec_max_file_size, ctx.data_roots or None, prefix=0)
         except FileNotFoundError:
             ctx.err(vnode.line, f"sources of {what}: {fname[:200]!r} not found (paths are relative to the spec file)")
             continue
-        except (OSError, ValueError) as e:
+        except OSError as e:
+            why = "a symlink loop (a link that leads back to itself)" if e.errno == errno.ELOOP else (e.strerror or str(e))
+            ctx.err(vnode.line, f"sources of {what}: {fname[:200]!r} cannot be used: {why}; make it a regular file")
+            continue
+        except ValueError as e:
             ctx.err(vnode.line, f"sources of {what}: {fname[:200]!r} cannot be used: {e}")
             continue
         out[target] = path
