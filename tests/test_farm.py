@@ -155,10 +155,10 @@ def test_unreachable_scheduler_warns_once_and_compiles_locally(tmp_path, monkeyp
     store = tmp_path / "store"
     ex = f"dask://127.0.0.1:{_free_port()}"
     t0 = time.monotonic()
-    assert dispatch.compile_on_farm(ex, _request(), tmp_path, store) is None
+    assert dispatch.compile_on_farm(ex, _request(), tmp_path, store, TRUSTED) is None
     first = time.monotonic() - t0
     t1 = time.monotonic()
-    assert dispatch.compile_on_farm(ex, _request((32,)), tmp_path, store) is None
+    assert dispatch.compile_on_farm(ex, _request((32,)), tmp_path, store, TRUSTED) is None
     assert time.monotonic() - t1 < 0.5 < first  # the second kernel does not wait again
     assert first < connect.CONNECT_TIMEOUT + 10
     lines = take_notices(store)

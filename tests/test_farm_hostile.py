@@ -89,8 +89,8 @@ def test_an_untrusted_worker_is_sent_nothing(farm, tmp_path):
     r = p.doit("build", env=_env(farm))
     assert r.summary["compiled"] == 2
     assert not list(ev.glob("called-*"))  # never asked
-    assert (f"npubuild: compile farm {farm.executor}: none of its 1 worker for host compiles is trusted, so none is sent "
-            "there; compiling locally. To use them, set farm_tls_ca") in r.out, r.out
+    assert (f"npubuild: compile farm {farm.executor}: its workers are not trusted (plain TCP, no farm_trusted), so no "
+            "compile is sent there; compiling locally. To use them, set farm_tls_ca") in r.out, r.out
     built = {q.parent.parent.name: q.read_bytes() for q in p.artifacts.glob("kernels/*/host/kernel.so")}
     assert built == _local_so(tmp_path, kernels)
     assert all("farm" not in json.loads(b.read_text()) for b in p.artifacts.glob("kernels/*/host/build.json"))
@@ -258,11 +258,18 @@ def test_plain_tcp_to_another_machine_is_refused_without_trust(tmp_path):
     store = tmp_path / "store"
     from .test_farm import _request
 
+    with pytest.raises(connect.FarmUnavailable, match="plain TCP to a scheduler on another machine is not authenticated"):
+        connect.client_for("dask://192.0.2.1:8786", FarmSettings())
+    connect.reset()
     assert dispatch.compile_on_farm("dask://192.0.2.1:8786", _request(), tmp_path, store, FarmSettings()) is None
     lines = take_notices(store)
-    assert len(lines) == 1 and lines[0].startswith("npubuild: compile farm dask://192.0.2.1:8786 not used (plain TCP to a "
-                                                   "scheduler on another machine is not authenticated"), lines
-    assert "farm_trusted = true" in lines[0] and lines[0].endswith("; compiling locally")
+    assert lines == ["npubuild: compile farm dask://192.0.2.1:8786: its workers are not trusted (plain TCP, no farm_trusted), "
+                     "so no compile is sent there; compiling locally. To use them, " + FarmSettings().how_to_trust()], lines
+    # the same through farm status (which may ask a scheduler on this machine, never plain TCP to another)
+    with pytest.raises(UserError, match="compile farm dask://192.0.2.1:8786 not used: plain TCP"):
+        from npubuild.build.farm.status import farm_status
+
+        farm_status("dask://192.0.2.1:8786", None, FarmSettings())
     assert is_loopback("dask://127.0.0.1:1") and is_loopback("dask://localhost:1") and is_loopback("dask://[::1]:1")
     assert not is_loopback("dask://sched.example:8786")
 

@@ -79,6 +79,12 @@ def _able(workers: dict, target: str) -> list[str]:
 
 def compile_on_farm(executor: str, req: CompileRequest, out: Path, store_root, farm: FarmSettings | None = None) -> dict | None:
     farm = farm or FarmSettings()
+    if not farm.trusted and not farm.tls:
+        # no worker could be trusted: do not even connect (Dask's messages can carry pickles)
+        _notice(store_root, executor, "untrusted",
+                f"npubuild: compile farm {executor}: its workers are not trusted (plain TCP, no farm_trusted), so no compile "
+                f"is sent there; compiling locally. To use them, {farm.how_to_trust()}")
+        return None
     try:
         client = client_for(executor, farm)
     except FarmUnavailable as e:
