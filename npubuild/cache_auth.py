@@ -46,7 +46,8 @@ def _read_secret(path: Path) -> bytes | None:
         raise ValueError(str(e)) from None
     with os.fdopen(fd, "rb") as f:
         st = os.fstat(f.fileno())
-        if not stat.S_ISREG(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o077:
+        uid = os.getuid() if hasattr(os, "getuid") else st.st_uid  # no owners to compare on Windows
+        if not stat.S_ISREG(st.st_mode) or st.st_uid != uid or st.st_mode & 0o077:
             raise ValueError("not a regular file of this user readable by this user alone")
         data = f.read(_SECRET_BYTES + 1)
     if len(data) != _SECRET_BYTES:

@@ -296,3 +296,22 @@ def test_a_toolchain_fingerprint_cache_from_elsewhere_is_recomputed(tmp_path, mo
     monkeypatch.setattr(fpcache, "_memo", {})
     assert host.fingerprint(tmp_path)["id"] == real["id"]
     assert cache.read_bytes().startswith(cache_auth._MAGIC)  # and written again, sealed
+
+
+def test_the_cache_secret_is_this_users_alone(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setattr(cache_auth, "_memo", {})
+    sealed = cache_auth.seal(b"parse")
+    path = cache_auth.secret_path()
+    assert path == tmp_path / "xdg" / "npubuild" / cache_auth.SECRET_NAME
+    assert (path.stat().st_mode & 0o777, path.parent.stat().st_mode & 0o777) == (0o600, 0o700)
+    assert cache_auth.unseal(sealed) == b"parse"
+    assert cache_auth.unseal(sealed[:-1] + b"X") is None and cache_auth.unseal(b"parse") is None
+    # a secret others can read (or a link in its place) is not used: nothing is cached, nothing believed
+    path.chmod(0o644)
+    monkeypatch.setattr(cache_auth, "_memo", {})
+    assert cache_auth.seal(b"parse") is None and cache_auth.unseal(sealed) is None
+    path.unlink()
+    path.symlink_to(tmp_path / "elsewhere")
+    monkeypatch.setattr(cache_auth, "_memo", {})
+    assert cache_auth.seal(b"parse") is None
