@@ -91,24 +91,29 @@ def secret() -> bytes | None:
     return _memo[key]
 
 
-def tag(data: bytes) -> bytes | None:
+def tag(data: bytes, context: str = "") -> bytes | None:
     s = secret()
-    return None if s is None else hmac.new(s, data, hashlib.sha256).digest()
+    if s is None:
+        return None
+    return hmac.new(s, context.encode("utf-8", "surrogateescape") + b"\0" + data, hashlib.sha256).digest()
 
 
-def seal(data: bytes) -> bytes | None:
-    """``data`` with its tag in front, for a cache file; None when there is no secret (then write nothing)."""
-    t = tag(data)
+def seal(data: bytes, context: str = "") -> bytes | None:
+    """``data`` with its tag in front, for a cache file; None when there is no secret (then write nothing).
+
+    ``context``: what the entry is the answer to when that is not inside ``data`` (a parse cache entry's key,
+    which is its file name): a sealed entry moved under another name does not check."""
+    t = tag(data, context)
     return None if t is None else _MAGIC + t + data
 
 
-def unseal(blob: bytes) -> bytes | None:
+def unseal(blob: bytes, context: str = "") -> bytes | None:
     """What :func:`seal` sealed, when its tag checks under this machine's secret; None otherwise (a miss)."""
     if not blob.startswith(_MAGIC) or len(blob) < len(_MAGIC) + _TAG_BYTES:
         return None
     head = len(_MAGIC) + _TAG_BYTES
     data = blob[head:]
-    want = tag(data)
+    want = tag(data, context)
     if want is None or not hmac.compare_digest(want, blob[len(_MAGIC):head]):
         return None
     return data

@@ -85,6 +85,22 @@ def test_a_poisoned_spec_parse_cache_is_not_believed(tmp_path):
     np.testing.assert_array_equal(_run(p, tmp_path), -np.full(8, 1.5, np.float32))
 
 
+def test_a_sealed_parse_of_an_older_spec_moved_under_the_new_ones_name_is_not_believed(tmp_path):
+    """Entries are sealed together with their key: a genuine parse of what the file said before (1000)
+    renamed to the key of what it says now (0.5) does not check."""
+    p = new_project(tmp_path / "proj", graphs=GRAPH.replace("[0.5]", "[1000.0]"))
+    p.doit("build")
+    (old,) = _parse_cache_entries(p)
+    kept = old.read_bytes()
+    p.write("specs/graphs/g.yaml", GRAPH)
+    p.doit("build")
+    (new,) = [f for f in _parse_cache_entries(p) if f != old]
+    new.write_bytes(kept)
+    _fresh_clone_state(p)
+    p.doit("build")
+    np.testing.assert_array_equal(np.load(p.artifacts / "graphs" / "scaled" / "bias.npy"), [0.5])
+
+
 def test_a_project_copied_to_another_machine_brings_no_caches_it_trusts(tmp_path):
     """Caches sealed under one machine's secret are misses under another's: the copy parses, plans and
     builds from its specs (and takes the compiled kernels from the copied store)."""

@@ -42,7 +42,7 @@ def load_file(path: Path, display: str, cache_dir: Path | None, limits: Limits =
         digest = hashlib.sha256(data + salt.encode() + display.encode()).hexdigest()
         cache_file = cache_dir / f"{digest}.parse"
         try:
-            payload = unseal(read_regular(cache_file, _ENTRY_PER_SPEC_BYTE * limits.spec_max_file_size + (1 << 20)))
+            payload = unseal(read_regular(cache_file, _ENTRY_PER_SPEC_BYTE * limits.spec_max_file_size + (1 << 20)), digest)
             if payload is not None:
                 cached = json.loads(payload)
                 return (Node.from_json(cached["root"]) if cached["root"] else None), [
@@ -59,7 +59,7 @@ def load_file(path: Path, display: str, cache_dir: Path | None, limits: Limits =
     root, problems = parse_text(text, display, limits)
     if cache_file is not None:
         payload = {"root": root.to_json() if root else None, "problems": [[d.file, d.line, d.message] for d in problems]}
-        sealed = seal(json.dumps(payload).encode())
+        sealed = seal(json.dumps(payload).encode(), digest)  # bound to its key: not to be moved under another
         try:
             if sealed is not None:  # no secret: nothing is cached
                 atomic_write_bytes(cache_file, sealed)
