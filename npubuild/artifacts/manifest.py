@@ -478,7 +478,9 @@ def verify(artifacts: Path, manifest: dict | None = None, limits: Limits | None 
 def further_problems(artifacts: Path, m: dict, intact: set) -> list[str]:
     """Checks of records against the files they name that live in modules of their own, one call each
     (``intact``: ids of the file records whose bytes matched the manifest; the others are reported)."""
-    return []
+    from .ane_records import ane_plan_problems  # ANE plans against their programs
+
+    return ane_plan_problems(m, intact, lambda rel: safe_path(artifacts, rel))
 
 
 def _file_problem(artifacts: Path, what: str, f: dict) -> str | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 
 from ..artifacts.manifest import safe_path
-from ..errors import UserError
+from ..errors import UserError, VerifyError
 from ..ops.lazy_numpy import np
 
 
@@ -25,10 +25,17 @@ class AneGraphRunner:
 
     def __init__(self, rt, name: str, record: dict, resident: int | None):
         from ..ane.programs import load_weights, plan_from_record
+        from ..artifacts.ane_records import graph_problems
         from ..ane.weightbin import read_blob
         from .ane import AneRuntime
 
         self.rt, self.name, self.record = rt, name, record
+        # the record's indices, currencies and weight places, also when the files were not verified
+        # (load(verify_files=False)): an edited record is one message here, not an IndexError in a run
+        problems = graph_problems(name, record, lambda f: None, lambda f: f.get("size") if isinstance(f, dict) else None)
+        if problems:
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            raise VerifyError(f"{rt.path}: {problems[0]}{more}; rebuild with `doit build`")
 
         def read_weights(file_rec, offset, shape):
             return read_blob(safe_path(rt.path, file_rec["path"]), offset, "fp16", shape)
