@@ -520,6 +520,13 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # e.g. `npubuild ops | head`
         sys.stderr.close()
         return 0
+    except OSError as e:
+        from .nospace import disk_full_message, is_disk_full
+
+        if not is_disk_full(e):
+            raise
+        print(f"npubuild: {disk_full_message(e)}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ of a build still running next to this one.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import os
 import shutil
@@ -180,6 +181,11 @@ def atomic_writer(path: Path, mode: int = 0o644, kind: str = ""):
             os.fsync(f.fileno())
         os.chmod(tmp, mode)
         os.replace(tmp, path)
+    except OSError as e:
+        tmp.unlink(missing_ok=True)
+        if e.filename is None and e.errno in (errno.ENOSPC, errno.EDQUOT):  # a write to an fd names no file: say which
+            raise OSError(e.errno, e.strerror, str(path)) from None
+        raise
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from ..errors import UserError
 from ..fsio import atomic_write_bytes, atomic_write_text, read_regular, sha256_file, within_roots
+from ..nospace import disk_full_message, is_disk_full
 from ..spec.milrefs import blob_paths
 from .mil_model import MilBounds
 
@@ -278,6 +279,10 @@ def build_graph(mil_path: str, display: str, out_dir: str, stores, bounds: MilBo
             files = write_graph(compile_plan(program, bounds), out, program=program, max_bytes=bounds.max_bytes)
     except UserError as e:
         return TaskFailed(str(e))
+    except OSError as e:
+        if not is_disk_full(e):
+            raise
+        return TaskFailed(disk_full_message(e))
     # stale files of an earlier plan would be named by nothing: remove them
     keep = {f.resolve() for f in files}
     for p in sorted(out.rglob("*"), reverse=True):

@@ -40,6 +40,7 @@ from pathlib import Path
 
 from ..fsio import atomic_writer, read_regular, tmp_prefix
 from ..limits import Limits, over
+from ..nospace import disk_full_message, is_disk_full
 from .bundle_install import check_targets, carry_over, empty_dir, install, set_dir_modes, sweep_beside
 from .bundle_stream import BundleError, HeaderScan, ZstdReader, check_entries, check_ratio, check_total, header_class, zstd
 from .manifest import MANIFEST, SCHEMA, manifest_files, schema_problems
@@ -269,7 +270,7 @@ def pack(src: Path, out: Path, signing_key: Path | None = None, level: int = ZST
                             )
             check_ratio(refused, counted.n, fh.tell(), limits)
     except OSError as e:
-        raise BundleError(f"cannot write {out}: {e}") from None
+        raise BundleError(disk_full_message(e, out, advice="make room on that disk or write the bundle elsewhere (-o)") if is_disk_full(e) else f"cannot write {out}: {e}") from None
     return PackResult(out, 1 + (signature is not None) + len(sources), len(sources), out.stat().st_size, sig["key"] if signature else None)
 
 
@@ -344,14 +345,19 @@ def unpack(
         except (BundleError, TrustError) as e:
             raise type(e)(f"{e}; {dest} was left untouched") from None
         except OSError as e:
-            raise BundleError(f"bundle {bundle}: cannot extract it ({e}); {dest} was left untouched") from None
+            why = disk_full_message(e, dest.parent, f"cannot extract it into {dest.parent}", _UNPACK_ROOM) if is_disk_full(e) else f"cannot extract it ({e})"
+            raise BundleError(f"bundle {bundle}: {why}; {dest} was left untouched") from None
         try:
             install(tmp, dest, files, force)
         except OSError as e:
-            raise BundleError(f"bundle {bundle}: cannot move the files into {dest} ({e}); {dest} was left untouched") from None
+            why = disk_full_message(e, dest, f"cannot move the files into {dest}", _UNPACK_ROOM) if is_disk_full(e) else f"cannot move the files into {dest} ({e})"
+            raise BundleError(f"bundle {bundle}: {why}; {dest} was left untouched") from None
     finally:
         shutil.rmtree(tmp, ignore_errors=True)  # after a swap: the old tree
     return UnpackResult(dest, len(files), signed, signer)
+
+
+_UNPACK_ROOM = "make room on that disk or unpack elsewhere (-C)"
 
 
 def _extract(bundle: Path, tmp: Path, max_size: int, trusted: dict, required: bool, limits: Limits):

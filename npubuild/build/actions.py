@@ -18,6 +18,7 @@ from doit.exceptions import TaskFailed
 from ..errors import UserError
 from ..fsio import atomic_write_text, sha256_file, write_if_changed
 from ..limits import Limits
+from ..nospace import disk_full_message, is_disk_full
 from .keys import CACHE_VERSION, compile_key  # noqa: F401 - both were defined here; tasks and explain import them from here
 from .records import RECORD_NAME
 
@@ -29,6 +30,10 @@ def user_errors_fail(fn):
             return fn(*args, **kwargs)
         except UserError as e:
             return TaskFailed(str(e))
+        except OSError as e:
+            if not is_disk_full(e):
+                raise
+            return TaskFailed(disk_full_message(e))  # one line, not a traceback (npubuild.nospace)
 
     return wrapper
 

@@ -26,6 +26,7 @@ from doit.tools import config_changed
 from ..artifacts.manifest import MANIFEST
 from ..config import load_config
 from ..errors import UserError
+from ..nospace import guard_doit
 from . import noop
 from .actions import CACHE_VERSION, RECORD_NAME, compile_kernel, emit_source, remove_outputs
 from .manifest_writer import OutputsIntact, write_manifest
@@ -559,6 +560,8 @@ class BuildReporter(ProgressReporter):
                 return  # the manifest task left no record of its files: no fast path next time
             _record_stamp(plan, written)
 
+
+guard_doit(Path(DEP_FILE))  # a full disk while doit loads tasks, opens or saves its database: one line (npubuild.nospace)
 
 DOIT_CONFIG = {
     "backend": "sqlite3",
