@@ -263,6 +263,35 @@ def test_a_damaged_manifest_or_graph_constant_is_rewritten(tmp_path, env):
     assert p.doit("build", env=env).summary["compiled"] == 0
 
 
+def test_whatever_is_put_in_place_of_the_manifest_tasks_files_is_replaced_or_named(tmp_path):
+    """A link (out of the project), a FIFO, a directory in place of manifest.json or a graph constant:
+    replaced without following or reading it (a FIFO would block), or one message naming the file."""
+    p = new_project(tmp_path / "proj", graphs=GRAPH)
+    p.doit("build")
+    outside = tmp_path / "outside.txt"
+    outside.write_text("not ours")
+    for rel in ("manifest.json", "graphs/scaled/bias.npy"):
+        f = p.artifacts / rel
+        good = f.read_bytes()
+        for put in (lambda f: f.symlink_to(outside), os.mkfifo):
+            f.unlink()
+            put(f)
+            r = p.doit("build")
+            _no_traceback(r)
+            assert f.is_file() and not f.is_symlink() and f.read_bytes() == good, rel
+            assert outside.read_text() == "not ours"
+        f.unlink()
+        f.mkdir()
+        (f / "x").write_text("x")
+        r = p.doit("build", check=False)
+        assert r.rc != 0 and f"{rel} is a directory where the build writes a file; remove it" in r.out, r.out
+        _no_traceback(r)
+        shutil.rmtree(f)
+        p.doit("build")
+        assert f.read_bytes() == good
+    p.npubuild("verify")
+
+
 # ---- deliverable 4: verify cross-checks graph steps against the kernels they name --------------------------------
 
 

@@ -23,8 +23,9 @@ from ..ane.build import manifest_record
 from ..ane.coreml import relocate
 from ..artifacts.manifest import ABI_FILE, MANIFEST, SCHEMA
 from ..errors import UserError
-from ..fsio import atomic_write_text, inside, read_regular, sha256_file, write_if_changed
+from ..fsio import atomic_write_bytes, inside, read_regular, sha256_file, write_if_changed
 from ..limits import Limits
+from ..nospace import is_disk_full
 from .actions import RECORD_NAME, user_errors_fail
 from .records import TASK_VALUES
 from .targets import COMPILED, not_built_reason
@@ -116,8 +117,46 @@ def build_manifest(plan) -> dict:
         "toolchains": dict(sorted(toolchains.items())),
     }
     _prune(art, set(kernels), set(graphs) - set(plan.ane_graphs), set(plan.ane_graphs))
-    atomic_write_text(art / MANIFEST, json.dumps(manifest, indent=1, sort_keys=True, allow_nan=False) + "\n")
+    write_output(art / MANIFEST, json.dumps(manifest, indent=1, sort_keys=True, allow_nan=False) + "\n", art)
     return manifest
+
+
+def write_output(path: Path, content: str | bytes, art: Path) -> None:
+    """Write a file the manifest task owns unless it already holds exactly ``content``, whatever was put in
+    its place since: a link, FIFO or socket is replaced (never followed, never read: a FIFO would block), a
+    file of another size is not read, and a directory (or a file where a directory must be) is one message."""
+    data = content.encode("utf-8") if isinstance(content, str) else content
+    rel = path.relative_to(art).as_posix() if path.is_relative_to(art) else str(path)
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        st = None
+    except OSError as e:  # a file where a directory of the path must be
+        raise UserError(f"cannot write {rel}: {e.strerror}; remove what is in its way and run `doit build` again") from None
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise UserError(f"{rel} is a directory where the build writes a file; remove it and run `doit build` again")
+    try:
+        if st is not None and stat.S_ISREG(st.st_mode) and st.st_size == len(data):
+            write_if_changed(path, data)
+        else:
+            atomic_write_bytes(path, data)
+    except OSError as e:
+        if is_disk_full(e):
+            raise
+        raise UserError(f"cannot write {rel}: {e.strerror or e}; remove what is in its way and run `doit build` again") from None
+
+
+def _output_under(out_dir: Path, fname: str) -> Path:
+    """:func:`_under` for a file this task writes: a symlink put in its place (which :func:`_under` refuses
+    when it leads out) is removed, never followed, and the file is written again."""
+    try:
+        return inside(out_dir, fname)
+    except ValueError:
+        leaf = out_dir / fname
+        if "/" in fname or fname in ("", ".", "..") or not leaf.is_symlink():
+            raise UserError(f"refusing to write outside {out_dir}: {fname!r}") from None
+        leaf.unlink()
+        return _under(out_dir, fname)
 
 
 def _prune(art: Path, kernel_ids: set[str], graph_names: set[str], ane_names: set[str] = frozenset()) -> None:
@@ -167,7 +206,7 @@ def write_abi_file(artifacts: Path, target_dir: Path, inst, target_abi: dict) ->
 
     path = target_dir / ABI_FILE
     text = json.dumps({**kernel_abi(inst), "xdna": target_abi}, indent=1, sort_keys=True, allow_nan=False) + "\n"
-    write_if_changed(path, text)
+    write_output(path, text, artifacts)
     data = text.encode()
     return {"path": path.relative_to(artifacts).as_posix(), "sha256": hashlib.sha256(data).hexdigest(), "size": len(data)}
 
@@ -196,8 +235,8 @@ def write_constants(artifacts: Path, graph, out_dir: Path, limits: Limits = Limi
             arr = np.asarray(c.value, dtype=NUMPY_DTYPE[c.dtype]).reshape(c.shape)
         buf = io.BytesIO()
         np.save(buf, np.ascontiguousarray(arr), allow_pickle=False)
-        path = _under(out_dir, f"{name}.npy")
-        write_if_changed(path, buf.getvalue())
+        path = _output_under(out_dir, f"{name}.npy")
+        write_output(path, buf.getvalue(), artifacts)
         recs[name] = {
             "shape": list(c.shape),
             "dtype": c.dtype,
