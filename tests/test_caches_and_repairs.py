@@ -360,3 +360,27 @@ def test_the_cache_secret_is_this_users_alone(tmp_path, monkeypatch):
     path.symlink_to(tmp_path / "elsewhere")
     monkeypatch.setattr(cache_auth, "_memo", {})
     assert cache_auth.seal(b"parse") is None
+
+
+def test_the_fast_path_rechecks_where_pinned_sources_lead(tmp_path, monkeypatch):
+    """The stamp lists the pinned sources; one that leads out of the project now is no fast path,
+    whatever the stat digest says (so the full path's check refuses it)."""
+    from npubuild.build import noop
+    from npubuild.build.tasks import DEP_FILE
+    from npubuild.config import load_config
+    from npubuild.spec.files import plan_key
+
+    p, pinned, _ = _pinned_project(tmp_path)
+    p.doit("build")  # a no-op that rewrites the stamp
+    monkeypatch.chdir(p.root)
+    config = load_config(p.root)
+    db = p.root / DEP_FILE
+    stamp = noop.fresh_stamp(config, db)
+    assert stamp is not None and stamp["pinned"] == [str(pinned)]
+    summary = {k: stamp[k] for k in ("kernels", "artifacts", "notes", "manifest_targets", "manifest_deps")}
+    outside = tmp_path / "outside.mlir"
+    outside.write_text("x")
+    noop.write_stamp(config, db, plan_key(config), stamp["toolchain_ids"], stamp["files"], summary, [str(outside)])
+    assert noop.fresh_stamp(config, db) is None
+    noop.write_stamp(config, db, plan_key(config), stamp["toolchain_ids"], stamp["files"], summary, [str(pinned)])
+    assert noop.fresh_stamp(config, db) is not None
