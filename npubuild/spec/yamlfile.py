@@ -40,7 +40,9 @@ def load_file(path: Path, display: str, cache_dir: Path | None, limits: Limits =
         # the limits decide which diagnostics a parse gives, so they are part of its key
         salt = f"{CACHE_VERSION}:{limits.yaml_max_depth}:{limits.yaml_max_alias_nodes}"
         digest = hashlib.sha256(data + salt.encode() + display.encode()).hexdigest()
-        cache_file = cache_dir / f"{digest}.parse"
+        # named after the file too, so that writing a file's new parse removes its older ones: one entry per spec file
+        owner = hashlib.sha256(display.encode()).hexdigest()[:16]
+        cache_file = cache_dir / f"{owner}-{digest}.parse"
         try:
             payload = unseal(read_regular(cache_file, _ENTRY_PER_SPEC_BYTE * limits.spec_max_file_size + (1 << 20)), digest)
             if payload is not None:
@@ -63,6 +65,9 @@ def load_file(path: Path, display: str, cache_dir: Path | None, limits: Limits =
         try:
             if sealed is not None:  # no secret: nothing is cached
                 atomic_write_bytes(cache_file, sealed)
+                for old in cache_dir.glob(f"{owner}-*.parse"):
+                    if old != cache_file:
+                        old.unlink(missing_ok=True)
         except OSError:
             pass  # the cache is an optimisation only
     return root, problems
