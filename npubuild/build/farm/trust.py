@@ -20,24 +20,35 @@ _LOCK = threading.Lock()
 _SUBJECTS: dict[tuple[int, str], tuple[float, dict]] = {}
 
 
-def peer_subjects(dask_scheduler=None) -> dict:
-    """Runs on the scheduler: worker address -> its certificate's subject text, or None (plain TCP)."""
-    out = {}
-    for addr, stream in dict(getattr(dask_scheduler, "stream_comms", {}) or {}).items():
-        comm = getattr(stream, "comm", None)
-        info = getattr(comm, "extra_info", None) or {}
-        out[str(addr)] = subject_text(info.get("peercert")) if isinstance(info, dict) else None
-    return out
+def _peer_certs_factory():
+    """The function run on the scheduler, made here as a closure over builtins only so that
+    cloudpickle sends it by value: the scheduler needs Dask, not npubuild."""
+    def peer_certs(dask_scheduler=None):
+        out = {}
+        for addr, stream in dict(getattr(dask_scheduler, "stream_comms", {}) or {}).items():
+            info = getattr(getattr(stream, "comm", None), "extra_info", None)
+            cert = info.get("peercert") if isinstance(info, dict) else None
+            out[str(addr)] = cert.get("subject") if isinstance(cert, dict) else None
+        return out
+
+    return peer_certs
 
 
 def subjects(client, executor: str) -> dict:
+    """worker address -> its certificate subject text (None: none), as the scheduler verified it;
+    {} when the scheduler cannot say (then no worker is trusted by certificate)."""
     slot = (os.getpid(), executor)
     with _LOCK:
         hit = _SUBJECTS.get(slot)
     if hit is not None and time.monotonic() - hit[0] < TTL:
         return hit[1]
-    got = client.run_on_scheduler(peer_subjects)
-    clean = {str(a): (s if isinstance(s, str) else None) for a, s in (got.items() if isinstance(got, dict) else ())}
+    try:
+        got = client.run_on_scheduler(_peer_certs_factory())
+    except (OSError, TimeoutError):
+        raise  # the scheduler went away: the caller says so
+    except Exception:  # noqa: BLE001 - the scheduler refused to run it (distributed.scheduler.pickle = false ...)
+        got = {}
+    clean = {str(a): subject_text({"subject": s}) for a, s in (got.items() if isinstance(got, dict) else ())}
     with _LOCK:
         _SUBJECTS[slot] = (time.monotonic(), clean)
     return clean
