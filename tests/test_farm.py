@@ -321,3 +321,28 @@ def test_a_compile_waiting_for_a_farm_without_workers_is_done_locally(tmp_path, 
     assert client.fut.cancelled
     assert take_notices(store) == ["npubuild: compile farm dask://h:1 has no worker left for host compiles; "
                                    "compiling the rest locally"]
+
+
+def test_farm_verify_compiles_here_too_and_keeps_identical_bytes(cluster, tmp_path):
+    out = tmp_path / "k"
+    out.mkdir()
+    prov = dispatch.compile_on_farm(_executor(cluster), _request((112,)), out, tmp_path / "store", FarmSettings(trusted=True, verify=1.0))
+    assert prov["verified"] is True
+    assert (out / "build.log").read_text().splitlines()[1] == "# farm_verify: this machine's compile gave the same bytes"
+
+
+def test_farm_verify_fails_a_kernel_whose_farm_bytes_differ(cluster, tmp_path, monkeypatch):
+    def other_bytes(req):
+        res = run_compile(req)
+        f = res["files"]["kernel.so"]
+        f["data"] = f["data"] + b"\0"  # a worker of the same toolchain whose compile is not this machine's
+        f["sha256"] = hashlib.sha256(f["data"]).hexdigest()
+        return res
+
+    monkeypatch.setattr(worker, "run_compile", other_bytes)
+    out = tmp_path / "k"
+    out.mkdir()
+    with pytest.raises(UserError, match=r"farm_verify: farm worker .* sent a kernel.so that differs from this machine's compile "
+                                        r"\(sha256 \w+ there, \w+ here\); nothing from it was written, stored or signed"):
+        dispatch.compile_on_farm(_executor(cluster), _request((120,)), out, tmp_path / "store", FarmSettings(trusted=True, verify=1.0))
+    assert list(out.iterdir()) == []
