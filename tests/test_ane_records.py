@@ -47,7 +47,8 @@ def _record(tmp_path: Path, text: str, base: Path | None = None):
 
 def _problems(rec: dict, art: Path) -> list[str]:
     def read(f):
-        return (art / f["path"]).read_text() if isinstance(f, dict) and (art / f["path"]).is_file() else None
+        ok = isinstance(f, dict) and isinstance(f.get("path"), str) and (art / f["path"]).is_file()
+        return (art / f["path"]).read_text() if ok else None
 
     return graph_problems("g", rec, read, lambda f: f.get("size") if isinstance(f, dict) else None)
 
@@ -172,3 +173,45 @@ def test_load_without_verifying_files_still_refuses_an_edited_plan(mil_project):
     with pytest.raises(UserError) as e:
         rt.graph("swiglu")
     assert "graph swiglu: order must list node indices below" in str(e.value) and "rebuild" in str(e.value)
+
+
+def _mutations(value, rng, depth=0):
+    """Random replacements of parts of a record: other types, out-of-range numbers, unhashable keys' values."""
+    junk = [None, -1, 99, 2**40, "x", "strided[0]", [], {}, [1, 2], {"node": [1]}, {"ext": ["x"]}, 1.5, True, [[0, 99]]]
+    if isinstance(value, dict) and value and depth < 6:
+        k = rng.choice(sorted(value))
+        out = dict(value)
+        out[k] = _mutations(value[k], rng, depth + 1) if rng.random() < 0.7 else rng.choice(junk)
+        return out
+    if isinstance(value, list) and value and depth < 6:
+        i = rng.randrange(len(value))
+        out = list(value)
+        out[i] = _mutations(value[i], rng, depth + 1) if rng.random() < 0.7 else rng.choice(junk)
+        return out
+    return rng.choice(junk)
+
+
+@pytest.mark.parametrize("name", ["swiglu", "adapter", "rms"])
+def test_random_damage_to_a_record_is_problems_never_an_exception(tmp_path, name):
+    import random
+
+    text, base = _programs(tmp_path)[name]
+    rec, art = _record(tmp_path, text, base)
+    rng = random.Random(23)
+    found = 0
+    for _ in range(400):
+        damaged = _mutations(rec, rng)
+        problems = _problems(damaged, art)  # never raises
+        found += bool(problems)
+        assert all(isinstance(p, str) and p.startswith("graph g: ") and "\n" not in p for p in problems)
+    assert found > 100  # most random damage is seen
+
+
+def test_a_route_attribute_edited_in_the_manifest_is_one_message_at_run_time(mil_project):
+    p = mil_project
+    m, g = _built(p)
+    node = next(n for n in g["nodes"] if isinstance(n.get("attrs"), dict) and "shape" in n["attrs"])
+    node["attrs"]["shape"] = [3, 7]  # no program of this plan has that shape: verify cannot know what a route's attribute means
+    (p.artifacts / "manifest.json").write_text(json.dumps(m, indent=1))
+    r = p.npubuild("run", "swiglu", "--example", check=False)
+    assert r.rc == 1 and "graph 'swiglu': its plan does not fit its programs" in r.err and "Traceback" not in r.err

@@ -65,6 +65,10 @@ def _shape_type(dtype: str, shape: list) -> str:
     return f"tensor<{dtype}, [{', '.join(map(str, shape))}]>"
 
 
+def _list(v) -> list:
+    return v if isinstance(v, list) else []
+
+
 def _is_index(v, n: int) -> bool:
     return isinstance(v, int) and not isinstance(v, bool) and 0 <= v < n
 
@@ -116,7 +120,7 @@ class _Check:
                 self.bad(f"externals.{name}", "has no currency in ext_currencies")
             for use in uses if isinstance(uses, list) else [None]:
                 if not (isinstance(use, list) and len(use) == 2 and _is_index(use[0], n) and isinstance(nodes[use[0]], dict)
-                        and _is_index(use[1], len(nodes[use[0]].get("ins") or []))):
+                        and _is_index(use[1], len(_list(nodes[use[0]].get("ins"))))):
                     self.bad(f"externals.{name}", f"names {str(use)[:40]}, not a [node, input] of this plan")
         for name, i in (rec.get("outputs") or {}).items() if isinstance(rec.get("outputs"), dict) else []:
             if not _is_index(i, n) or not isinstance(nodes[i], dict) or nodes[i].get("route") == HOST_ROUTE:
@@ -157,15 +161,17 @@ class _Check:
             if not isinstance(self.rec["nodes"][b["node"]], dict) or self.rec["nodes"][b["node"]].get("route") == HOST_ROUTE:
                 self.bad(field, f"reads node {b['node']}, which has no output buffer")
             return
-        if isinstance(b, dict) and set(b) == {"ext"} and b["ext"] in ext_curs:
+        if isinstance(b, dict) and set(b) == {"ext"} and isinstance(b["ext"], str) and b["ext"] in ext_curs:
             return
         self.bad(field, f"is {str(b)[:40]}, not {{\"node\": <index below {n}>}} or {{\"ext\": <an external>}}")
 
     def in_file(self, field: str, frec, offset, nbytes: int, file_size) -> None:
-        size = file_size(frec)
-        if not (isinstance(offset, int) and not isinstance(offset, bool) and offset >= 0):
+        size = file_size(frec) if isinstance(frec, dict) else None
+        if not isinstance(frec, dict):
+            self.bad(field, "is read from a file the record does not name")
+        elif not (isinstance(offset, int) and not isinstance(offset, bool) and offset >= 0):
             self.bad(field, f"offset {str(offset)[:20]} is not a byte offset")
-        elif size is not None and offset + nbytes > size:
+        elif isinstance(size, int) and offset + nbytes > size:
             self.bad(field, f"needs bytes {offset}..{offset + nbytes} of a {size}-byte file")
 
     def host_node(self, i: int, node: dict, n: int, ext_curs: dict, file_size) -> None:
@@ -213,7 +219,8 @@ class _Check:
             if not _is_shape(shape, self.limits):
                 self.bad(f"{w}.shapes.{name}", f"is {str(shape)[:40]}, not a bounded shape")
                 continue
-            src = blobs.get(name) if name not in packed else blobs.get((packed[name] or {}).get("data") if isinstance(packed[name], dict) else None)
+            data = packed[name].get("data") if isinstance(packed.get(name), dict) else None
+            src = blobs.get(name) if name not in packed else blobs.get(data) if isinstance(data, str) else None
             if not isinstance(src, dict) or not _is_shape(src.get("shape"), self.limits):
                 self.bad(f"{w}.shapes.{name}", "names a weight with no blob in the program's weight.bin")
             elif math.prod(shape) != math.prod(src["shape"]):
@@ -262,7 +269,7 @@ def ane_plan_problems(m: dict, intact: set, path_of, limits: Limits | None = Non
             return None
         try:
             return Path(path_of(f["path"])).read_text(encoding="utf-8")
-        except (OSError, UnicodeError, VerifyError):
+        except (OSError, UnicodeError, VerifyError, TypeError, ValueError):  # reported with the files
             return None
 
     problems = []

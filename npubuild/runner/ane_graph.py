@@ -94,7 +94,13 @@ class AneGraphRunner:
         for n, values in checked.items():
             self.engine.write_ext(n, values)
         loads, evictions = len(self.engine.loads), len(self.engine.evictions)
-        self.engine.run()
+        try:
+            self.engine.run()
+        except (ValueError, IndexError, KeyError, TypeError) as e:
+            # what verify cannot check against the programs: a route's own attributes (a reshape's shape); a built
+            # record always fits, so this is an edited manifest
+            raise VerifyError(f"graph '{self.name}': its plan does not fit its programs ({type(e).__name__}: "
+                              f"{' '.join(str(e).split())[:200]}); rebuild with `doit build`") from None
         self.last_stats = {
             "backend": "ane",
             "programs": len(self.plan.programs()),
