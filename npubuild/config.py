@@ -59,7 +59,7 @@ from .constants import TARGETS, XDNA_BODY_DEFAULT, XDNA_BODY_SOURCES, XDNA_DEVIC
 from .errors import UserError, did_you_mean
 from .limits import Limits, limits_from_table, parse_size
 from .tool_flags import ToolFlags, tool_flags_from
-from .build.farm.settings import FarmSettings, parse_farm_settings
+from .farm_settings import FarmSettings, parse_farm_settings
 
 KNOWN_KEYS = (
     "specs", "artifacts", "store", "targets", "max_open_kernels", "xdna_device", "xdna_strict", "xrt_contexts", "ane_resident_programs",

@@ -19,7 +19,7 @@ from npubuild.build.keys import compile_key  # noqa: E402
 from npubuild.build.targets import COMPILED  # noqa: E402
 from npubuild.errors import UserError  # noqa: E402
 from npubuild.build.farm import connect, dispatch, scheduler_address, worker  # noqa: E402
-from npubuild.build.farm.settings import FarmSettings  # noqa: E402
+from npubuild.farm_settings import FarmSettings  # noqa: E402
 from npubuild.build.farm.worker import CompileRequest, run_compile  # noqa: E402
 from npubuild.limits import Limits  # noqa: E402
 from npubuild.spec.instances import make_instance  # noqa: E402

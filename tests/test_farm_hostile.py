@@ -15,7 +15,7 @@ pytest.importorskip("distributed")
 
 from npubuild.artifacts.stores.notices import take_notices  # noqa: E402
 from npubuild.build.farm import answer, connect, dispatch  # noqa: E402
-from npubuild.build.farm.settings import FarmSettings, is_loopback, subject_text  # noqa: E402
+from npubuild.farm_settings import FarmSettings, is_loopback, subject_text  # noqa: E402
 from npubuild.errors import UserError  # noqa: E402
 
 from .conftest import new_project  # noqa: E402

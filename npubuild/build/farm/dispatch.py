@@ -30,7 +30,7 @@ from ...fsio import atomic_write_bytes, atomic_write_text
 from ...limits import Limits
 from . import answer
 from .connect import FarmUnavailable, client_for, forget, workers_of
-from .settings import FarmSettings
+from ...farm_settings import FarmSettings
 from .trust import trusted_workers
 from .worker import CompileRequest, farm_task
 

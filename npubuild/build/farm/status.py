@@ -13,7 +13,7 @@ import uuid
 from ...errors import UserError
 from .connect import FarmUnavailable, client_for, workers_of
 from .dispatch import RESOURCES, _able
-from .settings import FarmSettings
+from ...farm_settings import FarmSettings
 from .trust import subjects, trusted_workers
 
 ASK_TIMEOUT = 30.0  # seconds a worker has to describe itself (it may be busy compiling)

@@ -12,7 +12,7 @@ import os
 import threading
 import time
 
-from .settings import FarmSettings, subject_text
+from ...farm_settings import FarmSettings, subject_text
 
 TTL = 5.0  # seconds a list of subjects is reused (workers join and leave)
 

@@ -23,7 +23,7 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...errors import UserError
+from .errors import UserError
 
 _TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off", "")
 
