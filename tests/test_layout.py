@@ -17,7 +17,7 @@ MAX_LINES = 600
 
 # Modules at the top of npubuild/: the public entry points and the foundation
 # every stage may use (errors, constants, configuration, limits, canonical JSON, safe writes, sealed caches).
-FOUNDATION = {"errors", "constants", "config", "canonical", "fsio", "limits", "tool_flags", "cache_auth", "nospace"}
+FOUNDATION = {"errors", "constants", "config", "canonical", "fsio", "limits", "tool_flags", "farm_settings", "cache_auth", "nospace"}
 TOP_LEVEL = FOUNDATION | {"__init__", "cli", "tasks"}  # and cli_*.py: parts of the command line (stage "cli")
 
 # stage -> the stages it may import (besides itself and the foundation).
