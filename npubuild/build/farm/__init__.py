@@ -10,6 +10,11 @@ manifest stay on the machine that builds.
 * :mod:`.dispatch`: the client side of one compile: submit, wait, check,
   write the outputs into the kernel directory, or say why it compiles locally.
 * :mod:`.status`: ``npubuild farm status``'s view of the workers.
+* :mod:`.trust`: which workers are trusted (TLS certificate subjects asked of the
+  scheduler) and the provenance a farm-built file records.
+* :mod:`.answer`: the checks a worker's answer passes before anything is written.
+* ``npubuild.farm_settings``: the ``farm_*`` settings (configuration, so outside
+  the build stage).
 
 Docs: docs/farm.md.
 """

@@ -1,4 +1,4 @@
-"""Which of the scheduler's workers are trusted, and by what (settings.py says the rules).
+"""Which of the scheduler's workers are trusted, and by what (npubuild.farm_settings says the rules).
 
 Under Dask TLS every worker holds a certificate signed by the farm's CA; the
 scheduler checked it when the worker joined and keeps it on the worker's
