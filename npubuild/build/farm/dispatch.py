@@ -9,7 +9,7 @@ once at the end of the build, says why (scheduler unreachable, lost or not
 authenticated, no trusted worker, no worker with the target's resource, a worker
 refused, workers died, a worker sent something that is not an answer).
 
-Compiles go only to trusted workers (settings.py): an untrusted worker's output
+Compiles go only to trusted workers (npubuild.farm_settings): an untrusted worker's output
 is never written, stored, signed or shared, because it is never asked for.
 
 Outputs are checked (every binary present, within max_artifact_size, its
