@@ -24,7 +24,7 @@ from pathlib import Path
 SECRET_NAME = "cache-secret"
 _SECRET_BYTES = 32
 _TAG_BYTES = 32
-_MAGIC = b"npb-sealed-1\n"
+MAGIC = b"npb-sealed-1\n"
 _memo: dict[str, bytes | None] = {}
 
 
@@ -104,16 +104,16 @@ def seal(data: bytes, context: str = "") -> bytes | None:
     ``context``: what the entry is the answer to when that is not inside ``data`` (a parse cache entry's key,
     which is its file name): a sealed entry moved under another name does not check."""
     t = tag(data, context)
-    return None if t is None else _MAGIC + t + data
+    return None if t is None else MAGIC + t + data
 
 
 def unseal(blob: bytes, context: str = "") -> bytes | None:
     """What :func:`seal` sealed, when its tag checks under this machine's secret; None otherwise (a miss)."""
-    if not blob.startswith(_MAGIC) or len(blob) < len(_MAGIC) + _TAG_BYTES:
+    if not blob.startswith(MAGIC) or len(blob) < len(MAGIC) + _TAG_BYTES:
         return None
-    head = len(_MAGIC) + _TAG_BYTES
+    head = len(MAGIC) + _TAG_BYTES
     data = blob[head:]
     want = tag(data, context)
-    if want is None or not hmac.compare_digest(want, blob[len(_MAGIC):head]):
+    if want is None or not hmac.compare_digest(want, blob[len(MAGIC):head]):
         return None
     return data

@@ -135,7 +135,7 @@ def test_a_forged_plan_pickle_is_never_unpickled(tmp_path):
     _no_traceback(r)
     p.npubuild("verify")
     # and sealed under a secret of its own (the attacker's): still not loaded
-    sealed = cache_auth._MAGIC + b"\0" * 32 + pickle.dumps(Payload())
+    sealed = cache_auth.MAGIC + b"\0" * 32 + pickle.dumps(Payload())
     (p.root / ".npubuild.plan.pickle").write_bytes(sealed)
     (p.root / ".npubuild.noop-stamp").unlink(missing_ok=True)
     p.doit("build")
@@ -147,10 +147,10 @@ def test_a_forged_noop_stamp_does_not_skip_the_build(tmp_path):
     p.doit("build")
     stamp = p.root / ".npubuild.noop-stamp"
     blob = stamp.read_bytes()
-    assert blob.startswith(cache_auth._MAGIC)
+    assert blob.startswith(cache_auth.MAGIC)
     (p.artifacts / "manifest.json").unlink()
     # a stamp that lists no files at all, with a matching plain digest: not sealed by this machine, not believed
-    doc = json.loads(blob[len(cache_auth._MAGIC) + 32:])
+    doc = json.loads(blob[len(cache_auth.MAGIC) + 32:])
     stamp.write_text(json.dumps({**doc, "files": []}))
     p.doit("build")
     p.npubuild("verify")
@@ -335,13 +335,13 @@ def test_a_toolchain_fingerprint_cache_from_elsewhere_is_recomputed(tmp_path, mo
     monkeypatch.setattr(fpcache, "_memo", {})
     real = host.fingerprint(tmp_path)
     cache = tmp_path / host.FINGERPRINT_FILE
-    assert cache.read_bytes().startswith(cache_auth._MAGIC)
-    forged = json.loads(cache.read_bytes()[len(cache_auth._MAGIC) + 32:])
+    assert cache.read_bytes().startswith(cache_auth.MAGIC)
+    forged = json.loads(cache.read_bytes()[len(cache_auth.MAGIC) + 32:])
     forged["fingerprint"]["id"] = "0" * 64
     cache.write_text(json.dumps(forged))
     monkeypatch.setattr(fpcache, "_memo", {})
     assert host.fingerprint(tmp_path)["id"] == real["id"]
-    assert cache.read_bytes().startswith(cache_auth._MAGIC)  # and written again, sealed
+    assert cache.read_bytes().startswith(cache_auth.MAGIC)  # and written again, sealed
 
 
 def test_the_cache_secret_is_this_users_alone(tmp_path, monkeypatch):
