@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from npubuild.emitters.gemm_layout import overlay_geometry
+from npubuild.ops.gemm_layout import overlay_geometry
 from npubuild.runner.gemm import BlockedGemm, RefDispatch, TileDispatch
 
 

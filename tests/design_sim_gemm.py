@@ -12,7 +12,7 @@ NPU does with the text, read from the text itself (not from the planner's object
   object to each of its consumers.
 * Each core runs its loops as the text has them: acquire C, ``zero_i32``, K
   times (acquire A and B, ``matmul_i8_i32``, release), release C, every object
-  in the sub-tiled layout mm.cc reads and writes (npubuild.emitters.gemm_layout
+  in the sub-tiled layout mm.cc reads and writes (npubuild.ops.gemm_layout
   subtile / unsubtile).
 * Buffer descriptors: a ``dma_memcpy_nd`` that reprograms a BD of its column
   still in flight is an error. An input transfer is known finished once a core
@@ -29,7 +29,7 @@ from math import prod
 
 import numpy as np
 
-from npubuild.emitters.gemm_layout import subtile, unsubtile
+from npubuild.ops.gemm_layout import subtile, unsubtile
 
 from .design_sim import pattern_indices
 

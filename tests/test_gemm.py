@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from npubuild.emitters.gemm_layout import overlay_geometry
+from npubuild.ops.gemm_layout import overlay_geometry
 from npubuild.ops.quant import (
     int8_matmul,
     int8_matmul_accumulate,

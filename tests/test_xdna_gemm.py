@@ -12,7 +12,7 @@ import pytest
 from npubuild.emitters.aie import check_instance, emit
 from npubuild.emitters.aie.devices import DEVICES, GEMM_STACK, Device
 from npubuild.emitters.aie.gemm import blocked_overlay_for, overlay_for, render_overlay
-from npubuild.emitters.gemm_layout import mmul_shape, tile_a, tile_b, untile_c
+from npubuild.ops.gemm_layout import mmul_shape, tile_a, tile_b, untile_c
 from npubuild.errors import UnsupportedOnTarget
 from npubuild.ops.quant import (
     int8_matmul,
@@ -114,7 +114,7 @@ def test_abi_is_json_and_describes_the_dispatch():
     assert [b["dtype"] for b in abi["buffers"]] == ["i8", "i8", "i32"]
     assert [b["shape"] for b in abi["buffers"]] == [[64, 512], [512, 256], [64, 256]]
     assert [b["layout"] for b in abi["buffers"]] == ["tile_a", "tile_b", "untile_c"]
-    assert abi["layouts"] == "npubuild.emitters.gemm_layout"
+    assert abi["layouts"] == "npubuild.ops.gemm_layout"
     blk = abi["blocking"]
     assert (blk["m"], blk["k"], blk["n"]) == (3, 600, 300)
     assert (blk["m_blocks"], blk["k_blocks"], blk["n_blocks"], blk["dispatches"]) == (1, 2, 2, 4)

@@ -1,2 +1,3 @@
 """Emitters: KernelInstance -> source text, host/ (standard-dialect MLIR) and aie/
-(xdna designs), and gemm_layout (the int8 GEMM overlay's host contract). May import spec and ops."""
+(xdna designs). May import spec and ops (ops.gemm_layout: the int8 GEMM overlay's host contract,
+shared with the runtime)."""

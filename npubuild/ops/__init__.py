@@ -1,5 +1,7 @@
 """The op catalog: each op's inputs, typed attrs, dtypes, shape rule, NumPy oracle
-and per-target restrictions. May import only the foundation (errors, constants, canonical).
+and per-target restrictions (gemm_layout.py: the int8 GEMM overlay's blocking and host
+layouts, which the emitters and the runtime share). May import only the foundation
+(errors, constants, canonical).
 
 Importing this package registers every op in REGISTRY."""
 from __future__ import annotations

@@ -4,7 +4,7 @@ The activation is quantised per row and the weight per column (the catalog's
 ``quantize_per_row`` / ``quantize_per_col``, the reference design's rule);
 the weight is cut once (:meth:`BlockedGemm.set_weight`) into
 (K-block, N-block) tiles of the overlay geometry (``d = 64``, ``kt <= 8``
-K-blocks, ``cols <= 4`` columns: :func:`npubuild.emitters.gemm_layout.overlay_geometry`;
+K-blocks, ``cols <= 4`` columns: :func:`npubuild.ops.gemm_layout.overlay_geometry`;
 on ``xrt`` the geometry recorded in the kernel's ABI, which the build chose for its device),
 each handed to the backend's :class:`Dispatch` to keep in its own form
 (``xrt``: the NPU stream layout in a device buffer). A run quantises the
@@ -116,7 +116,7 @@ class OverlayDispatch:
         self.call, self.d, self.kt, self.cols, self.mmul = call, d, kt, cols, mmul
 
     def prepare_b(self, b_blk):
-        from ..emitters.gemm_layout import tile_b
+        from ..ops.gemm_layout import tile_b
 
         _, s, t = self.mmul
         return tile_b(b_blk, self.d, self.kt, self.cols, s, t)
@@ -125,7 +125,7 @@ class OverlayDispatch:
         return a_rows
 
     def run(self, a_rows, b_stream):
-        from ..emitters.gemm_layout import tile_a, untile_c
+        from ..ops.gemm_layout import tile_a, untile_c
 
         r, s, t = self.mmul
         d = self.d
@@ -334,7 +334,7 @@ class GemmKernel:
         None: the default overlay for K x N, which ref (any geometry is exact) and host (its
         gemm_tile is compiled with the default; HostKernel checks the shapes) use.
         ``padded``: (Mp, Kp, Np) of a one-dispatch design instead (:class:`WholeGemm`)."""
-        from ..emitters.gemm_layout import overlay_geometry
+        from ..ops.gemm_layout import overlay_geometry
 
         a, b = desc["inputs"][0]["shape"], desc["inputs"][1]["shape"]
         self.id = desc["id"]

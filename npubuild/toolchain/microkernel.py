@@ -20,7 +20,7 @@ LINK_DIR = "link"  # under the kernel's xdna directory
 
 
 def _overlay(instance, device_name: str):
-    from ..emitters.aie import device
+    from ..emitters.aie.devices import device
     from ..emitters.aie.gemm import overlay_for
 
     return overlay_for(instance, device({"device": device_name}))

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from ...errors import UnsupportedOnTarget
 from ...spec.instances import KernelInstance
-from .devices import DEFAULT_DEVICE, DEVICES
+from .devices import DEFAULT_DEVICE, device
 
 DEFAULT_OPTIONS = {"device": DEFAULT_DEVICE, "runtime_sequence": "aie.runtime_sequence", "link_with": "func", "body": "generated"}
 
@@ -43,14 +43,6 @@ def has_emitter(op_name: str) -> bool:
     from ..host import has_emitter as host_has
 
     return op_name == "matmul" or host_has(op_name)
-
-
-def device(options: dict | None):
-    name = (options or {}).get("device", DEFAULT_DEVICE)
-    try:
-        return DEVICES[name]
-    except KeyError:
-        raise UnsupportedOnTarget(f"unknown xdna device '{name}' (known: {', '.join(DEVICES)})") from None
 
 
 def design_for(inst: KernelInstance, options: dict | None = None):

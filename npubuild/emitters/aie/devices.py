@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...errors import UnsupportedOnTarget
+
 
 @dataclass(frozen=True)
 class Device:
@@ -47,6 +49,17 @@ DEVICES = {
     "npu2": Device("npu2", 8, "aie2p"),
 }
 DEFAULT_DEVICE = "npu1"
+
+
+def device(options: dict | None) -> Device:
+    """The device ``options`` names (``device``; npu1 by default). Here, with the table, so
+    that every module of the package may look a device up without importing the package."""
+    name = (options or {}).get("device", DEFAULT_DEVICE)
+    try:
+        return DEVICES[name]
+    except KeyError:
+        raise UnsupportedOnTarget(f"unknown xdna device '{name}' (known: {', '.join(DEVICES)})") from None
+
 FIRST_CORE_ROW = 2  # row 0 shim, row 1 mem tile
 
 # aie.core stack size (bytes). mlir-aie's default is 0x400; the stack lives in

@@ -23,7 +23,7 @@ most the device's columns), as in the reference design: small problems get a
 small overlay, large ones the 8 x 4 blocking.
 
 Data movement (all host transfers are linear; the host lays data out with
-:mod:`npubuild.emitters.gemm_layout`: ``tile_a`` / ``tile_b``, and reads C back with ``untile_c``):
+:mod:`npubuild.ops.gemm_layout`: ``tile_a`` / ``tile_b``, and reads C back with ``untile_c``):
 
 * A is **broadcast**: one shim(0, 0) -> mem(0, 1) FIFO, linked to one mem-tile
   FIFO whose consumers are all cores. A is read from host memory once per
@@ -53,8 +53,8 @@ from math import prod
 from ...errors import UnsupportedOnTarget
 from ...ops.registry import fmt_shape
 from ...spec.instances import KernelInstance
-from .. import gemm_layout
-from ..gemm_layout import D, cdiv, mmul_shape, overlay_geometry
+from ...ops import gemm_layout
+from ...ops.gemm_layout import D, cdiv, mmul_shape, overlay_geometry
 from ..host.mlir_text import memref_type
 from .check import FifoUse, Layout, layout_problems, raise_problems
 from .design import ELEMENT_BYTES, HostBuffer, Link, Transfer

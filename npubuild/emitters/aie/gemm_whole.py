@@ -53,7 +53,7 @@ from dataclasses import dataclass
 from math import prod
 
 from ...constants import DTYPE_BYTES
-from ..gemm_layout import cdiv, mmul_shape
+from ...ops.gemm_layout import cdiv, mmul_shape
 from .check import FifoUse, Layout, layout_problems
 from .design import HostBuffer, Link, Transfer
 from .devices import DMA_GRANULE, DMA_REPEAT_MAX, DMA_STRIDE_MAX, GEMM_STACK, Device

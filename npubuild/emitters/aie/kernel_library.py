@@ -53,6 +53,7 @@ from dataclasses import dataclass, field
 
 from ...ops.registry import numel
 from ..host.mlir_text import memref_type
+from .devices import device
 
 MLIR_AIE_COMMIT = "1e400306479ef709a0f897e330cd51fc297f9a13"
 
@@ -267,8 +268,6 @@ def entries(op: str | None = None, arch: str | None = None) -> list[LibraryKerne
 
 def _arch(device_name: str) -> str:
     # an unknown name is UnsupportedOnTarget naming the known devices
-    from . import device
-
     return device({"device": device_name}).arch
 
 

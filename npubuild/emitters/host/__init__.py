@@ -72,7 +72,7 @@ def _functions(instance: KernelInstance) -> dict | None:
     shapes the runtime derives from the overlay geometry, so a runtime of another geometry is refused."""
     if instance.op != "matmul" or instance.dtype != "i8":
         return None
-    from ..gemm_layout import overlay_geometry
+    from ...ops.gemm_layout import overlay_geometry
 
     d, kt, cols = overlay_geometry(instance.inputs[0].shape[-1], instance.inputs[1].shape[1])
     kk, nn = kt * d, cols * d

@@ -266,7 +266,7 @@ def gemm_tile_function(d: int, kk: int, nn: int) -> str:
 def emit_matmul(inst: KernelInstance) -> str:
     if inst.dtype != "i8":
         return _emit_matmul_f32(inst)
-    from ..gemm_layout import overlay_geometry
+    from ...ops.gemm_layout import overlay_geometry
 
     # the module also exports the blocked GEMM's tile for the overlay geometry
     d, kt, cols = overlay_geometry(inst.inputs[0].shape[-1], inst.inputs[1].shape[1])

@@ -6,12 +6,13 @@ of C from kt K-blocks per dispatch; the runtime (:mod:`npubuild.runner.gemm`)
 blocks any matmul over it and lays A and B out with :func:`tile_a` /
 :func:`tile_b`, reading C back with :func:`untile_c`; the host matmul kernel
 (:mod:`npubuild.emitters.host.quant`) exports the same tile as ``gemm_tile``.
-All three take the geometry from here.
+All three take the geometry from here. It sits in ops, the stage below both the
+emitters and the runtime, so that the runtime never imports an emitter.
 """
 from __future__ import annotations
 
 from ..errors import UnsupportedOnTarget
-from ..ops.lazy_numpy import np
+from .lazy_numpy import np
 
 D = 64  # the microkernel's DIM_M = DIM_K = DIM_N
 KT_MAX = 8  # K-blocks per dispatch
