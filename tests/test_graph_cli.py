@@ -163,7 +163,7 @@ def test_run_json_reports_the_outputs(cli, built, tmp_path):
 
 
 def test_run_json_writes_non_finite_values_as_null():
-    from npubuild.cli_graphs import run_report
+    from npubuild.cli.run import run_report
 
     out = {"y": np.array([1.0, np.nan, -np.inf], dtype=np.float32), "i": np.array([3, 4], dtype=np.int64)}
     doc = run_report("g", "ref", None, out, None)

@@ -18,7 +18,7 @@ MAX_LINES = 600
 # Modules at the top of npubuild/: the public entry points and the foundation
 # every stage may use (errors, constants, configuration, limits, canonical JSON, safe writes, sealed caches).
 FOUNDATION = {"errors", "constants", "config", "canonical", "fsio", "limits", "tool_flags", "farm_settings", "cache_auth", "nospace"}
-TOP_LEVEL = FOUNDATION | {"__init__", "cli", "tasks"}  # and cli_*.py: parts of the command line (stage "cli")
+TOP_LEVEL = FOUNDATION | {"__init__", "tasks"}  # the command line is the package cli/ (stage "cli"), one module per command
 
 # stage -> the stages it may import (besides itself and the foundation).
 # ops -> spec -> build -> artifacts is the data flow; emitters, toolchain and
@@ -159,7 +159,7 @@ def stage_of(module: str) -> str:
         return ""
     if parts[0] in FOUNDATION:
         return "foundation"
-    return "cli" if parts[0].startswith("cli_") else parts[0]
+    return parts[0]
 
 
 # modules that load a module by name, and why that can never be an npubuild module
@@ -221,10 +221,12 @@ def test_each_stage_imports_only_the_stages_below_it():
 
 
 def test_top_level_holds_only_entry_points_and_foundation():
-    top = {p.stem for p in PKG.glob("*.py") if not p.stem.startswith("cli_")}
+    loose_cli = sorted(p.name for p in PKG.glob("cli_*.py"))
+    assert not loose_cli, f"{loose_cli}: a command lives in npubuild/cli/ (one module per command, listed in cli/table.py)"
+    top = {p.stem for p in PKG.glob("*.py")}
     assert top == TOP_LEVEL, f"unexpected top-level modules: {sorted(top - TOP_LEVEL)}; missing: {sorted(TOP_LEVEL - top)}"
     stages = {p.name for p in PKG.iterdir() if (p / "__init__.py").is_file()}
-    assert stages == set(STAGE_DEPS) - {"cli", "tasks", ""}
+    assert stages == set(STAGE_DEPS) - {"tasks", ""}
 
 
 @pytest.mark.parametrize("package", sorted(m for m, (_, is_pkg) in MODULES.items() if is_pkg and m != "npubuild"))

@@ -12,7 +12,7 @@ import sys
 import numpy as np
 import pytest
 
-from npubuild.cli_graphs import run_report
+from npubuild.cli.run import run_report
 from npubuild.errors import UserError
 from npubuild.limits import Limits
 from npubuild.runner import examples

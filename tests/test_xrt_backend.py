@@ -413,7 +413,7 @@ def test_weight_as_data_is_quantised_per_run_on_every_backend(built, npu):
 
 
 def test_doctor_reports_the_npu(npu):
-    from npubuild.cli import _doctor_lines
+    from npubuild.cli.doctor import report_lines
     from npubuild.runner import xrt
 
     info = xrt.probe(fake_pyxrt)
@@ -428,7 +428,7 @@ def test_doctor_reports_the_npu(npu):
         "pyxrt": {"path": "/x/pyxrt.so", "missing": None},
         "npu": info,
     }
-    assert _doctor_lines(report)[-1] == "NPU:          RyzenAI-npu1 (family npu1, XRT 2.19.0, hardware contexts kept open: 6)"
+    assert report_lines(report)[-1] == "NPU:          RyzenAI-npu1 (family npu1, XRT 2.19.0, hardware contexts kept open: 6)"
 
 
 # ---- the xdna ABI: abi.json beside the binaries, checked before a context opens -------------------------------

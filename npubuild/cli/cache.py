@@ -1,52 +1,19 @@
-"""``npubuild gc``, ``npubuild cache stats`` and ``npubuild cache push``: the local store's housekeeping,
-figures, and seeding the shared stores from it."""
+"""``npubuild cache stats`` and ``npubuild cache push``: the local store's figures, and seeding the
+shared stores from it."""
 from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
-from .errors import UserError
-
-
-def _store_dir(args) -> Path:
-    if args.store:
-        return Path(args.store)
-    from .config import load_config
-
-    return load_config().store
+from ..errors import UserError
+from .common import Command, arg, store_dir
 
 
-def cmd_gc(args) -> int:
-    from .artifacts.housekeeping import fmt_size, gc
-    from .config import parse_size
-
-    store = _store_dir(args)
-    limit = parse_size(args.max_size) if args.max_size is not None else None
-    r = gc(store, limit, dry_run=args.dry_run)
-    if args.json:
-        print(json.dumps(r, indent=1))
-        return 0
-    rm = r["removed"]
-    verb = "would remove" if args.dry_run else "removed"
-    print(
-        f"gc: {store}: {verb} {rm['entries']} least recently used entries, {rm['blobs']} blobs only they named, "
-        f"{rm['dangling_entries']} dangling entries, {rm['orphan_blobs']} orphan blobs, {rm['temp_files']} stale temporary files"
-    )
-    after = f"{fmt_size(r['total_bytes_before'])} -> {fmt_size(r['total_bytes_after'])}"
-    print(f"gc: {'would free' if args.dry_run else 'freed'} {fmt_size(r['freed_bytes'])} ({after}" + (f", limit {fmt_size(limit)})" if limit is not None else ")"))
-    if r["failed"]:
-        print(f"gc: {r['failed']} files could not be removed (permissions?)", file=sys.stderr)
-    if r["over_limit"]:
-        print(f"gc: the store is still over {fmt_size(limit)}: what is left is not evictable (temporary files younger than an hour, other files)", file=sys.stderr)
-    return 0
-
-
-def cmd_cache_push(args) -> int:
-    from .artifacts.housekeeping import scan
-    from .artifacts.stores import StoreAccess, open_stores, take_notices
-    from .artifacts.stores.base import redact
-    from .config import load_config
+def run_push(args) -> int:
+    from ..artifacts.housekeeping import scan
+    from ..artifacts.stores import StoreAccess, open_stores, take_notices
+    from ..artifacts.stores.base import redact
+    from ..config import load_config
 
     cfg = load_config()
     targets = [redact(s.url) for s in cfg.stores if s.mode == "rw"]
@@ -78,10 +45,10 @@ def cmd_cache_push(args) -> int:
     return 0 if all(took.get(u, 0) == len(keys) - skipped for u in targets) else 1
 
 
-def cmd_cache_stats(args) -> int:
-    from .artifacts.housekeeping import fmt_size, stats
+def run_stats(args) -> int:
+    from ..artifacts.housekeeping import fmt_size, stats
 
-    store = _store_dir(args)
+    store = store_dir(args)
     r = stats(store)
     if args.json:
         print(json.dumps(r, indent=1))
@@ -98,3 +65,29 @@ def cmd_cache_stats(args) -> int:
     print(f"oldest use:  {r['oldest_use'] or '-'}")
     print(f"newest use:  {r['newest_use'] or '-'}")
     return 0
+
+
+COMMAND = Command(
+    "cache",
+    help="inspect the local store, or push it to the shared stores",
+    subcommands=(
+        Command(
+            "stats",
+            help="entries, blobs, sizes, oldest and newest use, orphans, temporary files",
+            run=run_stats,
+            options=(
+                arg("--json", action="store_true"),
+                arg("--store", metavar="DIR", help="store directory (default: the project's store)"),
+            ),
+        ),
+        Command(
+            "push",
+            help="upload the local store's entries to the read-write shared stores (seed a team cache)",
+            description="Every complete entry of the local store (with its blobs) goes to each store of [tool.npubuild] "
+            "stores (or NPUBUILD_STORES) with mode rw, as a build uploads what it compiles; a store that is down is "
+            "reported once and skipped.",
+            run=run_push,
+            options=(arg("--json", action="store_true"),),
+        ),
+    ),
+)

@@ -6,29 +6,15 @@ import json
 import os
 from pathlib import Path
 
-
-def add_parser(sub) -> None:
-    e = sub.add_parser(
-        "explain",
-        help="say why kernels will be rebuilt (which input of their key changed)",
-        description="For every kernel a `doit build` would emit or compile, say why: a new shape in a spec, an "
-        "emitter source file or an emit option that changed, a hand-edited generated source, a compiler or tool "
-        "whose path or version changed, flags, a linked source, an output that no longer matches its record, and "
-        "whether the new compile key is already in the local store. Nothing is built.",
-    )
-    e.add_argument("what", nargs="?", metavar="TASK|KERNEL",
-                   help="a kernel id (all its targets) or a task such as compile:relu_f32_64@host (default: every kernel)")
-    e.add_argument("--all", action="store_true", help="also list the kernels that are up to date")
-    e.add_argument("--json", action="store_true", help="[{task, runs, reasons}] as JSON")
-    e.set_defaults(fn=cmd_explain)
+from .common import Command, arg
 
 
 def explanations(selector: str | None) -> list[tuple[str, bool, list[str]]]:
     """Run in the project root, as a build would."""
     import gc
 
-    from .build.explain import explain_build
-    from .config import find_root
+    from ..build.explain import explain_build
+    from ..config import find_root
 
     old = Path.cwd()
     os.chdir(find_root())
@@ -55,10 +41,27 @@ def render(rows, show_all: bool) -> list[str]:
     return lines
 
 
-def cmd_explain(args) -> int:
+def run(args) -> int:
     rows = explanations(args.what)
     if args.json:
         print(json.dumps([{"task": n, "runs": r, "reasons": w} for n, r, w in rows], indent=1))
         return 0
     print("\n".join(render(rows, args.all or bool(args.what))))
     return 0
+
+
+COMMAND = Command(
+    "explain",
+    help="say why kernels will be rebuilt (which input of their key changed)",
+    description="For every kernel a `doit build` would emit or compile, say why: a new shape in a spec, an "
+    "emitter source file or an emit option that changed, a hand-edited generated source, a compiler or tool "
+    "whose path or version changed, flags, a linked source, an output that no longer matches its record, and "
+    "whether the new compile key is already in the local store. Nothing is built.",
+    run=run,
+    options=(
+        arg("what", nargs="?", metavar="TASK|KERNEL",
+            help="a kernel id (all its targets) or a task such as compile:relu_f32_64@host (default: every kernel)"),
+        arg("--all", action="store_true", help="also list the kernels that are up to date"),
+        arg("--json", action="store_true", help="[{task, runs, reasons}] as JSON"),
+    ),
+)

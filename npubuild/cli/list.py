@@ -1,0 +1,47 @@
+"""``npubuild list``: the project's kernel instances and graphs (with their xdna summaries) as text or JSON."""
+from __future__ import annotations
+
+import json
+
+from .common import Command, arg
+
+
+def run(args) -> int:
+    from ..build.catalog import built_resources, xdna_summaries
+    from ..build.plan import build_plan
+    from ..config import load_config
+    from ..emitters.aie.summary import one_line
+
+    plan = build_plan(load_config())
+    xdna = xdna_summaries(plan)
+    if args.json:
+        built = built_resources(plan)
+        doc = {
+            "kernels": {k: dict(i.describe(), targets=list(plan.targets[k]), **({"resources": built[k]} if k in built else {}),
+                                **({"xdna": xdna[k]} if k in xdna else {}))
+                        for k, i in plan.instances.items()},
+            "graphs": {n: [s.node for s in g.steps] for n, g in plan.spec.graphs.items()},
+            "ane_graphs": {n: display for n, (_, display) in sorted(plan.ane_graphs.items())},
+        }
+        print(json.dumps(doc, indent=1))
+        return 0
+    print(f"{len(plan.instances)} kernel instances:")
+    for kid, inst in plan.instances.items():
+        extra = f"  xdna: {one_line(xdna[kid])}" if kid in xdna else ""
+        print(f"  {kid:<48} {','.join(plan.targets[kid])}{extra}")
+    print(f"{len(plan.spec.graphs)} graphs:")
+    for name, g in plan.spec.graphs.items():
+        print(f"  {name:<24} {len(g.steps)} steps  ({g.file})")
+    if plan.ane_graphs:
+        print(f"{len(plan.ane_graphs)} ane graphs (one ANE plan each; `npubuild show` lists their nodes):")
+        for name, (_, display) in sorted(plan.ane_graphs.items()):
+            print(f"  {name:<24} ({display})")
+    return 0
+
+
+COMMAND = Command(
+    "list",
+    help="list the kernel instances and graphs of the specs",
+    run=run,
+    options=(arg("--json", action="store_true"),),
+)
