@@ -5,6 +5,14 @@ DTYPES = ("f32", "f16", "bf16", "i8", "i32", "i64", "bool")
 FLOAT_DTYPES = ("f32", "f16", "bf16")
 NUMERIC_DTYPES = ("f32", "f16", "bf16", "i8", "i32", "i64")
 TARGETS = ("ref", "host", "xdna", "ane")
+# Bump when the meaning of an instance description changes (forces new keys): spec.instances
+# makes the keys, artifacts.manifest_records checks a manifest's against the same recipe.
+INSTANCE_VERSION = 1
+# The kernel ABI record: its version and the symbol a host kernel exports it under. The host
+# emitter writes both, the runtime's manifest reader (artifacts.abi) reads them; the xdna abi.json
+# carries the same version.
+ABI_VERSION = 1
+ABI_SYMBOL = "npubuild_abi"
 XDNA_DEVICES = ("npu1", "npu2")
 # where an xdna core's compute body comes from: npubuild's own (the host emitter's text, vectorized
 # where aievec lowers it), mlir-aie's hand-written aie_kernels, or (auto) mlir-aie's kernel only where

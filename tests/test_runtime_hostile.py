@@ -18,6 +18,8 @@ import pytest
 
 import npubuild
 from npubuild.artifacts import manifest as mf
+from npubuild.artifacts.abi import embedded_abi
+from npubuild.artifacts.manifest_records import instance_key
 from npubuild.errors import UserError, VerifyError
 from npubuild.limits import Limits
 
@@ -146,7 +148,7 @@ def _set(kid, side, field, value):
 def _op_and_key(m):
     k = _kernel(m, RELU)
     k["op"] = "neg"
-    k["key"] = mf.instance_key(k)  # a careful editor recomputes the key: the compiled ABI still disagrees
+    k["key"] = instance_key(k)  # a careful editor recomputes the key: the compiled ABI still disagrees
 
 
 def _step(i, field, value):
@@ -391,7 +393,7 @@ FUZZ = r"""
 import copy, json, sys
 import numpy as np
 import npubuild
-from npubuild.artifacts.manifest import verify
+from npubuild.artifacts.verify import verify
 from npubuild.errors import UserError
 
 art = sys.argv[1]
@@ -595,7 +597,7 @@ def test_int8_gemm_propagates_nan_identically_on_ref_and_host(built, where):
 def test_embedded_abi_reader_survives_damaged_libraries(built):
     """Truncated and bit-flipped libraries: an ABI or a ValueError, never another exception."""
     data = (built.artifacts / RELU_SO).read_bytes()
-    abi = mf.embedded_abi(data)
+    abi = embedded_abi(data)
     assert (abi["id"], abi["op"], abi["outputs"][0]["shape"], abi["outputs"][0]["bytes"]) == (RELU, "relu", [4, 16], 256)
     rng = np.random.default_rng(0)
     outcomes = set()
@@ -605,10 +607,10 @@ def test_embedded_abi_reader_survives_damaged_libraries(built):
             if b:
                 b[int(rng.integers(0, min(len(b), 4096)))] = int(rng.integers(0, 256))
         try:
-            mf.embedded_abi(bytes(b))
+            embedded_abi(bytes(b))
             outcomes.add("abi")
         except ValueError:
             outcomes.add("refused")
     assert outcomes == {"abi", "refused"}
     with pytest.raises(ValueError, match="exports no 'npubuild_abi'"):
-        mf.embedded_abi(data.replace(b"npubuild_abi\0", b"npubuild_xyz\0"))
+        embedded_abi(data.replace(b"npubuild_abi\0", b"npubuild_xyz\0"))

@@ -463,7 +463,7 @@ def test_every_compiled_xdna_kernel_has_its_abi_json(built):
         assert t["abi_file"]["path"] == f"kernels/{kid}/xdna/abi.json" and {"source", "xclbin", "insts"} <= set(t["files"])
         abi = json.loads((built.artifacts / t["abi_file"]["path"]).read_text())
         assert abi["xdna"] == t["abi"] and abi["key"] == k["key"] and abi["outputs"][0]["shape"] == k["outputs"][0]["shape"]
-    from npubuild.artifacts.manifest import verify
+    from npubuild.artifacts.verify import verify
 
     assert verify(built.artifacts) == []
 
@@ -543,7 +543,7 @@ XDNA_TAMPERED = {
 def test_tampered_xdna_abi_is_refused_before_any_context(built, npu, case):
     edit, graph, message, problem = XDNA_TAMPERED[case]
     _edit(built, edit(built))
-    from npubuild.artifacts.manifest import verify
+    from npubuild.artifacts.verify import verify
 
     assert [p for p in verify(built.artifacts) if "[xdna]" in p] == ([problem] if problem else [])
     rt = npubuild.load(built.artifacts, verify_files=False)
@@ -799,7 +799,7 @@ def _overlay_in_both(p, kid, device, cols):
     columns on ``device``: what a build that spreads over another width of the device records."""
     from npubuild.emitters.aie.devices import DEVICES
     from npubuild.emitters.aie.gemm import Overlay, check_overlay
-    from npubuild.emitters.gemm_layout import overlay_geometry
+    from npubuild.ops.gemm_layout import overlay_geometry
 
     m = json.loads((p.artifacts / "manifest.json").read_text())
     rec = m["kernels"][kid]

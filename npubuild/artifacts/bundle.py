@@ -43,7 +43,8 @@ from ..limits import Limits, over
 from ..nospace import disk_full_message, is_disk_full
 from .bundle_install import check_targets, carry_over, empty_dir, install, set_dir_modes, sweep_beside
 from .bundle_stream import BundleError, HeaderScan, ZstdReader, check_entries, check_ratio, check_total, header_class, zstd
-from .manifest import MANIFEST, SCHEMA, manifest_files, schema_problems
+from .manifest import MANIFEST, SCHEMA, manifest_files
+from .manifest_schema import schema_problems
 
 SIGNATURE = "signature.json"
 RESERVED = (MANIFEST, SIGNATURE)

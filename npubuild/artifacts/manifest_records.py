@@ -8,9 +8,8 @@ from __future__ import annotations
 import hashlib
 
 from ..canonical import canonical_json
+from ..constants import INSTANCE_VERSION
 
-# spec.instances.INSTANCE_VERSION: the key recipe (artifacts may not import spec; a test keeps the two equal)
-INSTANCE_VERSION = 1
 
 
 def instance_key(k: dict) -> str:

@@ -10,7 +10,7 @@ from .common import Command, arg
 
 
 def run(args) -> int:
-    from ..artifacts.manifest import verify
+    from ..artifacts.verify import verify
     from ..config import load_config
 
     path = Path(args.dir) if args.dir else load_config().artifacts

@@ -7,7 +7,7 @@ declared shape and dtype.
 """
 from __future__ import annotations
 
-from ..artifacts.manifest import key_problem
+from ..artifacts.manifest_records import key_problem
 from ..errors import UserError
 from ..ops import REGISTRY
 from ..ops.lazy_numpy import np

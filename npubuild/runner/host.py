@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..artifacts.manifest import abi_mismatch, embedded_abi
+from ..artifacts.abi import abi_mismatch, embedded_abi
 from ..errors import UserError
 from ..constants import numpy_dtype
 

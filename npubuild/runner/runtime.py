@@ -17,7 +17,10 @@ import itertools
 from collections import OrderedDict
 from pathlib import Path
 
-from ..artifacts.manifest import graph_problems, read_manifest, verify, xdna_abi_problem
+from ..artifacts.abi import xdna_abi_problem
+from ..artifacts.manifest import read_manifest
+from ..artifacts.manifest_records import graph_problems
+from ..artifacts.verify import verify
 from ..constants import numpy_dtype
 from ..errors import UserError, VerifyError
 from ..limits import Limits

@@ -18,7 +18,7 @@ a field of the wrong type shows as ``?`` rather than raising.
 """
 from __future__ import annotations
 
-from ..artifacts.manifest import graph_problems
+from ..artifacts.manifest_records import graph_problems
 from ..errors import UserError
 
 # what an ANE graph's tensors are: fp16 throughout (an input a cast reads may be declared fp32)

@@ -15,10 +15,9 @@ from dataclasses import dataclass, field
 
 from .. import ops
 from ..canonical import canonical_json, json_safe
+from ..constants import INSTANCE_VERSION
 from ..ops.registry import OpDef, normalize_attrs, numel
 
-# Bump when the meaning of an instance description changes (forces new keys).
-INSTANCE_VERSION = 1
 _MAX_ID = 96
 # Kernels index buffers with 32-bit element counts on every target.
 MAX_ELEMENTS = 2**31 - 1

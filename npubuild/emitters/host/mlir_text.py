@@ -22,7 +22,7 @@ import math
 import struct
 
 from ...canonical import canonical_json
-from ...constants import DTYPE_BYTES
+from ...constants import ABI_SYMBOL, ABI_VERSION, DTYPE_BYTES
 from ...ops.registry import numel
 from ...spec.instances import KernelInstance
 
@@ -121,11 +121,6 @@ def float_literal(value: float, dtype: str) -> str:
         bits = struct.unpack("<I", struct.pack("<f", value))[0] >> 16
         return f"0x{bits:04X}"
     raise ValueError(dtype)
-
-
-# artifacts.manifest.ABI_VERSION: what the runtime reads (emitters may not import artifacts; a test keeps them equal)
-ABI_VERSION = 1
-ABI_SYMBOL = "npubuild_abi"
 
 
 def kernel_abi(inst: KernelInstance, functions: dict | None = None) -> dict:
