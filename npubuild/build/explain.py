@@ -59,7 +59,7 @@ def wanted_by(plan, inst) -> list[str]:
 
 def explain_pair(plan, kid: str, target, options: dict, recipe) -> tuple[bool, list[str]]:
     """(will it run, the reasons) for kernel ``kid`` on ``target`` (a build.targets object).
-    ``recipe``: (toolchain, flags, recipe id, compiles) of the target, as the build computes it."""
+    ``recipe``: the target's :class:`~npubuild.build.state.Recipe`, as the build computes it (None: it cannot start)."""
     from .manifest_writer import kernel_dir
 
     inst = plan.instances[kid]
@@ -98,9 +98,9 @@ def explain_pair(plan, kid: str, target, options: dict, recipe) -> tuple[bool, l
             reasons.append(f"{src.name} was edited by hand (it differs from what the emitter wrote): the build restores it")
         elif rec.get("source_sha256") != new_sha and not reasons:
             reasons.append(f"{src.name} changes: the emitter now writes a different text")
-    if recipe is None or not recipe[3]:
+    if recipe is None or not recipe.compiles:
         return bool(reasons), reasons or ["up to date (emitted; this target is not compiled here)"]
-    tc, flags, _, _ = recipe
+    tc, flags = recipe.toolchain, recipe.flags
     try:
         build = json.loads((d / RECORD_NAME).read_text())
     except (OSError, ValueError):
@@ -171,11 +171,12 @@ def explain(plan, selector: str | None, recipes: dict, options_of) -> list[tuple
 
 def explain_build(selector: str | None = None) -> list[tuple[str, bool, list[str]]]:
     """:func:`explain` for the project in the current directory, with the build's own recipes and options."""
-    from . import tasks
+    from .state import Build
 
-    plan = tasks._load_plan()
+    build = Build()
+    plan = build.load_plan()
     if plan is None:
         from ..errors import UserError
 
-        raise UserError(tasks.BuildState.error or "no build plan")
-    return explain(plan, selector, tasks._recipes(plan), lambda kid, t: tasks._pair_options(plan, kid, t))
+        raise UserError(build.error or "no build plan")
+    return explain(plan, selector, build.recipes(), build.pair_options)

@@ -248,14 +248,13 @@ def write_constants(artifacts: Path, graph, out_dir: Path, limits: Limits = Limi
 
 
 @user_errors_fail
-def write_manifest(root: str) -> dict:
+def write_manifest(root: str, plan=None) -> dict:
     """The ``manifest`` task's action; its value ``outputs`` (saved by doit) is what :class:`OutputsIntact`
-    checks on the next build."""
+    checks on the next build. ``plan``: the one the task creators loaded (a forked worker inherits it;
+    doit does not pickle actions), or None on the nothing-changed path, which loads none."""
     from ..config import load_config
     from .plan import build_plan
-    from .state import BuildState
 
-    plan = BuildState.plan  # loaded by the task creators in this process (or inherited by fork)
     if plan is None or plan.config.root != Path(root):
         plan = build_plan(load_config(Path(root)))
     manifest = build_manifest(plan)

@@ -1,5 +1,9 @@
 """doit task creators (dodo.py imports these).
 
+The creators are methods of :class:`BuildTasks`, which owns the run's
+:class:`~npubuild.build.state.Build` (config, plan, recipes, stamp, each loaded
+once) and hands it to the manifest action and to the reporter.
+
 Per kernel instance and compiled target: ``emit:<id>@<target>`` writes the
 source and ``compile:<id>@<target>`` turns it into a binary (or takes it from
 the store). ``manifest`` writes artifacts/manifest.json; ``build`` (the
@@ -13,9 +17,7 @@ version) are unchanged.
 """
 from __future__ import annotations
 
-import contextlib
 import gc
-import hashlib
 import os
 import signal
 import sys
@@ -24,18 +26,15 @@ from pathlib import Path
 from doit.tools import config_changed
 
 from ..artifacts.manifest import MANIFEST
-from ..config import load_config
 from ..errors import UserError
 from ..nospace import guard_doit
 from . import noop
-from .actions import CACHE_VERSION, RECORD_NAME, compile_kernel, emit_source, remove_outputs
+from .actions import RECORD_NAME, compile_kernel, emit_source, remove_outputs
 from .manifest_writer import OutputsIntact, write_manifest
 from .records import EMIT_RECORD, TASK_VALUES, AneOutputsMatchPlan, OutputsMatchRecord, SourceMatchesEmitRecord, ane_plan_files
 from .reporter import ProgressReporter
-from .state import BuildState
-from .targets import COMPILED, compiled_pairs, not_built_reason
-
-DEP_FILE = ".npubuild.doit.db"
+from .state import DEP_FILE, Build
+from .targets import COMPILED, not_built_reason
 
 # what a project's dodo.py takes: `from npubuild.build.tasks import *`
 __all__ = [
@@ -70,12 +69,6 @@ def install_signal_handlers() -> None:
         pass
 
 
-# Loading thousands of tasks allocates many small objects and the cyclic GC
-# would run dozens of times for nothing; it is switched back on when execution
-# starts (BuildReporter.initialize).
-gc.disable()
-
-
 class KeyUnchanged(config_changed):
     """doit's config_changed with its call signature precomputed: doit inspects
     every uptodate callable's signature for every task on every run, which
@@ -84,141 +77,15 @@ class KeyUnchanged(config_changed):
     __signature__ = TASK_VALUES
 
 
-def _invocation() -> list | None:
-    return BuildState.argv if BuildState.argv is not None else noop.doit_argv()
-
-
-def _config():
-    if BuildState.config is None and BuildState.error is None:
-        try:
-            BuildState.config = load_config(Path.cwd())
-        except UserError as e:
-            BuildState.error = str(e)
-    return BuildState.config
-
-
-def _fast_stamp() -> dict | None:
-    """The stamp of the last complete build when a plain build finds nothing changed."""
-    if not BuildState.checked:
-        BuildState.checked = True
-        config = _config()
-        argv = _invocation()
-        if config is not None and argv is not None and noop.plain_build(argv) and noop.enabled():
-            BuildState.stamp = noop.fresh_stamp(config, config.root / DEP_FILE)
-            if BuildState.stamp is not None:
-                _sweep_beside(config)
-    return BuildState.stamp
-
-
-def _sweep_beside(config) -> None:
-    """What a killed `npubuild unpack -C artifacts`, a pack into the project or a stamp write left beside the
-    artifacts (a listing of two directories: the fast path does it too, since such a kill changes no stamped file)."""
-    from ..fsio import sweep_beside
-
-    sweep_beside(config.root, every=True)
-    for d in {config.artifacts.parent, config.artifacts} - {config.root}:  # wherever NPUBUILD_ARTIFACTS puts them
-        sweep_beside(d)
-
-
-def _load_plan():
-    config = _config()
-    if config is not None and BuildState.plan is None and BuildState.error is None:
-        from ..fsio import sweep_stale_temps
-        from ..spec.yamlfile import SPEC_CACHE
-        from .plan import build_plan
-
-        # a build killed earlier (SIGKILL, power loss) may have left temp files: never a live build's
-        sweep_stale_temps(config.artifacts, config.store, config.root / SPEC_CACHE)
-        _sweep_beside(config)
-        # this run may write (and be killed): until it records a new stamp, the next run takes the full path,
-        # whose sweep removes what it may leave (the fast path never walks the artifacts)
-        with contextlib.suppress(OSError):
-            (config.root / noop.STAMP_FILE).unlink(missing_ok=True)
-
-        try:
-            BuildState.plan = build_plan(config)
-        except UserError as e:
-            BuildState.error = str(e)
-    return BuildState.plan
-
-
-def _pairs(plan) -> list:
-    """(kernel id, instance, target, kernel dir as str) for every artifact, computed once."""
-    if BuildState.pairs is None:
-        art = str(plan.config.artifacts)
-        BuildState.pairs = [(kid, inst, t, f"{art}/kernels/{kid}/{t.name}") for kid, inst, t in compiled_pairs(plan)]
-    return BuildState.pairs
-
-
-def _recipes(plan) -> dict:
-    """target -> (toolchain fingerprint, flags, recipe id, compiles), or None when the build cannot start.
-
-    ``compiles`` is False for a target whose toolchain is missing and that is
-    only emitted (xdna on a machine without mlir-aie, unless xdna_strict).
-    """
-    if BuildState.recipes is None:
-        BuildState.recipes = {}
-        for _, _, t, _ in _pairs(plan):
-            if t.name in BuildState.recipes:
-                continue
-            try:
-                problem = t.toolchain_problem(plan.config.store)
-                if problem and plan.config.xdna_strict:
-                    raise UserError(f"{problem} (xdna_strict is set: a missing toolchain is an error)")
-                tc = t.fingerprint(plan.config.store)
-            except UserError as e:
-                BuildState.error = f"{t.name} toolchain: {e}"
-                BuildState.recipes[t.name] = None
-                continue
-            flags = t.flags(plan.config) if not problem else None
-            recipe_id = hashlib.sha256(f"{CACHE_VERSION}:{t.name}:{tc['id']}:{flags}".encode()).hexdigest()
-            BuildState.recipes[t.name] = (tc, flags, recipe_id, problem is None)
-    return BuildState.recipes
-
-
-def _compiles(plan, t) -> bool:
-    r = _recipes(plan).get(t.name)
-    return bool(r and r[3])
-
-
-def _options(plan) -> dict:
-    """target -> emit options (device, dialect), computed once."""
-    if BuildState.options is None:
-        BuildState.options = {}
-        for _, _, t, _ in _pairs(plan):
-            if t.name not in BuildState.options:
-                BuildState.options[t.name] = t.emit_options(plan.config, plan.config.store)
-    return BuildState.options
-
-
-def _pair_options(plan, kid: str, t) -> dict:
-    """Emit options of one kernel on one target (xdna: the kernel's device; a pinned source's sha256)."""
-    opts = _options(plan)[t.name]
-    if t.name == "xdna":
-        own = plan.xdna_options(kid)
-        if any(opts.get(k) != v for k, v in own.items()):
-            opts = {**opts, **own}
-    pinned = plan.pinned.get(kid, {}).get(t.name)
-    if pinned is not None:
-        from .pinned import pinned_option
-
-        # read and hashed once per run: the emit and compile tasks and the no-op stamp see the same bytes
-        if BuildState.pinned is None:
-            BuildState.pinned = {}
-        if (kid, t.name) not in BuildState.pinned:
-            BuildState.pinned[(kid, t.name)] = pinned_option(*pinned, plan.config.limits, plan.config.data_roots())
-        opts = {**opts, "pinned": BuildState.pinned[(kid, t.name)]}
-    return opts
-
-
-def _build_files(plan) -> list[str]:
+def _build_files(build: Build) -> list[str]:
     """Every file a build task reads or writes."""
+    plan = build.plan
     files = []
-    for kid, inst, t, d in _pairs(plan):
+    for kid, inst, t, d in build.pairs():
         # a pinned source as the spec names it and where it leads now: a link re-pointed, or its target edited
         files += [f"{d}/{t.source_name}", f"{d}/{EMIT_RECORD}", *(f for p in _pinned_paths(plan, kid) for f in (p, os.path.realpath(p)))]
-        if _compiles(plan, t):
-            files += [f"{d}/{b}" for b in t.binaries.values()] + [f"{d}/{RECORD_NAME}"] + t.linked_files(inst, _pair_options(plan, kid, t))
+        if build.compiles(t):
+            files += [f"{d}/{b}" for b in t.binaries.values()] + [f"{d}/{RECORD_NAME}"] + t.linked_files(inst, build.pair_options(kid, t))
     return files + _manifest_targets(plan) + _constant_sources(plan) + _ane_files(plan)
 
 
@@ -226,37 +93,39 @@ def _pinned_paths(plan, kid: str) -> list[str]:
     return [p[0] for p in plan.pinned.get(kid, {}).values() if p[0]]
 
 
-def _record_stamp(plan, written) -> None:
+def _record_stamp(build: Build, written) -> None:
     """``written``: the files the manifest task wrote (its saved ``outputs``), checked like every other."""
     from ..fsio import sweep_and_count_live
 
-    recipes = _recipes(plan)
+    plan = build.plan
+    recipes = build.recipes()
     if any(r is None for r in recipes.values()):
         return
     if sweep_and_count_live(plan.config.artifacts, plan.config.store):
         return  # another build is still writing here: no stamp, so that a run after it is killed sweeps
-    ids = {t: r[0]["id"] for t, r in recipes.items()}
-    compiled = sum(1 for _, _, t, _ in _pairs(plan) if _compiles(plan, t))
-    summary = {"kernels": len(plan.instances), "artifacts": compiled, "notes": _notes(plan),
-               "manifest_targets": _manifest_targets(plan), "manifest_deps": _manifest_deps(plan)}
-    files = _build_files(plan)
+    ids = {t: r.toolchain["id"] for t, r in recipes.items()}
+    compiled = sum(1 for p in build.pairs() if build.compiles(p.target))
+    summary = {"kernels": len(plan.instances), "artifacts": compiled, "notes": _notes(build),
+               "manifest_targets": _manifest_targets(plan), "manifest_deps": _manifest_deps(build)}
+    files = _build_files(build)
     files += sorted(set(written) - set(files))
     pinned = sorted({p for kid in plan.pinned for p in _pinned_paths(plan, kid)})
     noop.write_stamp(plan.config, plan.config.root / DEP_FILE, plan.cache_key, ids, files, summary, pinned)
 
 
-def _notes(plan) -> list[str]:
+def _notes(build: Build) -> list[str]:
     """One line per (target, op family) that has no emitter yet, and one per target emitted but not compiled."""
+    plan = build.plan
     missing: dict[tuple[str, str], set[str]] = {}
     for kid, inst in plan.instances.items():
         for t in plan.targets[kid]:
             if not_built_reason(t, inst.op):
                 missing.setdefault((t, inst.opdef.family), set()).add(inst.op)
     lines = [f"{t}: op family '{fam}' not yet emitted ({', '.join(sorted(o))}); built on ref only" for (t, fam), o in sorted(missing.items())]
-    recipes = _recipes(plan)
+    recipes = build.recipes()
     uncompiled: dict[str, int] = {}
-    for _, _, t, _ in _pairs(plan):
-        if recipes.get(t.name) and not recipes[t.name][3]:
+    for t in (p.target for p in build.pairs()):
+        if recipes.get(t.name) and not recipes[t.name].compiles:
             uncompiled[t.name] = uncompiled.get(t.name, 0) + 1
     for name, n in sorted(uncompiled.items()):
         problem = COMPILED[name].toolchain_problem(plan.config.store) or ""
@@ -266,95 +135,8 @@ def _notes(plan) -> list[str]:
     return lines
 
 
-def task_emit():
-    """Emit kernel sources (one task per kernel instance and target)."""
-    plan = None if _fast_stamp() else _load_plan()
-    yield {"name": None, "doc": "emit kernel sources (one task per kernel instance and target)"}
-    if _fast_stamp() or plan is None:
-        return
-    from ..canonical import canonical_json
-
-    versions: dict = {}
-    for kid, inst, t, d in _pairs(plan):
-        opts = _pair_options(plan, kid, t)
-        vk = (t.name, opts.get("device"), opts.get("body"), (opts.get("pinned") or {}).get("sha256"))
-        if vk not in versions:
-            versions[vk] = f"{t.emitter_version()}:{canonical_json(opts)}"
-        out = f"{d}/{t.source_name}"
-        yield {
-            "name": f"{kid}@{t.name}",
-            "actions": [(emit_source, (t.name, inst, out, opts))],
-            "targets": [out, f"{d}/{EMIT_RECORD}"],
-            "uptodate": [KeyUnchanged(f"{inst.key}:{versions[vk]}"), SourceMatchesEmitRecord(out, t.name, inst.key, opts)],
-            "clean": True,
-        }
-
-
-def task_compile():
-    """Compile kernel sources, or take them from the content-addressed store."""
-    plan = None if _fast_stamp() else _load_plan()
-    yield {"name": None, "doc": "compile kernel sources, or take them from the content-addressed store"}
-    if _fast_stamp() or plan is None:
-        return
-    from ..artifacts.stores import StoreAccess
-
-    store = StoreAccess.from_config(plan.config)  # the local store and the further ones, picklable
-    recipes = _recipes(plan)
-    for kid, inst, t, d in _pairs(plan):
-        if recipes[t.name] is None or not recipes[t.name][3]:
-            continue
-        tc, flags, recipe_id, _ = recipes[t.name]
-        src = f"{d}/{t.source_name}"
-        opts = _pair_options(plan, kid, t)
-        yield {
-            "name": f"{kid}@{t.name}",
-            "actions": [(compile_kernel, (t.name, kid, inst, src, d, store, tc, flags, opts, plan.config.limits, plan.config.executor,
-                                         plan.config.farm))],
-            "file_dep": [src, *t.linked_files(inst, opts)],
-            "targets": [*(f"{d}/{b}" for b in t.binaries.values()), f"{d}/{RECORD_NAME}"],
-            "uptodate": [KeyUnchanged(recipe_id), OutputsMatchRecord(d, t.binaries.values())],
-            # the outputs, and what the compile left beside them: its log and linked objects
-            "clean": [(remove_outputs, ([*(f"{d}/{b}" for b in t.binaries.values()), f"{d}/{RECORD_NAME}",
-                                        f"{d}/build.log", f"{d}/link"],))],
-        }
-
-
 def _ane_dir(plan, name: str) -> str:
     return f"{plan.config.artifacts}/ane/{name}"
-
-
-def task_ane():
-    """Compile the ane graphs (specs/graphs/*.mil, YAML graphs with targets [ane]) into per-node ANE programs (or take them from the store)."""
-    plan = None if _fast_stamp() else _load_plan()
-    yield {"name": None, "doc": "compile the ane graphs (specs/graphs/*.mil, YAML graphs with targets [ane]) into per-node ANE programs"}
-    if _fast_stamp() or plan is None or not plan.ane_graphs:
-        return
-    from ..ane.build import PLAN_FILE, build_graph, code_version
-    from ..ane.mil_model import MilBounds
-    from ..artifacts.stores import StoreAccess
-
-    version = code_version()
-    store = StoreAccess.from_config(plan.config)
-    bounds = MilBounds.of(plan.config)
-    tasks, failing = [], []
-    for name, (path, display) in sorted(plan.ane_graphs.items()):
-        out = _ane_dir(plan, name)
-        graph = plan.ane_yaml.get(name)
-        task = {
-            "name": name,
-            "actions": [(build_graph, (path, display, out, store, bounds, graph))],
-            "file_dep": _ane_sources(plan, name, bounds, readable=True),
-            "targets": [f"{out}/{PLAN_FILE}"],
-            "uptodate": [KeyUnchanged(version), AneOutputsMatchPlan(out)],
-            "clean": [(remove_outputs, ([out],))],  # the programs, weights and Core ML packages: the whole directory
-        }
-        (failing if _ane_plan_fails(path, display, bounds, graph) else tasks).append(task)
-    # doit stops at the first failed task (and does not run tasks in the order they are yielded): the task of
-    # a graph whose plan fails waits for every kernel and every other graph, so one bad graph stops no one
-    # else's build; it then fails with the reason (file:line, op, shapes) and the build exits non-zero.
-    for task in failing:
-        task["task_dep"] = ["compile", *(f"ane:{t['name']}" for t in tasks)]
-    yield from tasks + failing
 
 
 def _ane_sources(plan, name: str, bounds, readable: bool = False) -> list[str]:
@@ -404,41 +186,6 @@ def _ane_files(plan) -> list[str]:
     return files
 
 
-def task_manifest():
-    """Write artifacts/manifest.json (kernels, graphs, files with sha256 and size)."""
-    doc = "write artifacts/manifest.json (kernels, graphs, files with sha256 and size)"
-    stamp = _fast_stamp()
-    if stamp:
-        # up to date without touching doit's saved state for this task
-        # (doit re-runs a task whose set of file_dep changed, so the set is kept)
-        action = (write_manifest, (str(BuildState.config.root),))
-        return {
-            "actions": [action],
-            "file_dep": stamp["manifest_deps"],
-            "targets": stamp["manifest_targets"],
-            "uptodate": [True],
-            "doc": doc,
-        }
-    plan = _load_plan()
-    if plan is None or BuildState.error:
-        return {
-            "actions": [_fail_with_load_error],
-            "task_dep": ["compile"],
-            "doc": doc,
-            "uptodate": [False],
-        }
-    return {
-        "actions": [(write_manifest, (str(plan.config.root),))],
-        "file_dep": _manifest_deps(plan),
-        "task_dep": ["compile", "ane"] if plan.ane_graphs else ["compile"],
-        "targets": _manifest_targets(plan),
-        "uptodate": [KeyUnchanged(f"{plan.fingerprint()}:{sorted((n, r[0]['id'], r[3]) for n, r in _recipes(plan).items() if r)}:{_options(plan)}"),
-                     OutputsIntact()],
-        "clean": True,
-        "doc": doc,
-    }
-
-
 def _manifest_targets(plan) -> list[str]:
     """manifest.json and the graph constants it writes."""
     art = plan.config.artifacts
@@ -446,11 +193,12 @@ def _manifest_targets(plan) -> list[str]:
     return [str(art / MANIFEST)] + consts
 
 
-def _manifest_deps(plan) -> list[str]:
+def _manifest_deps(build: Build) -> list[str]:
     from ..ane.build import PLAN_FILE
 
+    plan = build.plan
     ane = [f"{_ane_dir(plan, name)}/{PLAN_FILE}" for name in sorted(plan.ane_graphs)]
-    return [f"{d}/{RECORD_NAME if _compiles(plan, t) else t.source_name}" for _, _, t, d in _pairs(plan)] + _constant_sources(plan) + ane
+    return [f"{d}/{RECORD_NAME if build.compiles(t) else t.source_name}" for _, _, t, d in build.pairs()] + _constant_sources(plan) + ane
 
 
 def _constant_sources(plan) -> list[str]:
@@ -463,19 +211,164 @@ def _fail_with_load_error():
     return TaskFailed("the build cannot start (reason above); fix it and run `doit build` again")
 
 
-def task_build():
-    """Build everything: emit, compile, manifest (the default task)."""
-    return {"actions": None, "task_dep": ["manifest"], "doc": "build everything: emit, compile, manifest (default)"}
+class BuildTasks:
+    """The task creators of one build, sharing one :class:`Build` (doit calls them by name from a namespace:
+    a project's dodo.py, or :meth:`namespace` for an in-process run)."""
 
+    def __init__(self, build: Build):
+        self.build = build
+        self._started = False
 
-def task_test():
-    """Run the test suite (pytest)."""
-    return {
-        "actions": [[sys.executable, "-m", "pytest", "tests"]],
-        "uptodate": [False],
-        "verbosity": 2,
-        "doc": "run the test suite (pytest)",
-    }
+    def _load(self) -> Build:
+        """The build, for a creator that loads it: the first call switches the cyclic GC off until
+        execution starts (BuildReporter.initialize; `npubuild build` after doit returns). Creating
+        thousands of tasks allocates about a million small objects and no cycles worth collecting;
+        the collections that triggers cost ~30 ms of CPU on a 1000-kernel `doit list` or no-op through
+        doit's checks (bench/noop_build.py; nothing on the nothing-changed path, which creates no tasks)."""
+        if not self._started:
+            self._started = True
+            gc.disable()
+        return self.build
+
+    def namespace(self) -> dict:
+        """What doit's ModuleTaskLoader reads: the creators, and DOIT_CONFIG with a reporter of this build."""
+        return {**{name: getattr(self, name) for name in dir(self) if name.startswith("task_")},
+                "DOIT_CONFIG": {**_DOIT_CONFIG, "reporter": BuildReporter.of(self.build)}}
+
+    def task_emit(self):
+        """Emit kernel sources (one task per kernel instance and target)."""
+        build = self._load()
+        plan = None if build.fast_stamp() else build.load_plan()
+        yield {"name": None, "doc": "emit kernel sources (one task per kernel instance and target)"}
+        if build.fast_stamp() or plan is None:
+            return
+        from ..canonical import canonical_json
+
+        versions: dict = {}
+        for kid, inst, t, d in build.pairs():
+            opts = build.pair_options(kid, t)
+            vk = (t.name, opts.get("device"), opts.get("body"), (opts.get("pinned") or {}).get("sha256"))
+            if vk not in versions:
+                versions[vk] = f"{t.emitter_version()}:{canonical_json(opts)}"
+            out = f"{d}/{t.source_name}"
+            yield {
+                "name": f"{kid}@{t.name}",
+                "actions": [(emit_source, (t.name, inst, out, opts))],
+                "targets": [out, f"{d}/{EMIT_RECORD}"],
+                "uptodate": [KeyUnchanged(f"{inst.key}:{versions[vk]}"), SourceMatchesEmitRecord(out, t.name, inst.key, opts)],
+                "clean": True,
+            }
+
+    def task_compile(self):
+        """Compile kernel sources, or take them from the content-addressed store."""
+        build = self._load()
+        plan = None if build.fast_stamp() else build.load_plan()
+        yield {"name": None, "doc": "compile kernel sources, or take them from the content-addressed store"}
+        if build.fast_stamp() or plan is None:
+            return
+        from ..artifacts.stores import StoreAccess
+
+        store = StoreAccess.from_config(plan.config)  # the local store and the further ones, picklable
+        recipes = build.recipes()
+        for kid, inst, t, d in build.pairs():
+            recipe = recipes[t.name]
+            if recipe is None or not recipe.compiles:
+                continue
+            src = f"{d}/{t.source_name}"
+            opts = build.pair_options(kid, t)
+            yield {
+                "name": f"{kid}@{t.name}",
+                "actions": [(compile_kernel, (t.name, kid, inst, src, d, store, recipe.toolchain, recipe.flags, opts, plan.config.limits, plan.config.executor,
+                                             plan.config.farm))],
+                "file_dep": [src, *t.linked_files(inst, opts)],
+                "targets": [*(f"{d}/{b}" for b in t.binaries.values()), f"{d}/{RECORD_NAME}"],
+                "uptodate": [KeyUnchanged(recipe.key), OutputsMatchRecord(d, t.binaries.values())],
+                # the outputs, and what the compile left beside them: its log and linked objects
+                "clean": [(remove_outputs, ([*(f"{d}/{b}" for b in t.binaries.values()), f"{d}/{RECORD_NAME}",
+                                            f"{d}/build.log", f"{d}/link"],))],
+            }
+
+    def task_ane(self):
+        """Compile the ane graphs (specs/graphs/*.mil, YAML graphs with targets [ane]) into per-node ANE programs (or take them from the store)."""
+        build = self._load()
+        plan = None if build.fast_stamp() else build.load_plan()
+        yield {"name": None, "doc": "compile the ane graphs (specs/graphs/*.mil, YAML graphs with targets [ane]) into per-node ANE programs"}
+        if build.fast_stamp() or plan is None or not plan.ane_graphs:
+            return
+        from ..ane.build import PLAN_FILE, build_graph, code_version
+        from ..ane.mil_model import MilBounds
+        from ..artifacts.stores import StoreAccess
+
+        version = code_version()
+        store = StoreAccess.from_config(plan.config)
+        bounds = MilBounds.of(plan.config)
+        tasks, failing = [], []
+        for name, (path, display) in sorted(plan.ane_graphs.items()):
+            out = _ane_dir(plan, name)
+            graph = plan.ane_yaml.get(name)
+            task = {
+                "name": name,
+                "actions": [(build_graph, (path, display, out, store, bounds, graph))],
+                "file_dep": _ane_sources(plan, name, bounds, readable=True),
+                "targets": [f"{out}/{PLAN_FILE}"],
+                "uptodate": [KeyUnchanged(version), AneOutputsMatchPlan(out)],
+                "clean": [(remove_outputs, ([out],))],  # the programs, weights and Core ML packages: the whole directory
+            }
+            (failing if _ane_plan_fails(path, display, bounds, graph) else tasks).append(task)
+        # doit stops at the first failed task (and does not run tasks in the order they are yielded): the task of
+        # a graph whose plan fails waits for every kernel and every other graph, so one bad graph stops no one
+        # else's build; it then fails with the reason (file:line, op, shapes) and the build exits non-zero.
+        for task in failing:
+            task["task_dep"] = ["compile", *(f"ane:{t['name']}" for t in tasks)]
+        yield from tasks + failing
+
+    def task_manifest(self):
+        """Write artifacts/manifest.json (kernels, graphs, files with sha256 and size)."""
+        doc = "write artifacts/manifest.json (kernels, graphs, files with sha256 and size)"
+        build = self._load()
+        stamp = build.fast_stamp()
+        if stamp:
+            # up to date without touching doit's saved state for this task
+            # (doit re-runs a task whose set of file_dep changed, so the set is kept)
+            action = (write_manifest, (str(build.config.root),))
+            return {
+                "actions": [action],
+                "file_dep": stamp["manifest_deps"],
+                "targets": stamp["manifest_targets"],
+                "uptodate": [True],
+                "doc": doc,
+            }
+        plan = build.load_plan()
+        if plan is None or build.error:
+            return {
+                "actions": [_fail_with_load_error],
+                "task_dep": ["compile"],
+                "doc": doc,
+                "uptodate": [False],
+            }
+        return {
+            "actions": [(write_manifest, (str(plan.config.root), plan))],
+            "file_dep": _manifest_deps(build),
+            "task_dep": ["compile", "ane"] if plan.ane_graphs else ["compile"],
+            "targets": _manifest_targets(plan),
+            "uptodate": [KeyUnchanged(f"{plan.fingerprint()}:{sorted((n, r.toolchain['id'], r.compiles) for n, r in build.recipes().items() if r)}:{build.options()}"),
+                         OutputsIntact()],
+            "clean": True,
+            "doc": doc,
+        }
+
+    def task_build(self):
+        """Build everything: emit, compile, manifest (the default task)."""
+        return {"actions": None, "task_dep": ["manifest"], "doc": "build everything: emit, compile, manifest (default)"}
+
+    def task_test(self):
+        """Run the test suite (pytest)."""
+        return {
+            "actions": [[sys.executable, "-m", "pytest", "tests"]],
+            "uptodate": [False],
+            "verbosity": 2,
+            "doc": "run the test suite (pytest)",
+        }
 
 
 class BuildReporter(ProgressReporter):
@@ -483,6 +376,12 @@ class BuildReporter(ProgressReporter):
     from store / up to date / failed, timings, and what failed with its log."""
 
     desc = "console output with an npubuild summary"
+    build: Build | None = None  # set on the class doit is given (:meth:`of`): doit makes the reporter itself
+
+    @classmethod
+    def of(cls, build: Build) -> type:
+        """The reporter class for ``build`` (doit takes a class and instantiates it with its own arguments)."""
+        return type(cls.__name__, (cls,), {"build": build, "__module__": cls.__module__})
 
     def __init__(self, outstream, options):
         super().__init__(outstream, options)
@@ -493,12 +392,13 @@ class BuildReporter(ProgressReporter):
         gc.enable()
         super().initialize(tasks, selected_tasks)
         self.tasks = tasks if isinstance(tasks, dict) else {}
-        if BuildState.config is not None:
+        build = self.build
+        if build.config is not None:
             from ..artifacts.stores import new_build
 
-            new_build(BuildState.config.store)  # forget store warnings of an earlier, unfinished build
-        if BuildState.error:
-            self.write(BuildState.error + "\n")
+            new_build(build.config.store)  # forget store warnings of an earlier, unfinished build
+        if build.error:
+            self.write(build.error + "\n")
 
     def add_success(self, task):
         super().add_success(task)
@@ -513,24 +413,25 @@ class BuildReporter(ProgressReporter):
                       "emitter writes (generated sources are build outputs: change the spec or the emitter instead)")
 
     def log_path(self, task_name: str) -> str | None:
-        if not task_name.startswith("compile:") or BuildState.config is None:
+        if not task_name.startswith("compile:") or self.build.config is None:
             return None
         from .manifest_writer import kernel_dir
         from .reporter import relative_log
 
         kid, _, target = task_name[len("compile:"):].rpartition("@")
-        return relative_log(BuildState.config.artifacts, kid, target, kernel_dir)
+        return relative_log(self.build.config.artifacts, kid, target, kernel_dir)
 
     def complete_run(self):
         super().complete_run()
-        if BuildState.config is not None:
+        build = self.build
+        if build.config is not None:
             from ..artifacts.stores import take_notices
 
             # recorded by the workers: each unreachable store once, entries found but not used
-            for line in take_notices(BuildState.config.store):
+            for line in take_notices(build.config.store):
                 self.outstream.write(line + "\n")
-        stamp = BuildState.stamp
-        plan = BuildState.plan
+        stamp = build.stamp
+        plan = build.plan
         if stamp is None and plan is None:
             return
         c = self.counts
@@ -540,9 +441,9 @@ class BuildReporter(ProgressReporter):
         else:
             if not self.total and not self.failures:
                 return  # not a build (e.g. `doit test`, `doit list`)
-            notes, kernels, fast = _notes(plan), len(plan.instances), ""
+            notes, kernels, fast = _notes(build), len(plan.instances), ""
         self.write_summary(kernels, notes, fast)
-        argv = _invocation()
+        argv = build.invocation()
         if not (self.build_ok and not self.failures and not self.runtime_errors and argv is not None and noop.plain_build(argv)):
             return
         # doit has closed its database by now, so the digest sees its final state
@@ -550,7 +451,7 @@ class BuildReporter(ProgressReporter):
             from ..spec.files import plan_key
 
             summary = {k: stamp[k] for k in ("kernels", "artifacts", "notes", "manifest_targets", "manifest_deps")}
-            cfg = BuildState.config
+            cfg = build.config
             noop.write_stamp(cfg, cfg.root / DEP_FILE, plan_key(cfg), stamp["toolchain_ids"], stamp["files"], summary,
                              stamp["pinned"])
         else:
@@ -558,15 +459,26 @@ class BuildReporter(ProgressReporter):
             written = (getattr(manifest_task, "values", None) or {}).get("outputs")
             if not isinstance(written, dict):
                 return  # the manifest task left no record of its files: no fast path next time
-            _record_stamp(plan, written)
+            _record_stamp(build, written)
 
 
 guard_doit(Path(DEP_FILE))  # a full disk while doit loads tasks, opens or saves its database: one line (npubuild.nospace)
 
-DOIT_CONFIG = {
+_DOIT_CONFIG = {
     "backend": "sqlite3",
     "continue": True,  # a failed compile does not stop the independent ones (like ninja -k 0)
     "dep_file": DEP_FILE,
     "default_tasks": ["build"],
-    "reporter": BuildReporter,
 }
+
+# What a project's dodo.py gets (`from npubuild.build.tasks import *`): doit reads task creators and DOIT_CONFIG
+# from the dodo module's names, so these are the creators of one build made here; `npubuild build` runs doit
+# in-process with BuildTasks(Build(argv)).namespace() instead, a new build each run.
+_DODO = BuildTasks(Build()).namespace()
+DOIT_CONFIG = _DODO["DOIT_CONFIG"]
+task_emit = _DODO["task_emit"]
+task_compile = _DODO["task_compile"]
+task_ane = _DODO["task_ane"]
+task_manifest = _DODO["task_manifest"]
+task_build = _DODO["task_build"]
+task_test = _DODO["task_test"]
