@@ -15,19 +15,19 @@ def run_doit(argv: list[str], root: Path) -> int:
     from doit.doit_cmd import DoitMain
 
     from ..build import tasks
-    from ..build.state import BuildState
+    from ..build.state import Build
 
     tasks.install_signal_handlers()
-    BuildState.reset(argv)
     old = Path.cwd()
     os.chdir(root)
     try:
-        return DoitMain(ModuleTaskLoader(tasks), config_filenames=()).run(argv)
+        # a new Build per run: a second run in this process loads the config and plan again
+        return DoitMain(ModuleTaskLoader(tasks.BuildTasks(Build(argv)).namespace()), config_filenames=()).run(argv)
     finally:
         os.chdir(old)
         import gc
 
-        gc.enable()  # npubuild.build.tasks switches it off while tasks load
+        gc.enable()  # the task creators switch it off while tasks load (on again here if doit stopped before running)
 
 
 def doit_run_problem(extra: list[str]) -> str | None:

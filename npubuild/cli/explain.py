@@ -11,8 +11,6 @@ from .common import Command, arg
 
 def explanations(selector: str | None) -> list[tuple[str, bool, list[str]]]:
     """Run in the project root, as a build would."""
-    import gc
-
     from ..build.explain import explain_build
     from ..config import find_root
 
@@ -22,7 +20,6 @@ def explanations(selector: str | None) -> list[tuple[str, bool, list[str]]]:
         return explain_build(selector)
     finally:
         os.chdir(old)
-        gc.enable()  # npubuild.build.tasks switches it off while tasks load
 
 
 def render(rows, show_all: bool) -> list[str]:
