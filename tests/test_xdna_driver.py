@@ -18,7 +18,7 @@ import pytest
 
 from npubuild.errors import UserError
 from npubuild.fsio import TMP_PREFIX
-from npubuild.toolchain import aiecc, xdna
+from npubuild.toolchain import aiecc, tool_run, xdna
 from npubuild.toolchain.host import LOG_TAIL_LINES
 
 from .test_xdna_toolchain import clean_env, fake_clang, fake_xclbinutil  # noqa: F401  (clean_env is a fixture)
@@ -108,7 +108,7 @@ esac
 @pytest.fixture
 def driver_env(clean_env, monkeypatch, tmp_path):
     """Peano via PEANO_INSTALL_DIR, xclbinutil only via XILINX_XRT (not on PATH)."""
-    for v in (aiecc.TIMEOUT_ENV, aiecc.INCLUDE_ENV):
+    for v in (tool_run.TIMEOUT_ENV, aiecc.INCLUDE_ENV):
         monkeypatch.delenv(v, raising=False)
     peano = tmp_path / "llvm-aie"
     fake_clang(peano, extra=_FAKE_CLANG_COMPILE)
@@ -288,7 +288,7 @@ def test_timeout_kills_aiecc_and_its_children(driver_env, monkeypatch, tmp_path,
     child_file = tmp_path / "child.pid"
     monkeypatch.setenv("FAKE_AIECC_MODE", "hang")
     monkeypatch.setenv("FAKE_AIECC_CHILD", str(child_file))
-    monkeypatch.setenv(aiecc.TIMEOUT_ENV, "1")
+    monkeypatch.setenv(tool_run.TIMEOUT_ENV, "1")
     t0 = time.monotonic()
     with pytest.raises(UserError, match=r"timed out after 1 s"):
         aiecc.compile_design(DESIGN, previous, previous / "build.log", tools=tools, cli_dialect="legacy")
@@ -311,18 +311,18 @@ def test_timeout_kills_aiecc_and_its_children(driver_env, monkeypatch, tmp_path,
 def test_the_aiecc_timeout_limit_applies_without_the_env_var(driver_env, monkeypatch, tmp_path, previous):
     tools = _tools(tmp_path, monkeypatch, "legacy")
     monkeypatch.setenv("FAKE_AIECC_MODE", "hang")
-    monkeypatch.delenv(aiecc.TIMEOUT_ENV, raising=False)
+    monkeypatch.delenv(tool_run.TIMEOUT_ENV, raising=False)
     with pytest.raises(UserError, match=r"timed out after 1 s \(killed; limits.aiecc_timeout"):
         aiecc.compile_design(DESIGN, previous, previous / "build.log", tools=tools, cli_dialect="legacy", timeout=1.0)
     _assert_previous_kept(previous)
-    monkeypatch.setenv(aiecc.TIMEOUT_ENV, "1")  # the environment wins over the project's limit
+    monkeypatch.setenv(tool_run.TIMEOUT_ENV, "1")  # the environment wins over the project's limit
     with pytest.raises(UserError, match=r"timed out after 1 s"):
         aiecc.compile_design(DESIGN, previous, previous / "build.log", tools=tools, cli_dialect="legacy", timeout=3600.0)
 
 
 def test_bad_timeout_value(driver_env, monkeypatch, tmp_path):
     tools = _tools(tmp_path, monkeypatch, "legacy")
-    monkeypatch.setenv(aiecc.TIMEOUT_ENV, "soon")
+    monkeypatch.setenv(tool_run.TIMEOUT_ENV, "soon")
     with pytest.raises(UserError, match="NPUBUILD_AIECC_TIMEOUT='soon'"):
         aiecc.compile_design(DESIGN, tmp_path / "o", tmp_path / "o" / "build.log", tools=tools, cli_dialect="legacy")
     assert _records(driver_env["record"]) == []

@@ -23,9 +23,9 @@ from pathlib import Path
 
 import pytest
 
-from npubuild.artifacts.manifest import schema_problems
+from npubuild.artifacts.manifest_schema import schema_problems
 from npubuild.errors import UserError
-from npubuild.toolchain import aiecc, core_elf, xdna
+from npubuild.toolchain import aiecc, core_elf, tool_run, xdna
 
 from .test_xdna_driver import _FAKE_CLANG_COMPILE, fake_aiecc_compiler
 from .test_xdna_toolchain import clean_env, fake_aie_opt, fake_clang, fake_xclbinutil  # noqa: F401  (clean_env is a fixture)
@@ -134,7 +134,7 @@ def _design(cores: dict) -> str:
 @pytest.fixture
 def tools(clean_env, monkeypatch, tmp_path):
     """aiecc (with core ELFs), Peano with llvm-readelf, xclbinutil; FAKE_AIECC_RECORD set."""
-    for v in (aiecc.TIMEOUT_ENV, aiecc.INCLUDE_ENV):
+    for v in (tool_run.TIMEOUT_ENV, aiecc.INCLUDE_ENV):
         monkeypatch.delenv(v, raising=False)
     prefix, peano = tmp_path / "mlir_aie", tmp_path / "llvm-aie"
     fake_core_aiecc(prefix / "bin")

@@ -130,7 +130,7 @@ def _archiver(tools: dict) -> str:
 
 def _archive(members: list[Path], out: Path, log_path: Path, tools: dict, timeout: float) -> None:
     """``ar rcs out members...`` in a temporary directory beside ``out``, replaced atomically."""
-    from .aiecc import _check_output, _CompileFailed, _failure, _fsync, _fsync_dir, _run, _write_log
+    from .tool_run import CompileFailed, check_output, failure, fsync_dir, fsync_file, run_logged, write_log
 
     log: list[str] = [f"# npubuild archive -> {out}"]
     ar = _archiver(tools)
@@ -138,20 +138,20 @@ def _archive(members: list[Path], out: Path, log_path: Path, tools: dict, timeou
     ok = False
     try:
         try:
-            _run([ar, "rcs", out.name, *(str(m.absolute()) for m in members)], tmp, dict(os.environ), timeout, log)
-            _check_output(tmp / out.name, Path(ar).name, log)
-            _fsync(tmp / out.name)  # as every tool output: durable before it takes its name
+            run_logged([ar, "rcs", out.name, *(str(m.absolute()) for m in members)], tmp, dict(os.environ), timeout, log)
+            check_output(tmp / out.name, Path(ar).name, log)
+            fsync_file(tmp / out.name)  # as every tool output: durable before it takes its name
             os.replace(tmp / out.name, out)
-            _fsync_dir(out.parent)
+            fsync_dir(out.parent)
             ok = True
             log.append("# ok")
-        except _CompileFailed:
+        except CompileFailed:
             pass
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-        _write_log(log, log_path, ok)
+        write_log(log, log_path, ok)
     if not ok:
-        raise _failure(log, log_path, f"archiving {out.name}")
+        raise failure(log, log_path, f"archiving {out.name}")
 
 
 def build_aie_kernel(entry, tools: dict, toolchain: dict, store_root: Path, out_dir: Path,

@@ -21,17 +21,26 @@ import json
 import os
 import shlex
 import shutil
-import signal
-import subprocess
 import tempfile
 from pathlib import Path
 
 from ..errors import UserError
 from ..fsio import atomic_write_text, sha256_file, tmp_prefix
 from .core_elf import RESOURCES_NAME, measure_design
-from .host import LOG_TAIL_LINES
 from .kernel_sources import ARCHES, INCLUDE_ENV, locate_kernel_sources  # noqa: F401  (re-exported: aiecc.* names)
 from .kernel_sources import check_arch as _check_arch
+from .tool_run import (
+    DEFAULT_TIMEOUT,
+    CompileFailed,
+    check_output,
+    failure,
+    fsync_dir,
+    fsync_file,
+    preflight_error,
+    run_logged,
+    tool_timeout,
+    write_log,
+)
 
 DIALECTS = ("legacy", "new")
 
@@ -53,9 +62,6 @@ AIECC_FLAGS = {
     # what resources.json holds (npubuild.toolchain.core_elf); a change re-measures
     "resources": "core ELF stack (.stack_sizes) and program memory, resources.json v1",
 }
-
-TIMEOUT_ENV = "NPUBUILD_AIECC_TIMEOUT"
-DEFAULT_TIMEOUT = 1800.0
 
 # PEANOWRAP2_FLAGS / PEANOWRAP2P_FLAGS of mlir-aie programming_examples/makefile-common
 # at MA@1e40030 (xdna.md §1b), without the -I, which the caller passes.
@@ -187,134 +193,6 @@ def peano_argv(
     ]
 
 
-# ---- running ----------------------------------------------------------------------------------
-
-
-class _CompileFailed(Exception):
-    pass
-
-
-class _OverLimit(_CompileFailed):
-    pass  # a core over its stack or program memory; the message has the numbers
-
-
-def _timeout(default: float = DEFAULT_TIMEOUT) -> float:
-    """Seconds a run may take: $NPUBUILD_AIECC_TIMEOUT when set, else the project's limit."""
-    raw = os.environ.get(TIMEOUT_ENV, "").strip()
-    if not raw:
-        return default
-    try:
-        t = float(raw)
-    except ValueError:
-        t = -1.0
-    if not t > 0:
-        raise UserError(f"{TIMEOUT_ENV}={raw!r}: expected a positive number of seconds")
-    return t
-
-
-def _kill(p: subprocess.Popen) -> None:
-    """Kill ``p``'s process group (it leads its own session), else ``p`` alone."""
-    try:
-        os.killpg(p.pid, signal.SIGKILL)
-    except OSError:
-        try:
-            p.kill()
-        except OSError:
-            pass
-
-
-def _run(cmd: list[str], cwd: Path, env: dict[str, str], timeout: float, log: list[str]) -> None:
-    """Run ``cmd``; its output and exit status go to ``log``; non-zero exit,
-    failure to start or a timeout raise :class:`_CompileFailed`.
-
-    The command runs in its own session so that a timeout kills aiecc together
-    with the tools it started (clang, opt, llc, xclbinutil, ...).
-    """
-    log.append(f"$ cd {shlex.quote(str(cwd))} && {shlex.join(cmd)}")
-    try:
-        p = subprocess.Popen(
-            cmd,
-            cwd=cwd,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            errors="replace",
-            start_new_session=True,
-        )
-    except OSError as e:
-        log.append(f"error: cannot run {cmd[0]}: {e}")
-        raise _CompileFailed from None
-    try:
-        out, _ = p.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        _kill(p)
-        out, _ = p.communicate()
-        if out:
-            log.append(out.rstrip("\n"))
-        log.append(f"error: {Path(cmd[0]).name} timed out after {timeout:g} s (killed; limits.aiecc_timeout / limits.tool_timeout, or {TIMEOUT_ENV})")
-        raise _CompileFailed from None
-    except BaseException:  # e.g. KeyboardInterrupt: do not leave aiecc running
-        _kill(p)
-        p.wait()
-        raise
-    if out:
-        log.append(out.rstrip("\n"))
-    log.append(f"[exit {p.returncode}]")
-    if p.returncode != 0:
-        raise _CompileFailed
-
-
-def _check_output(path: Path, tool: str, log: list[str], word_aligned: bool = False, why_missing: str = "") -> None:
-    if not path.is_file():
-        log.append(f"error: {tool} exited 0 but did not write {path.name}{why_missing}")
-        raise _CompileFailed
-    size = path.stat().st_size
-    if size == 0:
-        log.append(f"error: {tool} exited 0 but wrote an empty {path.name}")
-        raise _CompileFailed
-    if word_aligned and size % 4:
-        log.append(f"error: {path.name} has {size} bytes, not a whole number of 32-bit instruction words")
-        raise _CompileFailed
-
-
-def _fsync(path: Path) -> None:
-    with open(path, "rb+") as f:
-        os.fsync(f.fileno())
-
-
-def _fsync_dir(path: Path) -> None:
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def _write_log(log: list[str], log_path: Path, ok: bool) -> None:
-    if not ok:
-        log.append("# FAILED")
-    atomic_write_text(log_path, "\n".join(log) + "\n")
-
-
-def _failure(log: list[str], log_path: Path, what: str) -> UserError:
-    tail = "\n".join("\n".join(log).splitlines()[-LOG_TAIL_LINES:])
-    return UserError(f"{what} failed (full log: {log_path}):\n{tail}")
-
-
-def _preflight_error(log: list[str], log_path: Path, msg: str) -> UserError:
-    """A problem found before anything ran: logged; returned as a one-line error to raise."""
-    log.append(f"error: {msg}")
-    _write_log(log, log_path, ok=False)
-    return UserError(msg)
-
-
 def _tool_problem(tools: dict, names: tuple[str, ...]) -> str | None:
     labels = {"aiecc": "aiecc", "peano": "Peano", "xclbinutil": "xclbinutil"}
     for name in names:
@@ -352,6 +230,10 @@ def _objects_by_basename(objects) -> dict[str, Path]:
 
 
 # ---- xdna design compile ----------------------------------------------------------------------
+
+
+class _OverLimit(CompileFailed):
+    pass  # a core over its stack or program memory; the message has the numbers
 
 
 def compile_design(
@@ -393,6 +275,40 @@ def compile_design(
     out_dir, log_path = Path(out_dir), Path(log_path)
     out_dir.mkdir(parents=True, exist_ok=True)
     log: list[str] = [f"# npubuild xdna compile -> {out_dir}"]
+    timeout, linked = _design_preflight(tools, cli_dialect, objects, timeout, log, log_path)
+    peano_dir, env = _aiecc_env(tools, cli_dialect, log)
+
+    tmp = Path(tempfile.mkdtemp(prefix=tmp_prefix("xdna"), dir=out_dir))
+    ok = False
+    over_limit = None
+    try:
+        try:
+            _stage_inputs(tmp, mlir_text, linked, log)
+            run_logged(_aiecc_command(tools, cli_dialect, tmp, peano_dir, opt_level, extra_options), tmp, env, timeout, log)
+            _check_design_outputs(tmp, log)
+            # before the outputs replace the previous ones: an over-the-limit core keeps them
+            _write_resources(mlir_text, tmp, arch, peano_dir, log)
+            _install_outputs(tmp, out_dir, (XCLBIN_NAME, INSTS_NAME, RESOURCES_NAME))
+            ok = True
+            log.append("# ok")
+        except _OverLimit as e:
+            over_limit = str(e)
+        except CompileFailed:
+            pass
+        except OSError as e:  # writing the compile directory
+            log.append(f"error: {e}")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+        write_log(log, log_path, ok)
+    if over_limit is not None:
+        raise UserError(f"xdna compile of {out_dir} failed: {over_limit}; the previous outputs were kept (full log: {log_path})")
+    if not ok:
+        raise failure(log, log_path, f"xdna compile of {out_dir}")
+
+
+def _design_preflight(tools: dict, cli_dialect: str, objects, timeout: float, log: list[str], log_path: Path):
+    """(timeout, linked objects by basename) when the tools, the dialect, the timeout and the
+    objects are usable; else the problem, logged, as a one-line UserError before anything runs."""
     problem = _tool_problem(tools, ("aiecc", "peano", "xclbinutil"))
     if problem is None and cli_dialect not in DIALECTS:
         problem = (
@@ -401,13 +317,15 @@ def compile_design(
         )
     if problem is None:
         try:
-            timeout = _timeout(timeout)
-            linked = _objects_by_basename(objects)
+            return tool_timeout(timeout), _objects_by_basename(objects)
         except UserError as e:
             problem = str(e)
-    if problem is not None:
-        raise _preflight_error(log, log_path, problem)
+    raise preflight_error(log, log_path, problem)
 
+
+def _aiecc_env(tools: dict, cli_dialect: str, log: list[str]) -> tuple[str, dict[str, str]]:
+    """(Peano's install dir, aiecc's environment): PEANO_INSTALL_DIR set and xclbinutil's
+    directory first on PATH; the overrides are logged."""
     peano_dir = tools["peano"].get("install_dir") or str(Path(tools["peano"]["path"]).parent.parent)
     xclbinutil_dir = str(Path(tools["xclbinutil"]["path"]).parent)
     overrides = {
@@ -422,62 +340,62 @@ def compile_design(
     log.append(f"# env PEANO_INSTALL_DIR={shlex.quote(peano_dir)}")
     log.append(f"# env AIE_XCLBINUTIL={shlex.quote(overrides['AIE_XCLBINUTIL'])}")
     log.append(f"# env PATH={shlex.quote(xclbinutil_dir)}:$PATH")
+    return peano_dir, env
 
-    tmp = Path(tempfile.mkdtemp(prefix=tmp_prefix("xdna"), dir=out_dir))
-    ok = False
-    over_limit = None
-    try:
-        try:
-            (tmp / DESIGN_NAME).write_text(mlir_text, encoding="utf-8")
-            for name, src in sorted(linked.items()):
-                shutil.copyfile(src, tmp / name)
-                log.append(f"# linked object {name} <- {src}")
-            cmd = aiecc_argv(
-                tools["aiecc"]["path"],
-                cli_dialect,
-                DESIGN_NAME,
-                tmpdir=str(tmp / PRJ_NAME),
-                xclbin=XCLBIN_NAME,
-                insts=INSTS_NAME,
-                peano_dir=peano_dir,
-                opt_level=opt_level if cli_dialect == "legacy" else None,
-                extra=extra_options,
-            )
-            _run(cmd, tmp, env, timeout, log)
-            _check_output(
-                tmp / XCLBIN_NAME,
-                "aiecc",
-                log,
-                why_missing=" (aiecc skips the xclbin without an error when it cannot run xclbinutil)",
-            )
-            _check_output(tmp / INSTS_NAME, "aiecc", log, word_aligned=True)
-            # before the outputs replace the previous ones: an over-the-limit core keeps them
-            resources, over = measure_design(mlir_text, tmp / PRJ_NAME, arch, peano_dir, log)
-            log.extend(f"error: {p}" for p in over)
-            if over:
-                raise _OverLimit("; ".join(over))
-            atomic_write_text(tmp / RESOURCES_NAME, json.dumps(resources, indent=1, sort_keys=True) + "\n")
-            outputs = (XCLBIN_NAME, INSTS_NAME, RESOURCES_NAME)
-            for name in outputs:
-                _fsync(tmp / name)
-            for name in outputs:
-                os.replace(tmp / name, out_dir / name)
-            _fsync_dir(out_dir)
-            ok = True
-            log.append("# ok")
-        except _OverLimit as e:
-            over_limit = str(e)
-        except _CompileFailed:
-            pass
-        except OSError as e:  # writing the compile directory
-            log.append(f"error: {e}")
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-        _write_log(log, log_path, ok)
-    if over_limit is not None:
-        raise UserError(f"xdna compile of {out_dir} failed: {over_limit}; the previous outputs were kept (full log: {log_path})")
-    if not ok:
-        raise _failure(log, log_path, f"xdna compile of {out_dir}")
+
+def _aiecc_command(tools: dict, cli_dialect: str, tmp: Path, peano_dir: str, opt_level: int | None, extra_options) -> list[str]:
+    """aiecc's argv for the design staged in ``tmp``, its work in ``tmp/prj`` (the opt level only
+    where the legacy driver takes one)."""
+    return aiecc_argv(
+        tools["aiecc"]["path"],
+        cli_dialect,
+        DESIGN_NAME,
+        tmpdir=str(tmp / PRJ_NAME),
+        xclbin=XCLBIN_NAME,
+        insts=INSTS_NAME,
+        peano_dir=peano_dir,
+        opt_level=opt_level if cli_dialect == "legacy" else None,
+        extra=extra_options,
+    )
+
+
+def _stage_inputs(tmp: Path, mlir_text: str, linked: dict[str, Path], log: list[str]) -> None:
+    """The design and the linked objects (under the basenames its link_with names) in the compile directory."""
+    (tmp / DESIGN_NAME).write_text(mlir_text, encoding="utf-8")
+    for name, src in sorted(linked.items()):
+        shutil.copyfile(src, tmp / name)
+        log.append(f"# linked object {name} <- {src}")
+
+
+def _check_design_outputs(tmp: Path, log: list[str]) -> None:
+    """aiecc exits 0 without an xclbin when it cannot run xclbinutil: both outputs must be there,
+    non-empty, and insts.bin whole 32-bit instruction words."""
+    check_output(
+        tmp / XCLBIN_NAME,
+        "aiecc",
+        log,
+        why_missing=" (aiecc skips the xclbin without an error when it cannot run xclbinutil)",
+    )
+    check_output(tmp / INSTS_NAME, "aiecc", log, word_aligned=True)
+
+
+def _write_resources(mlir_text: str, tmp: Path, arch: str | None, peano_dir: str, log: list[str]) -> None:
+    """Every core ELF in aiecc's tmpdir measured into resources.json; a core over its stack or
+    program memory raises :class:`_OverLimit` (the numbers logged)."""
+    resources, over = measure_design(mlir_text, tmp / PRJ_NAME, arch, peano_dir, log)
+    log.extend(f"error: {p}" for p in over)
+    if over:
+        raise _OverLimit("; ".join(over))
+    atomic_write_text(tmp / RESOURCES_NAME, json.dumps(resources, indent=1, sort_keys=True) + "\n")
+
+
+def _install_outputs(tmp: Path, out_dir: Path, names: tuple[str, ...]) -> None:
+    """The outputs take their names in ``out_dir`` only once all are durable, then the directory entry is."""
+    for name in names:
+        fsync_file(tmp / name)
+    for name in names:
+        os.replace(tmp / name, out_dir / name)
+    fsync_dir(out_dir)
 
 
 # ---- Peano microkernel compile ----------------------------------------------------------------
@@ -516,7 +434,7 @@ def compile_object(
             raise UserError(f"cannot compile {src.name}: {peano.get('missing') or 'not found: Peano clang++'}")
         if not src.is_file():
             raise UserError(f"cannot compile {src}: no such file")
-        timeout = _timeout(timeout)
+        timeout = tool_timeout(timeout)
         tmp_out_name = out.name
         # Absolute include dirs: clang runs in the temporary directory.
         incs = [os.path.abspath(d) for d in include_dirs]
@@ -524,24 +442,24 @@ def compile_object(
     except UserError as e:
         problem = str(e)
     if problem is not None:
-        raise _preflight_error(log, log_path, problem)
+        raise preflight_error(log, log_path, problem)
 
     tmp = Path(tempfile.mkdtemp(prefix=tmp_prefix("peano"), dir=out.parent))
     tmp_out = tmp / tmp_out_name  # cmd writes it: cwd is tmp
     ok = False
     try:
         try:
-            _run(cmd, tmp, dict(os.environ), timeout, log)
-            _check_output(tmp_out, Path(peano["path"]).name, log)
-            _fsync(tmp_out)
+            run_logged(cmd, tmp, dict(os.environ), timeout, log)
+            check_output(tmp_out, Path(peano["path"]).name, log)
+            fsync_file(tmp_out)
             os.replace(tmp_out, out)
-            _fsync_dir(out.parent)
+            fsync_dir(out.parent)
             ok = True
             log.append("# ok")
-        except _CompileFailed:
+        except CompileFailed:
             pass
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-        _write_log(log, log_path, ok)
+        write_log(log, log_path, ok)
     if not ok:
-        raise _failure(log, log_path, f"Peano compile of {src.name}")
+        raise failure(log, log_path, f"Peano compile of {src.name}")
