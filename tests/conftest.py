@@ -17,7 +17,7 @@ REPO = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(autouse=True, scope="session")
 def _private_cache_home(tmp_path_factory):
-    """The per-machine cache secret (npubuild.cache_auth) of the tests lives in a temporary
+    """The per-machine cache secret (npubuild.core.cache_auth) of the tests lives in a temporary
     XDG_CACHE_HOME, inherited by every build the tests start, never in the user's ~/.cache."""
     old = os.environ.get("XDG_CACHE_HOME")
     os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("xdg-cache"))

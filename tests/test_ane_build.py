@@ -164,5 +164,5 @@ def test_fp32_edges_run_from_the_artifacts(tmp_path):
     assert y.dtype == np.float32 and y.shape == (1, 64, 1, 1)
     ref = 1 / (1 + np.exp(-x.astype(np.float16).astype(np.float64)))
     assert np.all(np.abs(y - ref) <= np.spacing(ref.astype(np.float16)).astype(np.float64))  # one fp16 rounding (sigmoid)
-    with pytest.raises(npubuild.errors.UserError, match="holds finite values beyond the fp32 range"):
+    with pytest.raises(npubuild.core.errors.UserError, match="holds finite values beyond the fp32 range"):
         runner.run(x=np.full((1, 64, 1, 1), 1e300))

@@ -25,7 +25,7 @@ from npubuild.ane.mil import parse_mil
 from npubuild.ane.plan import compile_plan
 from npubuild.ane.plan_model import Cur, ProgNode
 from npubuild.ane.weightbin import write_weight_bin
-from npubuild.errors import UserError
+from npubuild.core.errors import UserError
 from npubuild.runner import ane_compare
 
 from .conftest import new_project

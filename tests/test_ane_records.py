@@ -18,7 +18,7 @@ from npubuild.ane.mil import parse_mil
 from npubuild.ane.plan import compile_plan
 from npubuild.ane.plan_model import Cur
 from npubuild.artifacts.ane_records import buffer_elems, graph_problems, mil_type, parse_currency
-from npubuild.errors import UserError
+from npubuild.core.errors import UserError
 
 from .mil_programs import FUSE, TRAIN
 from .test_ane import fuse_files

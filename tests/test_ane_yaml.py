@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import npubuild
-from npubuild.errors import UserError
+from npubuild.core.errors import UserError
 
 # x -> matmul(w1) -> silu -> matmul(w2) -> + x: the linear, lut (+ ew for silu's mul), linear and add routes
 BODY = """

@@ -33,7 +33,7 @@ import pytest
 
 from npubuild import ops
 from npubuild.emitters import host as emitters
-from npubuild.errors import UserError
+from npubuild.core.errors import UserError
 from npubuild.runner.ref import run_oracle
 from npubuild.spec.instances import make_instance
 from npubuild.toolchain import host as toolchain

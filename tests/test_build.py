@@ -177,7 +177,7 @@ def test_fresh_checkout_with_copied_artifacts_compiles_nothing(built, tmp_path):
 
 def test_flipped_byte_is_reported_by_verify_and_load(built):
     import npubuild
-    from npubuild.errors import VerifyError
+    from npubuild.core.errors import VerifyError
 
     p = built
     so = p.artifacts / "kernels" / "add_f32_8x32_32" / "host" / "kernel.so"

@@ -15,8 +15,8 @@ import zstandard
 
 from npubuild.artifacts import bundle, trust
 from npubuild.artifacts.manifest import manifest_files
-from npubuild.errors import UserError
-from npubuild.limits import Limits
+from npubuild.core.errors import UserError
+from npubuild.core.limits import Limits
 
 from .conftest import new_project
 

@@ -23,9 +23,9 @@ import pytest
 import zstandard
 
 from npubuild.artifacts import bundle, bundle_install
-from npubuild.errors import UserError
-from npubuild.fsio import TMP_PREFIX
-from npubuild.limits import Limits
+from npubuild.core.errors import UserError
+from npubuild.core.fsio import TMP_PREFIX
+from npubuild.core.limits import Limits
 
 from .conftest import REPO
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from npubuild import cache_auth
+from npubuild.core import cache_auth
 
 from .conftest import new_project
 
@@ -368,7 +368,7 @@ def test_the_fast_path_rechecks_where_pinned_sources_lead(tmp_path, monkeypatch)
     whatever the stat digest says (so the full path's check refuses it)."""
     from npubuild.build import noop
     from npubuild.build.tasks import DEP_FILE
-    from npubuild.config import load_config
+    from npubuild.core.config import load_config
     from npubuild.spec.files import plan_key
 
     p, pinned, _ = _pinned_project(tmp_path)

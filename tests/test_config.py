@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from npubuild.config import load_config
-from npubuild.errors import UserError
+from npubuild.core.config import load_config
+from npubuild.core.errors import UserError
 
 
 @pytest.mark.parametrize(

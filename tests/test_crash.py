@@ -20,8 +20,8 @@ import time
 import pytest
 
 import npubuild
-from npubuild.errors import VerifyError
-from npubuild.fsio import TMP_PREFIX
+from npubuild.core.errors import VerifyError
+from npubuild.core.fsio import TMP_PREFIX
 
 from .conftest import REPO
 

@@ -16,8 +16,8 @@ from doit.exceptions import TaskFailed
 
 from npubuild.artifacts import bundle
 from npubuild.build.actions import user_errors_fail
-from npubuild.errors import UserError
-from npubuild.nospace import disk_full_message, guard_doit, is_disk_full
+from npubuild.core.errors import UserError
+from npubuild.core.nospace import disk_full_message, guard_doit, is_disk_full
 
 ONE_LINE = "the disk is full: "
 

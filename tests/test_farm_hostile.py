@@ -15,8 +15,8 @@ pytest.importorskip("distributed")
 
 from npubuild.artifacts.stores.notices import take_notices  # noqa: E402
 from npubuild.build.farm import answer, connect, dispatch  # noqa: E402
-from npubuild.farm_settings import FarmSettings, is_loopback, subject_text  # noqa: E402
-from npubuild.errors import UserError  # noqa: E402
+from npubuild.core.farm_settings import FarmSettings, is_loopback, subject_text  # noqa: E402
+from npubuild.core.errors import UserError  # noqa: E402
 
 from .conftest import new_project  # noqa: E402
 from .farmkit import LocalFarm, relu_sweep_spec  # noqa: E402
@@ -308,7 +308,7 @@ def test_two_compiles_of_a_kernel_are_byte_identical(tmp_path):
     ("farm_trusted_workers = [1]", {}, "farm_trusted_workers (NPUBUILD_FARM_TRUSTED_WORKERS, ';'-separated) must be a list"),
 ])
 def test_farm_settings_are_checked(tmp_path, monkeypatch, table, env, msg):
-    from npubuild.config import load_config
+    from npubuild.core.config import load_config
 
     for k in ("NPUBUILD_FARM_VERIFY", "NPUBUILD_FARM_TRUSTED", "NPUBUILD_FARM_TRUSTED_WORKERS"):
         monkeypatch.delenv(k, raising=False)
@@ -320,7 +320,7 @@ def test_farm_settings_are_checked(tmp_path, monkeypatch, table, env, msg):
 
 
 def test_farm_settings_parse(tmp_path, monkeypatch):
-    from npubuild.config import load_config
+    from npubuild.core.config import load_config
 
     for n in ("ca", "cert", "key"):
         (tmp_path / f"{n}.pem").write_text("x")

@@ -26,8 +26,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from npubuild.cache_auth import MAGIC as SEAL_MAGIC
-from npubuild.errors import UserError
+from npubuild.core.cache_auth import MAGIC as SEAL_MAGIC
+from npubuild.core.errors import UserError
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = int(os.environ.get("NPUBUILD_FUZZ_CASES", "120"))

@@ -228,7 +228,7 @@ def test_an_all_nan_weight_gives_nan_not_zeros():
 
 
 def test_gemm_tile_of_another_geometry_is_refused(host_kernels):
-    from npubuild.errors import UserError
+    from npubuild.core.errors import UserError
 
     kernels, insts = host_kernels
     hk = kernels[insts[1].key]  # 65x130x70: d 64, kt 3, cols 2

@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 from npubuild.emitters import host as emitters
-from npubuild.constants import numpy_dtype
+from npubuild.core.constants import numpy_dtype
 from npubuild.ops.registry import NUMPY_DTYPE
 from npubuild.spec.instances import make_instance
 

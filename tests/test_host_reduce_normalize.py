@@ -19,7 +19,7 @@ import pytest
 
 from npubuild import ops
 from npubuild.emitters import host as emitters
-from npubuild.constants import numpy_dtype
+from npubuild.core.constants import numpy_dtype
 from npubuild.ops.registry import norm_axis, normalize_attrs
 from npubuild.spec.instances import make_instance
 

@@ -18,10 +18,10 @@ import warnings
 import numpy as np
 import pytest
 
-from npubuild.canonical import canonical_json
-from npubuild.constants import DTYPES as ALL_DTYPES
-from npubuild.constants import NUMERIC_DTYPES as ALL_NUMERIC
-from npubuild.constants import NUMPY_DTYPE, numpy_dtype
+from npubuild.core.canonical import canonical_json
+from npubuild.core.constants import DTYPES as ALL_DTYPES
+from npubuild.core.constants import NUMERIC_DTYPES as ALL_NUMERIC
+from npubuild.core.constants import NUMPY_DTYPE, numpy_dtype
 from npubuild.emitters import host as emitters
 from npubuild.runner.ref import run_oracle
 from npubuild.spec.instances import make_instance

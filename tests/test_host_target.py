@@ -21,8 +21,8 @@ import pytest
 
 from npubuild import ops
 from npubuild.emitters import host as emitters
-from npubuild.errors import UnsupportedOnTarget, UserError
-from npubuild.constants import numpy_dtype
+from npubuild.core.errors import UnsupportedOnTarget, UserError
+from npubuild.core.constants import numpy_dtype
 from npubuild.ops.registry import NUMPY_DTYPE
 from npubuild.runner.host import HostKernel
 from npubuild.spec.instances import make_instance
@@ -413,7 +413,7 @@ def test_host_cpu_setting_selects_the_llc_cpu():
 
 
 def test_host_cpu_config_is_checked(tmp_path):
-    from npubuild.config import load_config
+    from npubuild.core.config import load_config
 
     (tmp_path / "pyproject.toml").write_text('[tool.npubuild]\nhost_cpu = "x86-64-v3"\n')
     assert load_config(tmp_path).host_cpu == "x86-64-v3"
@@ -541,7 +541,7 @@ def test_every_emitted_module_exports_its_abi():
 
 def test_the_key_recipes_agree_across_layers():
     """artifacts may not import spec: its copy of the key recipe must agree (the versions and the ABI
-    symbol are defined once, in npubuild.constants)."""
+    symbol are defined once, in npubuild.core.constants)."""
     from npubuild.artifacts import manifest_records
     for inst in (
         make_instance("clamp", "f32", [[4]], {"max": 1.5}),  # a non-finite default (-inf)

@@ -13,9 +13,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from npubuild.config import load_config
-from npubuild.errors import SpecError, UserError
-from npubuild.limits import Limits, limits_from_table
+from npubuild.core.config import load_config
+from npubuild.core.errors import SpecError, UserError
+from npubuild.core.limits import Limits, limits_from_table
 from npubuild.spec.load import load_specs
 
 G = "specs/graphs/g.yaml"

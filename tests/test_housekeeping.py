@@ -13,7 +13,7 @@ import pytest
 
 from npubuild.artifacts import housekeeping
 from npubuild.artifacts.store import Store
-from npubuild.fsio import TMP_PREFIX
+from npubuild.core.fsio import TMP_PREFIX
 
 from .conftest import REPO
 

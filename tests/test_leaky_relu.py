@@ -19,7 +19,7 @@ from npubuild import ops
 from npubuild.emitters import aie
 from npubuild.emitters import host as host_emitters
 from npubuild.emitters.host import vector
-from npubuild.errors import SpecError, UnsupportedOnTarget
+from npubuild.core.errors import SpecError, UnsupportedOnTarget
 from npubuild.ops.registry import XDNA_F16_TEXT, AttrError, check_target, normalize_attrs
 from npubuild.spec.instances import make_instance
 

@@ -16,7 +16,7 @@ from npubuild.ane.weightbin import (
     write_weight_bin,
     write_weight_file,
 )
-from npubuild.errors import UserError
+from npubuild.core.errors import UserError
 
 from .mil_convert import milproto_text
 from .mil_programs import FUSE, SWIGLU, TRAIN

@@ -25,9 +25,9 @@ from npubuild.ane.mil_tokens import check_brackets, tokenize
 from npubuild.ane.mil_model import MilBounds
 from npubuild.ane.plan import PlanError, compile_plan
 from npubuild.ane.weightbin import WeightBinError, read_blob, write_weight_bin
-from npubuild.config import load_config
-from npubuild.errors import UserError
-from npubuild.limits import Limits
+from npubuild.core.config import load_config
+from npubuild.core.errors import UserError
+from npubuild.core.limits import Limits
 from npubuild.runner.ane import AneRuntime
 from npubuild.runner.ane_graph import AneGraphRunner
 from npubuild.spec.files import plan_key

@@ -10,7 +10,7 @@ import pytest
 from npubuild.ane.build import write_graph, written_bytes
 from npubuild.ane.mil_model import MilBounds
 from npubuild.ane.plan import PlanError
-from npubuild.errors import UserError
+from npubuild.core.errors import UserError
 
 from .test_mil_hostile import plan_in, program, raises_at, scratch  # noqa: F401  (fixture)
 from .test_ane_build import mil_project  # noqa: F401  (fixture)

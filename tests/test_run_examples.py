@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from npubuild.cli.run import run_report
-from npubuild.errors import UserError
-from npubuild.limits import Limits
+from npubuild.core.errors import UserError
+from npubuild.core.limits import Limits
 from npubuild.runner import examples
 from npubuild.runner.examples import example_array, example_arrays
 from npubuild.runner.npzio import read_npz, write_npz

@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from npubuild.errors import UserError
-from npubuild.limits import Limits
+from npubuild.core.errors import UserError
+from npubuild.core.limits import Limits
 from npubuild.runner.npzio import read_npz, write_npz
 
 

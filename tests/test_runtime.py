@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import npubuild
-from npubuild.errors import UserError
+from npubuild.core.errors import UserError
 from npubuild.runner.runtime import KernelCache
 
 from .conftest import new_project

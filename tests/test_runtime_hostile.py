@@ -20,8 +20,8 @@ import npubuild
 from npubuild.artifacts import manifest as mf
 from npubuild.artifacts.abi import embedded_abi
 from npubuild.artifacts.manifest_records import instance_key
-from npubuild.errors import UserError, VerifyError
-from npubuild.limits import Limits
+from npubuild.core.errors import UserError, VerifyError
+from npubuild.core.limits import Limits
 
 from .conftest import new_project
 
@@ -63,7 +63,7 @@ CHILD = r"""
 import json, shutil, sys
 import numpy as np
 import npubuild
-from npubuild.errors import UserError
+from npubuild.core.errors import UserError
 
 art, opts = sys.argv[1], json.loads(sys.argv[2])
 
@@ -394,7 +394,7 @@ import copy, json, sys
 import numpy as np
 import npubuild
 from npubuild.artifacts.verify import verify
-from npubuild.errors import UserError
+from npubuild.core.errors import UserError
 
 art = sys.argv[1]
 good = json.loads(open(f"{art}/manifest.json").read())

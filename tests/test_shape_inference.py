@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from npubuild.errors import OpError, UnsupportedOnTarget
+from npubuild.core.errors import OpError, UnsupportedOnTarget
 from npubuild.ops import REGISTRY, check_target, normalize_attrs
 from npubuild.ops.registry import XDNA_F16_TEXT, XDNA_I64_TEXT, target_problems
 from npubuild.spec.instances import make_instance

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from npubuild.errors import SpecError
+from npubuild.core.errors import SpecError
 from npubuild.spec.load import load_specs
 
 REPO = Path(__file__).resolve().parent.parent
@@ -441,7 +441,7 @@ def test_plan_problems_come_in_the_same_report_as_spec_problems(tmp_path):
     """Asks that disagree about one kernel (xdna device, pinned source) are found while the spec has other
     problems too, and all come in one report."""
     from npubuild.build.plan import build_plan
-    from npubuild.config import load_config
+    from npubuild.core.config import load_config
 
     (tmp_path / "pyproject.toml").write_text("[tool.npubuild]\n")
     write(tmp_path, {

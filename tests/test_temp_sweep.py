@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from npubuild.fsio import TMP_PREFIX
+from npubuild.core.fsio import TMP_PREFIX
 
 # SIGKILL the process at its N-th call that changes the filesystem: every point a kill can land on, in turn
 KILL_AT = """\

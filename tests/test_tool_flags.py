@@ -10,10 +10,10 @@ import pytest
 
 import npubuild
 from npubuild.build.targets import COMPILED
-from npubuild.config import load_config
-from npubuild.errors import UserError
+from npubuild.core.config import load_config
+from npubuild.core.errors import UserError
 from npubuild.runner.host import HostKernel
-from npubuild.tool_flags import ALLOWED, ENV, ToolFlags, tool_flags_from, with_extra
+from npubuild.core.tool_flags import ALLOWED, ENV, ToolFlags, tool_flags_from, with_extra
 from npubuild.toolchain import aiecc
 from npubuild.toolchain.aiecc import AIECC_FLAGS
 

@@ -30,7 +30,7 @@ from npubuild.emitters.aie.design import Design, Link
 from npubuild.emitters.aie.devices import DEVICES
 from npubuild.emitters.aie.placement import _place
 from npubuild.emitters.host.vector import profile
-from npubuild.errors import UnsupportedOnTarget
+from npubuild.core.errors import UnsupportedOnTarget
 from npubuild.ops import REGISTRY
 from npubuild.ops.registry import NUMPY_DTYPE
 from npubuild.runner.host import HostKernel

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from npubuild.errors import UserError
-from npubuild.fsio import TMP_PREFIX
+from npubuild.core.errors import UserError
+from npubuild.core.fsio import TMP_PREFIX
 from npubuild.toolchain import aiecc, tool_run, xdna
 from npubuild.toolchain.host import LOG_TAIL_LINES
 

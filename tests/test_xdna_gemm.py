@@ -13,7 +13,7 @@ from npubuild.emitters.aie import check_instance, emit
 from npubuild.emitters.aie.devices import DEVICES, GEMM_STACK, Device
 from npubuild.emitters.aie.gemm import blocked_overlay_for, overlay_for, render_overlay
 from npubuild.ops.gemm_layout import mmul_shape, tile_a, tile_b, untile_c
-from npubuild.errors import UnsupportedOnTarget
+from npubuild.core.errors import UnsupportedOnTarget
 from npubuild.ops.quant import (
     int8_matmul,
     int8_matmul_accumulate,

@@ -14,10 +14,10 @@ import re
 import numpy as np
 import pytest
 
-from npubuild.constants import numpy_dtype
+from npubuild.core.constants import numpy_dtype
 from npubuild.emitters.aie import design_for, emit
 from npubuild.emitters.aie.gemm_whole import TILE_MULTIPLES, whole_array_problems
-from npubuild.errors import UnsupportedOnTarget
+from npubuild.core.errors import UnsupportedOnTarget
 from npubuild.spec.instances import make_instance
 
 from . import design_sim_gemm as sim

@@ -16,7 +16,7 @@ from npubuild.emitters.aie.devices import DEVICES
 from npubuild.emitters.aie.gemm import overlay_for, render_overlay
 from npubuild.emitters.aie.gemm_whole import WholeArray, whole_array_problems
 from npubuild.ops.gemm_layout import subtile, unsubtile
-from npubuild.errors import UserError
+from npubuild.core.errors import UserError
 from npubuild.ops.quant import (
     int8_matmul,
     int8_matmul_accumulate,

@@ -17,10 +17,10 @@ import numpy as np
 import pytest
 
 from npubuild import ops
-from npubuild.constants import numpy_dtype
+from npubuild.core.constants import numpy_dtype
 from npubuild.emitters.aie import kernel_library as kl
 from npubuild.emitters.aie import kernel_numerics as kn
-from npubuild.errors import UserError
+from npubuild.core.errors import UserError
 from npubuild.ops.registry import normalize_attrs
 from npubuild.spec.instances import make_instance
 from npubuild.toolchain import aie_kernel_objects as ako
@@ -305,7 +305,7 @@ def test_chunk_rule_for_the_planner():
 
 
 def test_unknown_device_is_one_clear_error():
-    from npubuild.errors import UnsupportedOnTarget
+    from npubuild.core.errors import UnsupportedOnTarget
 
     with pytest.raises(UnsupportedOnTarget, match="unknown xdna device 'npu9'"):
         kl.kernel_call(_inst("relu", [[1024]]), "npu9")

@@ -18,7 +18,7 @@ import re
 import numpy as np
 import pytest
 
-from npubuild.constants import numpy_dtype
+from npubuild.core.constants import numpy_dtype
 from npubuild.emitters import aie
 from npubuild.emitters.aie import kernel_library as kl
 from npubuild.emitters.aie.check import design_layout, layout_problems

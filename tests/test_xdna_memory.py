@@ -23,7 +23,7 @@ from npubuild.build.targets import design_checks
 from npubuild.emitters import aie
 from npubuild.emitters.aie.check import design_layout, layout_problems
 from npubuild.emitters.aie.design import Design
-from npubuild.errors import SpecError
+from npubuild.core.errors import SpecError
 from npubuild.spec.instances import make_instance
 from npubuild.spec.load import load_specs
 

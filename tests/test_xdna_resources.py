@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from npubuild.artifacts.manifest_schema import schema_problems
-from npubuild.errors import UserError
+from npubuild.core.errors import UserError
 from npubuild.toolchain import aiecc, core_elf, tool_run, xdna
 
 from .test_xdna_driver import _FAKE_CLANG_COMPILE, fake_aiecc_compiler

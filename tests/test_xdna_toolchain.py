@@ -22,7 +22,7 @@ import pytest
 
 from npubuild import cli
 from npubuild.build.targets import XdnaTarget
-from npubuild.errors import UserError
+from npubuild.core.errors import UserError
 from npubuild.toolchain import aie_features, fpcache, xdna
 
 LEGACY_HELP = """OVERVIEW: aiecc

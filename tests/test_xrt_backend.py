@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 import npubuild
-from npubuild.errors import UserError
+from npubuild.core.errors import UserError
 from npubuild.ops import REGISTRY
 from npubuild.ops.registry import NUMPY_DTYPE, normalize_attrs
 
@@ -643,7 +643,7 @@ def test_int8_gemm_propagates_nan_identically_on_every_backend(built, npu):
 
 
 def test_wait_takes_pyxrts_unsigned_milliseconds():
-    from npubuild.limits import limits_from_table
+    from npubuild.core.limits import limits_from_table
     from npubuild.runner.xrt import wait_ms
 
     # 0 would block for ever (pyxrt: r.wait(0)); a fraction of a millisecond rounds up, not down to 0

@@ -17,9 +17,9 @@ import json
 import re
 from pathlib import Path
 
-from ..errors import UserError
-from ..fsio import atomic_write_bytes, atomic_write_text, read_regular, sha256_file, within_roots
-from ..nospace import disk_full_message, is_disk_full
+from ..core.errors import UserError
+from ..core.fsio import atomic_write_bytes, atomic_write_text, read_regular, sha256_file, within_roots
+from ..core.nospace import disk_full_message, is_disk_full
 from ..spec.milrefs import blob_paths
 from .mil_model import MilBounds
 
@@ -99,7 +99,7 @@ def _digest(path: Path, bounds: MilBounds) -> bytes:
 def yaml_graph_key(graph, bounds: MilBounds) -> str:
     """A YAML graph's key: what its program is made of (:func:`.from_graph.describe`: the kernel keys hold the
     ops and attrs) and its constants' values (inline, or the .npy file's bytes)."""
-    from ..canonical import canonical_json
+    from ..core.canonical import canonical_json
 
     h = hashlib.sha256(b"ane-yaml-graph-1\0" + code_version().encode())
     from .from_graph import describe

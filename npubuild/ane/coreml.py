@@ -40,8 +40,8 @@ import warnings
 from collections import Counter
 from pathlib import Path
 
-from ..errors import UserError
-from ..fsio import sha256_file
+from ..core.errors import UserError
+from ..core.fsio import sha256_file
 from ..ops.lazy_numpy import np
 
 PACKAGE = "model.mlpackage"

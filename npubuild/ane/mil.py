@@ -33,7 +33,7 @@ types against MIL's type inference. Every problem in the text raises
 :class:`MilError` naming ``file:line`` (and the token where there is one).
 
 Reading is bounded by a :class:`MilBounds` (where BLOBFILEs may be, the limits of
-``npubuild.limits``, a byte budget): nesting, literal sizes, ranks, element counts
+``npubuild.core.limits``, a byte budget): nesting, literal sizes, ranks, element counts
 and constant sizes are messages checked before memory is taken, and nested values
 are read in loops, so no input reaches Python's recursion limit.
 
@@ -48,7 +48,7 @@ import math
 import re
 from pathlib import Path
 
-from ..limits import over
+from ..core.limits import over
 from ..ops.lazy_numpy import np
 from .mil_model import (
     DTYPES,
@@ -538,7 +538,7 @@ def parse_mil(text: str, file: str = "<mil>", base_dir: Path | None = None, boun
 
 def load_mil(path, display: str | None = None, bounds: MilBounds | None = None, *, pure: bool = False) -> MilProgram:
     """Read and parse a .mil file (named ``display`` in messages); BLOBFILE paths resolve against its directory."""
-    from ..fsio import read_regular
+    from ..core.fsio import read_regular
 
     path, bounds = Path(path), bounds or MilBounds()
     file = display or str(path)

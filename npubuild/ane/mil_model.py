@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..errors import UserError
-from ..limits import Limits
+from ..core.errors import UserError
+from ..core.limits import Limits
 from ..ops.lazy_numpy import np
 
 

@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..limits import over
+from ..core.limits import over
 from ..ops.lazy_numpy import np
 from .mil_model import MilBounds
 from .numerics import blockwise_dequantize

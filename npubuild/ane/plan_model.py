@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from ..errors import UserError
+from ..core.errors import UserError
 from .mil_tokens import tokenize
 
 PLANE = 32  # fp16 values per 64-byte channel plane: a strided[n] buffer holds n * PLANE

@@ -29,7 +29,7 @@ reserved words) *or* a metadata sentinel sits at byte 64 (where every weight
 file has its first record); such a file must then be a sound version-2 file
 (version 2, the sentinel at 64, every requested offset a metadata record whose
 data lies after it and inside the file), else it is refused, never read as raw
-data. Files are read whole with :func:`npubuild.fsio.read_regular` under a size
+data. Files are read whole with :func:`npubuild.core.fsio.read_regular` under a size
 bound: FIFOs, devices and directories are refused before a byte is read.
 """
 from __future__ import annotations
@@ -40,7 +40,7 @@ import stat
 import struct
 from pathlib import Path
 
-from ..errors import UserError
+from ..core.errors import UserError
 from ..ops.lazy_numpy import np
 
 #: MIL blob data type codes (MILBlob ``BlobDataType``).
@@ -192,7 +192,7 @@ def write_weight_bin(blobs) -> tuple[bytes, list[int]]:
 
 def write_weight_file(path, blobs) -> list[int]:
     """Write :func:`write_weight_bin` output to ``path``; returns the blob offsets."""
-    from ..fsio import atomic_write_bytes
+    from ..core.fsio import atomic_write_bytes
 
     data, offsets = write_weight_bin(blobs)
     atomic_write_bytes(Path(path), data)
@@ -210,7 +210,7 @@ def read_file(path, max_size: int = DEFAULT_MAX_FILE, roots=None, limit_key: str
     hostile path cannot block the build or stream a device into the artifacts.
     ``limit_key`` names the setting behind ``max_size`` in the message.
     """
-    from ..fsio import read_regular
+    from ..core.fsio import read_regular
 
     try:
         return read_regular(Path(path), max_size, roots)

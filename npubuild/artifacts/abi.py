@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import struct
 
-from ..constants import ABI_SYMBOL, ABI_VERSION, DTYPE_BYTES
+from ..core.constants import ABI_SYMBOL, ABI_VERSION, DTYPE_BYTES
 from .elf import elf_symbol
 from .manifest import ABI_FILE, no_constant
 from .manifest_schema import is_count, show

@@ -19,8 +19,8 @@ import math
 import re
 from pathlib import Path
 
-from ..errors import VerifyError
-from ..limits import Limits
+from ..core.errors import VerifyError
+from ..core.limits import Limits
 
 HOST_ROUTE = "host_rsqrt_broadcast"
 PLANE = 32  # fp16 values of one 64-byte plane: a strided value takes a whole plane (plan_model.PLANE)

@@ -16,13 +16,13 @@ Archive format (fixed, so two packs of the same artifacts are byte-identical):
   dictionary id.
 
 Unpacking streams the archive (nothing is read whole into memory) through a
-scan of every tar header and the bundle limits of :class:`~npubuild.limits.Limits`
+scan of every tar header and the bundle limits of :class:`~npubuild.core.limits.Limits`
 (:mod:`.bundle_stream`), extracts into a temporary directory beside the
 destination, checks every entry against the manifest (names, types, sizes,
 sha256) and the signature, and only then puts the new tree in place by renames,
 so that the destination is the old complete tree or the new one at every
 instant, even for a process killed with SIGKILL. Temporary names carry the
-writer's pid (:func:`npubuild.fsio.tmp_prefix`): each pack and unpack first
+writer's pid (:func:`npubuild.core.fsio.tmp_prefix`): each pack and unpack first
 removes what killed ones left beside its output.
 """
 from __future__ import annotations
@@ -38,9 +38,9 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..fsio import atomic_writer, read_regular, tmp_prefix
-from ..limits import Limits, over
-from ..nospace import disk_full_message, is_disk_full
+from ..core.fsio import atomic_writer, read_regular, tmp_prefix
+from ..core.limits import Limits, over
+from ..core.nospace import disk_full_message, is_disk_full
 from .bundle_install import check_targets, carry_over, empty_dir, install, set_dir_modes, sweep_beside
 from .bundle_stream import BundleError, HeaderScan, ZstdReader, check_entries, check_ratio, check_total, header_class, zstd
 from .manifest import MANIFEST, SCHEMA, manifest_files

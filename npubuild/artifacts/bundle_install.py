@@ -19,7 +19,7 @@ import stat
 import tempfile
 from pathlib import Path
 
-from ..fsio import sweep_beside, tmp_prefix  # noqa: F401 - sweep_beside: for callers of this module
+from ..core.fsio import sweep_beside, tmp_prefix  # noqa: F401 - sweep_beside: for callers of this module
 from .bundle_stream import BundleError
 from .manifest import MANIFEST
 

@@ -21,8 +21,8 @@ import re
 import tarfile
 from collections import deque
 
-from ..errors import VerifyError
-from ..limits import Limits, over
+from ..core.errors import VerifyError
+from ..core.limits import Limits, over
 
 BLOCK = tarfile.BLOCKSIZE
 _CHUNK = 1 << 20

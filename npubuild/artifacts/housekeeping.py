@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from ..fsio import TMP_PREFIX, writer_alive
+from ..core.fsio import TMP_PREFIX, writer_alive
 
 TEMP_AGE = 3600  # seconds before a temporary file counts as abandoned
 TEMP_AGE_LIVE = 24 * 3600  # ... when the process named in it (.npb-tmp-<pid>-...) still runs

@@ -16,9 +16,9 @@ import json
 import os
 from pathlib import Path, PurePosixPath
 
-from ..errors import UserError, VerifyError
-from ..fsio import read_regular
-from ..limits import Limits, over
+from ..core.errors import UserError, VerifyError
+from ..core.fsio import read_regular
+from ..core.limits import Limits, over
 from .manifest_schema import schema_problems
 
 SCHEMA = 1

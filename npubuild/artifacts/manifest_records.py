@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import hashlib
 
-from ..canonical import canonical_json
-from ..constants import INSTANCE_VERSION
+from ..core.canonical import canonical_json
+from ..core.constants import INSTANCE_VERSION
 
 
 

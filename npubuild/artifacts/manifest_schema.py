@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 
-from ..constants import DTYPES
-from ..limits import Limits
+from ..core.constants import DTYPES
+from ..core.limits import Limits
 
 
 def is_count(v) -> bool:

@@ -16,7 +16,7 @@ entries and blobs; npubuild.artifacts.stores layers them behind this one.
 
 The local store travels inside a copied ``artifacts/`` directory, so it is
 checked like a further store: :func:`parse_entry` on every entry, paths built
-only through :func:`npubuild.fsio.inside`, blobs opened without blocking and
+only through :func:`npubuild.core.fsio.inside`, blobs opened without blocking and
 re-hashed while they are copied out, outputs written with a fixed mode. An
 entry that fails a check raises :class:`Refused` (a miss with a reason).
 """
@@ -30,7 +30,7 @@ import stat
 import tempfile
 from pathlib import Path, PurePosixPath
 
-from ..fsio import atomic_copy, atomic_write_text, inside, open_regular, read_regular, sha256_file, tmp_prefix
+from ..core.fsio import atomic_copy, atomic_write_text, inside, open_regular, read_regular, sha256_file, tmp_prefix
 
 ENTRY_LIMIT = 16 << 20  # an action entry is a small JSON document
 CHUNK = 1 << 20
@@ -54,7 +54,7 @@ class Refused(Exception):
 
 def signed_bytes(entry: dict) -> bytes:
     """What an entry's signature covers: its canonical JSON without the signature."""
-    from ..canonical import canonical_json
+    from ..core.canonical import canonical_json
 
     return canonical_json({k: v for k, v in entry.items() if k != "signature"}).encode()
 

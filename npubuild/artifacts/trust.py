@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..errors import UserError
+from ..core.errors import UserError
 
 
 class TrustError(UserError):

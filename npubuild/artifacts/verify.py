@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import VerifyError
-from ..fsio import sha256_file
-from ..limits import Limits
+from ..core.errors import VerifyError
+from ..core.fsio import sha256_file
+from ..core.limits import Limits
 from .abi import ABI_FILE, abi_mismatch, embedded_abi, xdna_abi_problem
 from .manifest import manifest_files, read_manifest, read_verified, safe_path
 from .manifest_records import record_problems

@@ -15,10 +15,10 @@ from pathlib import Path
 
 from doit.exceptions import TaskFailed
 
-from ..errors import UserError
-from ..fsio import atomic_write_text, sha256_file, write_if_changed
-from ..limits import Limits
-from ..nospace import disk_full_message, is_disk_full
+from ..core.errors import UserError
+from ..core.fsio import atomic_write_text, sha256_file, write_if_changed
+from ..core.limits import Limits
+from ..core.nospace import disk_full_message, is_disk_full
 from .keys import CACHE_VERSION, compile_key  # noqa: F401 - both were defined here; tasks and explain import them from here
 from .records import RECORD_NAME
 
@@ -33,7 +33,7 @@ def user_errors_fail(fn):
         except OSError as e:
             if not is_disk_full(e):
                 raise
-            return TaskFailed(disk_full_message(e))  # one line, not a traceback (npubuild.nospace)
+            return TaskFailed(disk_full_message(e))  # one line, not a traceback (npubuild.core.nospace)
 
     return wrapper
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import sys
 
-from ..constants import XDNA_FLOAT_NOTES
-from ..errors import UserError
+from ..core.constants import XDNA_FLOAT_NOTES
+from ..core.errors import UserError
 
 # dtypes no xdna design takes (the catalog's xdna rules say why)
 XDNA_NO_DTYPES = ("i64", "f16", "bool")
@@ -86,7 +86,7 @@ def built_resources(plan) -> dict:
 def xdna_summaries(plan) -> dict:
     """kernel id -> the xdna design's summary (cores, body, dispatches, bytes) for kernels built for xdna."""
     from ..emitters.aie.summary import summary
-    from ..errors import UnsupportedOnTarget
+    from ..core.errors import UnsupportedOnTarget
 
     from .targets import COMPILED
 

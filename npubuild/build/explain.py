@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import json
 
-from ..errors import UserError
-from ..fsio import sha256_file
+from ..core.errors import UserError
+from ..core.fsio import sha256_file
 from .actions import RECORD_NAME, compile_key
 from .records import hand_edited, read_emit_record
 
@@ -144,7 +144,7 @@ def explain_pair(plan, kid: str, target, options: dict, recipe) -> tuple[bool, l
 def explain(plan, selector: str | None, recipes: dict, options_of) -> list[tuple[str, bool, list[str]]]:
     """(task name, will run, reasons) for the kernels ``selector`` names: a kernel id, a task
     (``emit:ID@TARGET`` / ``compile:ID@TARGET``), or None for every kernel of the plan."""
-    from ..errors import UserError
+    from ..core.errors import UserError
     from .targets import compiled_pairs
 
     kid_sel, target_sel = selector, None
@@ -176,7 +176,7 @@ def explain_build(selector: str | None = None) -> list[tuple[str, bool, list[str
     build = Build()
     plan = build.load_plan()
     if plan is None:
-        from ..errors import UserError
+        from ..core.errors import UserError
 
         raise UserError(build.error or "no build plan")
     return explain(plan, selector, build.recipes(), build.pair_options)

@@ -12,7 +12,7 @@ CACHE_VERSION = 1
 
 
 def compile_key(target: str, source_sha256: str, toolchain_id: str, flags, linked: dict | None = None) -> str:
-    from ..canonical import canonical_json
+    from ..core.canonical import canonical_json
 
     recipe = {
         "v": CACHE_VERSION,

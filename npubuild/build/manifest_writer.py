@@ -22,10 +22,10 @@ from .. import __version__
 from ..ane.build import manifest_record
 from ..ane.coreml import relocate
 from ..artifacts.manifest import ABI_FILE, MANIFEST, SCHEMA
-from ..errors import UserError
-from ..fsio import atomic_write_bytes, inside, read_regular, sha256_file, write_if_changed
-from ..limits import Limits
-from ..nospace import is_disk_full
+from ..core.errors import UserError
+from ..core.fsio import atomic_write_bytes, inside, read_regular, sha256_file, write_if_changed
+from ..core.limits import Limits
+from ..core.nospace import is_disk_full
 from .actions import RECORD_NAME, user_errors_fail
 from .records import TASK_VALUES
 from .targets import COMPILED, not_built_reason
@@ -252,7 +252,7 @@ def write_manifest(root: str, plan=None) -> dict:
     """The ``manifest`` task's action; its value ``outputs`` (saved by doit) is what :class:`OutputsIntact`
     checks on the next build. ``plan``: the one the task creators loaded (a forked worker inherits it;
     doit does not pickle actions), or None on the nothing-changed path, which loads none."""
-    from ..config import load_config
+    from ..core.config import load_config
     from .plan import build_plan
 
     if plan is None or plan.config.root != Path(root):

@@ -83,13 +83,13 @@ def fresh_stamp(config, db_file: Path) -> dict | None:
 
     Needs neither the plan nor the op catalog: the stamp lists the files to
     stat and the targets whose toolchains to fingerprint. The stamp is sealed
-    with this machine's cache secret (npubuild.cache_auth): one edited or
+    with this machine's cache secret (npubuild.core.cache_auth): one edited or
     copied in is not believed. The pinned sources it lists must still lead
     inside the project or its data_dirs (a link re-pointed outside changes
     their stat too; this says so without relying on it).
     """
-    from ..cache_auth import unseal
-    from ..fsio import read_regular, within_roots
+    from ..core.cache_auth import unseal
+    from ..core.fsio import read_regular, within_roots
     from ..spec.files import plan_key
     from .targets import COMPILED
 
@@ -117,8 +117,8 @@ _MAX_STAMP = 1 << 30  # a stamp lists every file of a build: large for a large p
 def write_stamp(config, db_file: Path, plan_key: str, toolchain_ids: dict, files: list[str], summary: dict,
                 pinned: list[str] = ()) -> None:
     """Record the state after a complete, successful build (see module doc)."""
-    from ..cache_auth import seal
-    from ..fsio import atomic_write_bytes
+    from ..core.cache_auth import seal
+    from ..core.fsio import atomic_write_bytes
 
     stamp = dict(summary, targets=sorted(toolchain_ids), files=files, pinned=list(pinned))
     stamp["digest"] = state_digest(plan_key, toolchain_ids, files, db_file)

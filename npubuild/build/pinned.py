@@ -17,9 +17,9 @@ import hashlib
 import re
 from pathlib import Path
 
-from ..errors import UserError
-from ..fsio import read_regular, within_roots
-from ..limits import Limits
+from ..core.errors import UserError
+from ..core.fsio import read_regular, within_roots
+from ..core.limits import Limits
 
 _MEMREF = re.compile(r"memref<[^<>]*(?:<[^<>]*>[^<>]*)*>")
 _HOST_SIG = re.compile(r"func\.func\s+@kernel\s*\(([^)]*)\)")

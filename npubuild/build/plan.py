@@ -8,9 +8,9 @@ import pickle
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..canonical import canonical_json
-from ..config import Config
-from ..errors import UserError
+from ..core.canonical import canonical_json
+from ..core.config import Config
+from ..core.errors import UserError
 from ..spec.files import plan_key, stat_stamp
 from ..spec.instances import KernelInstance
 from ..spec.load import Spec, load_specs
@@ -80,15 +80,15 @@ def build_plan(config: Config) -> Plan:
     depends on changed (spec bytes, npubuild's code, the config, .npy constants).
 
     The cache is a pickle kept next to doit's database, not in the (shareable)
-    store, and sealed with this machine's cache secret (npubuild.cache_auth): a
+    store, and sealed with this machine's cache secret (npubuild.core.cache_auth): a
     pickle runs code when it is loaded, so one that does not carry this user's
     tag — edited, or copied in with a project — is never unpickled, and the
     plan is made again. What a cached plan says about pinned sources is checked
     again on every build (npubuild.build.pinned.pinned_option), so a file that
     became a link out of the project since is refused either way.
     """
-    from ..cache_auth import seal, unseal
-    from ..fsio import atomic_write_bytes, read_regular
+    from ..core.cache_auth import seal, unseal
+    from ..core.fsio import atomic_write_bytes, read_regular
 
     cache = config.root / PLAN_CACHE
     key = plan_key(config)
@@ -182,7 +182,7 @@ class _Wanted:
 def _wanted(spec, config: Config) -> _Wanted:
     """What the families and graphs of ``spec`` ask for; two asks for one kernel that disagree (xdna device,
     xdna_body, pinned source) are problems at the second ask's line, reported with the spec's other problems."""
-    from ..errors import Diagnostic
+    from ..core.errors import Diagnostic
 
     w = _Wanted()
 

@@ -19,7 +19,7 @@ import inspect
 import json
 from pathlib import Path
 
-from ..fsio import atomic_write_text, sha256_file
+from ..core.fsio import atomic_write_text, sha256_file
 
 EMIT_RECORD = "emit.json"
 RECORD_NAME = "build.json"  # the build record (npubuild.build.actions writes it)
@@ -112,7 +112,7 @@ class OutputsMatchRecord:
     def __call__(self, task, values) -> bool:
         import json
 
-        from ..fsio import sha256_file
+        from ..core.fsio import sha256_file
 
         d = Path(self.kernel_dir)
         try:
@@ -150,7 +150,7 @@ class AneOutputsMatchPlan:
     def __call__(self, task, values) -> bool:
         import json
 
-        from ..fsio import sha256_file
+        from ..core.fsio import sha256_file
         from ..ane.build import PLAN_FILE
 
         d = Path(self.out_dir)

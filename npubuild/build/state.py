@@ -13,8 +13,8 @@ import hashlib
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ..config import load_config
-from ..errors import UserError
+from ..core.config import load_config
+from ..core.errors import UserError
 from . import noop
 from .actions import CACHE_VERSION
 
@@ -80,7 +80,7 @@ class Build:
     def load_plan(self):
         config = self.load_config()
         if config is not None and self.plan is None and self.error is None:
-            from ..fsio import sweep_stale_temps
+            from ..core.fsio import sweep_stale_temps
             from ..spec.yamlfile import SPEC_CACHE
             from .plan import build_plan
 
@@ -166,7 +166,7 @@ class Build:
 def _sweep_beside(config) -> None:
     """What a killed `npubuild unpack -C artifacts`, a pack into the project or a stamp write left beside the
     artifacts (a listing of two directories: the fast path does it too, since such a kill changes no stamped file)."""
-    from ..fsio import sweep_beside
+    from ..core.fsio import sweep_beside
 
     sweep_beside(config.root, every=True)
     for d in {config.artifacts.parent, config.artifacts} - {config.root}:  # wherever NPUBUILD_ARTIFACTS puts them

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..limits import Limits
+from ..core.limits import Limits
 
 
 class HostTarget:
@@ -52,7 +52,7 @@ class HostTarget:
 
     def flags(self, config=None):
         """The compile recipe: npubuild's host flags for host_cpu, with the project's llc and cc options."""
-        from ..tool_flags import with_extra
+        from ..core.tool_flags import with_extra
         from ..toolchain.host import PORTABLE_CPU, host_flags
 
         recipe = host_flags(config.host_cpu if config is not None else PORTABLE_CPU)
@@ -104,7 +104,7 @@ class XdnaTarget:
     @staticmethod
     def _aiecc_cli(toolchain: dict) -> str:
         """The aiecc CLI dialect to drive; refuses (one line) when the mlir-aie probes did not decide."""
-        from ..errors import UserError
+        from ..core.errors import UserError
         from ..toolchain.xdna import xdna_problem
 
         problem = xdna_problem(toolchain)
@@ -163,7 +163,7 @@ class XdnaTarget:
         """The toolchain identity compiles are keyed on. Refuses (UserError, one line) when
         the toolchain is complete but what its mlir-aie accepts could not be decided or is
         older than the minimum; prints the Peano warnings once per process."""
-        from ..errors import UserError
+        from ..core.errors import UserError
         from ..toolchain.aie_features import warn_once
         from ..toolchain.xdna import xdna_problem
 
@@ -214,7 +214,7 @@ class XdnaTarget:
 
     def linked_files(self, instance, options: dict) -> list[str]:
         """Files outside the artifacts a compile reads (doit's file_dep; the no-op check stats them)."""
-        from ..errors import UserError
+        from ..core.errors import UserError
         from ..toolchain.xdna import find_xdna_tools
 
         if instance.op == "matmul":

@@ -26,8 +26,8 @@ from pathlib import Path
 from doit.tools import config_changed
 
 from ..artifacts.manifest import MANIFEST
-from ..errors import UserError
-from ..nospace import guard_doit
+from ..core.errors import UserError
+from ..core.nospace import guard_doit
 from . import noop
 from .actions import RECORD_NAME, compile_kernel, emit_source, remove_outputs
 from .manifest_writer import OutputsIntact, write_manifest
@@ -95,7 +95,7 @@ def _pinned_paths(plan, kid: str) -> list[str]:
 
 def _record_stamp(build: Build, written) -> None:
     """``written``: the files the manifest task wrote (its saved ``outputs``), checked like every other."""
-    from ..fsio import sweep_and_count_live
+    from ..core.fsio import sweep_and_count_live
 
     plan = build.plan
     recipes = build.recipes()
@@ -242,7 +242,7 @@ class BuildTasks:
         yield {"name": None, "doc": "emit kernel sources (one task per kernel instance and target)"}
         if build.fast_stamp() or plan is None:
             return
-        from ..canonical import canonical_json
+        from ..core.canonical import canonical_json
 
         versions: dict = {}
         for kid, inst, t, d in build.pairs():
@@ -462,7 +462,7 @@ class BuildReporter(ProgressReporter):
             _record_stamp(build, written)
 
 
-guard_doit(Path(DEP_FILE))  # a full disk while doit loads tasks, opens or saves its database: one line (npubuild.nospace)
+guard_doit(Path(DEP_FILE))  # a full disk while doit loads tasks, opens or saves its database: one line (npubuild.core.nospace)
 
 _DOIT_CONFIG = {
     "backend": "sqlite3",

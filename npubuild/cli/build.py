@@ -6,7 +6,7 @@ import os
 import sys
 from pathlib import Path
 
-from ..errors import UserError
+from ..core.errors import UserError
 from .common import Command, OneOf, arg
 
 
@@ -55,7 +55,7 @@ def doit_run_problem(extra: list[str]) -> str | None:
 
 
 def run(args) -> int:
-    from ..config import find_root
+    from ..core.config import find_root
 
     problem = doit_run_problem(args.doit_args)
     if problem:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from ..errors import UserError
+from ..core.errors import UserError
 from .common import Command, arg, store_dir
 
 
@@ -13,7 +13,7 @@ def run_push(args) -> int:
     from ..artifacts.housekeeping import scan
     from ..artifacts.stores import StoreAccess, open_stores, take_notices
     from ..artifacts.stores.base import redact
-    from ..config import load_config
+    from ..core.config import load_config
 
     cfg = load_config()
     targets = [redact(s.url) for s in cfg.stores if s.mode == "rw"]

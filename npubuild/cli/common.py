@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, NamedTuple
 
-from ..errors import UserError
+from ..core.errors import UserError
 
 
 class Arg(NamedTuple):
@@ -61,7 +61,7 @@ def run_guarded(fn: Callable[[argparse.Namespace], int], args: argparse.Namespac
         sys.stderr.close()
         return 0
     except OSError as e:
-        from ..nospace import disk_full_message, is_disk_full
+        from ..core.nospace import disk_full_message, is_disk_full
 
         if not is_disk_full(e):
             raise
@@ -73,7 +73,7 @@ def store_dir(args) -> Path:
     """--store, else the project's store."""
     if args.store:
         return Path(args.store)
-    from ..config import load_config
+    from ..core.config import load_config
 
     return load_config().store
 
@@ -81,7 +81,7 @@ def store_dir(args) -> Path:
 def read_manifest_of(args) -> tuple[Path, dict]:
     """The artifact directory (--artifacts, else the project's) and its manifest; the project's limits apply to its own."""
     from ..artifacts.manifest import read_manifest
-    from ..config import load_config
+    from ..core.config import load_config
 
     if args.artifacts:
         path = Path(args.artifacts)

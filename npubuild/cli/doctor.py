@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from ..errors import UserError
+from ..core.errors import UserError
 from .common import Command, arg
 
 
@@ -13,7 +13,7 @@ def toolchain_report() -> dict:
 
     cache_dir = None
     try:
-        from ..config import load_config
+        from ..core.config import load_config
 
         store = load_config().store
         cache_dir = store if store.is_dir() else None  # reuse a project's store; never create one

@@ -12,7 +12,7 @@ from .common import Command, arg
 def explanations(selector: str | None) -> list[tuple[str, bool, list[str]]]:
     """Run in the project root, as a build would."""
     from ..build.explain import explain_build
-    from ..config import find_root
+    from ..core.config import find_root
 
     old = Path.cwd()
     os.chdir(find_root())

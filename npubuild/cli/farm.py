@@ -7,8 +7,8 @@ from .common import Command, arg
 
 
 def run_status(args) -> int:
-    from ..config import find_root, load_config, parse_executor
-    from ..errors import UserError
+    from ..core.config import find_root, load_config, parse_executor
+    from ..core.errors import UserError
     from ..build.farm.status import farm_status, render
 
     root = find_root()

@@ -10,7 +10,7 @@ from .common import Command, arg, store_dir
 
 def run(args) -> int:
     from ..artifacts.housekeeping import fmt_size, gc
-    from ..config import parse_size
+    from ..core.config import parse_size
 
     store = store_dir(args)
     limit = parse_size(args.max_size) if args.max_size is not None else None

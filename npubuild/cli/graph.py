@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..errors import UserError
+from ..core.errors import UserError
 from .common import ARTIFACTS, Command, arg, check_out_dir, signature_of
 
 
@@ -20,7 +20,7 @@ def run(args) -> int:
     if args.tasks:
         from ..build.plan import build_plan
         from ..build.task_graph import task_dag
-        from ..config import load_config
+        from ..core.config import load_config
 
         cfg = load_config()
         nodes, edges = task_dag(build_plan(cfg))

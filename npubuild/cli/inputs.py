@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..errors import UserError
+from ..core.errors import UserError
 from .common import ARTIFACTS, Command, arg, check_out_dir, fmt_tensor, signature_of
 
 
@@ -22,7 +22,7 @@ def run(args) -> int:
         check_out_dir(args.params, "--params")
         if Path(args.params).resolve() == Path(args.output).resolve():
             raise UserError(f"-o and --params are the same file ({args.output}): give two names")
-    from ..config import load_config
+    from ..core.config import load_config
 
     sig = signature_of(args)
     # the project's limit on a run's input arrays (as `npubuild run` reads it), checked before drawing any

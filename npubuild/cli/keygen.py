@@ -4,13 +4,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..errors import UserError
+from ..core.errors import UserError
 from .common import Command, arg
 
 
 def run(args) -> int:
     from ..artifacts import trust
-    from ..config import find_root
+    from ..core.config import find_root
 
     name = args.name
     if not name or "/" in name or os.sep in name or name.startswith("."):

@@ -9,7 +9,7 @@ from .common import Command, arg
 def run(args) -> int:
     from ..build.catalog import built_resources, xdna_summaries
     from ..build.plan import build_plan
-    from ..config import load_config
+    from ..core.config import load_config
     from ..emitters.aie.summary import one_line
 
     plan = build_plan(load_config())

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import json
 
-from ..constants import XDNA_FLOAT_NOTES
-from ..errors import UserError
+from ..core.constants import XDNA_FLOAT_NOTES
+from ..core.errors import UserError
 from .common import Command, arg
 
 

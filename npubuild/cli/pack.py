@@ -4,13 +4,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..errors import UserError
+from ..core.errors import UserError
 from .common import Command, arg
 
 
 def run(args) -> int:
     from ..artifacts.bundle import pack
-    from ..config import load_config
+    from ..core.config import load_config
 
     cfg = load_config()
     src = Path(args.dir) if args.dir else cfg.artifacts

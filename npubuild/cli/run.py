@@ -6,7 +6,7 @@ import json
 import sys
 from pathlib import Path
 
-from ..errors import UserError
+from ..core.errors import UserError
 from .common import ARTIFACTS, Command, arg, fmt_tensor
 
 
@@ -39,7 +39,7 @@ def run_arrays(args, manifest: dict, cfg) -> tuple[dict, dict]:
 
 
 def run(args) -> int:
-    from ..config import load_config
+    from ..core.config import load_config
     from ..runner.npzio import write_npz
     from ..runner.runtime import load
 

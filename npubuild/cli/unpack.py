@@ -9,7 +9,7 @@ from .common import Command, arg
 def run(args) -> int:
     from ..artifacts import trust
     from ..artifacts.bundle import unpack
-    from ..config import load_config
+    from ..core.config import load_config
 
     cfg = load_config()
     r = unpack(

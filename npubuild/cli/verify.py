@@ -5,13 +5,13 @@ import json
 import sys
 from pathlib import Path
 
-from ..errors import UserError
+from ..core.errors import UserError
 from .common import Command, arg
 
 
 def run(args) -> int:
     from ..artifacts.verify import verify
-    from ..config import load_config
+    from ..core.config import load_config
 
     path = Path(args.dir) if args.dir else load_config().artifacts
     try:

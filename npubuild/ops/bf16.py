@@ -24,7 +24,7 @@ convert through f32 (``sitofp`` then ``truncf``), so this is their definition.
 """
 from __future__ import annotations
 
-from ..constants import numpy_dtype
+from ..core.constants import numpy_dtype
 from .lazy_numpy import np
 
 

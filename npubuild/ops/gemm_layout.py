@@ -11,7 +11,7 @@ emitters and the runtime, so that the runtime never imports an emitter.
 """
 from __future__ import annotations
 
-from ..errors import UnsupportedOnTarget
+from ..core.errors import UnsupportedOnTarget
 from .lazy_numpy import np
 
 D = 64  # the microkernel's DIM_M = DIM_K = DIM_N

@@ -7,7 +7,7 @@ design's NPU engines move 32-bit cells and split a tensor around one axis
 """
 from __future__ import annotations
 
-from ..errors import OpError
+from ..core.errors import OpError
 from .lazy_numpy import np
 from .registry import (
     DTYPES,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 
-from ..errors import OpError
+from ..core.errors import OpError
 from .lazy_numpy import np
 from .registry import (
     FLOAT_ONLY_XDNA,

@@ -7,7 +7,7 @@ reference design are f32 and work on rows of the last axis (group_norm on
 """
 from __future__ import annotations
 
-from ..errors import OpError
+from ..core.errors import OpError
 from .lazy_numpy import np
 from .registry import (
     FLOAT_ONLY_XDNA,

@@ -10,7 +10,7 @@ result is dequantised as ``(float32(acc) * sx[m]) * sw[n]``. The helpers
 """
 from __future__ import annotations
 
-from ..errors import OpError
+from ..core.errors import OpError
 from .lazy_numpy import np
 from .registry import Attr, OpDef, fmt_shape, norm_axis, only_dtypes, register
 

@@ -7,7 +7,7 @@ of the last axis only.
 """
 from __future__ import annotations
 
-from ..errors import OpError
+from ..core.errors import OpError
 from .lazy_numpy import np
 from .registry import (
     FLOAT_ONLY_XDNA,

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any, Callable
 
-from ..constants import (  # noqa: F401  (re-exported)
+from ..core.constants import (  # noqa: F401  (re-exported)
     DTYPES,
     FLOAT_DTYPES,
     NUMERIC_DTYPES,
@@ -20,8 +20,8 @@ from ..constants import (  # noqa: F401  (re-exported)
     TARGETS,
     XDNA_FLOAT_NOTES,
 )
-from ..errors import OpError, UnsupportedOnTarget
-from ..errors import did_you_mean  # noqa: F401  (re-exported: the catalog's users import it from here)
+from ..core.errors import OpError, UnsupportedOnTarget
+from ..core.errors import did_you_mean  # noqa: F401  (re-exported: the catalog's users import it from here)
 
 # JSON spelling of non-finite floats (see canonical.json_safe)
 NON_FINITE = ("inf", "-inf", "nan")
@@ -66,7 +66,7 @@ class Attr:
         if self.required:
             d["required"] = True
         else:
-            from ..canonical import json_safe
+            from ..core.canonical import json_safe
 
             d["default"] = json_safe(self.default)
         if self.choices:

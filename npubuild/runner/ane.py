@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from ..ane.numerics import ACT, gelu
 from ..ane.plan_model import PLANE
-from ..errors import UserError
+from ..core.errors import UserError
 from ..ops.lazy_numpy import np
 
 

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from ..artifacts.manifest import safe_path
-from ..errors import UserError
+from ..core.errors import UserError
 from ..ops.lazy_numpy import np
 from .ane import alloc, decode, encode, execute
 
@@ -124,7 +124,7 @@ def format_row(r: dict) -> str:
 
 def run(name: str, artifacts: str | None, seed: int = 0, predict=None, platform: str | None = None) -> int:
     """The command: load and verify the artifacts, then compare every node (``predict`` defaults to Core ML)."""
-    from ..config import load_config
+    from ..core.config import load_config
     from .runtime import load
 
     rt = load(Path(artifacts) if artifacts else load_config().artifacts)

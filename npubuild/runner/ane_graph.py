@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 
 from ..artifacts.manifest import safe_path
-from ..errors import UserError, VerifyError
+from ..core.errors import UserError, VerifyError
 from ..ops.lazy_numpy import np
 
 

@@ -8,10 +8,10 @@ declared shape and dtype.
 from __future__ import annotations
 
 from ..artifacts.manifest_records import key_problem
-from ..errors import UserError
+from ..core.errors import UserError
 from ..ops import REGISTRY
 from ..ops.lazy_numpy import np
-from ..constants import numpy_dtype
+from ..core.constants import numpy_dtype
 from ..ops.registry import normalize_attrs
 
 

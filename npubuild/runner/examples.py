@@ -15,12 +15,12 @@ allocation, and one that fits costs its own size, not a float64 copy of it.
 """
 from __future__ import annotations
 
-from ..constants import numpy_dtype
-from ..errors import UserError
-from ..limits import Limits
+from ..core.constants import numpy_dtype
+from ..core.errors import UserError
+from ..core.limits import Limits
 from ..ops.lazy_numpy import np
 
-# the ANE manifest's dtype names (MIL's), besides the kernel dtypes of npubuild.constants
+# the ANE manifest's dtype names (MIL's), besides the kernel dtypes of npubuild.core.constants
 _MIL_DTYPES = {"fp16": "float16", "fp32": "float32"}
 INT_RANGE = (-4, 5)  # [low, high) of example integers
 

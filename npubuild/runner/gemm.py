@@ -283,7 +283,7 @@ class WholeGemm(BlockedGemm):
 def check_whole_array_abi(kernel_id: str, record: dict, abi: dict) -> tuple[int, int, int]:
     """(Mp, Kp, Np) of a one-dispatch GEMM's ABI, once its buffers and padding are ones the
     runtime can fill for the record's M x K x N (UserError otherwise)."""
-    from ..errors import UserError
+    from ..core.errors import UserError
 
     max_depth = (2**31 - 1) // (128 * 128)  # int8 products an int32 sum holds (runner.checks.MAX_GEMM_DEPTH)
 

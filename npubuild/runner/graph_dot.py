@@ -18,8 +18,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from ..errors import UserError
-from ..fsio import atomic_write_bytes
+from ..core.errors import UserError
+from ..core.fsio import atomic_write_bytes
 
 FORMATS = {".dot": None, ".gv": None, ".svg": "svg", ".png": "png"}  # suffix -> dot -T format (None: the DOT text)
 DOT_TIMEOUT = 120.0  # seconds: a picture of a 500-kernel build's tasks takes a few

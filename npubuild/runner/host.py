@@ -18,8 +18,8 @@ from pathlib import Path
 import numpy as np
 
 from ..artifacts.abi import abi_mismatch, embedded_abi
-from ..errors import UserError
-from ..constants import numpy_dtype
+from ..core.errors import UserError
+from ..core.constants import numpy_dtype
 
 
 def _shape_text(shape) -> str:

@@ -28,10 +28,10 @@ import zipfile
 import zlib
 from pathlib import Path
 
-from ..constants import numpy_dtype
-from ..errors import UserError
-from ..fsio import atomic_writer, open_regular
-from ..limits import Limits
+from ..core.constants import numpy_dtype
+from ..core.errors import UserError
+from ..core.fsio import atomic_writer, open_regular
+from ..core.limits import Limits
 from ..ops.lazy_numpy import np
 
 _MAX_MEMBERS = 4096  # arrays in one inputs/params file

@@ -27,7 +27,7 @@ import threading
 from pathlib import Path, PurePosixPath
 
 from ..artifacts.manifest import read_verified
-from ..fsio import tmp_prefix
+from ..core.fsio import tmp_prefix
 
 _LOCK = threading.Lock()
 _COPIES: dict[tuple[str, str], Path] = {}  # (artifact-relative path, sha256) -> private copy

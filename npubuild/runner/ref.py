@@ -1,7 +1,7 @@
 """The ref backend: every kernel is its op's NumPy oracle."""
 from __future__ import annotations
 
-from ..errors import UserError
+from ..core.errors import UserError
 from ..ops import REGISTRY
 from ..ops.registry import NUMPY_DTYPE, normalize_attrs
 

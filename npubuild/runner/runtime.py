@@ -21,9 +21,9 @@ from ..artifacts.abi import xdna_abi_problem
 from ..artifacts.manifest import read_manifest
 from ..artifacts.manifest_records import graph_problems
 from ..artifacts.verify import verify
-from ..constants import numpy_dtype
-from ..errors import UserError, VerifyError
-from ..limits import Limits
+from ..core.constants import numpy_dtype
+from ..core.errors import UserError, VerifyError
+from ..core.limits import Limits
 from .checks import as_checked_array, check_gemm_abi, check_kernel_record
 from .pinned import PinnedFiles
 
@@ -397,7 +397,7 @@ def load(path="artifacts", verify_files: bool = True, max_open: int | None = Non
 
     Even with ``verify_files=False`` the manifest's fields are type-checked here,
     and a kernel's record, binary bytes and ABI are checked before it first runs."""
-    from ..config import load_config
+    from ..core.config import load_config
 
     path = Path(path)
     resident, limits = None, Limits()

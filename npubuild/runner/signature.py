@@ -19,7 +19,7 @@ a field of the wrong type shows as ``?`` rather than raising.
 from __future__ import annotations
 
 from ..artifacts.manifest_records import graph_problems
-from ..errors import UserError
+from ..core.errors import UserError
 
 # what an ANE graph's tensors are: fp16 throughout (an input a cast reads may be declared fp32)
 ANE_DTYPE = "fp16"
@@ -150,7 +150,7 @@ def _ane_input(graph: str, name: str, t: dict) -> dict:
     shape, dtype = t.get("shape"), t.get("dtype", ANE_DTYPE)
     import math
 
-    from ..limits import Limits
+    from ..core.limits import Limits
 
     if not _is_shape(shape) or math.prod(shape) > Limits().max_elements or dtype not in ("fp16", "fp32"):
         raise UserError(

@@ -39,8 +39,8 @@ import os
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from ..errors import UserError
-from ..limits import Limits
+from ..core.errors import UserError
+from ..core.limits import Limits
 from ..ops.lazy_numpy import np
 from ..ops.registry import NUMPY_DTYPE
 from .xrt_packing import (

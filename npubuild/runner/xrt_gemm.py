@@ -4,8 +4,8 @@ the one-dispatch whole-array design, one per tile on the blocked overlay, both o
 The device calls are :class:`npubuild.runner.xrt.HwKernel`'s."""
 from __future__ import annotations
 
-from ..constants import numpy_dtype
-from ..errors import UserError
+from ..core.constants import numpy_dtype
+from ..core.errors import UserError
 from ..ops.lazy_numpy import np
 from .xrt import ContextPool, HwKernel
 from .xrt_packing import to_host

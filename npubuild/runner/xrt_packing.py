@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import UserError
+from ..core.errors import UserError
 from ..ops.lazy_numpy import np
 from ..ops.registry import NUMPY_DTYPE
 

@@ -13,9 +13,9 @@ import ast
 import math
 from pathlib import Path
 
-from ..constants import DTYPE_BYTES
-from ..fsio import read_regular, within_roots
-from ..limits import Limits
+from ..core.constants import DTYPE_BYTES
+from ..core.fsio import read_regular, within_roots
+from ..core.limits import Limits
 
 # .npy dtype descriptors the specs accept (little-endian, as NumPy writes them here)
 NPY_DTYPES = {"<f4": "f32", "<f2": "f16", "|i1": "i8", "<i4": "i32", "<i8": "i64", "|b1": "bool"}

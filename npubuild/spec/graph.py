@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..errors import OpError
+from ..core.errors import OpError
 from ..ops.registry import REGISTRY, AttrError, did_you_mean
 from .instances import KernelInstance, TensorSig, make_instance
 from .positions import attr_error_line

@@ -14,8 +14,8 @@ import re
 from dataclasses import dataclass, field
 
 from .. import ops
-from ..canonical import canonical_json, json_safe
-from ..constants import INSTANCE_VERSION
+from ..core.canonical import canonical_json, json_safe
+from ..core.constants import INSTANCE_VERSION
 from ..ops.registry import OpDef, normalize_attrs, numel
 
 _MAX_ID = 96
@@ -99,7 +99,7 @@ def make_instance(op_name: str, dtype: str, shapes, raw_attrs: dict | None, inpu
     ``input_dtypes`` defaults to the op's dtype rule; graphs pass what the
     producers give so that a mismatch is reported.
     """
-    from ..errors import OpError
+    from ..core.errors import OpError
 
     op = ops.REGISTRY[op_name]
     attrs = normalize_attrs(op, raw_attrs)

@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Callable, Mapping
 
 from .. import ops
-from ..constants import XDNA_BODY_SOURCES, XDNA_DEVICES
-from ..errors import Diagnostic, OpError, SpecError
-from ..limits import Limits
+from ..core.constants import XDNA_BODY_SOURCES, XDNA_DEVICES
+from ..core.errors import Diagnostic, OpError, SpecError
+from ..core.limits import Limits
 from ..ops.registry import (
     DTYPES,
     TARGETS,

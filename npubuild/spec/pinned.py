@@ -19,7 +19,7 @@ import errno
 import os
 from pathlib import Path
 
-from ..fsio import read_regular
+from ..core.fsio import read_regular
 
 PINNABLE = ("host", "xdna")  # the targets whose source is a text npubuild emits
 

@@ -4,7 +4,7 @@ At thousands of kernels, parsing YAML costs more than doit's whole no-op, so a
 parse is cached by the file's bytes; PyYAML (:mod:`.yamlparse`) is imported
 only on a cache miss. A cached parse decides what the build believes the spec
 says, so each entry is sealed with this machine's cache secret
-(:mod:`npubuild.cache_auth`): an entry edited, or made elsewhere and copied
+(:mod:`npubuild.core.cache_auth`): an entry edited, or made elsewhere and copied
 in, is a miss and the file is parsed again.
 """
 from __future__ import annotations
@@ -13,10 +13,10 @@ import hashlib
 import json
 from pathlib import Path
 
-from ..cache_auth import seal, unseal
-from ..errors import Diagnostic
-from ..fsio import TooLarge, atomic_write_bytes, read_regular
-from ..limits import Limits
+from ..core.cache_auth import seal, unseal
+from ..core.errors import Diagnostic
+from ..core.fsio import TooLarge, atomic_write_bytes, read_regular
+from ..core.limits import Limits
 from .yamlnode import Node
 
 CACHE_VERSION = "3"  # bump when the tree or the parse diagnostics change

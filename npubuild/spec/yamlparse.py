@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import yaml
 
-from ..errors import Diagnostic
-from ..limits import Limits
+from ..core.errors import Diagnostic
+from ..core.limits import Limits
 from .yamlnode import Node
 
 try:  # the C loader is ~7x faster; fall back when libyaml is missing

@@ -25,9 +25,9 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from ..canonical import canonical_json
-from ..errors import UserError
-from ..fsio import sha256_file, tmp_prefix
+from ..core.canonical import canonical_json
+from ..core.errors import UserError
+from ..core.fsio import sha256_file, tmp_prefix
 
 LINK_DIR = "link"  # under the kernel's xdna directory, as for the GEMM microkernel
 LUT_OBJECT = "lut_based_ops.o"
@@ -87,7 +87,7 @@ def unavailable_sources(tools: dict) -> list[str] | None:
 def aie_kernel_recipe(entry, toolchain: dict, tools: dict | None = None, peano_extra=()) -> dict:
     """What ``entry``'s linked file is made from (for the design's compile key); ``peano_extra``:
     the project's Peano options."""
-    from ..tool_flags import with_extra
+    from ..core.tool_flags import with_extra
     from .aiecc import AIECC_FLAGS
 
     if tools is None:

@@ -6,7 +6,7 @@ line is a pure function of its arguments (:func:`aiecc_argv`,
 :func:`peano_argv`). The compile functions follow
 :func:`npubuild.toolchain.host.compile_shared_library`: each compile works in
 its own temporary directory inside the output directory (named with
-:data:`npubuild.fsio.TMP_PREFIX`, so a stale one left by a crash can be swept),
+:data:`npubuild.core.fsio.TMP_PREFIX`, so a stale one left by a crash can be swept),
 the full log (commands, environment overrides, output, exit status) is written
 atomically whatever happens, outputs appear with fsync + ``os.replace``, and a
 failure raises :class:`UserError` with the last :data:`LOG_TAIL_LINES` lines of
@@ -24,8 +24,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from ..errors import UserError
-from ..fsio import atomic_write_text, sha256_file, tmp_prefix
+from ..core.errors import UserError
+from ..core.fsio import atomic_write_text, sha256_file, tmp_prefix
 from .core_elf import RESOURCES_NAME, measure_design
 from .kernel_sources import ARCHES, INCLUDE_ENV, locate_kernel_sources  # noqa: F401  (re-exported: aiecc.* names)
 from .kernel_sources import check_arch as _check_arch
@@ -99,7 +99,7 @@ def aiecc_argv(
     ``extra``: the project's aiecc options (``[tool.npubuild.flags] aiecc``), before
     the input; one of them setting ``--opt-level`` replaces the detected level.
     """
-    from ..tool_flags import aiecc_sets_opt_level
+    from ..core.tool_flags import aiecc_sets_opt_level
 
     extra = list(extra)
     if aiecc_sets_opt_level(extra):
@@ -165,7 +165,7 @@ def peano_argv(
     (``extra``, ``[tool.npubuild.flags] peano``; an -O level there replaces -O2),
     then ``-c src -o out``.
     """
-    from ..tool_flags import sets_opt_level
+    from ..core.tool_flags import sets_opt_level
 
     _check_arch(arch)
     for d in defines:

@@ -4,7 +4,7 @@ Hashing a toolchain (libLLVM.so alone is >100 MB) on every build would dominate
 a no-op; a fingerprint is recomputed only when the stat key — (path, size,
 mtime_ns) of every hashed file, plus whatever else the caller puts in it —
 changes. Results are memoized per process and kept in a small JSON file in the
-store, sealed with this machine's cache secret (npubuild.cache_auth): the store
+store, sealed with this machine's cache secret (npubuild.core.cache_auth): the store
 ships with a copied artifact folder, and a fingerprint taken from someone else's
 file would put their compile keys (and xdna emit decisions) in this build. A
 file that does not check is recomputed.
@@ -17,10 +17,10 @@ import os
 from pathlib import Path
 from typing import Callable
 
-from ..cache_auth import seal, unseal
-from ..canonical import canonical_json
-from ..errors import UserError
-from ..fsio import atomic_write_bytes, read_regular
+from ..core.cache_auth import seal, unseal
+from ..core.canonical import canonical_json
+from ..core.errors import UserError
+from ..core.fsio import atomic_write_bytes, read_regular
 
 _memo: dict[str, dict] = {}
 

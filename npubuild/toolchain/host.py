@@ -6,7 +6,7 @@ MLIR from PyPI) -> ``llc`` -> object -> ``cc -shared`` -> kernel.so.
 * :func:`fingerprint` identifies the tools; it runs on every build, so its
   result is cached on disk keyed by (path, size, mtime_ns) of every hashed file.
 * :func:`compile_shared_library` writes its output atomically and keeps a full
-  log; failures raise :class:`~npubuild.errors.UserError` with the log's tail.
+  log; failures raise :class:`~npubuild.core.errors.UserError` with the log's tail.
 """
 from __future__ import annotations
 
@@ -20,9 +20,9 @@ import tempfile
 import threading
 from pathlib import Path
 
-from ..canonical import canonical_json
-from ..errors import UserError
-from ..fsio import atomic_write_text, tmp_prefix
+from ..core.canonical import canonical_json
+from ..core.errors import UserError
+from ..core.fsio import atomic_write_text, tmp_prefix
 from . import mlir_env
 from .fpcache import cached_fingerprint, stat_files
 

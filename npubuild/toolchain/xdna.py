@@ -25,8 +25,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from ..canonical import canonical_json
-from ..errors import UserError
+from ..core.canonical import canonical_json
+from ..core.errors import UserError
 from . import aie_features
 from .fpcache import cached_fingerprint, stat_files
 from .host import _first_lines, _package_version, _sha256_file

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ...limits import Limits
+from ...core.limits import Limits
 
 if TYPE_CHECKING:
     from .layered import Layered

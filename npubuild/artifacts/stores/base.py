@@ -6,7 +6,7 @@ from abc import ABC, abstractmethod
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
-from ...limits import Limits
+from ...core.limits import Limits
 
 TIMEOUT = Limits().store_request_timeout  # seconds for one whole request, unless the project sets limits.store_request_timeout
 CHUNK = 1 << 20

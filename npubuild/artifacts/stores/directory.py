@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from ...fsio import atomic_copy, atomic_write_bytes, open_regular
+from ...core.fsio import atomic_copy, atomic_write_bytes, open_regular
 from ..store import Refused
 from .base import CHUNK, Backend, BlobSink, StoreDown, os_reason
 

@@ -32,7 +32,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from ...fsio import tmp_prefix
+from ...core.fsio import tmp_prefix
 from ..store import ENTRY_LIMIT, Refused, Store, check_names, parse_entry, signed_bytes
 from . import notices
 from .base import BlobSink, StoreDown, TooLarge, redact

@@ -13,7 +13,7 @@ import hashlib
 import shutil
 from pathlib import Path
 
-from ...fsio import atomic_write_text, inside, read_regular
+from ...core.fsio import atomic_write_text, inside, read_regular
 
 UNREACHABLE, REFUSED = "unreachable", "refused"
 MAX_REFUSED_LINES = 5

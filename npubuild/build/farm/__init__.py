@@ -13,7 +13,7 @@ manifest stay on the machine that builds.
 * :mod:`.trust`: which workers are trusted (TLS certificate subjects asked of the
   scheduler) and the provenance a farm-built file records.
 * :mod:`.answer`: the checks a worker's answer passes before anything is written.
-* ``npubuild.farm_settings``: the ``farm_*`` settings (configuration, so outside
+* ``npubuild.core.farm_settings``: the ``farm_*`` settings (configuration, so outside
   the build stage).
 
 Docs: docs/farm.md.

@@ -19,7 +19,7 @@ import os
 import threading
 
 from . import scheduler_address
-from ...farm_settings import FarmSettings, is_loopback
+from ...core.farm_settings import FarmSettings, is_loopback
 
 CONNECT_TIMEOUT = 5.0  # seconds to reach the scheduler
 # A client whose scheduler went away stops trying after this long (Dask's default is minutes).

@@ -9,7 +9,7 @@ once at the end of the build, says why (scheduler unreachable, lost or not
 authenticated, no trusted worker, no worker with the target's resource, a worker
 refused, workers died, a worker sent something that is not an answer).
 
-Compiles go only to trusted workers (npubuild.farm_settings): an untrusted worker's output
+Compiles go only to trusted workers (npubuild.core.farm_settings): an untrusted worker's output
 is never written, stored, signed or shared, because it is never asked for.
 
 Outputs are checked (every binary present, within max_artifact_size, its
@@ -25,12 +25,12 @@ import time
 import uuid
 from pathlib import Path
 
-from ...errors import UserError
-from ...fsio import atomic_write_bytes, atomic_write_text
-from ...limits import Limits
+from ...core.errors import UserError
+from ...core.fsio import atomic_write_bytes, atomic_write_text
+from ...core.limits import Limits
 from . import answer
 from .connect import FarmUnavailable, client_for, forget, workers_of
-from ...farm_settings import FarmSettings
+from ...core.farm_settings import FarmSettings
 from .trust import trusted_workers
 from .worker import CompileRequest, farm_task
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import uuid
 
-from ...errors import UserError
+from ...core.errors import UserError
 from .connect import FarmUnavailable, client_for, workers_of
 from .dispatch import RESOURCES, _able
-from ...farm_settings import FarmSettings
+from ...core.farm_settings import FarmSettings
 from .trust import subjects, trusted_workers
 
 ASK_TIMEOUT = 30.0  # seconds a worker has to describe itself (it may be busy compiling)

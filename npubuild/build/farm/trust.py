@@ -1,4 +1,4 @@
-"""Which of the scheduler's workers are trusted, and by what (npubuild.farm_settings says the rules).
+"""Which of the scheduler's workers are trusted, and by what (npubuild.core.farm_settings says the rules).
 
 Under Dask TLS every worker holds a certificate signed by the farm's CA; the
 scheduler checked it when the worker joined and keeps it on the worker's
@@ -12,7 +12,7 @@ import os
 import threading
 import time
 
-from ...farm_settings import FarmSettings, subject_text
+from ...core.farm_settings import FarmSettings, subject_text
 
 TTL = 5.0  # seconds a list of subjects is reused (workers join and leave)
 

@@ -27,8 +27,8 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ...errors import UserError
-from ...limits import Limits
+from ...core.errors import UserError
+from ...core.limits import Limits
 
 LOG_LIMIT = Limits().farm_log_max_size  # default bytes of build log sent back (limits.farm_log_max_size; the tail is kept)
 

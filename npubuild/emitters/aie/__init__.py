@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from ...errors import UnsupportedOnTarget
+from ...core.errors import UnsupportedOnTarget
 from ...spec.instances import KernelInstance
 from .devices import DEFAULT_DEVICE, device
 

@@ -29,8 +29,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ...constants import DTYPE_BYTES as ELEMENT_BYTES
-from ...errors import UnsupportedOnTarget
+from ...core.constants import DTYPE_BYTES as ELEMENT_BYTES
+from ...core.errors import UnsupportedOnTarget
 from .devices import DMA_GRANULE, DMA_REPEAT_MAX, DMA_STRIDE_MAX, DMA_WRAP_MAX, Device
 
 MAX_HOST_BUFFERS = 5  # XRT maps at most five inout buffers per kernel (research notes §1d)

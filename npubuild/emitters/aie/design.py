@@ -69,8 +69,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ...constants import DTYPE_BYTES as ELEMENT_BYTES
-from ...errors import UnsupportedOnTarget
+from ...core.constants import DTYPE_BYTES as ELEMENT_BYTES
+from ...core.errors import UnsupportedOnTarget
 from ...ops.registry import fmt_shape, numel
 from ...spec.instances import KernelInstance
 from ..host.mlir_text import MEMREF_ELEMENT

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...errors import UnsupportedOnTarget
+from ...core.errors import UnsupportedOnTarget
 
 
 @dataclass(frozen=True)

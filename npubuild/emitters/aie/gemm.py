@@ -50,7 +50,7 @@ from collections import Counter
 from dataclasses import dataclass
 from math import prod
 
-from ...errors import UnsupportedOnTarget
+from ...core.errors import UnsupportedOnTarget
 from ...ops.registry import fmt_shape
 from ...spec.instances import KernelInstance
 from ...ops import gemm_layout

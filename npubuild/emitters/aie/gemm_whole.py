@@ -52,7 +52,7 @@ from collections import Counter
 from dataclasses import dataclass
 from math import prod
 
-from ...constants import DTYPE_BYTES
+from ...core.constants import DTYPE_BYTES
 from ...ops.gemm_layout import cdiv, mmul_shape
 from .check import FifoUse, Layout, layout_problems
 from .design import HostBuffer, Link, Transfer

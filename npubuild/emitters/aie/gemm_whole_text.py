@@ -1,7 +1,7 @@
 """The one-dispatch GEMM (:mod:`.gemm_whole`) as AIE-dialect MLIR text."""
 from __future__ import annotations
 
-from ...errors import UnsupportedOnTarget
+from ...core.errors import UnsupportedOnTarget
 from ...ops.registry import fmt_shape
 from ..host.mlir_text import memref_type
 from .gemm_micro import tile_step

@@ -110,7 +110,7 @@ class LibraryKernel:
     @property
     def lanes(self) -> int:
         """Elements per vector the kernel computes with (its widest load)."""
-        from ...constants import DTYPE_BYTES
+        from ...core.constants import DTYPE_BYTES
 
         return self.align // DTYPE_BYTES[self.dtype]
 
@@ -442,7 +442,7 @@ def catalog_json() -> str:
 
 def model(entry: LibraryKernel, inputs: list):
     """The kernel's arithmetic in NumPy (bf16 in, bf16 out): see :mod:`.kernel_numerics`."""
-    from ...constants import numpy_dtype
+    from ...core.constants import numpy_dtype
     from .kernel_numerics import MODELS
 
     return MODELS[(entry.op, entry.arch)](*inputs).astype(numpy_dtype(entry.dtype))

@@ -16,7 +16,7 @@ from ...ops.lazy_numpy import np
 
 
 def _bf16():
-    from ...constants import numpy_dtype
+    from ...core.constants import numpy_dtype
 
     return numpy_dtype("bf16")
 

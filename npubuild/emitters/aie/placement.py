@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from ...errors import UnsupportedOnTarget
+from ...core.errors import UnsupportedOnTarget
 from ...spec.instances import KernelInstance
 from .check import design_layout, layout_problems
 from .design import (

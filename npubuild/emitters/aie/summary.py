@@ -8,7 +8,7 @@ between host memory and the NPU per run.
 """
 from __future__ import annotations
 
-from ...constants import DTYPE_BYTES
+from ...core.constants import DTYPE_BYTES
 from ...spec.instances import KernelInstance
 
 
@@ -76,7 +76,7 @@ _PROBE_SHAPE = (64, 256)
 def op_bodies(op_name: str, dtypes) -> dict:
     """device -> dtype -> {"lanes": n | "scalar", "why": ...}: the body an xdna core gets for ``op_name``
     at a shape that divides into vectors (64 x 256, every input that shape), for each of ``dtypes``."""
-    from ...errors import OpError, UnsupportedOnTarget
+    from ...core.errors import OpError, UnsupportedOnTarget
     from ...ops import REGISTRY
     from ..host import emit as host_emit
     from ..host.vector import decision, profile
@@ -123,7 +123,7 @@ def library_alternative(op_name: str, dtype: str, arch: str) -> dict:
 def _probe(op_name: str, dtype: str, n_inputs: int):
     """An instance of ``op_name`` at the probe shape: every input that shape, or (norms, rope ...) the
     first one with the rest along its last axis."""
-    from ...errors import OpError
+    from ...core.errors import OpError
     from ...spec.instances import make_instance
 
     try:

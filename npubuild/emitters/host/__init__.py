@@ -15,7 +15,7 @@ import hashlib
 from pathlib import Path
 from typing import Callable
 
-from ...errors import UnsupportedOnTarget
+from ...core.errors import UnsupportedOnTarget
 from ...spec.instances import KernelInstance
 from . import (
     cast,

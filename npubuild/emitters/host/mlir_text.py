@@ -21,8 +21,8 @@ import contextlib
 import math
 import struct
 
-from ...canonical import canonical_json
-from ...constants import ABI_SYMBOL, ABI_VERSION, DTYPE_BYTES
+from ...core.canonical import canonical_json
+from ...core.constants import ABI_SYMBOL, ABI_VERSION, DTYPE_BYTES
 from ...ops.registry import numel
 from ...spec.instances import KernelInstance
 

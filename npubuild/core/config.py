@@ -42,10 +42,10 @@ Keys (all optional):
   farm_verify = "0%"                  share of farm compiles also compiled here; a byte mismatch fails the kernel
                                       (env NPUBUILD_FARM_VERIFY)
   [tool.npubuild.flags]               extra llc, cc, aiecc and Peano options from an allowlist per tool,
-                                      part of the build key (npubuild.tool_flags; env NPUBUILD_LLC_FLAGS ...)
+                                      part of the build key (npubuild.core.tool_flags; env NPUBUILD_LLC_FLAGS ...)
   data_dirs = []                      directories outside the project that specs may read data from (.npy
                                       constants, MIL BLOBFILE weights); the project itself is always allowed
-  [tool.npubuild.limits]              sizes, depths and waits input may cost (npubuild.limits; docs/limits.md)
+  [tool.npubuild.limits]              sizes, depths and waits input may cost (npubuild.core.limits; docs/limits.md)
 """
 from __future__ import annotations
 
