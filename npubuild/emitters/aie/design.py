@@ -75,6 +75,7 @@ from ...ops.registry import fmt_shape, numel
 from ...spec.instances import KernelInstance
 from ..host.mlir_text import MEMREF_ELEMENT
 from .devices import DEFAULT_STACK, DMA_GRANULE, DMA_WRAP_MAX, Device
+from .fifos import Fifo, Link
 from .split import Split
 
 CHUNK_BYTES_MAX = 8 * 1024
@@ -114,70 +115,6 @@ class HostBuffer:
             "dtype": self.dtype,
             "parts": [{"tensor": t, "elements": n, "slot": self.slot(i)} for i, (t, n) in enumerate(self.parts)],
         }
-
-
-@dataclass(frozen=True)
-class Fifo:
-    name: str
-    producer: tuple[int, int]
-    consumer: tuple[int, int]
-    depth: int
-    shape: tuple[int, ...]  # of one object: the body argument's shape, or flat when packed
-    dtype: str
-    broadcast: tuple[tuple[int, int], ...] = ()  # further consumers: one FIFO read by several cores
-
-    @property
-    def consumers(self) -> tuple[tuple[int, int], ...]:
-        return (self.consumer, *self.broadcast)
-
-    @property
-    def elems(self) -> int:
-        return numel(self.shape)
-
-    @property
-    def bytes(self) -> int:
-        return self.elems * ELEMENT_BYTES[self.dtype]
-
-
-@dataclass(frozen=True)
-class Link:
-    """``aie.objectfifo.link [@ins] -> [@outs] ([src offsets] [dst offsets])`` at a mem tile.
-
-    One in, one out: a plain link (no offsets). One in, several outs: a
-    *distribute*, out ``i`` taking elements ``offsets[i]`` .. ``offsets[i]`` + its
-    object size of each in object. Several ins, one out: a *join*, the reverse.
-    Offsets are in elements. mlir-aie's verifier (lib/Dialect/AIE/IR/AIEDialect.cpp,
-    ``ObjectFifoLinkOp::verify``; test/dialect/AIE/objectfifo_bad_link.mlir) wants
-    join/distribute at a mem tile, one offset per child and never both at once.
-    """
-
-    ins: tuple[str, ...] | str
-    outs: tuple[str, ...] | str
-    offsets: tuple[int, ...] = ()
-
-    def __post_init__(self):
-        for name in ("ins", "outs"):
-            v = getattr(self, name)
-            object.__setattr__(self, name, (v,) if isinstance(v, str) else tuple(v))
-        object.__setattr__(self, "offsets", tuple(self.offsets))
-
-    @property
-    def kind(self) -> str:
-        return "join" if len(self.ins) > 1 else "distribute" if len(self.outs) > 1 else "plain"
-
-    @property
-    def src(self) -> str:
-        """The single in FIFO (a plain link or a distribute)."""
-        if len(self.ins) != 1:
-            raise ValueError(f"a join has {len(self.ins)} sources")
-        return self.ins[0]
-
-    @property
-    def dst(self) -> str:
-        """The single out FIFO (a plain link or a join)."""
-        if len(self.outs) != 1:
-            raise ValueError(f"a distribute has {len(self.outs)} destinations")
-        return self.outs[0]
 
 
 @dataclass(frozen=True)

@@ -57,35 +57,16 @@ from ...ops import gemm_layout
 from ...ops.gemm_layout import D, cdiv, mmul_shape, overlay_geometry
 from ..host.mlir_text import memref_type
 from .check import FifoUse, Layout, layout_problems, raise_problems
-from .design import ELEMENT_BYTES, HostBuffer, Link, Transfer
+from .design import HostBuffer, Transfer
 from .devices import GEMM_STACK, Device
+from .fifos import Fifo, Link, stream_lines, tile_lines, tile_name
 from .gemm_micro import MATMUL_FN, ZERO_FN, MmMicrokernel, tile_step
-from .text import FOREVER, IndexConsts, sequence_lines, tile_name
+from .text import FOREVER, IndexConsts, sequence_lines
 
 LAYOUT_MODULE = gemm_layout.__name__  # where the host-side layouts the ABI names live
 
 
 # ---- the overlay ----------------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Stream:
-    """One object FIFO; the broadcast A has several consumers."""
-
-    name: str
-    producer: tuple[int, int]
-    consumers: tuple[tuple[int, int], ...]
-    depth: int
-    shape: tuple[int, ...]
-    dtype: str
-
-    @property
-    def elems(self) -> int:
-        return prod(self.shape)
-
-    @property
-    def bytes(self) -> int:
-        return self.elems * ELEMENT_BYTES[self.dtype]
 
 
 @dataclass(frozen=True)
@@ -150,20 +131,20 @@ class Overlay(MmMicrokernel):
         return 2 if self.kt > 1 else 1
 
     @property
-    def streams(self) -> list[Stream]:
+    def streams(self) -> list[Fifo]:
         d, dep = self.d, self._depth()
         blk = (d, d)
         cores = tuple((c, 2) for c in range(self.cols))
         s = [
-            Stream("a_shim", (0, 0), ((0, 1),), dep, blk, "i8"),
-            Stream("a", (0, 1), cores, dep, blk, "i8"),
+            Fifo("a_shim", (0, 0), ((0, 1),), dep, blk, "i8"),
+            Fifo("a", (0, 1), cores, dep, blk, "i8"),
         ]
         for c in range(self.cols):
-            s.append(Stream(f"b_c{c}_shim", (c, 0), ((c, 1),), dep, blk, "i8"))
-            s.append(Stream(f"b_c{c}", (c, 1), ((c, 2),), dep, blk, "i8"))
+            s.append(Fifo(f"b_c{c}_shim", (c, 0), ((c, 1),), dep, blk, "i8"))
+            s.append(Fifo(f"b_c{c}", (c, 1), ((c, 2),), dep, blk, "i8"))
         for c in range(self.cols):
-            s.append(Stream(f"c_c{c}", (c, 2), ((c, 1),), 1, blk, "i32"))
-            s.append(Stream(f"c_c{c}_shim", (c, 1), ((c, 0),), 1, blk, "i32"))
+            s.append(Fifo(f"c_c{c}", (c, 2), ((c, 1),), 1, blk, "i32"))
+            s.append(Fifo(f"c_c{c}_shim", (c, 1), ((c, 0),), 1, blk, "i32"))
         return s
 
     @property
@@ -338,18 +319,13 @@ def render_overlay(overlay, options: dict) -> str:
     a_ty, c_ty = memref_type((d, d), "i8"), memref_type((d, d), "i32")
     out = [f"// {h}" if h else "//" for h in _header(ov)]
     out += ["module {", f"  aie.device({ov.partition}) {{"]
-    tiles = sorted({t for f in ov.streams for t in (f.producer, *f.consumers)}, key=lambda t: (t[1], t[0]))
-    out += [f"    {tile_name(t)} = aie.tile({t[0]}, {t[1]})" for t in tiles]
+    out += tile_lines(ov.streams)
     attrs = f' attributes {{link_with = "{ov.microkernel}"}}' if link_with == "func" else ""
     out += [
         f"    func.func private @{ZERO_FN}({c_ty}){attrs}",
         f"    func.func private @{MATMUL_FN}({a_ty}, {a_ty}, {c_ty}){attrs}",
     ]
-    for f in ov.streams:
-        ty = memref_type(f.shape, f.dtype)
-        cons = ", ".join(tile_name(t) for t in f.consumers)
-        out.append(f"    aie.objectfifo @{f.name}({tile_name(f.producer)}, {{{cons}}}, {f.depth} : i32) : !aie.objectfifo<{ty}>")
-    out += [f"    aie.objectfifo.link [@{ln.src}] -> [@{ln.dst}] ([] [])" for ln in ov.links]
+    out += stream_lines(ov.streams, ov.links)
     for c in range(ov.cols):
         out += _core(ov, c, link_with)
     out += sequence_lines(ov, options)

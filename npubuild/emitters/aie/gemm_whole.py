@@ -55,8 +55,9 @@ from math import prod
 from ...core.constants import DTYPE_BYTES
 from ...ops.gemm_layout import cdiv, mmul_shape
 from .check import FifoUse, Layout, layout_problems
-from .design import HostBuffer, Link, Transfer
+from .design import HostBuffer, Transfer
 from .devices import DMA_GRANULE, DMA_REPEAT_MAX, DMA_STRIDE_MAX, GEMM_STACK, Device
+from .fifos import Fifo, Link
 from .gemm_micro import MmMicrokernel
 
 ROWS = 4  # core rows per column (whole_array.py: n_aie_rows = 4)
@@ -74,27 +75,6 @@ BF16_MMUL = {"aie2": (4, 8, 4), "aie2p": (4, 8, 8)}
 # i8 on aie2 expands its mmul 4x2 (matmul_vectorized_4x8x8_i8_i32), bf16 4x4 (matmul_vectorized_4x4);
 # on aie2p both expand 2x2 (aie_kernels/aie2p/mm.cc)
 TILE_MULTIPLES = {("aie2", "i8"): (4, 1, 2), ("aie2", "bf16"): (4, 1, 4), ("aie2p", "i8"): (2, 1, 2), ("aie2p", "bf16"): (2, 1, 2)}
-
-
-@dataclass(frozen=True)
-class GemmFifo:
-    """One object FIFO: several consumers for a broadcast, ``dims`` the producer's dimensionsToStream."""
-
-    name: str
-    producer: tuple[int, int]
-    consumers: tuple[tuple[int, int], ...]
-    shape: tuple[int, ...]
-    dtype: str
-    dims: tuple[tuple[int, int], ...] = ()  # (size, stride), outermost first
-    depth: int = DEPTH
-
-    @property
-    def elems(self) -> int:
-        return prod(self.shape)
-
-    @property
-    def bytes(self) -> int:
-        return self.elems * DTYPE_BYTES[self.dtype]
 
 
 @dataclass(frozen=True)
@@ -204,32 +184,32 @@ class WholeArray(MmMicrokernel):
         return f"C_L1L2_{col}_{row}"
 
     @property
-    def fifos(self) -> list[GemmFifo]:
+    def fifos(self) -> list[Fifo]:
         r, s, t = self.mmul
         m, k, n = self.tm, self.tk, self.tn
-        out: list[GemmFifo] = []
+        out: list[Fifo] = []
         per = self.a_rows_per_shim
         for i in range(self.a_shims):
             c = self.a_column(i)
-            out.append(GemmFifo(f"A_L3L2_{i}", (c, 0), ((c, 1),), (m * k * per,), self.in_dtype))
+            out.append(Fifo(f"A_L3L2_{i}", (c, 0), ((c, 1),), DEPTH, (m * k * per,), self.in_dtype))
         a_dims = ((m // r, r * k), (k // s, s), (r, k), (s, 1))  # whole_array.py A_L2L1 dims
         for row in range(ROWS):
             src = (2 * row, 1) if self.cols == 8 else (self.a_column(row // per), 1)
             cons = tuple(self.core_tile(c, row) for c in range(self.cols))  # broadcast along one row
-            out.append(GemmFifo(self.a_l1(row), src, cons, (m, k), self.in_dtype, a_dims))
+            out.append(Fifo(self.a_l1(row), src, cons, DEPTH, (m, k), self.in_dtype, a_dims))
         b_dims = ((k // s, s * n), (n // t, t), (s, n), (t, 1))  # whole_array.py B_L2L1 dims (row-major B)
         for c in range(self.cols):
-            out.append(GemmFifo(f"B_L3L2_{c}", (c, 0), ((c, 1),), (k * n,), self.in_dtype))
+            out.append(Fifo(f"B_L3L2_{c}", (c, 0), ((c, 1),), DEPTH, (k * n,), self.in_dtype))
             cons = tuple(self.core_tile(c, row) for row in range(ROWS))  # broadcast along one column
-            out.append(GemmFifo(self.b_l1(c), (c, 1), cons, (k, n), self.in_dtype, b_dims))
+            out.append(Fifo(self.b_l1(c), (c, 1), cons, DEPTH, (k, n), self.in_dtype, b_dims))
         # whole_array.py C_L2L3 dims walk one tm x tn block, (m // r, r * n) outermost; the block's four
         # row tiles follow each other at tm * tn, so the outermost size covers all of them here
         # (4 * tm // r): the same addresses whether or not the hardware bounds the outermost wrap.
         c_dims = (((ROWS * m) // r, r * n), (r, t), (n // t, r * t), (t, 1))
         for c in range(self.cols):
             for row in range(ROWS):
-                out.append(GemmFifo(self.c_l1(c, row), self.core_tile(c, row), ((c, 1),), (m, n), self.acc_dtype))
-            out.append(GemmFifo(f"C_L2L3_{c}", (c, 1), ((c, 0),), (ROWS * m * n,), self.acc_dtype, c_dims))
+                out.append(Fifo(self.c_l1(c, row), self.core_tile(c, row), ((c, 1),), DEPTH, (m, n), self.acc_dtype))
+            out.append(Fifo(f"C_L2L3_{c}", (c, 1), ((c, 0),), DEPTH, (ROWS * m * n,), self.acc_dtype, c_dims))
         return out
 
     @property

@@ -4,17 +4,12 @@ from __future__ import annotations
 from ...core.errors import UnsupportedOnTarget
 from ...ops.registry import fmt_shape
 from ..host.mlir_text import memref_type
+from .fifos import stream_lines, tile_lines, tile_name
 from .gemm_micro import tile_step
-from .gemm_whole import ROWS, GemmFifo, Wait, WholeArray
-from .text import FOREVER, IndexConsts, tile_name
+from .gemm_whole import ROWS, Wait, WholeArray
+from .text import FOREVER, IndexConsts
 
 # ---- rendering ------------------------------------------------------------------------------------------------------
-
-
-def _dims(f: GemmFifo) -> str:
-    if not f.dims:
-        return ""
-    return " dimensionsToStream [" + ", ".join(f"<size = {sz}, stride = {st}>" for sz, st in f.dims) + "]"
 
 
 def render_whole_array(w: WholeArray, options: dict) -> str:
@@ -35,19 +30,10 @@ def render_whole_array(w: WholeArray, options: dict) -> str:
     out = [f"// {h}" for h in header(w)]
     out += ["module {", f"  aie.device({w.partition}) {{"]
     fifos = w.fifos
-    tiles = sorted({t for f in fifos for t in (f.producer, *f.consumers)}, key=lambda t: (t[1], t[0]))
-    out += [f"    {tile_name(t)} = aie.tile({t[0]}, {t[1]})" for t in tiles]
+    out += tile_lines(fifos)
     attrs = f' attributes {{link_with = "{w.microkernel}"}}' if link_with == "func" else ""
     out += [f"    func.func private @{zero_fn}({c_ty}){attrs}", f"    func.func private @{matmul_fn}({a_ty}, {b_ty}, {c_ty}){attrs}"]
-    for f in fifos:
-        cons = ", ".join(tile_name(t) for t in f.consumers)
-        ty = memref_type(f.shape, f.dtype)
-        out.append(f"    aie.objectfifo @{f.name}({tile_name(f.producer)}{_dims(f)}, {{{cons}}}, {f.depth} : i32) : !aie.objectfifo<{ty}>")
-    for ln in w.links:
-        ins, outs = ", ".join(f"@{s}" for s in ln.ins), ", ".join(f"@{d}" for d in ln.outs)
-        offs = ", ".join(map(str, ln.offsets))
-        src_offs, dst_offs = (offs, "") if ln.kind == "join" else ("", offs)
-        out.append(f"    aie.objectfifo.link [{ins}] -> [{outs}] ([{src_offs}] [{dst_offs}])")
+    out += stream_lines(fifos, w.links)
     by_name = {f.name: f for f in fifos}
     for c in range(w.cols):
         for row in range(ROWS):

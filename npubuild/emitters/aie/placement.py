@@ -18,9 +18,7 @@ from .check import design_layout, layout_problems
 from .design import (
     CoreProgram,
     Design,
-    Fifo,
     HostBuffer,
-    Link,
     Operand,
     Transfer,
     body_scratch,
@@ -30,6 +28,7 @@ from .design import (
     stack_bytes,
 )
 from .devices import FIRST_CORE_ROW, Device
+from .fifos import Fifo, Link
 from .split import Split, chunk_instance, split_for
 
 
@@ -213,9 +212,9 @@ def _place(inst, split: Split, device: Device, buffers: list[HostBuffer], r: int
                 shape = body.output.shape
                 names = [child(b.name, c, j) for j in range(rows)]
                 for j, core in enumerate(cores):
-                    d.fifos.append(Fifo(names[j], core, mem, depth, shape, b.dtype))
+                    d.fifos.append(Fifo(names[j], core, (mem,), depth, shape, b.dtype))
                 parent = f"{b.name}_c{c}_shim"
-                d.fifos.append(Fifo(parent, mem, shim, outer, shape if rows == 1 else (rows * obj,), b.dtype))
+                d.fifos.append(Fifo(parent, mem, (shim,), outer, shape if rows == 1 else (rows * obj,), b.dtype))
                 d.links.append(Link(tuple(names), parent, offsets(obj)))
                 out_fifo = names
                 d.transfers.append(Transfer(bi, parent, c, c * per_col * obj, (1, 1, 1, per_col * obj), (0, 0, 0, 1), bd, True))
@@ -226,9 +225,9 @@ def _place(inst, split: Split, device: Device, buffers: list[HostBuffer], r: int
                 shape = _object_shape(b, body, position, obj)
                 parent = f"{b.name}_c{c}_shim"
                 names = [child(b.name, c, j) for j in range(rows)]
-                d.fifos.append(Fifo(parent, shim, mem, outer, shape if rows == 1 else (rows * obj,), b.dtype))
+                d.fifos.append(Fifo(parent, shim, (mem,), outer, shape if rows == 1 else (rows * obj,), b.dtype))
                 for j, core in enumerate(cores):
-                    d.fifos.append(Fifo(names[j], mem, core, depth, shape, b.dtype))
+                    d.fifos.append(Fifo(names[j], mem, (core,), depth, shape, b.dtype))
                     streamed_in[j].append(names[j])
                 d.links.append(Link(parent, tuple(names), offsets(obj)))
                 part = r * (eb_rows // len(b.parts))
@@ -243,7 +242,7 @@ def _place(inst, split: Split, device: Device, buffers: list[HostBuffer], r: int
             else:
                 obj = b.elems
                 names = [f"{b.name}_c{c}"] * rows  # one FIFO broadcast to the column's cores
-                d.fifos.append(Fifo(names[0], shim, cores[0], 1, _object_shape(b, body, position, obj), b.dtype, tuple(cores[1:])))
+                d.fifos.append(Fifo(names[0], shim, tuple(cores), 1, _object_shape(b, body, position, obj), b.dtype))
                 params.append(names[0])
                 d.transfers.append(Transfer(bi, names[0], c, 0, (1, 1, 1, obj), (0, 0, 0, 1), bd, False))
             bd += 1

@@ -15,6 +15,7 @@ from ..host import emit as host_emit
 from ..host.mlir_text import MEMREF_ELEMENT, memref_type
 from ..host.vector import LANES
 from .design import Design
+from .fifos import stream_lines, tile_lines, tile_name
 
 BODY = "body"
 # IRON's "run forever" loop bound (sys.maxsize): cores are loaded once and then
@@ -30,11 +31,6 @@ def body_function(host_text: str, name: str = BODY) -> str:
     func = lines[start:end]
     func[0] = func[0].replace("func.func @kernel(", f"func.func @{name}(", 1)
     return "\n".join(func)
-
-
-def tile_name(t: tuple[int, int]) -> str:
-    kind = {0: "shim", 1: "mem"}.get(t[1], "core")
-    return f"%{kind}_{t[0]}_{t[1]}"
 
 
 def _flat_memref(elems: int, dtype: str) -> str:
@@ -60,15 +56,8 @@ def render(design: Design, options: dict, header: list[str]) -> str:
     fifo = {f.name: f for f in d.fifos}
     out: list[str] = [f"// {h}" if h else "//" for h in header]
     out += ["module {", f"  aie.device({d.partition}) {{"]
-    tiles = sorted({t for f in d.fifos for t in (f.producer, *f.consumers)}, key=lambda t: (t[1], t[0]))
-    out += [f"    {tile_name(t)} = aie.tile({t[0]}, {t[1]})" for t in tiles]
-    for f in d.fifos:
-        # several consumers: a broadcast (mlir-aie test/objectFifo-stateful-transform/register_external_buffers/
-        # shim_broadcast_test.mlir: one shim FIFO read by three cores)
-        ty = memref_type(f.shape, f.dtype)
-        ends = ", ".join(tile_name(t) for t in f.consumers)
-        out.append(f"    aie.objectfifo @{f.name}({tile_name(f.producer)}, {{{ends}}}, {f.depth} : i32) : !aie.objectfifo<{ty}>")
-    out += [link_line(ln) for ln in d.links]
+    out += tile_lines(d.fifos)
+    out += stream_lines(d.fifos, d.links)
     for tile, sym, shape, dtype in d.locals:
         out.append(f'    %{sym} = aie.buffer({tile_name(tile)}) {{sym_name = "{sym}"}} : {memref_type(shape, dtype)}')
     link_with = options.get("link_with", "func")
@@ -85,17 +74,6 @@ def render(design: Design, options: dict, header: list[str]) -> str:
     out += sequence_lines(d, options)
     out += ["  }", "}", ""]
     return "\n".join(out)
-
-
-def link_line(ln) -> str:
-    """``aie.objectfifo.link``; a distribute's offsets go in the second list, a join's in the first
-    (mlir-aie test/npu-xrt/two_col/aie.mlir: ``[@in0] -> [@in1, .., @in4] ([] [0, 128, 256, 384])`` and
-    ``[@out1, .., @out4] -> [@out0] ([0, 128, 256, 384] [])``; test/dialect/AIE/roundtrip.mlir)."""
-    offs = ", ".join(map(str, ln.offsets))
-    src, dst = (offs, "") if len(ln.ins) > 1 else ("", offs)
-    ins = ", ".join(f"@{n}" for n in ln.ins)
-    outs = ", ".join(f"@{n}" for n in ln.outs)
-    return f"    aie.objectfifo.link [{ins}] -> [{outs}] ([{src}] [{dst}])"
 
 
 def access_lines(fifo, name: str, port: str, var: str) -> list[str]:
