@@ -11,7 +11,7 @@ before) and where ``link_with`` goes (on the ``func.func`` declaration since
 """
 from __future__ import annotations
 
-from ..host import emit as host_emit
+from ..host import kernel_function as host_kernel_function
 from ..host.mlir_text import MEMREF_ELEMENT, memref_type
 from ..host.vector import LANES
 from .design import Design
@@ -21,16 +21,6 @@ BODY = "body"
 # IRON's "run forever" loop bound (sys.maxsize): cores are loaded once and then
 # serve every invocation of the kernel; the runtime sequence paces them.
 FOREVER = 9223372036854775807
-
-
-def body_function(host_text: str, name: str = BODY) -> str:
-    """The ``func.func`` of a host kernel module, renamed; comments and the module wrapper dropped."""
-    lines = host_text.splitlines()
-    start = next(i for i, ln in enumerate(lines) if ln.startswith("  func.func @kernel("))
-    end = len(lines) - 1 - next(i for i, ln in enumerate(reversed(lines)) if ln == "}")
-    func = lines[start:end]
-    func[0] = func[0].replace("func.func @kernel(", f"func.func @{name}(", 1)
-    return "\n".join(func)
 
 
 def _flat_memref(elems: int, dtype: str) -> str:
@@ -67,8 +57,8 @@ def render(design: Design, options: dict, header: list[str]) -> str:
         out += [f"    // compute body: mlir-aie's aie_kernels/{k.source} ({k.symbol}), linked as {k.object_name}",
                 f"    {d.call.declaration(link_with)}"]
     else:
-        body = body_function(host_emit(d.body))
-        out += ["    // compute body: the host target compiles this same function", *("  " + ln for ln in body.splitlines())]
+        body = host_kernel_function(d.body).renamed(BODY)
+        out += ["    // compute body: the host target compiles this same function", *body.lines("    ")]
     for core in d.cores:
         out += _core(d, core, fifo, link_with)
     out += sequence_lines(d, options)

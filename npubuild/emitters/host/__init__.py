@@ -58,13 +58,27 @@ def has_emitter(op_name: str) -> bool:
 
 def emit(instance: KernelInstance) -> str:
     """The MLIR text of ``instance``; UnsupportedOnTarget if no host emitter exists."""
+    return mlir_text.with_abi(_emit_module(instance), mlir_text.kernel_abi(instance, _functions(instance)))
+
+
+def kernel_function(instance: KernelInstance) -> mlir_text.KernelFunction:
+    """The ``func.func @kernel`` of ``instance`` as data (the function :func:`emit` writes), for a
+    target that places it in a module of its own (xdna's cores call it as their body)."""
+    text = _emit_module(instance)
+    if not isinstance(text, mlir_text.KernelText):
+        # a module with more than the kernel function (the int8 matmul's gemm_tile) has no single body
+        raise UnsupportedOnTarget(f"{instance.id}: the host module of op '{instance.op}' is not a single kernel function")
+    return text.function
+
+
+def _emit_module(instance: KernelInstance) -> str:
     fn = EMITTERS.get(instance.op)
     if fn is None:
         raise UnsupportedOnTarget(
             f"{instance.id}: op '{instance.op}' has no host emitter yet "
             f"(host emitters exist for: {', '.join(sorted(EMITTERS))})"
         )
-    return mlir_text.with_abi(fn(instance), mlir_text.kernel_abi(instance, _functions(instance)))
+    return fn(instance)
 
 
 def _functions(instance: KernelInstance) -> dict | None:

@@ -18,8 +18,10 @@ layout): MLIR's memref lowering rejects sub-byte element types (``i1``), so
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import math
 import struct
+from dataclasses import dataclass
 
 from ...core.canonical import canonical_json
 from ...core.constants import ABI_SYMBOL, ABI_VERSION, DTYPE_BYTES
@@ -173,6 +175,39 @@ def _sanitize(name: str) -> str:
     return "".join(c if c.isalnum() or c == "_" else "_" for c in name)
 
 
+@dataclass(frozen=True)
+class KernelFunction:
+    """One ``func.func`` as data: its name, ``%arg: type`` parameters and body lines (indented
+    from the function's own column), so a target that places the function elsewhere (xdna puts it
+    inside ``aie.device`` as each core's ``@body``) renames and indents it instead of cutting text."""
+
+    name: str
+    params: tuple[str, ...]
+    body: tuple[str, ...]
+
+    def renamed(self, name: str) -> "KernelFunction":
+        return dataclasses.replace(self, name=name)
+
+    def lines(self, indent: str = "") -> list[str]:
+        text = [f"func.func @{self.name}({', '.join(self.params)}) {{", *self.body, "  return", "}"]
+        return [indent + ln for ln in text]
+
+
+class KernelText(str):
+    """A kernel module's text that also keeps its ``func.func @kernel`` as a :class:`KernelFunction`
+    (``function``). It is an ordinary ``str`` to every emitter that returns it, and pickles as one."""
+
+    function: KernelFunction
+
+    def __new__(cls, text: str, function: KernelFunction):
+        obj = super().__new__(cls, text)
+        obj.function = function
+        return obj
+
+    def __reduce__(self):
+        return str, (str(self),)
+
+
 class KernelBuilder:
     """Builds ``func.func @kernel(<inputs>..., <output>)`` from a KernelInstance.
 
@@ -289,7 +324,6 @@ class KernelBuilder:
             "// C ABI: void kernel(" + ", ".join(f"{t.dtype} *{n}" for n, t in zip(inst.input_names, inst.inputs))
             + f", {inst.output.dtype} *{inst.opdef.output}); contiguous row-major buffers",
             "module {",
-            f"  func.func @kernel({', '.join(params)}) {{",
         ]
-        body = [("  " + line) for line in self._const_lines + self._body]
-        return "\n".join(header + body + ["    return", "  }", "}", ""])
+        fn = KernelFunction("kernel", tuple(params), tuple(self._const_lines + self._body))
+        return KernelText("\n".join(header + fn.lines("  ") + ["}", ""]), fn)
