@@ -61,9 +61,11 @@ from .design import HostBuffer, Transfer
 from .devices import GEMM_STACK, Device
 from .fifos import Fifo, Link, stream_lines, tile_lines, tile_name
 from .gemm_micro import MATMUL_FN, ZERO_FN, MmMicrokernel, tile_step
+from .placer import COLUMNS
 from .text import FOREVER, IndexConsts, sequence_lines
 
 LAYOUT_MODULE = gemm_layout.__name__  # where the host-side layouts the ABI names live
+PLACER = COLUMNS  # one core row (the placer's first) per column
 
 
 # ---- the overlay ----------------------------------------------------------------------------------------------------
@@ -134,17 +136,17 @@ class Overlay(MmMicrokernel):
     def streams(self) -> list[Fifo]:
         d, dep = self.d, self._depth()
         blk = (d, d)
-        cores = tuple((c, 2) for c in range(self.cols))
+        cores = tuple(PLACER.core(c, 0) for c in range(self.cols))
         s = [
-            Fifo("a_shim", (0, 0), ((0, 1),), dep, blk, "i8"),
-            Fifo("a", (0, 1), cores, dep, blk, "i8"),
+            Fifo("a_shim", PLACER.shim(0), (PLACER.mem(0),), dep, blk, "i8"),
+            Fifo("a", PLACER.mem(0), cores, dep, blk, "i8"),
         ]
         for c in range(self.cols):
-            s.append(Fifo(f"b_c{c}_shim", (c, 0), ((c, 1),), dep, blk, "i8"))
-            s.append(Fifo(f"b_c{c}", (c, 1), ((c, 2),), dep, blk, "i8"))
+            s.append(Fifo(f"b_c{c}_shim", PLACER.shim(c), (PLACER.mem(c),), dep, blk, "i8"))
+            s.append(Fifo(f"b_c{c}", PLACER.mem(c), (PLACER.core(c, 0),), dep, blk, "i8"))
         for c in range(self.cols):
-            s.append(Fifo(f"c_c{c}", (c, 2), ((c, 1),), 1, blk, "i32"))
-            s.append(Fifo(f"c_c{c}_shim", (c, 1), ((c, 0),), 1, blk, "i32"))
+            s.append(Fifo(f"c_c{c}", PLACER.core(c, 0), (PLACER.mem(c),), 1, blk, "i32"))
+            s.append(Fifo(f"c_c{c}_shim", PLACER.mem(c), (PLACER.shim(c),), 1, blk, "i32"))
         return s
 
     @property
@@ -293,7 +295,7 @@ def overlay_problems(ov: Overlay) -> list[str]:
         fifos=[FifoUse(st.name, st.producer, st.consumers, st.depth, st.bytes) for st in ov.streams],
         links=ov.links,
         transfers=ov.transfers,
-        cores=[(c, 2) for c in range(ov.cols)],
+        cores=[PLACER.core(c, 0) for c in range(ov.cols)],
         stack=ov.stack,
         core_acquires=acquires,
         expect=expect,
@@ -341,9 +343,9 @@ def _core(ov: Overlay, col: int, link_with: str) -> list[str]:
     body = tile_step(streams, fa, fb, fc, ov.kt, (a_ty, a_ty, c_ty), k)
     loop = [f"scf.for %run = {k(0)} to {k(FOREVER)} step {k(1)} {{", *("  " + ln for ln in body), "}"]
     attrs = f'link_with = "{ov.microkernel}", ' if link_with == "core" else ""
-    tile = (col, 2)
+    tile = PLACER.core(col, 0)
     return [
-        f"    %run_{col}_2 = aie.core({tile_name(tile)}) {{",
+        f"    %run_{tile[0]}_{tile[1]} = aie.core({tile_name(tile)}) {{",
         *k.lines,
         *("      " + ln for ln in loop),
         "      aie.end",

@@ -59,8 +59,10 @@ from .design import HostBuffer, Transfer
 from .devices import DMA_GRANULE, DMA_REPEAT_MAX, DMA_STRIDE_MAX, GEMM_STACK, Device
 from .fifos import Fifo, Link
 from .gemm_micro import MmMicrokernel
+from .placer import COLUMNS
 
 ROWS = 4  # core rows per column (whole_array.py: n_aie_rows = 4)
+PLACER = COLUMNS  # whole_array_placed.py's tiles: shim, mem tile, then the ROWS core rows of each column
 DEPTH = 2  # every FIFO double-buffered (whole_array.py: fifo_depth = 2)
 TB_MAX_ROWS = 4  # whole_array.py: tb_max_n_rows, split in ping and pong halves
 WIDTHS = (1, 2, 4, 8)  # whole_array.py: --n-aie-cols choices
@@ -172,7 +174,7 @@ class WholeArray(MmMicrokernel):
         ]
 
     def core_tile(self, col: int, row: int) -> tuple[int, int]:
-        return (col, 2 + row)
+        return PLACER.core(col, row)
 
     def a_l1(self, row: int) -> str:
         return f"A_L2L1_{row}"
@@ -191,25 +193,25 @@ class WholeArray(MmMicrokernel):
         per = self.a_rows_per_shim
         for i in range(self.a_shims):
             c = self.a_column(i)
-            out.append(Fifo(f"A_L3L2_{i}", (c, 0), ((c, 1),), DEPTH, (m * k * per,), self.in_dtype))
+            out.append(Fifo(f"A_L3L2_{i}", PLACER.shim(c), (PLACER.mem(c),), DEPTH, (m * k * per,), self.in_dtype))
         a_dims = ((m // r, r * k), (k // s, s), (r, k), (s, 1))  # whole_array.py A_L2L1 dims
         for row in range(ROWS):
-            src = (2 * row, 1) if self.cols == 8 else (self.a_column(row // per), 1)
+            src = PLACER.mem(2 * row) if self.cols == 8 else PLACER.mem(self.a_column(row // per))
             cons = tuple(self.core_tile(c, row) for c in range(self.cols))  # broadcast along one row
             out.append(Fifo(self.a_l1(row), src, cons, DEPTH, (m, k), self.in_dtype, a_dims))
         b_dims = ((k // s, s * n), (n // t, t), (s, n), (t, 1))  # whole_array.py B_L2L1 dims (row-major B)
         for c in range(self.cols):
-            out.append(Fifo(f"B_L3L2_{c}", (c, 0), ((c, 1),), DEPTH, (k * n,), self.in_dtype))
+            out.append(Fifo(f"B_L3L2_{c}", PLACER.shim(c), (PLACER.mem(c),), DEPTH, (k * n,), self.in_dtype))
             cons = tuple(self.core_tile(c, row) for row in range(ROWS))  # broadcast along one column
-            out.append(Fifo(self.b_l1(c), (c, 1), cons, DEPTH, (k, n), self.in_dtype, b_dims))
+            out.append(Fifo(self.b_l1(c), PLACER.mem(c), cons, DEPTH, (k, n), self.in_dtype, b_dims))
         # whole_array.py C_L2L3 dims walk one tm x tn block, (m // r, r * n) outermost; the block's four
         # row tiles follow each other at tm * tn, so the outermost size covers all of them here
         # (4 * tm // r): the same addresses whether or not the hardware bounds the outermost wrap.
         c_dims = (((ROWS * m) // r, r * n), (r, t), (n // t, r * t), (t, 1))
         for c in range(self.cols):
             for row in range(ROWS):
-                out.append(Fifo(self.c_l1(c, row), self.core_tile(c, row), ((c, 1),), DEPTH, (m, n), self.acc_dtype))
-            out.append(Fifo(f"C_L2L3_{c}", (c, 1), ((c, 0),), DEPTH, (ROWS * m * n,), self.acc_dtype, c_dims))
+                out.append(Fifo(self.c_l1(c, row), self.core_tile(c, row), (PLACER.mem(c),), DEPTH, (m, n), self.acc_dtype))
+            out.append(Fifo(f"C_L2L3_{c}", PLACER.mem(c), (PLACER.shim(c),), DEPTH, (ROWS * m * n,), self.acc_dtype, c_dims))
         return out
 
     @property

@@ -27,8 +27,9 @@ from .design import (
     pack_buffers,
     stack_bytes,
 )
-from .devices import FIRST_CORE_ROW, Device
+from .devices import Device
 from .fifos import Fifo, Link
+from .placer import COLUMNS, Placer
 from .split import Split, chunk_instance, split_for
 
 
@@ -44,30 +45,26 @@ def max_rows(device: Device, streams: int) -> int:
     return max(1, min(device.core_rows, by_out, by_in))
 
 
-def placements(n_chunks: int, device: Device, row_cap: int) -> list[tuple[int, int]]:
-    """(columns, rows) whose cores divide the chunks: most cores first, then most columns."""
-    opts = [
-        (c, r)
-        for c in range(1, device.columns + 1)
-        for r in range(1, row_cap + 1)
-        if n_chunks % (c * r) == 0
-    ]
-    return sorted(opts, key=lambda cr: (-cr[0] * cr[1], -cr[0]))
+def placements(n_chunks: int, device: Device, row_cap: int, placer: Placer = COLUMNS) -> list[tuple[int, int]]:
+    """(columns, rows) to try, in the placer's order."""
+    return placer.shapes(n_chunks, device, row_cap)
 
 
-def plan_design(inst: KernelInstance, device: Device, body: str = "generated", unavailable: tuple = ()) -> Design:
+def plan_design(inst: KernelInstance, device: Device, body: str = "generated", unavailable: tuple = (),
+                placer: Placer = COLUMNS) -> Design:
     """The design of ``inst``. ``body`` "mlir-aie": one whose cores call mlir-aie's kernel for the op
     when the catalog has one and its chunk fits (else the generated body's, ``body_note`` saying why);
     "auto": the same, but only where the generated body would be scalar on the device and the
-    installed mlir-aie has the kernel (``unavailable``: the catalog sources it lacks)."""
+    installed mlir-aie has the kernel (``unavailable``: the catalog sources it lacks). ``placer``:
+    where columns and core rows go (:mod:`.placer`)."""
     note = ""
     if body == "auto":
         from .kernel_library import chunk_rule
 
         rule = chunk_rule(inst, device.name)
         if rule is None:
-            return _plan(inst, device)[0]  # no library kernel: nothing to decide, nothing to say
-        generated = _plan(inst, device)[0]
+            return _plan(inst, device, placer=placer)[0]  # no library kernel: nothing to decide, nothing to say
+        generated = _plan(inst, device, placer=placer)[0]
         if _lanes(generated) != "scalar":
             return generated  # npubuild's vector body computes the oracle's arithmetic: keep it
         if rule.kernel.source in unavailable:
@@ -83,7 +80,7 @@ def plan_design(inst: KernelInstance, device: Device, body: str = "generated", u
         else:
             rows = rule.rows or rule.elements
             try:
-                d, ok, problem = _plan(inst, device, rows)
+                d, ok, problem = _plan(inst, device, rows, placer)
             except UnsupportedOnTarget as e:
                 note = _reason(inst, e)
             else:
@@ -92,7 +89,7 @@ def plan_design(inst: KernelInstance, device: Device, body: str = "generated", u
                     return d
                 note = problem if not ok else why_not(d.body, device.name) or ""
         note = f"mlir-aie's kernel is not used: {note}" if note else ""
-    d, _, _ = _plan(inst, device)
+    d, _, _ = _plan(inst, device, placer=placer)
     d.body_note = note
     return d
 
@@ -107,7 +104,7 @@ def _lanes(d: Design):
         return decision(d.body, d.device.arch)["lanes"]
 
 
-def _plan(inst: KernelInstance, device: Device, only: int | None = None) -> tuple[Design, bool, str]:
+def _plan(inst: KernelInstance, device: Device, only: int | None = None, placer: Placer = COLUMNS) -> tuple[Design, bool, str]:
     """(design, whether the checker accepts it, its first problem). ``only``: chunks of exactly that
     many rows, cores without the generated body's scratch (a library kernel's design)."""
     split = split_for(inst)
@@ -138,11 +135,11 @@ def _plan(inst: KernelInstance, device: Device, only: int | None = None) -> tupl
             ]
         cap = max_rows(device, streams)
         n_chunks = padded // r
-        options = placements(n_chunks, device, cap)
+        options = placements(n_chunks, device, cap, placer)
         if best_ok and options[0][0] * options[0][1] <= len(best.cores):
             continue  # this packing cannot beat the one already found
         for cols, rows in options:
-            d = _place(inst, split, device, buffers, r, depth, padded, cols, rows, stack_of(r), scratch_of[r])
+            d = _place(inst, split, device, buffers, r, depth, padded, cols, rows, stack_of(r), scratch_of[r], placer)
             problems = layout_problems(design_layout(d))
             fallback = streams == natural and rows == 1
             if problems and not fallback:
@@ -179,7 +176,7 @@ def _rows_note(device: Device, d: Design, n_chunks: int, streams: int, cap: int,
 
 
 def _place(inst, split: Split, device: Device, buffers: list[HostBuffer], r: int, depth: int, padded: int,
-           cols: int, rows: int, stack: int, scratch: int) -> Design:
+           cols: int, rows: int, stack: int, scratch: int, placer: Placer = COLUMNS) -> Design:
     """The design of ``inst`` on ``cols`` columns x ``rows`` core rows (chunks of ``r`` rows)."""
     n_chunks = padded // r
     per_col = n_chunks // cols  # chunks per column per run
@@ -198,8 +195,8 @@ def _place(inst, split: Split, device: Device, buffers: list[HostBuffer], r: int
         return () if rows == 1 else tuple(j * obj for j in range(rows))
 
     for c in range(cols):
-        shim, mem = (c, 0), (c, 1)
-        cores = [(c, FIRST_CORE_ROW + j) for j in range(rows)]
+        shim, mem = placer.shim(c), placer.mem(c)
+        cores = [placer.core(c, j) for j in range(rows)]
         bd = 0
         streamed_in: list[list[str]] = [[] for _ in cores]
         params: list[str] = []
