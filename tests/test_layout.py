@@ -25,8 +25,9 @@ TOP_LEVEL = {"__init__", "tasks"}
 # ops -> spec -> build -> artifacts is the data flow; emitters, toolchain and
 # ane are what build uses; the runner reads artifacts (and runs ops' oracles,
 # the ANE programs, and the int8 GEMM overlay's host-side layouts, ops.gemm_layout).
-# A rule the registry of targets will bring, "a target is imported only through
-# the registry", is not here yet: there is no registry to import through.
+# targets/ holds one package per target (ref, host, xdna, ane) and the registry that finds them by
+# name; a target uses what it builds and runs with (for now delegating to build's compiled targets and
+# the runner's kernel classes), and the runner and the command line find targets through the registry.
 STAGE_DEPS = {
     "ops": set(),
     "spec": {"ops"},
@@ -35,9 +36,10 @@ STAGE_DEPS = {
     "toolchain": {"emitters", "artifacts"},
     "ane": {"ops", "artifacts", "spec.milrefs"},  # a .mil graph is a spec file: which blobs it names
     "build": {"spec", "ops", "emitters", "toolchain", "ane", "artifacts"},
-    "runner": {"artifacts", "ops", "ane"},  # and no emitter: what both need lives in ops or the foundation
+    "targets": {"spec", "ops", "emitters", "toolchain", "ane", "artifacts", "build", "runner"},
+    "runner": {"artifacts", "ops", "ane", "targets"},  # and no emitter: what both need lives in ops or the foundation
     # the entry points
-    "cli": {"spec", "ops", "emitters", "toolchain", "ane", "build", "artifacts", "runner"},
+    "cli": {"spec", "ops", "emitters", "toolchain", "ane", "build", "artifacts", "runner", "targets"},
     "tasks": {"build"},
     "": {"runner"},  # npubuild/__init__.py: load()
 }

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from ..core.errors import UserError
+from ..targets import backends
 from .common import ARTIFACTS, Command, arg, fmt_tensor
 
 
@@ -131,7 +132,7 @@ COMMAND = Command(
         arg("-i", "--inputs", help="inputs as .npz (one array per graph input)"),
         arg("-p", "--params", help="params as .npz"),
         arg("-o", "--output", help="write outputs to this .npz (default: print them)"),
-        arg("--backend", default="auto", choices=["auto", "ref", "host", "xrt", "ane"],
+        arg("--backend", default="auto", choices=["auto", *backends()],
             help="auto: xrt when pyxrt imports, an NPU answers and every kernel has an xdna binary, else host, else ref; "
             "graphs from .mil files run on ane (the fp16 host emulation)"),
         ARTIFACTS,

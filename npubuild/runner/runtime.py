@@ -17,17 +17,23 @@ import itertools
 from collections import OrderedDict
 from pathlib import Path
 
-from ..artifacts.abi import xdna_abi_problem
+from .. import targets
 from ..artifacts.manifest import read_manifest
 from ..artifacts.manifest_records import graph_problems
 from ..artifacts.verify import verify
 from ..core.constants import numpy_dtype
 from ..core.errors import UserError, VerifyError
 from ..core.limits import Limits
-from .checks import as_checked_array, check_gemm_abi, check_kernel_record
+from .checks import as_checked_array, check_kernel_record
 from .pinned import PinnedFiles
 
-BACKENDS = ("ref", "host", "xrt", "auto")
+
+def kernel_backends() -> tuple[str, ...]:
+    """The registry's targets that run kernels (ref, host, xrt and any registered later), then "auto"."""
+    return (*targets.backends(kernels_only=True), "auto")
+
+
+BACKENDS = kernel_backends()  # the built-in ones, for callers that list them
 
 
 class KernelCache:
@@ -72,63 +78,43 @@ class Runtime:
         self.kernels = KernelCache(self._open_kernel, max_open)
         self.files = PinnedFiles(path)  # what runs: private copies of the bytes that were hashed
         self._checked: set[str] = set()  # kernel records found to be instances of their ops
-        self._xdna: dict[str, dict] = {}  # kernel id -> its checked xdna binaries (private copies)
         self.xrt_contexts = xrt_contexts
         self.ane_resident: int | None = None  # ANE programs kept loaded (None: no limit)
         self.limits = Limits()  # the project's, set by load()
-        self._xrt = None  # (pyxrt, device, ContextPool, Traffic) once the xrt backend is used
+        # target name -> what that target keeps open for this runtime (xdna: checked binaries,
+        # the device and its contexts); each has close()
+        self.sessions: dict[str, object] = {}
 
-    # -- the NPU --------------------------------------------------------------------------
+    def session(self, name: str, factory):
+        """The per-runtime state of target ``name``, made by ``factory()`` on first use."""
+        if name not in self.sessions:
+            self.sessions[name] = factory()
+        return self.sessions[name]
+
+    # -- the NPU (kept for callers and tests; the xdna target owns the session) ------------
+    @property
+    def _xrt(self):
+        from ..targets.xdna import session
+
+        st = self.sessions.get("xdna")
+        return st.xrt if isinstance(st, session.XdnaState) else None
+
     def xrt_status(self) -> tuple[bool, str | None]:
         """(usable, why not): pyxrt imports and a Ryzen AI NPU answers."""
-        from . import xrt
+        from ..targets.xdna import session
 
-        if self._xrt is not None:
-            return True, None
-        info = xrt.probe()
-        return (info["missing"] is None), info["missing"]
+        return session.status(self)
 
     def xrt_session(self):
-        if self._xrt is None:
-            from . import xrt
+        from ..targets.xdna import session
 
-            pyxrt = xrt.import_pyxrt()
-            if pyxrt is None:
-                raise UserError(xrt.PYXRT_MISSING)
-            info = xrt.probe(pyxrt)
-            if info["missing"]:
-                raise UserError(f"the xrt backend cannot run: {info['missing']}")
-            device = pyxrt.device(0)
-            traffic = xrt.Traffic()
-
-            def open_hw(kernel_id: str):
-                files = self._xdna_files(kernel_id)
-                return xrt.HwKernel(pyxrt, device, files["xclbin"], files["insts"], traffic, run_timeout=self.limits.xrt_run_timeout)
-
-            pool = xrt.ContextPool(xrt.context_limit(info["family"], self.xrt_contexts), open_hw)
-            self._xrt = (pyxrt, device, pool, traffic, info)
-        return self._xrt
+        return session.session(self)
 
     def _xdna_files(self, kernel_id: str) -> dict:
         """Private copies of the kernel's xclbin and insts, once its abi.json matches its record."""
-        if kernel_id in self._xdna:
-            return self._xdna[kernel_id]
-        rec = self.checked_record(kernel_id)
-        t = rec["targets"].get("xdna", {})
-        files = t.get("files", {})
-        if not t.get("compiled") or "xclbin" not in files or "insts" not in files:
-            why = t.get("not_compiled") or "not built for xdna"
-            raise UserError(f"kernel '{kernel_id}' has no xdna binary ({why})")
-        if "abi_file" not in t:
-            raise UserError(f"kernel '{kernel_id}': the manifest names no abi.json for xdna; delete manifest.json and run `doit build`")
-        why = xdna_abi_problem(kernel_id, rec, self.files.read(t["abi_file"], f"kernel {kernel_id} [xdna abi]"))
-        if why:
-            raise UserError(f"kernel '{kernel_id}': {why}; refusing to run it (rebuild with `doit build`)")
-        if rec["op"] == "matmul":
-            check_gemm_abi(kernel_id, rec, t["abi"])
-        pinned = {role: self.files.path(files[role], f"kernel {kernel_id} [xdna {role}]") for role in ("xclbin", "insts")}
-        self._xdna[kernel_id] = pinned
-        return pinned
+        from ..targets.xdna import session
+
+        return session.binaries(self, kernel_id)
 
     # -- kernels ---------------------------------------------------------------------------
     def kernel_record(self, kernel_id: str) -> dict:
@@ -147,54 +133,10 @@ class Runtime:
 
     def _open_kernel(self, kernel_id: str, backend: str):
         rec = self.checked_record(kernel_id)
-        desc = dict(rec, id=kernel_id)
-        if backend == "xrt":
-            from . import xrt
-
-            _, _, pool, _, _ = self.xrt_session()
-            self._xdna_files(kernel_id)
-            if desc.get("op") == "matmul":
-                from . import xrt_gemm
-
-                if desc.get("dtype") == "bf16":
-                    return xrt_gemm.XrtBf16GemmKernel(kernel_id, desc, pool)
-                return xrt_gemm.XrtGemmKernel(kernel_id, desc, pool)
-            return xrt.XrtKernel(kernel_id, desc, self._xdna_files(kernel_id), pool)
-        if desc.get("op") == "matmul" and desc.get("dtype") == "i8":
-            return self._open_gemm(kernel_id, desc, backend)
-        if backend == "ref":
-            from .ref import RefKernel
-
-            return RefKernel(desc)
-        if backend == "host":
-            return self._open_kernel_file(kernel_id, desc)
-        raise UserError(f"unknown backend '{backend}'")
-
-    def _open_gemm(self, kernel_id: str, desc: dict, backend: str):
-        """int8 matmul: the blocked GEMM of npubuild.runner.gemm over the backend's tile product."""
-        from .gemm import GemmKernel, RefDispatch, TileDispatch
-
-        if backend == "ref":
-            return GemmKernel(desc, lambda g: RefDispatch(g.kk))
-        if backend == "host":
-            host = self._open_kernel_file(kernel_id, desc)
-
-            def tile(g):
-                fn = host.function("gemm_tile", [((g.d, g.kk), "int8"), ((g.kk, g.nn), "int8"), ((g.d, g.nn), "int32")])
-                return TileDispatch(fn, g.d)
-
-            return GemmKernel(desc, tile, closer=host)
-        raise UserError(f"unknown backend '{backend}'")
-
-    def _open_kernel_file(self, kernel_id: str, desc: dict):
-        from .host import HostKernel
-
-        files = desc.get("targets", {}).get("host", {}).get("files", {})
-        if "binary" not in files:
-            raise UserError(f"kernel '{kernel_id}' has no host binary ({desc.get('unavailable', {}).get('host', 'not built for host')})")
-        binary = files["binary"]
-        path = self.files.path(binary, f"kernel {kernel_id} [host binary]")
-        return HostKernel(path, desc, origin=binary["path"], require_abi=True)
+        target = targets.by_backend(backend)
+        if target is None or backend not in kernel_backends():
+            raise UserError(f"unknown backend '{backend}'")
+        return target.open(dict(rec, id=kernel_id), self.files, self)
 
     def has_target(self, kernel_id: str, target: str) -> bool:
         t = self.kernel_record(kernel_id).get("targets", {})
@@ -209,21 +151,18 @@ class Runtime:
         if not isinstance(name, str):
             raise UserError(f"a graph name is a string, got {type(name).__name__}; graphs: {', '.join(sorted(graphs)) or 'none'}")
         if not isinstance(backend, str):
-            raise UserError(f"a backend is a string, got {type(backend).__name__}; choose one of {', '.join(BACKENDS)}")
+            raise UserError(f"a backend is a string, got {type(backend).__name__}; choose one of {', '.join(kernel_backends())}")
         if name not in graphs:
             from ..ops.registry import did_you_mean
 
             listing = ", ".join(sorted(graphs)) or "none"
             raise UserError(f"no graph '{name}' in {self.path / 'manifest.json'}{did_you_mean(name, graphs)}; graphs: {listing}")
         g = graphs[name]
-        if g.get("kind") == "ane":
-            if backend not in ("ane", "auto"):
-                raise UserError(f"graph '{name}' is an ANE graph (from {name}.mil): run it with backend 'ane' (or auto)")
-            from .ane_graph import AneGraphRunner
-
-            return AneGraphRunner(self, name, g, self.ane_resident)
-        if backend not in BACKENDS:
-            raise UserError(f"unknown backend '{backend}'; choose one of {', '.join(BACKENDS)}")
+        owner = next((t for t in targets.all_targets() if g.get("kind") and getattr(t, "graph_kind", None) == g.get("kind")), None)
+        if owner is not None:  # a graph its target runs whole (ane)
+            return owner.open_graph(self, name, g, backend)
+        if backend not in kernel_backends():
+            raise UserError(f"unknown backend '{backend}'; choose one of {', '.join(kernel_backends())}")
         self._check_graph(name, g)
         kernel_ids = [s["kernel"] for s in g["steps"]]
 
@@ -232,23 +171,22 @@ class Runtime:
 
         reason = None
         if backend == "auto":
+            # the targets in the order auto tries them (xdna, host, ref): the first without a problem
             reasons = []
-            ok, why = self.xrt_status()
-            if ok and not lacking("xdna"):
-                backend = "xrt"
-            else:
-                reasons.append(f"xrt: {why}" if not ok else f"xrt: no xdna binary for {', '.join(lacking('xdna'))}")
-                if not lacking("host"):
-                    backend = "host"
-                else:
-                    backend = "ref"
-                    reasons.append(f"host: binaries missing for {', '.join(lacking('host'))}")
-                reason = "; ".join(reasons)
-        elif backend in ("host", "xrt") and lacking("host" if backend == "host" else "xdna"):
-            target = "host" if backend == "host" else "xdna"
-            raise UserError(
-                f"graph '{name}' cannot run on {backend}: no {target} binary for {', '.join(lacking(target))} (use --backend ref or auto)"
-            )
+            for t in sorted((t for t in targets.all_targets() if t.auto_rank is not None), key=lambda t: t.auto_rank):
+                why = t.auto_problem(self, lacking(t.name) if t.needs_binary else [])
+                if why is None:
+                    backend = t.backend
+                    break
+                reasons.append(why)
+            reason = "; ".join(reasons) or None
+        else:
+            target = targets.by_backend(backend)
+            missing = lacking(target.name) if target.needs_binary else []
+            if missing:
+                raise UserError(
+                    f"graph '{name}' cannot run on {backend}: no {target.name} binary for {', '.join(missing)} (use --backend ref or auto)"
+                )
         return GraphRunner(self, name, g, backend, reason)
 
     def _check_graph(self, name: str, g: dict) -> None:
@@ -261,8 +199,8 @@ class Runtime:
 
     def close(self) -> None:
         self.kernels.close()
-        if self._xrt is not None:
-            self._xrt[2].close()
+        for state in self.sessions.values():
+            state.close()
 
 
 def _check_names(kind: str, given, declared, graph: str) -> None:
@@ -346,7 +284,7 @@ class GraphRunner:
         env.update(self._params)
         env.update(self._load_constants())
         stats = {"backend": self.backend, "kernel_calls": 0, "gemm_tiles": 0, "host_to_device_bytes": 0, "device_to_host_bytes": 0}
-        traffic = self.rt.xrt_session()[3] if self.backend == "xrt" else None
+        traffic = targets.by_backend(self.backend).traffic(self.rt)  # None on a target without a device
         start = (traffic.to_device, traffic.from_device) if traffic else (0, 0)
         for k, step in enumerate(self.record["steps"]):
             kern = self.rt.kernels.get(step["kernel"], self.backend)

@@ -1,0 +1,63 @@
+"""The ``ane`` target: a whole graph (a .mil file, or a YAML graph with targets [ane]) planned into
+per-node ANE programs and Core ML packages, run by the fp16 host emulation of the plan (Core ML on
+macOS). Its unit is a graph, not a kernel instance: the runtime asks it to open graphs of its
+``graph_kind``; it builds through the build's ``task_ane`` until the task creators loop over this
+registry."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ...core.errors import UserError
+
+
+class AneTarget:
+    name = "ane"
+    backend = "ane"
+    variants: tuple[str, ...] = ()
+    needs_binary = True
+    auto_rank = None  # never picked for kernel graphs; ANE graphs are its own (graph_kind)
+    graph_kind = "ane"  # manifest graphs of this kind are opened by open_graph
+
+    def supports(self, op: str, shapes=None, dtype: str | None = None, attrs: dict | None = None) -> str | None:
+        # placement is per MIL node (npubuild.ane.routes), decided when a whole graph is planned
+        return "ane builds whole graphs (.mil files, YAML graphs with targets [ane]), not kernel instances"
+
+    def emitter_version(self) -> str:
+        from ...ane.build import code_version
+
+        return code_version()
+
+    def emit(self, instance, options: dict) -> str:
+        raise NotImplementedError("ane emits per graph: npubuild.ane.build.build_graph")
+
+    def toolchain_problem(self, cache_dir: Path | None) -> str | None:
+        return None  # the host emulation needs nothing more; Core ML packages are checked when loaded
+
+    def fingerprint(self, cache_dir: Path) -> dict:
+        return {}
+
+    def flags(self, config=None):
+        return None
+
+    def compile(self, source_text, out_dir, log_path, instance, options, store_root, toolchain, **kw) -> None:
+        raise NotImplementedError("ane compiles per graph: npubuild.ane.build.build_graph")
+
+    def open(self, record: dict, files, runtime):
+        raise UserError(f"kernel '{record.get('id')}': the ane backend runs whole graphs from .mil files, not kernels")
+
+    def open_graph(self, runtime, name: str, record: dict, backend: str):
+        """The runner of an ANE graph; refuses a backend other than ane or auto."""
+        if backend not in (self.backend, "auto"):
+            raise UserError(f"graph '{name}' is an ANE graph (from {name}.mil): run it with backend 'ane' (or auto)")
+        from ...runner.ane_graph import AneGraphRunner
+
+        return AneGraphRunner(runtime, name, record, runtime.ane_resident)
+
+    def auto_problem(self, runtime, lacking: list[str]) -> str | None:
+        return "ane: runs only graphs from .mil files"
+
+    def traffic(self, runtime):
+        return None
+
+
+TARGET = AneTarget()

@@ -1,0 +1,50 @@
+"""The ``host`` target: standard-dialect MLIR compiled to a shared library and run with ctypes.
+The build half forwards to :class:`npubuild.build.targets.HostTarget`; ``open`` loads the checked
+private copy of the kernel's ``kernel.so``."""
+from __future__ import annotations
+
+from ...core.errors import UserError
+from ..compiled import CompiledBuild
+
+
+class HostRunTarget(CompiledBuild):
+    name = "host"
+    backend = "host"
+    variants: tuple[str, ...] = ()
+    needs_binary = True
+    auto_rank = 1
+
+    def open(self, record: dict, files, runtime):
+        host = self._open_library(record, files)
+        if record.get("op") != "matmul" or record.get("dtype") != "i8":
+            return host
+        # int8 matmul: the blocked GEMM of npubuild.runner.gemm over the library's gemm_tile
+        from ...runner.gemm import GemmKernel, TileDispatch
+
+        def tile(g):
+            fn = host.function("gemm_tile", [((g.d, g.kk), "int8"), ((g.kk, g.nn), "int8"), ((g.d, g.nn), "int32")])
+            return TileDispatch(fn, g.d)
+
+        return GemmKernel(record, tile, closer=host)
+
+    @staticmethod
+    def _open_library(record: dict, files):
+        from ...runner.host import HostKernel
+
+        kernel_id = record["id"]
+        binaries = record.get("targets", {}).get("host", {}).get("files", {})
+        if "binary" not in binaries:
+            why = record.get("unavailable", {}).get("host", "not built for host")
+            raise UserError(f"kernel '{kernel_id}' has no host binary ({why})")
+        binary = binaries["binary"]
+        path = files.path(binary, f"kernel {kernel_id} [host binary]")
+        return HostKernel(path, record, origin=binary["path"], require_abi=True)
+
+    def auto_problem(self, runtime, lacking: list[str]) -> str | None:
+        return f"host: binaries missing for {', '.join(lacking)}" if lacking else None
+
+    def traffic(self, runtime):
+        return None
+
+
+TARGET = HostRunTarget()

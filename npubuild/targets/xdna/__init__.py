@@ -1,0 +1,42 @@
+"""The ``xdna`` target: AIE-dialect MLIR per kernel, compiled by aiecc + Peano to an xclbin and
+insts, run on a Ryzen AI NPU with pyxrt (the runtime calls it backend "xrt"). The build half
+forwards to :class:`npubuild.build.targets.XdnaTarget`; the runtime half is here and in
+:mod:`.session`."""
+from __future__ import annotations
+
+from ..compiled import CompiledBuild
+from . import session
+
+
+class XdnaRunTarget(CompiledBuild):
+    name = "xdna"
+    backend = "xrt"
+    variants = ("npu1", "npu2")  # core.config's xdna_device values; one unit may be built for several
+    needs_binary = True
+    auto_rank = 0  # backend="auto" tries the NPU first
+
+    def open(self, record: dict, files, runtime):
+        from ...runner import xrt
+
+        kernel_id = record["id"]
+        pool = session.session(runtime).pool
+        binaries = session.binaries(runtime, kernel_id)
+        if record.get("op") == "matmul":
+            from ...runner import xrt_gemm
+
+            if record.get("dtype") == "bf16":
+                return xrt_gemm.XrtBf16GemmKernel(kernel_id, record, pool)
+            return xrt_gemm.XrtGemmKernel(kernel_id, record, pool)
+        return xrt.XrtKernel(kernel_id, record, binaries, pool)
+
+    def auto_problem(self, runtime, lacking: list[str]) -> str | None:
+        ok, why = session.status(runtime)
+        if not ok:
+            return f"xrt: {why}"
+        return f"xrt: no xdna binary for {', '.join(lacking)}" if lacking else None
+
+    def traffic(self, runtime):
+        return session.session(runtime).traffic
+
+
+TARGET = XdnaRunTarget()
