@@ -72,6 +72,10 @@ class HostTarget:
     def design_problem(self, instance, device: str) -> str | None:
         return None  # every instance the op catalog accepts has a host body
 
+    def compile_budget(self, limits: Limits) -> float:
+        """Seconds one compile may take under the tool timeouts (llc, cc): what a farm client waits."""
+        return 2 * limits.tool_timeout
+
     def compile(self, source_text: str, out_dir: Path, log_path: Path, instance, options: dict, store_root: Path, toolchain: dict,
                 limits: Limits = Limits(), flags=None) -> None:
         from ..toolchain.host import compile_shared_library
@@ -233,6 +237,10 @@ class XdnaTarget:
         except UserError:
             return []  # the compile reports what is missing
         return [f for f in (p["source"], p["lut_source"]) if f]
+
+    def compile_budget(self, limits: Limits) -> float:
+        """Seconds one compile may take under the tool timeouts (two Peano objects, aiecc)."""
+        return limits.aiecc_timeout + 2 * limits.tool_timeout
 
     def design_problem(self, instance, device: str) -> str | None:
         """Why the NPU design cannot take ``instance`` (tile memory, DMA limits ...), or None."""

@@ -48,10 +48,12 @@ _REFUSING: dict[tuple[int, str, str], set] = {}  # (pid, executor, target) -> wo
 
 def wait_budget(target: str, limits: Limits) -> float:
     """How long the client waits for one compile: the tool timeouts the compile itself runs
-    under (host: llc and cc; xdna: two Peano objects and aiecc), plus an allowance."""
-    if target == "xdna":
-        return limits.aiecc_timeout + 2 * limits.tool_timeout + QUEUE_ALLOWANCE
-    return 2 * limits.tool_timeout + QUEUE_ALLOWANCE
+    under (the target's compile_budget: host, llc and cc; xdna, two Peano objects and aiecc),
+    plus an allowance."""
+    from ..targets import COMPILED
+
+    compiled = COMPILED.get(target, COMPILED["host"])  # a name the build does not compile: host's budget, as before
+    return compiled.compile_budget(limits) + QUEUE_ALLOWANCE
 
 
 def _notice(store_root, executor: str, topic: str, line: str) -> None:
