@@ -1,0 +1,124 @@
+"""A new target is a registration, not an edit of npubuild: a toy target defined here is found by
+name, says what it supports, "compiles" by copying its source, and runs a graph through the runtime.
+
+What it cannot do yet: be built by `doit build` (the build's task creators still use
+build.targets.COMPILED), so the test calls its compile itself and the toy needs no manifest binary."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import npubuild
+from npubuild import targets
+from npubuild.core.errors import UserError
+
+from .conftest import new_project
+
+GRAPHS = """\
+graphs:
+  clip:
+    inputs:
+      x: {shape: [4, 8], dtype: f32}
+    nodes:
+      y: {op: relu, inputs: [x]}
+    outputs: [y]
+"""
+
+
+class ToyKernel:
+    def __init__(self, program: str):
+        self.program = program  # what the toy "compiler" produced
+        self.calls = 0
+
+    def __call__(self, x):
+        self.calls += 1
+        assert self.program == "relu"
+        return np.maximum(x, 0)
+
+    def bind_param(self, index, array, generation) -> None:
+        raise AssertionError("relu has no params")
+
+    def close(self) -> None:
+        pass
+
+
+class ToyTarget:
+    name = "toy"
+    backend = "toy"
+    variants = ()
+    needs_binary = False  # the build does not build for registered targets yet
+    auto_rank = None  # auto never picks it
+
+    def __init__(self, out_dir):
+        self.out_dir = out_dir
+
+    def supports(self, op, shapes=None, dtype=None, attrs=None):
+        return None if op == "relu" else f"toy has no {op}"
+
+    def emitter_version(self):
+        return "toy-1"
+
+    def emit(self, instance, options):
+        return instance.op
+
+    def toolchain_problem(self, cache_dir):
+        return None
+
+    def fingerprint(self, cache_dir):
+        return {"toy": 1}
+
+    def flags(self, config=None):
+        return None
+
+    def compile(self, source_text, out_dir, log_path, instance, options, store_root, toolchain, **kw):
+        (out_dir / "kernel.toy").write_text(source_text)  # the toy compiler copies
+
+    def open(self, record, files, runtime):
+        assert self.supports(record["op"]) is None
+        return ToyKernel((self.out_dir / "kernel.toy").read_text())
+
+    def auto_problem(self, runtime, lacking):
+        return "toy: only when asked for"
+
+    def traffic(self, runtime):
+        return None
+
+
+@pytest.fixture
+def toy(tmp_path):
+    t = targets.register(ToyTarget(tmp_path))
+    yield t
+    targets.unregister("toy")
+
+
+def test_the_builtin_targets_are_found_by_name():
+    assert [t.name for t in targets.all_targets()][:4] == ["ref", "host", "xdna", "ane"]
+    assert targets.by_backend("xrt") is targets.get("xdna")
+    assert targets.get("xdna").variants == ("npu1", "npu2")
+    assert targets.get("ref").supports("relu") is None
+    assert targets.backends(kernels_only=True) == ("ref", "host", "xrt")
+
+
+def test_a_toy_target_registers_compiles_and_runs_through_the_runtime(tmp_path, toy):
+    assert targets.get("toy") is toy and "toy" in targets.backends()
+    assert toy.supports("relu") is None and toy.supports("softmax") == "toy has no softmax"
+    toy.compile(toy.emit(type("I", (), {"op": "relu"})(), {}), tmp_path, tmp_path / "log", None, {}, tmp_path, {})
+
+    p = new_project(tmp_path / "proj", graphs=GRAPHS, targets=("ref",))
+    p.doit("build")
+    rt = npubuild.load(p.root / "artifacts")
+    x = np.linspace(-1, 1, 32, dtype=np.float32).reshape(4, 8)
+    g = rt.graph("clip", backend="toy")
+    g.set_params()
+    np.testing.assert_array_equal(g.run(x=x)["y"], np.maximum(x, 0))
+    assert g.last_stats["kernel_calls"] == 1
+    assert rt.graph("clip").backend == "ref"  # auto does not pick a target that asks not to be
+    rt.close()
+
+
+def test_an_unregistered_backend_is_refused(tmp_path):
+    p = new_project(tmp_path / "proj", graphs=GRAPHS, targets=("ref",))
+    p.doit("build")
+    rt = npubuild.load(p.root / "artifacts")
+    with pytest.raises(UserError, match="unknown backend 'toy'"):
+        rt.graph("clip", backend="toy")
