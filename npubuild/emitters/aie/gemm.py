@@ -59,7 +59,8 @@ from ..host.mlir_text import memref_type
 from .check import FifoUse, Layout, layout_problems, raise_problems
 from .design import HostBuffer, Transfer
 from .devices import GEMM_STACK, Device
-from .fifos import Fifo, Link, stream_lines, tile_lines, tile_name
+from .fifos import Fifo, Link
+from .frame import core_lines, device_module
 from .gemm_micro import MATMUL_FN, ZERO_FN, MmMicrokernel, tile_step
 from .placer import COLUMNS
 from .text import FOREVER, IndexConsts, sequence_lines
@@ -319,20 +320,14 @@ def render_overlay(overlay, options: dict) -> str:
         raise UnsupportedOnTarget(f"{ov.kernel}: unknown link_with placement '{link_with}' (expected func or core)")
     d = ov.d
     a_ty, c_ty = memref_type((d, d), "i8"), memref_type((d, d), "i32")
-    out = [f"// {h}" if h else "//" for h in _header(ov)]
-    out += ["module {", f"  aie.device({ov.partition}) {{"]
-    out += tile_lines(ov.streams)
     attrs = f' attributes {{link_with = "{ov.microkernel}"}}' if link_with == "func" else ""
-    out += [
+    decls = [
         f"    func.func private @{ZERO_FN}({c_ty}){attrs}",
         f"    func.func private @{MATMUL_FN}({a_ty}, {a_ty}, {c_ty}){attrs}",
     ]
-    out += stream_lines(ov.streams, ov.links)
-    for c in range(ov.cols):
-        out += _core(ov, c, link_with)
-    out += sequence_lines(ov, options)
-    out += ["  }", "}", ""]
-    return "\n".join(out)
+    cores = [ln for c in range(ov.cols) for ln in _core(ov, c, link_with)]
+    return device_module(_header(ov), ov.partition, ov.streams, ov.links, decls, cores, sequence_lines(ov, options),
+                         decls_first=True)
 
 
 def _core(ov: Overlay, col: int, link_with: str) -> list[str]:
@@ -343,14 +338,7 @@ def _core(ov: Overlay, col: int, link_with: str) -> list[str]:
     body = tile_step(streams, fa, fb, fc, ov.kt, (a_ty, a_ty, c_ty), k)
     loop = [f"scf.for %run = {k(0)} to {k(FOREVER)} step {k(1)} {{", *("  " + ln for ln in body), "}"]
     attrs = f'link_with = "{ov.microkernel}", ' if link_with == "core" else ""
-    tile = PLACER.core(col, 0)
-    return [
-        f"    %run_{tile[0]}_{tile[1]} = aie.core({tile_name(tile)}) {{",
-        *k.lines,
-        *("      " + ln for ln in loop),
-        "      aie.end",
-        f"    }} {{{attrs}stack_size = {ov.stack} : i32}}",
-    ]
+    return core_lines(PLACER.core(col, 0), k.lines, loop, f"{attrs}stack_size = {ov.stack} : i32")
 
 
 def _header(ov: Overlay) -> list[str]:

@@ -58,6 +58,7 @@ from .check import FifoUse, Layout, layout_problems
 from .design import HostBuffer, Transfer
 from .devices import DMA_GRANULE, DMA_REPEAT_MAX, DMA_STRIDE_MAX, GEMM_STACK, Device
 from .fifos import Fifo, Link
+from .frame import Wait
 from .gemm_micro import MmMicrokernel
 from .placer import COLUMNS
 
@@ -77,13 +78,6 @@ BF16_MMUL = {"aie2": (4, 8, 4), "aie2p": (4, 8, 8)}
 # i8 on aie2 expands its mmul 4x2 (matmul_vectorized_4x8x8_i8_i32), bf16 4x4 (matmul_vectorized_4x4);
 # on aie2p both expand 2x2 (aie_kernels/aie2p/mm.cc)
 TILE_MULTIPLES = {("aie2", "i8"): (4, 1, 2), ("aie2", "bf16"): (4, 1, 4), ("aie2p", "i8"): (2, 1, 2), ("aie2p", "bf16"): (2, 1, 2)}
-
-
-@dataclass(frozen=True)
-class Wait:
-    """``aiex.npu.dma_wait`` on one output FIFO: retires its oldest outstanding transfer."""
-
-    fifo: str
 
 
 @dataclass(frozen=True)

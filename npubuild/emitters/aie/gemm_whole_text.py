@@ -4,9 +4,9 @@ from __future__ import annotations
 from ...core.errors import UnsupportedOnTarget
 from ...ops.registry import fmt_shape
 from ..host.mlir_text import memref_type
-from .fifos import stream_lines, tile_lines, tile_name
+from .frame import core_lines, device_module, sequence_lines
 from .gemm_micro import tile_step
-from .gemm_whole import ROWS, Wait, WholeArray
+from .gemm_whole import ROWS, WholeArray
 from .text import FOREVER, IndexConsts
 
 # ---- rendering ------------------------------------------------------------------------------------------------------
@@ -27,20 +27,14 @@ def render_whole_array(w: WholeArray, options: dict) -> str:
     a_ty, b_ty = memref_type((w.tm, w.tk), w.in_dtype), memref_type((w.tk, w.tn), w.in_dtype)
     c_ty = memref_type((w.tm, w.tn), w.acc_dtype)
     matmul_fn, zero_fn = w.symbols
-    out = [f"// {h}" for h in header(w)]
-    out += ["module {", f"  aie.device({w.partition}) {{"]
-    fifos = w.fifos
-    out += tile_lines(fifos)
     attrs = f' attributes {{link_with = "{w.microkernel}"}}' if link_with == "func" else ""
-    out += [f"    func.func private @{zero_fn}({c_ty}){attrs}", f"    func.func private @{matmul_fn}({a_ty}, {b_ty}, {c_ty}){attrs}"]
-    out += stream_lines(fifos, w.links)
+    decls = [f"    func.func private @{zero_fn}({c_ty}){attrs}", f"    func.func private @{matmul_fn}({a_ty}, {b_ty}, {c_ty}){attrs}"]
+    fifos = w.fifos
     by_name = {f.name: f for f in fifos}
-    for c in range(w.cols):
-        for row in range(ROWS):
-            out += _core(w, c, row, by_name, link_with, (a_ty, b_ty, c_ty))
-    out += _sequence(w, options)
-    out += ["  }", "}", ""]
-    return "\n".join(out)
+    cores = [ln for c in range(w.cols) for row in range(ROWS) for ln in _core(w, c, row, by_name, link_with, (a_ty, b_ty, c_ty))]
+    op = options.get("runtime_sequence", "aie.runtime_sequence")
+    return device_module(header(w), w.partition, fifos, w.links, decls, cores, sequence_lines(op, w.buffers, w.sequence),
+                         decls_first=True)
 
 
 def _core(w: WholeArray, col: int, row: int, fifos: dict, link_with: str, types) -> list[str]:
@@ -53,32 +47,7 @@ def _core(w: WholeArray, col: int, row: int, fifos: dict, link_with: str, types)
         body = tile
     loop = [f"scf.for %run = {k(0)} to {k(FOREVER)} step {k(1)} {{", *("  " + ln for ln in body), "}"]
     attrs = f'link_with = "{w.microkernel}", ' if link_with == "core" else ""
-    c, r = w.core_tile(col, row)
-    return [
-        f"    %run_{c}_{r} = aie.core({tile_name((c, r))}) {{",
-        *k.lines,
-        *("      " + ln for ln in loop),
-        "      aie.end",
-        f"    }} {{{attrs}stack_size = {w.stack} : i32}}",
-    ]
-
-
-def _sequence(w: WholeArray, options: dict) -> list[str]:
-    op = options.get("runtime_sequence", "aie.runtime_sequence")
-    ty = [memref_type((b.elems,), b.dtype) for b in w.buffers]
-    lines = [f"    {op}({', '.join(f'%{b.name}: {t}' for b, t in zip(w.buffers, ty))}) {{"]
-    for s in w.sequence:
-        if isinstance(s, Wait):
-            lines.append(f"      aiex.npu.dma_wait {{symbol = @{s.fifo}}}")
-            continue
-        b = w.buffers[s.buffer]
-        attrs = f"id = {s.bd_id} : i64, " + ("issue_token = true, " if s.wait else "") + f"metadata = @{s.fifo}"
-        lines.append(
-            f"      aiex.npu.dma_memcpy_nd(%{b.name}[0, 0, 0, {s.offset}][{', '.join(map(str, s.sizes))}]"
-            f"[{', '.join(map(str, s.strides))}]) {{{attrs}}} : {ty[s.buffer]}"
-        )
-    lines.append("    }")
-    return lines
+    return core_lines(w.core_tile(col, row), k.lines, loop, f"{attrs}stack_size = {w.stack} : i32")
 
 
 def header(w: WholeArray) -> list[str]:

@@ -15,16 +15,14 @@ from ..host import kernel_function as host_kernel_function
 from ..host.mlir_text import MEMREF_ELEMENT, memref_type
 from ..host.vector import LANES
 from .design import Design
-from .fifos import stream_lines, tile_lines, tile_name
+from .fifos import tile_name
+from .frame import Wait, core_lines, device_module
+from .frame import sequence_lines as frame_sequence
 
 BODY = "body"
 # IRON's "run forever" loop bound (sys.maxsize): cores are loaded once and then
 # serve every invocation of the kernel; the runtime sequence paces them.
 FOREVER = 9223372036854775807
-
-
-def _flat_memref(elems: int, dtype: str) -> str:
-    return f"memref<{elems}x{MEMREF_ELEMENT[dtype]}>"
 
 
 class IndexConsts:
@@ -44,26 +42,19 @@ class IndexConsts:
 def render(design: Design, options: dict, header: list[str]) -> str:
     d = design
     fifo = {f.name: f for f in d.fifos}
-    out: list[str] = [f"// {h}" if h else "//" for h in header]
-    out += ["module {", f"  aie.device({d.partition}) {{"]
-    out += tile_lines(d.fifos)
-    out += stream_lines(d.fifos, d.links)
-    for tile, sym, shape, dtype in d.locals:
-        out.append(f'    %{sym} = aie.buffer({tile_name(tile)}) {{sym_name = "{sym}"}} : {memref_type(shape, dtype)}')
+    decls = [f'    %{sym} = aie.buffer({tile_name(tile)}) {{sym_name = "{sym}"}} : {memref_type(shape, dtype)}'
+             for tile, sym, shape, dtype in d.locals]
     link_with = options.get("link_with", "func")
     if d.call is not None:
         # mlir-aie's kernel, compiled by Peano and linked (test/npu-xrt/add_one_func_link_with_peano/aie.mlir)
         k = d.call.kernel
-        out += [f"    // compute body: mlir-aie's aie_kernels/{k.source} ({k.symbol}), linked as {k.object_name}",
-                f"    {d.call.declaration(link_with)}"]
+        decls += [f"    // compute body: mlir-aie's aie_kernels/{k.source} ({k.symbol}), linked as {k.object_name}",
+                  f"    {d.call.declaration(link_with)}"]
     else:
         body = host_kernel_function(d.body).renamed(BODY)
-        out += ["    // compute body: the host target compiles this same function", *body.lines("    ")]
-    for core in d.cores:
-        out += _core(d, core, fifo, link_with)
-    out += sequence_lines(d, options)
-    out += ["  }", "}", ""]
-    return "\n".join(out)
+        decls += ["    // compute body: the host target compiles this same function", *body.lines("    ")]
+    cores = [ln for core in d.cores for ln in _core(d, core, fifo, link_with)]
+    return device_module(header, d.partition, d.fifos, d.links, decls, cores, sequence_lines(d, options))
 
 
 def access_lines(fifo, name: str, port: str, var: str) -> list[str]:
@@ -160,26 +151,14 @@ def _core(d: Design, core, fifo, link_with: str = "func") -> list[str]:
         body += chunk
     body += [f"aie.objectfifo.release @{n}(Consume, 1)" for n in core.params]
     loop = [f"scf.for %run = {c(0)} to {c(FOREVER)} step {c(1)} {{", *("  " + ln for ln in body), "}"]
-    col, row = core.tile
     consts = c.lines + ["      " + ln for ln in (d.call.constant_lines() if d.call is not None else [])]
     attrs = f"stack_size = {d.stack} : i32"
     if d.call is not None and d.call.core_attr(link_with):
         attrs = f"{d.call.core_attr(link_with)}, {attrs}"
-    return [f"    %run_{col}_{row} = aie.core({tile_name(core.tile)}) {{", *consts, *("      " + ln for ln in loop), "      aie.end", f"    }} {{{attrs}}}"]
+    return core_lines(core.tile, consts, loop, attrs)
 
 
-def sequence_lines(d: Design, options: dict) -> list[str]:
+def sequence_lines(d, options: dict) -> list[str]:
+    """The runtime sequence of a design whose transfers all go first and whose outputs are awaited at the end."""
     op = options.get("runtime_sequence", "aie.runtime_sequence")
-    args = [f"%{b.name}: {_flat_memref(b.elems, b.dtype)}" for b in d.buffers]
-    lines = [f"    {op}({', '.join(args)}) {{"]
-    for t in d.transfers:
-        b = d.buffers[t.buffer]
-        attrs = f"id = {t.bd_id} : i64, " + ("issue_token = true, " if t.wait else "") + f"metadata = @{t.fifo}"
-        lines.append(
-            f"      aiex.npu.dma_memcpy_nd(%{b.name}[0, 0, 0, {t.offset}][{', '.join(map(str, t.sizes))}]"
-            f"[{', '.join(map(str, t.strides))}]) {{{attrs}}} : {_flat_memref(b.elems, b.dtype)}"
-        )
-    lines += [f"      aiex.npu.dma_wait {{symbol = @{t.fifo}}}" for t in d.transfers if t.wait]
-    lines.append("    }")
-    return lines
-
+    return frame_sequence(op, d.buffers, [*d.transfers, *(Wait(t.fifo) for t in d.transfers if t.wait)])
