@@ -32,19 +32,10 @@ from dataclasses import dataclass, field
 from ...core.constants import DTYPE_BYTES as ELEMENT_BYTES
 from ...core.errors import UnsupportedOnTarget
 from .devices import DMA_GRANULE, DMA_REPEAT_MAX, DMA_STRIDE_MAX, DMA_WRAP_MAX, Device
+from .fifos import Fifo
 
 MAX_HOST_BUFFERS = 5  # XRT maps at most five inout buffers per kernel (research notes §1d)
 FIX = "use smaller shapes or split the op into several kernels"
-
-
-@dataclass(frozen=True)
-class FifoUse:
-    name: str
-    producer: tuple[int, int]
-    consumers: tuple[tuple[int, int], ...]  # several for a broadcast
-    depth: int
-    bytes: int  # of one object
-    elems: int | None = None  # of one object (link offsets are checked when known)
 
 
 @dataclass
@@ -54,7 +45,7 @@ class Layout:
     device: Device
     columns: int
     buffers: list  # HostBuffer: name, dtype, elems
-    fifos: list[FifoUse]
+    fifos: list[Fifo]  # the design's own records: name, tiles, depth, bytes and elements of one object
     links: list  # Link: src, dst
     transfers: list  # Transfer
     cores: list[tuple[int, int]]
@@ -250,8 +241,6 @@ def link_problems(links, fifos: dict) -> list[str]:
         if len(ln.offsets) != len(children):
             p.append(f"{what}: {len(ln.offsets)} offsets for {len(children)} {ln.kind} FIFOs")
             continue
-        if pf.elems is None or any(fifos[ch].elems is None for ch in children):
-            continue
         spans = sorted((off, off + fifos[ch].elems, ch) for off, ch in zip(ln.offsets, children))
         at = 0
         for lo, hi, ch in spans:
@@ -336,7 +325,7 @@ def design_layout(d) -> Layout:
         device=d.device,
         columns=d.columns,
         buffers=d.buffers,
-        fifos=[FifoUse(f.name, f.producer, f.consumers, f.depth, f.bytes, f.elems) for f in d.fifos],
+        fifos=list(d.fifos),
         links=d.links,
         transfers=d.transfers,
         cores=[c.tile for c in d.cores],

@@ -56,7 +56,7 @@ from ...spec.instances import KernelInstance
 from ...ops import gemm_layout
 from ...ops.gemm_layout import D, cdiv, mmul_shape, overlay_geometry
 from ..host.mlir_text import memref_type
-from .check import FifoUse, Layout, layout_problems, raise_problems
+from .check import Layout, layout_problems, raise_problems
 from .design import HostBuffer, Transfer
 from .devices import GEMM_STACK, Device
 from .fifos import Fifo, Link
@@ -293,7 +293,7 @@ def overlay_problems(ov: Overlay) -> list[str]:
         device=ov.device,
         columns=ov.cols,
         buffers=ov.buffers,
-        fifos=[FifoUse(st.name, st.producer, st.consumers, st.depth, st.bytes) for st in ov.streams],
+        fifos=ov.streams,
         links=ov.links,
         transfers=ov.transfers,
         cores=[PLACER.core(c, 0) for c in range(ov.cols)],

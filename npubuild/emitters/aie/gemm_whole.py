@@ -54,7 +54,7 @@ from math import prod
 
 from ...core.constants import DTYPE_BYTES
 from ...ops.gemm_layout import cdiv, mmul_shape
-from .check import FifoUse, Layout, layout_problems
+from .check import Layout, layout_problems
 from .design import HostBuffer, Transfer
 from .devices import DMA_GRANULE, DMA_REPEAT_MAX, DMA_STRIDE_MAX, GEMM_STACK, Device
 from .fifos import Fifo, Link
@@ -362,7 +362,7 @@ def whole_array_problems(w: WholeArray) -> list[str]:
         device=w.device,
         columns=w.cols,
         buffers=w.buffers,
-        fifos=[FifoUse(f.name, f.producer, f.consumers, f.depth, f.bytes, f.elems) for f in w.fifos],
+        fifos=w.fifos,
         links=w.links,
         transfers=tagged,
         cores=[w.core_tile(c, row) for c in range(w.cols) for row in range(ROWS)],
