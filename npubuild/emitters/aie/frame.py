@@ -2,9 +2,10 @@
 
 The streamed designs (:mod:`.text`), the blocked GEMM overlay (:mod:`.gemm`)
 and the one-dispatch GEMM (:mod:`.gemm_whole_text`) differ in their cores'
-programs and their declarations; the module around them, the tiles, FIFOs and
-links (:mod:`.fifos`), each ``aie.core``'s frame and the runtime sequence are
-written here once, so a dialect change is made in one place.
+programs and their declarations; each hands the renderer a :class:`DeviceModule`,
+and the module around them, the tiles, FIFOs and links (:mod:`.fifos`), each
+``aie.core``'s frame and the runtime sequence are written here once, so a
+dialect change is made in one place.
 """
 from __future__ import annotations
 
@@ -21,19 +22,39 @@ class Wait:
     fifo: str
 
 
-def device_module(header: list[str], partition: str, fifos: list[Fifo], links: list[Link], decls: list[str],
-                  cores: list[str], sequence: list[str], decls_first: bool = False) -> str:
-    """``module { aie.device(partition) { ... } }`` with the header as comments. ``decls`` (the compute
-    body or the microkernel declarations, local buffers) follow the FIFOs, or, ``decls_first``, come
-    between the tiles and the FIFOs, where the GEMM designs have always put their declarations."""
-    out = [f"// {h}" if h else "//" for h in header]
-    out += ["module {", f"  aie.device({partition}) {{"]
-    out += tile_lines(fifos)
-    streams = stream_lines(fifos, links)
-    out += decls + streams if decls_first else streams + decls
-    out += cores + sequence
-    out += ["  }", "}", ""]
-    return "\n".join(out)
+@dataclass(frozen=True)
+class DeviceModule:
+    """One xdna design as the renderer takes it, whichever kind built it: the tiles (those its FIFOs
+    touch), FIFOs and links, declarations (the compute body or the microkernel's, local buffers),
+    the cores' programs, the host buffers and the runtime sequence's steps (Transfer or Wait).
+    ``decls_first``: the declarations go between the tiles and the FIFOs, where the GEMM designs
+    have always put them; the streamed designs put theirs after the links."""
+
+    header: list[str]
+    partition: str
+    fifos: list[Fifo]
+    links: list[Link]
+    decls: list[str]
+    cores: list[str]
+    buffers: list
+    steps: list
+    decls_first: bool = False
+
+    def render(self, runtime_sequence: str) -> str:
+        """``module { aie.device(partition) { ... } }`` with the header as comments; ``runtime_sequence``
+        is the sequence op of the installed mlir-aie (see :mod:`npubuild.emitters.aie`)."""
+        out = [f"// {h}" if h else "//" for h in self.header]
+        out += ["module {", f"  aie.device({self.partition}) {{"]
+        out += tile_lines(self.fifos)
+        streams = stream_lines(self.fifos, self.links)
+        out += self.decls + streams if self.decls_first else streams + self.decls
+        out += self.cores + sequence_lines(runtime_sequence, self.buffers, self.steps)
+        out += ["  }", "}", ""]
+        return "\n".join(out)
+
+
+def sequence_op(options: dict) -> str:
+    return options.get("runtime_sequence", "aie.runtime_sequence")
 
 
 def core_lines(tile: tuple[int, int], consts: list[str], loop: list[str], attrs: str) -> list[str]:

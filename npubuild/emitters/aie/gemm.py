@@ -60,10 +60,10 @@ from .check import Layout, layout_problems, raise_problems
 from .design import HostBuffer, Transfer
 from .devices import GEMM_STACK, Device
 from .fifos import Fifo, Link
-from .frame import core_lines, device_module
+from .frame import DeviceModule, core_lines, sequence_op
 from .gemm_micro import MATMUL_FN, ZERO_FN, MmMicrokernel, tile_step
 from .placer import COLUMNS
-from .text import FOREVER, IndexConsts, sequence_lines
+from .text import FOREVER, IndexConsts, sequence_steps
 
 LAYOUT_MODULE = gemm_layout.__name__  # where the host-side layouts the ABI names live
 PLACER = COLUMNS  # one core row (the placer's first) per column
@@ -326,8 +326,9 @@ def render_overlay(overlay, options: dict) -> str:
         f"    func.func private @{MATMUL_FN}({a_ty}, {a_ty}, {c_ty}){attrs}",
     ]
     cores = [ln for c in range(ov.cols) for ln in _core(ov, c, link_with)]
-    return device_module(_header(ov), ov.partition, ov.streams, ov.links, decls, cores, sequence_lines(ov, options),
-                         decls_first=True)
+    module = DeviceModule(_header(ov), ov.partition, ov.streams, ov.links, decls, cores, ov.buffers, sequence_steps(ov),
+                          decls_first=True)
+    return module.render(sequence_op(options))
 
 
 def _core(ov: Overlay, col: int, link_with: str) -> list[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from ...core.errors import UnsupportedOnTarget
 from ...ops.registry import fmt_shape
 from ..host.mlir_text import memref_type
-from .frame import core_lines, device_module, sequence_lines
+from .frame import DeviceModule, core_lines, sequence_op
 from .gemm_micro import tile_step
 from .gemm_whole import ROWS, WholeArray
 from .text import FOREVER, IndexConsts
@@ -32,9 +32,8 @@ def render_whole_array(w: WholeArray, options: dict) -> str:
     fifos = w.fifos
     by_name = {f.name: f for f in fifos}
     cores = [ln for c in range(w.cols) for row in range(ROWS) for ln in _core(w, c, row, by_name, link_with, (a_ty, b_ty, c_ty))]
-    op = options.get("runtime_sequence", "aie.runtime_sequence")
-    return device_module(header(w), w.partition, fifos, w.links, decls, cores, sequence_lines(op, w.buffers, w.sequence),
-                         decls_first=True)
+    module = DeviceModule(header(w), w.partition, fifos, w.links, decls, cores, w.buffers, w.sequence, decls_first=True)
+    return module.render(sequence_op(options))
 
 
 def _core(w: WholeArray, col: int, row: int, fifos: dict, link_with: str, types) -> list[str]:

@@ -16,8 +16,7 @@ from ..host.mlir_text import MEMREF_ELEMENT, memref_type
 from ..host.vector import LANES
 from .design import Design
 from .fifos import tile_name
-from .frame import Wait, core_lines, device_module
-from .frame import sequence_lines as frame_sequence
+from .frame import DeviceModule, Wait, core_lines, sequence_op
 
 BODY = "body"
 # IRON's "run forever" loop bound (sys.maxsize): cores are loaded once and then
@@ -54,7 +53,8 @@ def render(design: Design, options: dict, header: list[str]) -> str:
         body = host_kernel_function(d.body).renamed(BODY)
         decls += ["    // compute body: the host target compiles this same function", *body.lines("    ")]
     cores = [ln for core in d.cores for ln in _core(d, core, fifo, link_with)]
-    return device_module(header, d.partition, d.fifos, d.links, decls, cores, sequence_lines(d, options))
+    module = DeviceModule(header, d.partition, d.fifos, d.links, decls, cores, d.buffers, sequence_steps(d))
+    return module.render(sequence_op(options))
 
 
 def access_lines(fifo, name: str, port: str, var: str) -> list[str]:
@@ -158,7 +158,6 @@ def _core(d: Design, core, fifo, link_with: str = "func") -> list[str]:
     return core_lines(core.tile, consts, loop, attrs)
 
 
-def sequence_lines(d, options: dict) -> list[str]:
+def sequence_steps(d) -> list:
     """The runtime sequence of a design whose transfers all go first and whose outputs are awaited at the end."""
-    op = options.get("runtime_sequence", "aie.runtime_sequence")
-    return frame_sequence(op, d.buffers, [*d.transfers, *(Wait(t.fifo) for t in d.transfers if t.wait)])
+    return [*d.transfers, *(Wait(t.fifo) for t in d.transfers if t.wait)]
