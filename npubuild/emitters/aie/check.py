@@ -22,7 +22,8 @@ BDs on its own channel plus ``depth`` on each child's channel. A failure is
 an UnsupportedOnTarget naming the kernel, the limit and what to change.
 
 Every design (the streamed designs of :mod:`.design`, the GEMM overlay of
-:mod:`.gemm`) is described to the checker as a :class:`Layout`.
+:mod:`.gemm`, the one-dispatch GEMM of :mod:`.gemm_whole`) is described to the
+checker as a :class:`Layout` holding its own :class:`~.fifos.Fifo` records.
 """
 from __future__ import annotations
 

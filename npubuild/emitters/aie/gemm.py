@@ -134,7 +134,7 @@ class Overlay(MmMicrokernel):
         return 2 if self.kt > 1 else 1
 
     @property
-    def streams(self) -> list[Fifo]:
+    def fifos(self) -> list[Fifo]:
         d, dep = self.d, self._depth()
         blk = (d, d)
         cores = tuple(PLACER.core(c, 0) for c in range(self.cols))
@@ -278,7 +278,7 @@ def overlay_problems(ov: Overlay) -> list[str]:
     # mm.cc's static_asserts (aie2 expands the mmul 4x2, aie2p 2x2 or 2x4): conservative common bound
     if ov.d % (4 * r) or ov.d % s or ov.d % (4 * t):
         p.append(f"a {ov.d}x{ov.d}x{ov.d} microkernel does not tile into {r}x{s}x{t} mmul blocks")
-    streams = {st.name: st for st in ov.streams}
+    streams = {st.name: st for st in ov.fifos}
     src_of = {ln.dst: ln.src for ln in ov.links}
     dst_of = {ln.src: ln.dst for ln in ov.links}
     expect = Counter()
@@ -293,7 +293,7 @@ def overlay_problems(ov: Overlay) -> list[str]:
         device=ov.device,
         columns=ov.cols,
         buffers=ov.buffers,
-        fifos=ov.streams,
+        fifos=ov.fifos,
         links=ov.links,
         transfers=ov.transfers,
         cores=[PLACER.core(c, 0) for c in range(ov.cols)],
@@ -326,13 +326,13 @@ def render_overlay(overlay, options: dict) -> str:
         f"    func.func private @{MATMUL_FN}({a_ty}, {a_ty}, {c_ty}){attrs}",
     ]
     cores = [ln for c in range(ov.cols) for ln in _core(ov, c, link_with)]
-    module = DeviceModule(_header(ov), ov.partition, ov.streams, ov.links, decls, cores, ov.buffers, sequence_steps(ov),
+    module = DeviceModule(_header(ov), ov.partition, ov.fifos, ov.links, decls, cores, ov.buffers, sequence_steps(ov),
                           decls_first=True)
     return module.render(sequence_op(options))
 
 
 def _core(ov: Overlay, col: int, link_with: str) -> list[str]:
-    streams = {s.name: s for s in ov.streams}
+    streams = {s.name: s for s in ov.fifos}
     fa, fb, fc = ov.core_streams(col)
     a_ty, c_ty = memref_type(streams[fa].shape, "i8"), memref_type(streams[fc].shape, "i32")
     k = IndexConsts()
