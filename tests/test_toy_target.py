@@ -122,3 +122,15 @@ def test_an_unregistered_backend_is_refused(tmp_path):
     rt = npubuild.load(p.root / "artifacts")
     with pytest.raises(UserError, match="unknown backend 'toy'"):
         rt.graph("clip", backend="toy")
+
+
+def test_the_ane_target_refuses_a_kernel_instance_with_its_reason():
+    """ane's unit is a whole graph: asked to emit or compile one kernel, it says so instead of failing oddly."""
+    from types import SimpleNamespace
+
+    ane = targets.get("ane")
+    inst = SimpleNamespace(id="relu_f32_8", op="relu")
+    assert ane.supports("relu") is not None
+    for call in (lambda: ane.emit(inst, {}), lambda: ane.compile("", None, None, inst, {}, None, None)):
+        with pytest.raises(UserError, match=r"kernel 'relu_f32_8': ane builds whole graphs"):
+            call()

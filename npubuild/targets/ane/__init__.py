@@ -28,7 +28,8 @@ class AneTarget:
         return code_version()
 
     def emit(self, instance, options: dict) -> str:
-        raise NotImplementedError("ane emits per graph: npubuild.ane.build.build_graph")
+        # never reached through supports(), which refuses every kernel instance: ane's unit is a graph
+        raise UserError(f"kernel '{instance.id}': {self.supports(instance.op)}; npubuild.ane.build.build_graph builds them")
 
     def toolchain_problem(self, cache_dir: Path | None) -> str | None:
         return None  # the host emulation needs nothing more; Core ML packages are checked when loaded
@@ -40,7 +41,7 @@ class AneTarget:
         return None
 
     def compile(self, source_text, out_dir, log_path, instance, options, store_root, toolchain, **kw) -> None:
-        raise NotImplementedError("ane compiles per graph: npubuild.ane.build.build_graph")
+        raise UserError(f"kernel '{instance.id}': {self.supports(instance.op)}; npubuild.ane.build.build_graph builds them")
 
     def open(self, record: dict, files, runtime):
         raise UserError(f"kernel '{record.get('id')}': the ane backend runs whole graphs from .mil files, not kernels")
