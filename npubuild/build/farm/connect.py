@@ -63,17 +63,22 @@ def client_for(executor: str, farm: FarmSettings | None = None):
         return client
 
 
-def forget(executor: str, why: str, farm: FarmSettings | None = None) -> None:
-    """The scheduler went away during the build: no more remote compiles from this process."""
+def forget(executor: str, why: str, farm: FarmSettings | None = None) -> bool:
+    """The scheduler went away during the build: no more remote compiles from this process.
+    True for the first caller only: threads waiting on the same lost scheduler each see it fail,
+    often with different errors, and the build should say it once."""
     slot = (os.getpid(), executor, farm or FarmSettings())
     with _LOCK:
         client = _CLIENTS.pop(slot, None)
-        _DOWN[slot] = FarmUnavailable(why, lost=True)
+        first = not getattr(_DOWN.get(slot), "lost", False)
+        if first:
+            _DOWN[slot] = FarmUnavailable(why, lost=True)
     if client is not None:
         try:
             client.close(timeout=1)
         except Exception:  # already broken: nothing to close cleanly
             pass
+    return first
 
 
 def reset() -> None:

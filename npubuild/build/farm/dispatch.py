@@ -237,9 +237,9 @@ def _holder(client, fut, result) -> str:
 
 
 def _lost(executor: str, store_root, why: str, farm: FarmSettings | None = None):
-    forget(executor, why, farm)
-    _notice(store_root, executor, "lost",
-            f"npubuild: compile farm {executor} went away during the build ({why[:200]}); compiling the rest locally")
+    if forget(executor, why, farm):
+        _notice(store_root, executor, "lost",
+                f"npubuild: compile farm {executor} went away during the build ({why[:200]}); compiling the rest locally")
     return None
 
 
