@@ -11,7 +11,19 @@ consumer its own copy, each core acquires parameters once and stream objects per
 chunk, copies packed parts into its local buffers, calls the body, and the
 output objects are written back through the output transfer's pattern. A join
 must write every element of its object exactly once, as the hardware's locks
-would require (else the shim would wait for data nobody writes). The body
+would require (else the shim would wait for data nobody writes).
+
+Link patterns are lowered as mlir-aie's objectFifo pass lowers them
+(lib/Dialect/AIE/Transforms/AIEObjectFifoStatefulTransform.cpp,
+``createMemTileDMA``): the mem tile moves a join's or a distribute's object with
+one buffer descriptor per child, at that child's offset, so a join output's
+``dimensionsToStream`` is applied to each join input's slice, and a distribute
+output's to its own slice; never to the whole joined object. Before that, each
+link passes ``ObjectFifoLinkOp::verify``'s bound rule
+(lib/Dialect/AIE/IR/AIEDialect.cpp, :func:`link_bounds_error`). The streamed
+designs carry no ``dimensionsToStream``, and place children by offset (the
+GEMM's text model, tests/design_sim_gemm.py, also follows the lowering's BD
+order and transfer lengths). The body
 is the ``func.func @body`` text taken out of the emitted file and compiled by the
 host toolchain, so the test covers the exact text aiecc would get.
 """
@@ -19,6 +31,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict, deque
+from math import prod
 from pathlib import Path
 
 import numpy as np
@@ -46,6 +59,60 @@ def compile_body(aie_text: str, body_instance, out_dir: Path) -> HostKernel:
     """``out_dir`` is unused: bodies are compiled once per session by text (tests/hostkit.py)."""
     so = compiled_library(body_module(aie_text), f"body_{body_instance.key[:12]}")
     return HostKernel(so, body_instance.describe())
+
+
+class SimError(AssertionError):
+    """The design would hang, read or write out of bounds, corrupt a transfer, or be refused by aie-opt."""
+
+
+def dims_max_index(dims) -> int:
+    """The largest index a ``dimensionsToStream`` / ``dimensionsFromStream`` pattern reaches
+    (mlir-aie lib/Dialect/AIE/IR/AIEDialect.cpp, ``getDimsMaxIdx``: sum of stride * (size - 1))."""
+    return sum(st * (sz - 1) for sz, st in dims)
+
+
+def link_transfer_lengths(offsets, parent_elems: int) -> list[int]:
+    """The length of each child's transfer as mlir-aie computes it from the link's offsets, in the
+    order written (``ObjectFifoLinkOp::getJoinTransferLengths`` / ``getDistributeTransferLengths``):
+    the next offset minus this one, the last child up to the end of the parent's object."""
+    offs = list(offsets)
+    return [(offs[i + 1] if i + 1 < len(offs) else parent_elems) - offs[i] for i in range(len(offs))]
+
+
+def link_bounds_error(kind: str, dims, offsets, parent_elems: int) -> str | None:
+    """``ObjectFifoLinkOp::verify``'s bound rule (lib/Dialect/AIE/IR/AIEDialect.cpp) and its message:
+    a join's output ``dimensionsToStream`` (a distribute's input ``dimensionsFromStream`` at the mem
+    tile) is applied to each child's transfer, so its largest index must stay below the shortest one.
+    The shortest is found with verify's own loop (a negative length is replaced by the next one)."""
+    if not dims or kind not in ("join", "distribute"):
+        return None
+    max_idx = dims_max_index(dims)
+    least = -1
+    for n in link_transfer_lengths(offsets, parent_elems):
+        if n <= least or least < 0:
+            least = n
+    if least > max_idx:
+        return None
+    side, child = ("output", "join input") if kind == "join" else ("input", "distribute output")
+    return (f"'aie.objectfifo.link' op specified {side} stride(s) and size(s) result in out of bounds access "
+            f"in {child}, for index {max_idx} in transfer of length {least}.")
+
+
+def dims_indices(dims, length: int) -> np.ndarray:
+    """Element offsets one buffer descriptor of ``length`` elements visits with a ``dimensionsToStream``
+    (or ``dimensionsFromStream``) pattern, relative to its offset; the outermost dimension runs until
+    the transfer is used up (the AIE-ML DMA's outermost dimension carries no wrap). The walk must
+    visit each of the ``length`` elements exactly once."""
+    if not dims:
+        return np.arange(length, dtype=np.int64)
+    inner = prod(sz for sz, _ in dims[1:])
+    outer = -(-length // inner)
+    sizes = [outer, *(sz for sz, _ in dims[1:])] + [1] * (4 - len(dims))
+    strides = [st for _, st in dims] + [0] * (4 - len(dims))
+    idx = pattern_indices(0, sizes, strides)[:length]
+    if idx.size != length or idx.max() >= length or np.unique(idx).size != length:
+        raise SimError(f"dimensionsToStream {list(dims)} does not walk a transfer of {length} elements exactly once")
+    return idx
 
 
 def pattern_indices(offset: int, sizes, strides) -> np.ndarray:
@@ -85,12 +152,27 @@ def run_design(design, inputs: dict, body) -> np.ndarray:
             for tile in fifos[name].consumers:
                 queues[(name, tile)].append(obj.copy())
         elif ln.kind == "plain":
-            deliver(ln.outs[0], obj)
+            out = fifos[ln.outs[0]]
+            deliver(ln.outs[0], obj[dims_indices(out.dims, obj.size)] if out.dims else obj)
         elif ln.kind == "distribute":
             assert obj.size == fifos[name].elems
+            # createMemTileDMA: one MM2S buffer descriptor per distribute output, at its offset, each
+            # walking that output's dimensionsToStream over its own slice
             for off, child in zip(ln.offsets, ln.outs):
-                deliver(child, obj[off : off + fifos[child].elems])
+                n = fifos[child].elems
+                part = obj[off : off + n]
+                deliver(child, part[dims_indices(fifos[child].dims, part.size)] if fifos[child].dims else part)
 
+    for f in d.fifos:
+        if f.dims and f.producer[1] != 1:
+            raise SimError(f"@{f.name}: dimensionsToStream on a non-mem-tile producer is not modelled")
+    for ln in d.links:
+        parent = fifos[ln.outs[0]] if ln.kind == "join" else fifos[ln.ins[0]]
+        # a distribute's input-side pattern (dimensionsFromStream) has no field in a Fifo record: only
+        # the join's output pattern can break ObjectFifoLinkOp::verify's bound here
+        err = link_bounds_error(ln.kind, parent.dims if ln.kind == "join" else (), ln.offsets, parent.elems)
+        if err:
+            raise SimError(err)
     for t in d.transfers:
         if t.wait:
             continue
@@ -141,6 +223,10 @@ def _through(ln, fifos, children: list[list]) -> list:
             obj[off : off + child.size] = child
             written[off : off + child.size] += 1
         assert (written == 1).all(), f"join {ln.outs[0]}: offsets {ln.offsets} do not tile its object"
+        if parent.dims:
+            # createMemTileDMA: one MM2S buffer descriptor per join input, at its offset, each walking
+            # the join output's dimensionsToStream over that input's slice, in the link's order
+            obj = np.concatenate([obj[off + dims_indices(parent.dims, child.size)] for off, child in zip(ln.offsets, objs)])
         out.append(obj)
     return out
 

@@ -4,12 +4,26 @@ NPU does with the text, read from the text itself (not from the planner's object
 * The runtime sequence's ``dma_memcpy_nd`` patterns (offset, 4-D sizes/strides)
   read the row-major host buffers into each shim FIFO's element stream, in issue
   order; output patterns scatter the mem tile's C stream back.
-* Object FIFOs cut streams into objects; ``aie.objectfifo.link`` distributes
-  (offsets into the parent object) and joins (children placed at offsets);
-  a producer's ``dimensionsToStream`` re-tiles each object on its way out
-  (the outermost dimension runs until the object is used up, as the AIE-ML
-  DMA's outermost dimension carries no wrap); a broadcast FIFO hands every
-  object to each of its consumers.
+* Object FIFOs cut streams into objects; a broadcast FIFO hands every object
+  to each of its consumers.
+* ``aie.objectfifo.link`` is first checked as aie-opt checks it
+  (``ObjectFifoLinkOp::verify``, lib/Dialect/AIE/IR/AIEDialect.cpp: one offset
+  per child, and the bound rule of design_sim.link_bounds_error with its
+  message), then lowered as mlir-aie's objectFifo pass lowers it
+  (lib/Dialect/AIE/Transforms/AIEObjectFifoStatefulTransform.cpp,
+  ``createMemTileDMA``, reached through ``createDMA``): the mem tile holds the
+  larger object (a distribute's input, a join's output) and moves it with one
+  buffer descriptor per child, in the link's order, at the child's offset, of
+  the length ``getDistributeTransferLengths`` / ``getJoinTransferLengths``
+  compute from the offsets (which must be the child's object size). So a
+  distribute's input-side ``dimensionsFromStream`` is applied per distribute
+  output (the S2MM BDs) and each output's ``dimensionsToStream`` to its own
+  slice (its MM2S BD); a join's inputs land at their offsets (S2MM, with their
+  ``dimensionsFromStream``) and the join output's ``dimensionsToStream`` is
+  applied per join input (one MM2S BD each), never to the joined object as a
+  whole. A pattern's outermost dimension runs until its transfer is used up
+  (the AIE-ML DMA's outermost dimension carries no wrap); each walk must visit
+  its transfer exactly once.
 * Each core runs its loops as the text has them: acquire C, ``zero_i32``, K
   times (acquire A and B, ``matmul_i8_i32``, release), release C, every object
   in the sub-tiled layout mm.cc reads and writes (npubuild.ops.gemm_layout
@@ -31,7 +45,7 @@ import numpy as np
 
 from npubuild.ops.gemm_layout import subtile, unsubtile
 
-from .design_sim import pattern_indices
+from .design_sim import SimError, dims_indices, link_bounds_error, link_transfer_lengths, pattern_indices
 
 _TILE = re.compile(r"%(shim|mem|core)_(\d+)_(\d+)")
 _FIFO = re.compile(
@@ -39,6 +53,7 @@ _FIFO = re.compile(
     r"!aie\.objectfifo<memref<([\dx]+)x(i8|i32|bf16|f32)>>"
 )
 _DIM = re.compile(r"<size = (\d+), stride = (\d+)>")
+_CONSUMER = re.compile(r"(%\w+)(?: dimensionsFromStream \[([^\]]*)\])?")
 _LINK = re.compile(r"aie\.objectfifo\.link \[([^\]]*)\] -> \[([^\]]*)\] \(\[([^\]]*)\] \[([^\]]*)\]\)")
 _SEQ = re.compile(r"runtime_sequence\(([^)]*)\)")
 _ARG = re.compile(r"%(\w+): memref<(\d+)x(i8|i32|bf16|f32)>")
@@ -48,10 +63,6 @@ _DMA = re.compile(
 )
 _WAIT = re.compile(r"aiex\.npu\.dma_wait \{symbol = @(\w+)\}")
 _FUNC = re.compile(r"func\.func private @matmul_(i8|bf16)_(i32|f32)\(memref<(\d+)x(\d+)x\1>, memref<(\d+)x(\d+)x\1>, memref<(\d+)x(\d+)x\2>\)")
-
-
-class SimError(AssertionError):
-    """The design would hang, read or write out of bounds, or corrupt a transfer."""
 
 
 def _ints(text: str) -> list[int]:
@@ -67,9 +78,12 @@ def parse(text: str) -> dict:
     fifos = {}
     for m in _FIFO.finditer(text):
         dims = [(int(a), int(b)) for a, b in _DIM.findall(m.group(3) or "")]
+        consumers = [(_tile(c.group(1)), [(int(a), int(b)) for a, b in _DIM.findall(c.group(2) or "")])
+                     for c in _CONSUMER.finditer(m.group(4))]
         fifos[m.group(1)] = {
             "producer": _tile(m.group(2)),
-            "consumers": [_tile(t) for t in m.group(4).split(",")],
+            "consumers": [t for t, _ in consumers],
+            "from_dims": {t: fd for t, fd in consumers if fd},  # consumer tile -> its dimensionsFromStream
             "depth": int(m.group(5)),
             "elems": prod(int(x) for x in m.group(6).split("x")),
             "dtype": m.group(7),
@@ -112,18 +126,51 @@ def _core_program(body: str, in_t: str = "i8", acc_t: str = "i32") -> dict:
             "k_blocks": consts[loops["kb"]] if "kb" in loops else 1}
 
 
-def dims_indices(dims, length: int) -> np.ndarray:
-    """Element offsets a dimensionsToStream pattern reads from an object of ``length`` elements."""
-    if not dims:
-        return np.arange(length, dtype=np.int64)
-    inner = prod(sz for sz, _ in dims[1:])
-    outer = -(-length // inner)
-    sizes = [outer, *(sz for sz, _ in dims[1:])] + [1] * (4 - len(dims))
-    strides = [st for _, st in dims] + [0] * (4 - len(dims))
-    idx = pattern_indices(0, sizes, strides)[:length]
-    if idx.size != length or idx.max() >= length or np.unique(idx).size != length:
-        raise SimError(f"dimensionsToStream {dims} does not walk an object of {length} elements exactly once")
-    return idx
+def verify_links(d: dict) -> None:
+    """What aie-opt's ``ObjectFifoLinkOp::verify`` (lib/Dialect/AIE/IR/AIEDialect.cpp) refuses, with its
+    messages: offsets per child, and the bound of a join's output pattern over each join input (a
+    distribute's input pattern over each distribute output)."""
+    fifos = d["fifos"]
+    for ins, outs, in_offs, out_offs in d["links"]:
+        if len(ins) > 1 and len(outs) > 1:
+            raise SimError("ObjectFifoLinkOp does not support 'join' and 'distribute' at the same time")
+        if len(ins) > 1:
+            if len(in_offs) != len(ins):
+                raise SimError("'aie.objectfifo.link' op number of provided src offsets must be equal to the number of input objectFifos")
+            if out_offs:
+                raise SimError("'aie.objectfifo.link' op dst offsets should be empty for join")
+            parent = fifos[outs[0]]
+            err = link_bounds_error("join", parent["dims"], in_offs, parent["elems"])
+        elif len(outs) > 1:
+            if len(out_offs) != len(outs):
+                raise SimError("'aie.objectfifo.link' op number of provided dst offsets must be equal to the number of output objectFifos")
+            if in_offs:
+                raise SimError("'aie.objectfifo.link' op src offsets should be empty for distribute")
+            parent = fifos[ins[0]]
+            shared = fifos[outs[0]]["producer"]
+            err = link_bounds_error("distribute", parent["from_dims"].get(shared, []), out_offs, parent["elems"])
+        else:
+            err = None
+            if in_offs and out_offs:
+                raise SimError("'aie.objectfifo.link' op all offsets should be empty if there is no join or distribute")
+        if err:
+            raise SimError(err)
+
+
+def _link_slices(kind: str, children: list[str], offsets: list[int], parent: str, fifos: dict) -> list[tuple[int, int]]:
+    """(offset, length) of each child's buffer descriptor on the parent's mem-tile object, in the link's
+    order (createMemTileDMA; lengths from getJoinTransferLengths / getDistributeTransferLengths); a plain
+    link moves the object whole."""
+    pn = fifos[parent]["elems"]
+    if kind == "plain":
+        spans = [(0, pn)]
+    else:
+        spans = list(zip(offsets, link_transfer_lengths(offsets, pn)))
+    for child, (off, n) in zip(children, spans):
+        if n != fifos[child]["elems"] or off < 0 or off + n > pn:
+            raise SimError(f"{kind} @{parent}: the buffer descriptor of @{child} moves {n} elements at offset {off} of "
+                           f"{pn}, its objects hold {fifos[child]['elems']}")
+    return spans
 
 
 def run(text: str, a_codes, b_codes, mmul: tuple[int, int, int]) -> np.ndarray:
@@ -132,6 +179,7 @@ def run(text: str, a_codes, b_codes, mmul: tuple[int, int, int]) -> np.ndarray:
     accumulator type: exact for int8; for bf16 the f32 sums are the exact ones when the test's
     values keep every partial sum an integer below 2**24 (then any summation order agrees)."""
     d = parse(text)
+    verify_links(d)  # aie-opt verifies the module before any lowering
     fifos, r, s, t = d["fifos"], *mmul
     tm, tk, tn = d["tile"]
     names = [n for n, _, _ in d["args"]]
@@ -170,19 +218,32 @@ def run(text: str, a_codes, b_codes, mmul: tuple[int, int, int]) -> np.ndarray:
 
     for fifo, parts in streams.items():
         objects[fifo] = cut(fifo, np.concatenate(parts))
-    # -- mem tile: distributes, plain links; each child re-tiled by its producer's dimensionsToStream --
+    # -- mem tile: distributes and plain links, one buffer descriptor per output (createMemTileDMA) --
     parent_of = {}
     for ins, outs, in_offs, out_offs in d["links"]:
         if len(ins) != 1:
             continue
-        offs = out_offs or [0]
-        for child, off in zip(outs, offs):
-            n = fifos[child]["elems"]
-            idx = dims_indices(fifos[child]["dims"], n)
-            objects[child] = [obj[off : off + n][idx] for obj in objects[ins[0]]]
-            if any(o.size != n for o in objects[child]):
-                raise SimError(f"@{child} at offset {off} runs past @{ins[0]}'s object")
-            parent_of[child] = ins[0]
+        parent = ins[0]
+        pn = fifos[parent]["elems"]
+        bds = _link_slices("distribute" if len(outs) > 1 else "plain", outs, out_offs, parent, fifos)
+        from_dims = fifos[parent]["from_dims"].get(fifos[outs[0]]["producer"], [])
+        for child in outs:
+            objects[child] = []
+            parent_of[child] = parent
+        for obj in objects.get(parent, []):
+            buf = np.zeros(pn, obj.dtype)
+            written = np.zeros(pn, np.int64)
+            at = 0
+            for off, n in bds:  # S2MM: the stream's next n elements, the parent's dimensionsFromStream per output
+                idx = off + dims_indices(from_dims, n)
+                buf[idx] = obj[at : at + n]
+                written[idx] += 1
+                at += n
+            for child, (off, n) in zip(outs, bds):  # MM2S: the child's dimensionsToStream over its slice
+                idx = off + dims_indices(fifos[child]["dims"], n)
+                if (written[idx] != 1).any():
+                    raise SimError(f"@{child} reads elements of @{parent}'s object written {sorted(set(written[idx]) - {1})} times")
+                objects[child].append(buf[idx])
 
     # -- cores --
     produced: dict[str, list] = defaultdict(list)
@@ -214,24 +275,35 @@ def run(text: str, a_codes, b_codes, mmul: tuple[int, int, int]) -> np.ndarray:
             if taken[tile, f] != len(objects[f]):
                 raise SimError(f"core {tile} takes {taken[tile, f]} of the {len(objects[f])} objects of @{f} (data left in flight)")
 
-    # -- joins: children placed at their offsets; the parent's dimensionsToStream reads it out --
+    # -- joins: one buffer descriptor per join input (createMemTileDMA): each input lands at its offset
+    #    (S2MM, its dimensionsFromStream), and the join output's dimensionsToStream walks each input's
+    #    slice in the link's order (MM2S) --
     out_stream, out_deps = {}, {}
     for ins, outs, in_offs, _ in d["links"]:
         if len(outs) != 1 or not any(i in produced for i in ins):
             continue
         parent = outs[0]
         n = fifos[parent]["elems"]
-        offs = in_offs or [0]
+        bds = _link_slices("join" if len(ins) > 1 else "plain", ins, in_offs, parent, fifos)
+        mem = fifos[parent]["producer"]
         count = {len(produced[i]) for i in ins}
         if len(count) != 1:
             raise SimError(f"the cores joined into @{parent} produce {sorted(count)} objects each")
-        idx = dims_indices(fifos[parent]["dims"], n)
         objs, objdeps = [], []
         for q in range(count.pop()):
             obj = np.full(n, -9, acc_np)
-            for child, off in zip(ins, offs):
-                obj[off : off + fifos[child]["elems"]] = produced[child][q]
-            objs.append(obj[idx])
+            written = np.zeros(n, np.int64)
+            for child, (off, ln) in zip(ins, bds):
+                idx = off + dims_indices(fifos[child]["from_dims"].get(mem, []), ln)
+                obj[idx] = produced[child][q]
+                written[idx] += 1
+            parts = []
+            for off, ln in bds:
+                idx = off + dims_indices(fifos[parent]["dims"], ln)
+                if (written[idx] != 1).any():
+                    raise SimError(f"join @{parent}: offsets {in_offs} leave elements of its object unwritten or written twice")
+                parts.append(obj[idx])
+            objs.append(np.concatenate(parts))
             objdeps.append([deps[child, q] for child in ins])
         out_stream[parent] = np.concatenate(objs) if objs else np.zeros(0, acc_np)
         out_deps[parent] = (n, objdeps)

@@ -8,7 +8,9 @@ with a producer and a consumer, buffer-descriptor ids in range and not reused
 within a column, every output awaited, at most five host buffers. Links are
 checked as mlir-aie's ``ObjectFifoLinkOp::verify`` does (lib/Dialect/AIE/IR/
 AIEDialect.cpp: a shared tile, join/distribute only at a mem tile, one offset
-per child, not both at once, a FIFO in at most one link) and, beyond it, the
+per child, not both at once, a FIFO in at most one link, and a join output's
+``dimensionsToStream`` within EACH join input: see :func:`join_bounds_problem`)
+and, beyond it, the
 children's offsets must tile the mem-tile object exactly (a gap would leave
 the shim waiting for data nobody writes, an overlap would overwrite it).
 
@@ -207,6 +209,39 @@ def link_target(ln, fifos: dict) -> str:
     return ln.ins[0] if src.bytes >= dst.bytes else ln.outs[0]
 
 
+def dims_max_index(dims) -> int:
+    """The largest index a DMA pattern reaches (AIEDialect.cpp ``getDimsMaxIdx``: sum of stride * (size - 1))."""
+    return sum(st * (sz - 1) for sz, st in dims)
+
+
+def link_transfer_lengths(offsets, parent_elems: int) -> list[int]:
+    """Each child's transfer length as mlir-aie derives it from the offsets in the order written
+    (AIEDialect.cpp ``ObjectFifoLinkOp::getJoinTransferLengths`` / ``getDistributeTransferLengths``)."""
+    offs = list(offsets)
+    return [(offs[i + 1] if i + 1 < len(offs) else parent_elems) - offs[i] for i in range(len(offs))]
+
+
+def join_bounds_problem(ln, parent: Fifo) -> str | None:
+    """mlir-aie applies a join output's ``dimensionsToStream`` to each join input, not to the joined
+    object: the lowering (lib/Dialect/AIE/Transforms/AIEObjectFifoStatefulTransform.cpp,
+    ``createMemTileDMA``) gives the mem tile one buffer descriptor per join input, at its offset, of its
+    transfer length, each walking the pattern; and ``ObjectFifoLinkOp::verify`` (lib/Dialect/AIE/IR/
+    AIEDialect.cpp) refuses a pattern whose largest index reaches the shortest input (shortest found
+    with verify's own loop). The message is verify's. (A distribute's input-side pattern is bounded the
+    same way per distribute output; no :class:`Fifo` carries one.)"""
+    if ln.kind != "join" or not parent.dims:
+        return None
+    max_idx = dims_max_index(parent.dims)
+    least = -1
+    for n in link_transfer_lengths(ln.offsets, parent.elems):
+        if n <= least or least < 0:
+            least = n
+    if least > max_idx:
+        return None
+    return (f"@{parent.name}: specified output stride(s) and size(s) result in out of bounds access in join input, "
+            f"for index {max_idx} in transfer of length {least} (mlir-aie ObjectFifoLinkOp::verify)")
+
+
 def link_problems(links, fifos: dict) -> list[str]:
     """``aie.objectfifo.link`` as mlir-aie's verifier and lowering take it (see the module docstring)."""
     p: list[str] = []
@@ -242,6 +277,8 @@ def link_problems(links, fifos: dict) -> list[str]:
         if len(ln.offsets) != len(children):
             p.append(f"{what}: {len(ln.offsets)} offsets for {len(children)} {ln.kind} FIFOs")
             continue
+        if (bound := join_bounds_problem(ln, pf)) is not None:
+            p.append(f"{what}: {bound}")
         spans = sorted((off, off + fifos[ch].elems, ch) for off, ch in zip(ln.offsets, children))
         at = 0
         for lo, hi, ch in spans:

@@ -48,6 +48,12 @@ class Link:
     Offsets are in elements. mlir-aie's verifier (lib/Dialect/AIE/IR/AIEDialect.cpp,
     ``ObjectFifoLinkOp::verify``; test/dialect/AIE/objectfifo_bad_link.mlir) wants
     join/distribute at a mem tile, one offset per child and never both at once.
+
+    The mem tile moves a join's or distribute's object with one buffer descriptor per child,
+    at its offset (lib/Dialect/AIE/Transforms/AIEObjectFifoStatefulTransform.cpp,
+    ``createMemTileDMA``), so a join output's ``dims`` walk each join input's slice, not the
+    joined object, and must stay inside the shortest one (``ObjectFifoLinkOp::verify``: "out of
+    bounds access in join input"; checked by :func:`.check.join_bounds_problem`).
     """
 
     ins: tuple[str, ...] | str

@@ -198,10 +198,16 @@ class WholeArray(MmMicrokernel):
             out.append(Fifo(f"B_L3L2_{c}", PLACER.shim(c), (PLACER.mem(c),), DEPTH, (k * n,), self.in_dtype))
             cons = tuple(self.core_tile(c, row) for row in range(ROWS))  # broadcast along one column
             out.append(Fifo(self.b_l1(c), PLACER.mem(c), cons, DEPTH, (k, n), self.in_dtype, b_dims))
-        # whole_array.py C_L2L3 dims walk one tm x tn block, (m // r, r * n) outermost; the block's four
-        # row tiles follow each other at tm * tn, so the outermost size covers all of them here
-        # (4 * tm // r): the same addresses whether or not the hardware bounds the outermost wrap.
-        c_dims = (((ROWS * m) // r, r * n), (r, t), (n // t, r * t), (t, 1))
+        # whole_array.py C_L2L3 dims: (m // r, r * n), (r, t), (n // t, r * t), (t, 1), one tm x tn core tile
+        # back from its r x t sub-tiles into rows. C_L2L3 is the output of a join, and mlir-aie applies
+        # its dimensionsToStream to EACH join input, not to the joined object: the objectFifo lowering
+        # (lib/Dialect/AIE/Transforms/AIEObjectFifoStatefulTransform.cpp, createMemTileDMA) emits one
+        # mem-tile MM2S buffer descriptor per join input, at that input's src offset, of
+        # getJoinTransferLengths()[i] = tm * tn elements, each walking this pattern; and
+        # ObjectFifoLinkOp::verify (lib/Dialect/AIE/IR/AIEDialect.cpp) refuses a pattern whose largest
+        # index reaches a join input's length ("specified output stride(s) and size(s) result in out of
+        # bounds access in join input"). So the outermost size is m // r, never 4 * m // r.
+        c_dims = ((m // r, r * n), (r, t), (n // t, r * t), (t, 1))
         for c in range(self.cols):
             for row in range(ROWS):
                 out.append(Fifo(self.c_l1(c, row), self.core_tile(c, row), (PLACER.mem(c),), DEPTH, (m, n), self.acc_dtype))

@@ -85,42 +85,42 @@ module {
     aie.objectfifo @C_L1L2_0_1(%core_0_3, {%mem_0_1}, 2 : i32) : !aie.objectfifo<memref<16x32xi32>>
     aie.objectfifo @C_L1L2_0_2(%core_0_4, {%mem_0_1}, 2 : i32) : !aie.objectfifo<memref<16x32xi32>>
     aie.objectfifo @C_L1L2_0_3(%core_0_5, {%mem_0_1}, 2 : i32) : !aie.objectfifo<memref<16x32xi32>>
-    aie.objectfifo @C_L2L3_0(%mem_0_1 dimensionsToStream [<size = 8, stride = 256>, <size = 8, stride = 8>, <size = 4, stride = 64>, <size = 8, stride = 1>], {%shim_0_0}, 2 : i32) : !aie.objectfifo<memref<2048xi32>>
+    aie.objectfifo @C_L2L3_0(%mem_0_1 dimensionsToStream [<size = 2, stride = 256>, <size = 8, stride = 8>, <size = 4, stride = 64>, <size = 8, stride = 1>], {%shim_0_0}, 2 : i32) : !aie.objectfifo<memref<2048xi32>>
     aie.objectfifo @C_L1L2_1_0(%core_1_2, {%mem_1_1}, 2 : i32) : !aie.objectfifo<memref<16x32xi32>>
     aie.objectfifo @C_L1L2_1_1(%core_1_3, {%mem_1_1}, 2 : i32) : !aie.objectfifo<memref<16x32xi32>>
     aie.objectfifo @C_L1L2_1_2(%core_1_4, {%mem_1_1}, 2 : i32) : !aie.objectfifo<memref<16x32xi32>>
     aie.objectfifo @C_L1L2_1_3(%core_1_5, {%mem_1_1}, 2 : i32) : !aie.objectfifo<memref<16x32xi32>>
-    aie.objectfifo @C_L2L3_1(%mem_1_1 dimensionsToStream [<size = 8, stride = 256>, <size = 8, stride = 8>, <size = 4, stride = 64>, <size = 8, stride = 1>], {%shim_1_0}, 2 : i32) : !aie.objectfifo<memref<2048xi32>>
+    aie.objectfifo @C_L2L3_1(%mem_1_1 dimensionsToStream [<size = 2, stride = 256>, <size = 8, stride = 8>, <size = 4, stride = 64>, <size = 8, stride = 1>], {%shim_1_0}, 2 : i32) : !aie.objectfifo<memref<2048xi32>>
     aie.objectfifo @C_L1L2_2_0(%core_2_2, {%mem_2_1}, 2 : i32) : !aie.objectfifo<memref<16x32xi32>>
     aie.objectfifo @C_L1L2_2_1(%core_2_3, {%mem_2_1}, 2 : i32) : !aie.objectfifo<memref<16x32xi32>>
     aie.objectfifo @C_L1L2_2_2(%core_2_4, {%mem_2_1}, 2 : i32) : !aie.objectfifo<memref<16x32xi32>>
     aie.objectfifo @C_L1L2_2_3(%core_2_5, {%mem_2_1}, 2 : i32) : !aie.objectfifo<memref<16x32xi32>>
-    aie.objectfifo @C_L2L3_2(%mem_2_1 dimensionsToStream [<size = 8, stride = 256>, <size = 8, stride = 8>, <size = 4, stride = 64>, <size = 8, stride = 1>], {%shim_2_0}, 2 : i32) : !aie.objectfifo<memref<2048xi32>>
+    aie.objectfifo @C_L2L3_2(%mem_2_1 dimensionsToStream [<size = 2, stride = 256>, <size = 8, stride = 8>, <size = 4, stride = 64>, <size = 8, stride = 1>], {%shim_2_0}, 2 : i32) : !aie.objectfifo<memref<2048xi32>>
     aie.objectfifo @C_L1L2_3_0(%core_3_2, {%mem_3_1}, 2 : i32) : !aie.objectfifo<memref<16x32xi32>>
     aie.objectfifo @C_L1L2_3_1(%core_3_3, {%mem_3_1}, 2 : i32) : !aie.objectfifo<memref<16x32xi32>>
     aie.objectfifo @C_L1L2_3_2(%core_3_4, {%mem_3_1}, 2 : i32) : !aie.objectfifo<memref<16x32xi32>>
     aie.objectfifo @C_L1L2_3_3(%core_3_5, {%mem_3_1}, 2 : i32) : !aie.objectfifo<memref<16x32xi32>>
-    aie.objectfifo @C_L2L3_3(%mem_3_1 dimensionsToStream [<size = 8, stride = 256>, <size = 8, stride = 8>, <size = 4, stride = 64>, <size = 8, stride = 1>], {%shim_3_0}, 2 : i32) : !aie.objectfifo<memref<2048xi32>>
+    aie.objectfifo @C_L2L3_3(%mem_3_1 dimensionsToStream [<size = 2, stride = 256>, <size = 8, stride = 8>, <size = 4, stride = 64>, <size = 8, stride = 1>], {%shim_3_0}, 2 : i32) : !aie.objectfifo<memref<2048xi32>>
     aie.objectfifo @C_L1L2_4_0(%core_4_2, {%mem_4_1}, 2 : i32) : !aie.objectfifo<memref<16x32xi32>>
     aie.objectfifo @C_L1L2_4_1(%core_4_3, {%mem_4_1}, 2 : i32) : !aie.objectfifo<memref<16x32xi32>>
     aie.objectfifo @C_L1L2_4_2(%core_4_4, {%mem_4_1}, 2 : i32) : !aie.objectfifo<memref<16x32xi32>>
     aie.objectfifo @C_L1L2_4_3(%core_4_5, {%mem_4_1}, 2 : i32) : !aie.objectfifo<memref<16x32xi32>>
-    aie.objectfifo @C_L2L3_4(%mem_4_1 dimensionsToStream [<size = 8, stride = 256>, <size = 8, stride = 8>, <size = 4, stride = 64>, <size = 8, stride = 1>], {%shim_4_0}, 2 : i32) : !aie.objectfifo<memref<2048xi32>>
+    aie.objectfifo @C_L2L3_4(%mem_4_1 dimensionsToStream [<size = 2, stride = 256>, <size = 8, stride = 8>, <size = 4, stride = 64>, <size = 8, stride = 1>], {%shim_4_0}, 2 : i32) : !aie.objectfifo<memref<2048xi32>>
     aie.objectfifo @C_L1L2_5_0(%core_5_2, {%mem_5_1}, 2 : i32) : !aie.objectfifo<memref<16x32xi32>>
     aie.objectfifo @C_L1L2_5_1(%core_5_3, {%mem_5_1}, 2 : i32) : !aie.objectfifo<memref<16x32xi32>>
     aie.objectfifo @C_L1L2_5_2(%core_5_4, {%mem_5_1}, 2 : i32) : !aie.objectfifo<memref<16x32xi32>>
     aie.objectfifo @C_L1L2_5_3(%core_5_5, {%mem_5_1}, 2 : i32) : !aie.objectfifo<memref<16x32xi32>>
-    aie.objectfifo @C_L2L3_5(%mem_5_1 dimensionsToStream [<size = 8, stride = 256>, <size = 8, stride = 8>, <size = 4, stride = 64>, <size = 8, stride = 1>], {%shim_5_0}, 2 : i32) : !aie.objectfifo<memref<2048xi32>>
+    aie.objectfifo @C_L2L3_5(%mem_5_1 dimensionsToStream [<size = 2, stride = 256>, <size = 8, stride = 8>, <size = 4, stride = 64>, <size = 8, stride = 1>], {%shim_5_0}, 2 : i32) : !aie.objectfifo<memref<2048xi32>>
     aie.objectfifo @C_L1L2_6_0(%core_6_2, {%mem_6_1}, 2 : i32) : !aie.objectfifo<memref<16x32xi32>>
     aie.objectfifo @C_L1L2_6_1(%core_6_3, {%mem_6_1}, 2 : i32) : !aie.objectfifo<memref<16x32xi32>>
     aie.objectfifo @C_L1L2_6_2(%core_6_4, {%mem_6_1}, 2 : i32) : !aie.objectfifo<memref<16x32xi32>>
     aie.objectfifo @C_L1L2_6_3(%core_6_5, {%mem_6_1}, 2 : i32) : !aie.objectfifo<memref<16x32xi32>>
-    aie.objectfifo @C_L2L3_6(%mem_6_1 dimensionsToStream [<size = 8, stride = 256>, <size = 8, stride = 8>, <size = 4, stride = 64>, <size = 8, stride = 1>], {%shim_6_0}, 2 : i32) : !aie.objectfifo<memref<2048xi32>>
+    aie.objectfifo @C_L2L3_6(%mem_6_1 dimensionsToStream [<size = 2, stride = 256>, <size = 8, stride = 8>, <size = 4, stride = 64>, <size = 8, stride = 1>], {%shim_6_0}, 2 : i32) : !aie.objectfifo<memref<2048xi32>>
     aie.objectfifo @C_L1L2_7_0(%core_7_2, {%mem_7_1}, 2 : i32) : !aie.objectfifo<memref<16x32xi32>>
     aie.objectfifo @C_L1L2_7_1(%core_7_3, {%mem_7_1}, 2 : i32) : !aie.objectfifo<memref<16x32xi32>>
     aie.objectfifo @C_L1L2_7_2(%core_7_4, {%mem_7_1}, 2 : i32) : !aie.objectfifo<memref<16x32xi32>>
     aie.objectfifo @C_L1L2_7_3(%core_7_5, {%mem_7_1}, 2 : i32) : !aie.objectfifo<memref<16x32xi32>>
-    aie.objectfifo @C_L2L3_7(%mem_7_1 dimensionsToStream [<size = 8, stride = 256>, <size = 8, stride = 8>, <size = 4, stride = 64>, <size = 8, stride = 1>], {%shim_7_0}, 2 : i32) : !aie.objectfifo<memref<2048xi32>>
+    aie.objectfifo @C_L2L3_7(%mem_7_1 dimensionsToStream [<size = 2, stride = 256>, <size = 8, stride = 8>, <size = 4, stride = 64>, <size = 8, stride = 1>], {%shim_7_0}, 2 : i32) : !aie.objectfifo<memref<2048xi32>>
     aie.objectfifo.link [@A_L3L2_0] -> [@A_L2L1_0] ([] [])
     aie.objectfifo.link [@A_L3L2_1] -> [@A_L2L1_1] ([] [])
     aie.objectfifo.link [@A_L3L2_2] -> [@A_L2L1_2] ([] [])
