@@ -142,6 +142,45 @@ def test_lru_evicts_least_recently_used():
     assert cache.open_ids() == ["a", "c"]
 
 
+def test_a_kernel_with_only_the_three_methods_gets_the_protocol_defaults():
+    from npubuild.runner.open_context import BareKernel, as_kernel
+    from npubuild.runner.ref import RefKernel
+    from npubuild.targets.base import KernelBase
+
+    bound = []
+
+    class Plain:
+        def __call__(self, x):
+            return x + 1
+
+        def bind_param(self, index, array, generation):
+            bound.append((index, generation))
+
+        def close(self):
+            pass
+
+    k = as_kernel(Plain())
+    assert isinstance(k, BareKernel) and k(1) == 2
+    assert (k.writes_device_buffer, k.gemm_dispatches, k.bound_generation) == (False, 0, None)
+    k.bind_param(1, np.zeros(2), 7)
+    assert bound == [(1, 7)] and k.bound_generation == 7
+    assert issubclass(RefKernel, KernelBase) and RefKernel.writes_device_buffer is False  # as_kernel leaves it as is
+
+
+def test_the_runtime_reads_typed_records(built):
+    from npubuild.runner.records import GraphRecord, KernelRecord, Step, TensorSpec
+
+    rt = npubuild.load(built.artifacts)
+    g = rt.records.graphs["chain"]
+    assert isinstance(g, GraphRecord) and g.kind is None and g.outputs == ("y", "a")
+    assert g.params["w"] == TensorSpec("w", (16,), "f32")
+    assert [s.output for s in g.steps] == ["a", "b", "c", "y"] and isinstance(g.steps[0], Step)
+    k = rt.record_of(g.steps[0].kernel)
+    assert isinstance(k, KernelRecord) and k.op == "mul" and k.output.shape == (4, 16) and k.built_for("host")
+    assert k.open_record() == dict(rt.manifest["kernels"][k.id], id=k.id)  # what Target.open receives
+    assert rt.graph("chain", backend="ref").record is rt.manifest["graphs"]["chain"]  # the raw dicts stay
+
+
 def test_missing_manifest_is_a_clear_error(tmp_path):
     with pytest.raises(UserError, match="manifest.json not found; run `doit build`"):
         npubuild.load(tmp_path)

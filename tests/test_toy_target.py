@@ -73,7 +73,7 @@ class ToyTarget:
     def compile(self, source_text, out_dir, log_path, instance, options, store_root, toolchain, **kw):
         (out_dir / "kernel.toy").write_text(source_text)  # the toy compiler copies
 
-    def open(self, record, files, runtime):
+    def open(self, record, files):
         assert self.supports(record["op"]) is None
         return ToyKernel((self.out_dir / "kernel.toy").read_text())
 

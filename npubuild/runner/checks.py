@@ -107,9 +107,10 @@ def check_gemm_abi(kernel_id: str, _record: dict, abi: dict) -> None:
         )
 
 
-def as_checked_array(kind: str, name: str, value, sig: dict, graph: str):
-    """``value`` as an ndarray of exactly the declared shape and dtype; one UserError otherwise (no casts)."""
-    want_dtype = numpy_dtype(sig["dtype"])
+def as_checked_array(kind: str, name: str, value, sig, graph: str):
+    """``value`` as an ndarray of exactly the declared shape and dtype; one UserError otherwise (no casts).
+    ``sig``: its :class:`~npubuild.runner.records.TensorSpec` (or ConstantSpec)."""
+    want_dtype = numpy_dtype(sig.dtype)
     arr = value
     if not isinstance(arr, np.ndarray):
         if isinstance(arr, (str, bytes)) or not isinstance(arr, (list, tuple, int, float, np.generic)):
@@ -118,11 +119,11 @@ def as_checked_array(kind: str, name: str, value, sig: dict, graph: str):
             arr = np.asarray(arr)
         except (ValueError, TypeError):
             raise UserError(f"graph '{graph}': {kind} '{name}' is not a rectangular array (nested lists of unequal lengths?)") from None
-    if tuple(arr.shape) != tuple(sig["shape"]):
-        raise UserError(f"graph '{graph}': {kind} '{name}' must have shape {list(sig['shape'])}, got {list(arr.shape)}")
+    if tuple(arr.shape) != tuple(sig.shape):
+        raise UserError(f"graph '{graph}': {kind} '{name}' must have shape {list(sig.shape)}, got {list(arr.shape)}")
     if arr.dtype != want_dtype:
-        to = "ml_dtypes.bfloat16" if sig["dtype"] == "bf16" else f"np.{want_dtype}"
+        to = "ml_dtypes.bfloat16" if sig.dtype == "bf16" else f"np.{want_dtype}"
         raise UserError(
-            f"graph '{graph}': {kind} '{name}' must be {want_dtype} ({sig['dtype']}), got {arr.dtype}; convert with .astype({to})"
+            f"graph '{graph}': {kind} '{name}' must be {want_dtype} ({sig.dtype}), got {arr.dtype}; convert with .astype({to})"
         )
     return arr

@@ -45,6 +45,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from ..ops.lazy_numpy import np
+from ..targets.base import KernelBase
 
 # float32 is exact for int8 dot products while |sum| <= 2**24: K <= 2**24 / 128**2 = 1024 terms
 F32_EXACT_TERMS = 1024
@@ -318,7 +319,7 @@ def check_whole_array_abi(kernel_id: str, record: dict, abi: dict) -> tuple[int,
 WHOLE_ARRAY_TYPES = {"i8": ("i8", "i32"), "bf16": ("bf16", "f32")}
 
 
-class GemmKernel:
+class GemmKernel(KernelBase):
     """An int8 ``matmul`` kernel on a backend: :class:`BlockedGemm` over that backend's dispatch.
 
     The weight (input 1) given to :meth:`bind_param` is quantised and tiled
@@ -365,6 +366,10 @@ class GemmKernel:
     @property
     def last_accumulator(self):
         return self.gemm.last_accumulator
+
+    @property
+    def gemm_dispatches(self) -> int:
+        return self.gemm.dispatches
 
     def close(self) -> None:
         if self._closer is not None:

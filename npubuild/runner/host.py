@@ -20,14 +20,16 @@ import numpy as np
 from ..artifacts.abi import abi_mismatch, embedded_abi
 from ..core.errors import UserError
 from ..core.constants import numpy_dtype
+from ..targets.base import KernelBase
 
 
 def _shape_text(shape) -> str:
     return "[" + ", ".join(str(d) for d in shape) + "]"
 
 
-class HostKernel:
-    """One compiled host kernel; the library is loaded on first call.
+class HostKernel(KernelBase):
+    """One compiled host kernel; the library is loaded on first call. It has no params to prepare
+    (``bind_param`` is KernelBase's no-op).
 
     ``close()`` unloads it (a runtime keeps at most N kernels open); a closed
     kernel reloads on its next call.

@@ -4,6 +4,7 @@ from __future__ import annotations
 from ..core.errors import UserError
 from ..ops import REGISTRY
 from ..ops.registry import NUMPY_DTYPE, normalize_attrs
+from ..targets.base import KernelBase
 
 
 def run_oracle(op_name: str, inputs: list, attrs: dict, dtype: str, out_dtype: str):
@@ -14,7 +15,9 @@ def run_oracle(op_name: str, inputs: list, attrs: dict, dtype: str, out_dtype: s
     return np.asarray(out).astype(NUMPY_DTYPE[out_dtype], copy=False)
 
 
-class RefKernel:
+class RefKernel(KernelBase):
+    """No params to prepare (``bind_param`` is KernelBase's no-op): the oracle takes every input per call."""
+
     def __init__(self, desc: dict):
         self.desc = desc
         if desc["op"] not in REGISTRY:
@@ -27,6 +30,3 @@ class RefKernel:
         if list(y.shape) != list(self.out["shape"]):
             raise UserError(f"kernel '{self.desc['id']}': oracle produced shape {list(y.shape)}, manifest says {self.out['shape']}")
         return y
-
-    def close(self) -> None:
-        pass

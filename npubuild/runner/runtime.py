@@ -10,6 +10,11 @@ every field typed) and, by default, verifies it; ``graph`` checks the graph's
 steps against its kernels and each kernel record against its op; opening a
 kernel reads its binary once, checks the bytes against the manifest and loads a
 private copy of them, after comparing the ABI compiled into it with the record.
+
+The runtime reads the manifest's kernel and graph records as the typed records of
+:mod:`.records` (built once at load); a target opens a kernel from its raw record and
+the :class:`.open_context.OpenContext` (files, per-runtime state, settings), never from
+the runtime itself.
 """
 from __future__ import annotations
 
@@ -25,7 +30,9 @@ from ..core.constants import numpy_dtype
 from ..core.errors import UserError, VerifyError
 from ..core.limits import Limits
 from .checks import as_checked_array, check_kernel_record
+from .open_context import OpenContext, as_kernel
 from .pinned import PinnedFiles
+from .records import GraphRecord, KernelRecord, Records, Step
 
 
 def kernel_backends() -> tuple[str, ...]:
@@ -52,10 +59,8 @@ class KernelCache:
             return self._open[k]
         while len(self._open) >= self.max_open:
             _, old = self._open.popitem(last=False)
-            close = getattr(old, "close", None)
-            if close:
-                close()
-        kern = self._opener(kernel_id, backend)
+            old.close()
+        kern = as_kernel(self._opener(kernel_id, backend))
         self.opened += 1
         self._open[k] = kern
         return kern
@@ -66,30 +71,32 @@ class KernelCache:
     def close(self) -> None:
         while self._open:
             _, kern = self._open.popitem()
-            close = getattr(kern, "close", None)
-            if close:
-                close()
+            kern.close()
 
 
 class Runtime:
-    def __init__(self, path: Path, manifest: dict, max_open: int, xrt_contexts: int | None = None):
+    def __init__(self, path: Path, manifest: dict, max_open: int, xrt_contexts: int | None = None,
+                 limits: Limits | None = None, ane_resident: int | None = None):
         self.path = path
-        self.manifest = manifest
+        self.manifest = manifest  # the raw, schema-checked manifest (for callers; the runtime reads self.records)
+        self.records = Records.of(manifest)
         self.kernels = KernelCache(self._open_kernel, max_open)
         self.files = PinnedFiles(path)  # what runs: private copies of the bytes that were hashed
         self._checked: set[str] = set()  # kernel records found to be instances of their ops
         self.xrt_contexts = xrt_contexts
-        self.ane_resident: int | None = None  # ANE programs kept loaded (None: no limit)
-        self.limits = Limits()  # the project's, set by load()
-        # target name -> what that target keeps open for this runtime (xdna: checked binaries,
-        # the device and its contexts); each has close()
-        self.sessions: dict[str, object] = {}
+        self.ane_resident = ane_resident  # ANE programs kept loaded (None: no limit)
+        self.limits = limits or Limits()  # the project's
+        # what a target's open/auto_problem/traffic get: the files, the targets' per-runtime state, the settings
+        self.context = OpenContext(self.files, self.limits, xrt_contexts)
+
+    @property
+    def sessions(self) -> dict:
+        """Target name -> what that target keeps open for this runtime (xdna: binaries, device, contexts)."""
+        return self.context.sessions
 
     def session(self, name: str, factory):
         """The per-runtime state of target ``name``, made by ``factory()`` on first use."""
-        if name not in self.sessions:
-            self.sessions[name] = factory()
-        return self.sessions[name]
+        return self.context.session(name, factory)
 
     # -- the NPU (kept for callers and tests; the xdna target owns the session) ------------
     @property
@@ -103,51 +110,55 @@ class Runtime:
         """(usable, why not): pyxrt imports and a Ryzen AI NPU answers."""
         from ..targets.xdna import session
 
-        return session.status(self)
+        return session.status(self.context)
 
     def xrt_session(self):
         from ..targets.xdna import session
 
-        return session.session(self)
+        return session.session(self.context)
 
     def _xdna_files(self, kernel_id: str) -> dict:
         """Private copies of the kernel's xclbin and insts, once its abi.json matches its record."""
         from ..targets.xdna import session
 
-        return session.binaries(self, kernel_id)
+        return session.binaries(self.context, self.record_of(kernel_id, checked=True).open_record())
 
     # -- kernels ---------------------------------------------------------------------------
-    def kernel_record(self, kernel_id: str) -> dict:
-        rec = self.manifest["kernels"].get(kernel_id) if isinstance(kernel_id, str) else None
+    def record_of(self, kernel_id: str, checked: bool = False) -> KernelRecord:
+        """The kernel's typed record; ``checked``: once found to be an instance its op accepts
+        (UserError naming the kernel otherwise)."""
+        rec = self.records.kernels.get(kernel_id) if isinstance(kernel_id, str) else None
         if rec is None:
             raise UserError(f"kernel {kernel_id!r} is not in {self.path / 'manifest.json'}")
-        return rec
-
-    def checked_record(self, kernel_id: str) -> dict:
-        """The record, once found to be an instance its op accepts (UserError naming the kernel otherwise)."""
-        rec = self.kernel_record(kernel_id)
-        if kernel_id not in self._checked:
-            check_kernel_record(kernel_id, rec)
+        if checked and kernel_id not in self._checked:
+            check_kernel_record(kernel_id, self.manifest["kernels"][kernel_id])
             self._checked.add(kernel_id)
         return rec
 
+    def kernel_record(self, kernel_id: str) -> dict:
+        """The kernel's record as the manifest has it (for callers; the runtime reads :meth:`record_of`)."""
+        return self.manifest["kernels"][self.record_of(kernel_id).id]
+
+    def checked_record(self, kernel_id: str) -> dict:
+        """The manifest's record, once found to be an instance its op accepts (UserError naming the kernel otherwise)."""
+        return self.manifest["kernels"][self.record_of(kernel_id, checked=True).id]
+
     def _open_kernel(self, kernel_id: str, backend: str):
-        rec = self.checked_record(kernel_id)
+        rec = self.record_of(kernel_id, checked=True)
         target = targets.by_backend(backend)
         if target is None or backend not in kernel_backends():
             raise UserError(f"unknown backend '{backend}'")
-        return target.open(dict(rec, id=kernel_id), self.files, self)
+        return target.open(rec.open_record(), self.context)
 
     def has_target(self, kernel_id: str, target: str) -> bool:
-        t = self.kernel_record(kernel_id).get("targets", {})
-        return target in t and t[target].get("compiled", True)
+        return self.record_of(kernel_id).built_for(target)
 
     # -- graphs ----------------------------------------------------------------------------
     def graph_names(self) -> list[str]:
-        return sorted(self.manifest.get("graphs", {}))
+        return sorted(self.records.graphs)
 
     def graph(self, name: str, backend: str = "auto") -> "GraphRunner":
-        graphs = self.manifest.get("graphs", {})
+        graphs = self.records.graphs
         if not isinstance(name, str):
             raise UserError(f"a graph name is a string, got {type(name).__name__}; graphs: {', '.join(sorted(graphs)) or 'none'}")
         if not isinstance(backend, str):
@@ -158,23 +169,22 @@ class Runtime:
             listing = ", ".join(sorted(graphs)) or "none"
             raise UserError(f"no graph '{name}' in {self.path / 'manifest.json'}{did_you_mean(name, graphs)}; graphs: {listing}")
         g = graphs[name]
-        owner = next((t for t in targets.all_targets() if g.get("kind") and getattr(t, "graph_kind", None) == g.get("kind")), None)
+        owner = next((t for t in targets.all_targets() if t.graph_kind == g.kind), None) if g.kind else None
         if owner is not None:  # a graph its target runs whole (ane)
-            return owner.open_graph(self, name, g, backend)
+            return owner.open_graph(self, name, g.raw, backend)
         if backend not in kernel_backends():
             raise UserError(f"unknown backend '{backend}'; choose one of {', '.join(kernel_backends())}")
-        self._check_graph(name, g)
-        kernel_ids = [s["kernel"] for s in g["steps"]]
+        self._check_graph(g)
 
         def lacking(target: str) -> list[str]:
-            return sorted({k for k in kernel_ids if not self.has_target(k, target)})
+            return sorted({k for k in g.kernel_ids if not self.has_target(k, target)})
 
         reason = None
         if backend == "auto":
             # the targets in the order auto tries them (xdna, host, ref): the first without a problem
             reasons = []
             for t in sorted((t for t in targets.all_targets() if t.auto_rank is not None), key=lambda t: t.auto_rank):
-                why = t.auto_problem(self, lacking(t.name) if t.needs_binary else [])
+                why = t.auto_problem(self.context, lacking(t.name) if t.needs_binary else [])
                 if why is None:
                     backend = t.backend
                     break
@@ -187,20 +197,19 @@ class Runtime:
                 raise UserError(
                     f"graph '{name}' cannot run on {backend}: no {target.name} binary for {', '.join(missing)} (use --backend ref or auto)"
                 )
-        return GraphRunner(self, name, g, backend, reason)
+        return GraphRunner(self, g, backend, reason)
 
-    def _check_graph(self, name: str, g: dict) -> None:
+    def _check_graph(self, g: GraphRecord) -> None:
         """Steps against the kernels they name, and each kernel against its op: before anything opens."""
-        problems = graph_problems(name, g, self.manifest["kernels"])
+        problems = graph_problems(g.name, g.raw, self.manifest["kernels"])
         if problems:
             raise UserError(f"{self.path / 'manifest.json'}: " + "; ".join(problems[:5]))
-        for s in g["steps"]:
-            self.checked_record(s["kernel"])
+        for s in g.steps:
+            self.record_of(s.kernel, checked=True)
 
     def close(self) -> None:
         self.kernels.close()
-        for state in self.sessions.values():
-            state.close()
+        self.context.close()
 
 
 def _check_names(kind: str, given, declared, graph: str) -> None:
@@ -226,23 +235,25 @@ class GraphRunner:
     and device (0 on ``ref`` and ``host``, which have no device).
     """
 
-    def __init__(self, rt: Runtime, name: str, record: dict, backend: str, fallback_reason: str | None):
+    def __init__(self, rt: Runtime, graph: GraphRecord, backend: str, fallback_reason: str | None):
         self.rt = rt
-        self.name = name
-        self.record = record
+        self.graph = graph
+        self.name = graph.name
+        self.record = graph.raw  # the manifest's record (for callers; the runner reads self.graph)
         self.backend = backend
         self.fallback_reason = fallback_reason
-        self._params: dict | None = None if record["params"] else {}
+        self._params: dict | None = None if graph.params else {}
         self._constants = None
         self._generation = 0
+        self._step_bos = None  # the device buffers steps write to (xrt: StepBuffers), made on the first run
         self.last_stats: dict | None = None
 
     def _load_constants(self) -> dict:
         if self._constants is None:
-            self._constants = {n: self._load_constant(n, c) for n, c in self.record["constants"].items()}
+            self._constants = {n: self._load_constant(n, c) for n, c in self.graph.constants.items()}
         return self._constants
 
-    def _load_constant(self, name: str, c: dict):
+    def _load_constant(self, name: str, c):
         """The .npy's checked bytes, parsed from memory, of exactly the declared shape and dtype."""
         import io
 
@@ -250,57 +261,58 @@ class GraphRunner:
 
         what = f"graph '{self.name}': constant '{name}'"
         try:
-            arr = np.load(io.BytesIO(self.rt.files.read(c, what)), allow_pickle=False)
+            arr = np.load(io.BytesIO(self.rt.files.read(c.file, what)), allow_pickle=False)
         except (ValueError, OSError, EOFError) as e:
-            raise UserError(f"{what}: {c['path']} is not a .npy array ({e})") from None
-        return as_checked_array("constant", name, arr, c, self.name)
+            raise UserError(f"{what}: {c.file['path']} is not a .npy array ({e})") from None
+        return as_checked_array("constant", name, arr, c.spec, self.name)
 
     def set_params(self, **arrays) -> None:
         import numpy as np
 
-        _check_names("params", arrays, self.record["params"], self.name)
-        checked = {n: as_checked_array("param", n, a, self.record["params"][n], self.name) for n, a in arrays.items()}
+        params = self.graph.params
+        _check_names("params", arrays, params, self.name)
+        checked = {n: as_checked_array("param", n, a, params[n], self.name) for n, a in arrays.items()}
         # copies: a caller changing its array later must not change what was bound
         self._params = {n: np.array(a, copy=True) for n, a in checked.items()}
         # unique across runners: a kernel shared by two graphs must know whose params it holds
         self._generation = next(_GENERATIONS)
-        for step in self.record["steps"]:
-            if any(i in self._params for i in step["inputs"]):
-                self._bind(self.rt.kernels.get(step["kernel"], self.backend), step)
+        for step in self.graph.steps:
+            if any(i in self._params for i in step.inputs):
+                self._bind(self._kernel(step), step)
 
-    def _bind(self, kern, step) -> None:
-        bind = getattr(kern, "bind_param", None)
-        if bind is None or getattr(kern, "bound_generation", None) == self._generation:
+    def _kernel(self, step: Step):
+        return self.rt.kernels.get(step.kernel, self.backend)
+
+    def _bind(self, kern, step: Step) -> None:
+        if kern.bound_generation == self._generation:
             return
-        for i, name in enumerate(step["inputs"]):
+        for i, name in enumerate(step.inputs):
             if name in self._params:
-                bind(i, self._params[name], self._generation)
+                kern.bind_param(i, self._params[name], self._generation)
 
     def run(self, **arrays) -> dict:
         if self._params is None:
-            raise UserError(f"graph '{self.name}': call set_params({', '.join(sorted(self.record['params']))}) before run()")
-        _check_names("inputs", arrays, self.record["inputs"], self.name)
-        env = {n: as_checked_array("input", n, a, self.record["inputs"][n], self.name) for n, a in arrays.items()}
+            raise UserError(f"graph '{self.name}': call set_params({', '.join(sorted(self.graph.params))}) before run()")
+        _check_names("inputs", arrays, self.graph.inputs, self.name)
+        env = {n: as_checked_array("input", n, a, self.graph.inputs[n], self.name) for n, a in arrays.items()}
         env.update(self._params)
         env.update(self._load_constants())
         stats = {"backend": self.backend, "kernel_calls": 0, "gemm_tiles": 0, "host_to_device_bytes": 0, "device_to_host_bytes": 0}
-        traffic = targets.by_backend(self.backend).traffic(self.rt)  # None on a target without a device
+        traffic = targets.by_backend(self.backend).traffic(self.rt.context)  # None on a target without a device
         start = (traffic.to_device, traffic.from_device) if traffic else (0, 0)
-        for k, step in enumerate(self.record["steps"]):
-            kern = self.rt.kernels.get(step["kernel"], self.backend)
-            if any(i in self._params for i in step["inputs"]):
+        for step in self.graph.steps:
+            kern = self._kernel(step)
+            if any(i in self._params for i in step.inputs):
                 self._bind(kern, step)  # reopened after an eviction: bind again
-            gemm = getattr(kern, "gemm", None)
-            before = gemm.dispatches if gemm is not None else 0
-            args = [env[i] for i in step["inputs"]]
-            if traffic is not None and hasattr(kern, "output_buffer"):
-                env[step["outputs"][0]] = kern(*args, out_bo=self._step_buffer(k, kern))
+            before = kern.gemm_dispatches
+            args = [env[i] for i in step.inputs]
+            if traffic is not None and kern.writes_device_buffer:
+                env[step.output] = kern(*args, out_bo=self._step_buffer(step.index, kern))
             else:
-                env[step["outputs"][0]] = kern(*args)
+                env[step.output] = kern(*args)
             stats["kernel_calls"] += 1
-            if gemm is not None:
-                stats["gemm_tiles"] += gemm.dispatches - before
-        outputs = {o: env[o] for o in self.record["outputs"]}
+            stats["gemm_tiles"] += kern.gemm_dispatches - before
+        outputs = {o: env[o] for o in self.graph.outputs}
         if traffic is not None:
             from .xrt_packing import to_host
 
@@ -313,19 +325,19 @@ class GraphRunner:
     def _step_buffer(self, k: int, kern):
         """The device buffer step ``k`` writes its output to: its own (kept across runs, renewed with
         the context) or a sub-buffer of a later step's packed input (:mod:`.xrt_chain`)."""
-        if not hasattr(self, "_step_bos"):
+        if self._step_bos is None:
             from .xrt_chain import StepBuffers
 
-            self._step_bos = StepBuffers(self.record["steps"], lambda s: self.rt.kernels.get(s["kernel"], self.backend))
+            self._step_bos = StepBuffers(self.graph.steps, self._kernel)
         return self._step_bos.output(k, kern)
 
 
-def _register_bf16(manifest: dict) -> None:
+def _register_bf16(records: Records) -> None:
     """Import ml_dtypes when a kernel has bf16 tensors: NumPy knows the dtype name
     "bfloat16" (which every backend maps buffers with) only after that import, and
     the import costs about a second, so manifests without bf16 do not pay it."""
-    for k in manifest["kernels"].values():
-        if any(t["dtype"] == "bf16" for t in (*k["inputs"], *k["outputs"])):
+    for k in records.kernels.values():
+        if any(t.dtype == "bf16" for t in (*k.inputs, k.output)):
             numpy_dtype("bf16")
             return
 
@@ -351,8 +363,6 @@ def load(path="artifacts", verify_files: bool = True, max_open: int | None = Non
         problems = verify(path, manifest, limits)
         if problems:
             raise VerifyError(f"{path} does not match its manifest:\n  " + "\n  ".join(problems))
-    _register_bf16(manifest)
-    rt = Runtime(path, manifest, max_open, xrt_contexts)
-    rt.ane_resident = resident
-    rt.limits = limits
+    rt = Runtime(path, manifest, max_open, xrt_contexts, limits=limits, ane_resident=resident)
+    _register_bf16(rt.records)
     return rt

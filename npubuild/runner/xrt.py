@@ -43,6 +43,7 @@ from ..core.errors import UserError
 from ..core.limits import Limits
 from ..ops.lazy_numpy import np
 from ..ops.registry import NUMPY_DTYPE
+from ..targets.base import KernelBase
 from .xrt_packing import (
     DeviceTensor,
     SubBuffer,
@@ -330,8 +331,10 @@ class ContextPool:
             self._evict()
 
 
-class XrtKernel:
+class XrtKernel(KernelBase):
     """One streamed xdna design on the NPU (see the manifest's ``abi``)."""
+
+    writes_device_buffer = True  # a graph step on the NPU hands it the device buffer its output goes to
 
     def __init__(self, kernel_id: str, desc: dict, files: dict, pool: ContextPool):
         self.id = kernel_id

@@ -53,17 +53,18 @@ def fits(offset: int, nbytes: int, parent_nbytes: int) -> bool:
 
 
 def find_in_place(steps: list, k: int, producer: XrtKernel, kernel_of) -> InPlace | None:
-    """The first later packed input buffer that can hold step ``k``'s output in place, or None."""
-    name = steps[k]["outputs"][0]
+    """The first later packed input buffer that can hold step ``k``'s output in place, or None
+    (``steps``: the graph's :class:`~npubuild.runner.records.Step` records)."""
+    name = steps[k].output
     ob = producer.buffers[-1]
     nbytes = ob["parts"][0]["slot"] * itemsize(ob)
     for j in range(k + 1, len(steps)):
-        if name not in steps[j]["inputs"]:
+        if name not in steps[j].inputs:
             continue
         consumer = kernel_of(steps[j])
         if not isinstance(consumer, XrtKernel):  # the GEMM stages its operands itself
             continue
-        locals_ = {consumer.inputs[i][0] for i, n in enumerate(steps[j]["inputs"]) if n == name}
+        locals_ = {consumer.inputs[i][0] for i, n in enumerate(steps[j].inputs) if n == name}
         for i, b in enumerate(consumer.buffers[:-1]):
             if len(b["parts"]) < 2:
                 continue  # a buffer of this tensor alone gets the producer's own buffer (XrtKernel.__call__)
@@ -82,7 +83,7 @@ class StepBuffers:
 
     def __init__(self, steps: list, kernel_of):
         self.steps = steps
-        self.kernel_of = kernel_of  # step record -> its kernel on this backend
+        self.kernel_of = kernel_of  # Step -> its kernel on this backend
         self._plan: dict = {}  # step -> InPlace | None, decided once
         self._own: dict = {}  # step -> (hw, bo)
         self._parents: dict = {}  # (consumer step, buffer) -> (step that allocated it, its hw, parent bo)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from ..core.constants import numpy_dtype
 from ..core.errors import UserError
 from ..ops.lazy_numpy import np
+from ..targets.base import KernelBase
 from .xrt import ContextPool, HwKernel
 from .xrt_packing import to_host
 
@@ -94,7 +95,7 @@ class XrtWholeDispatch:
         return hw.read(c_bo, self.mp * self.np * 4, "i32").reshape(self.mp, self.np)
 
 
-class XrtBf16GemmKernel:
+class XrtBf16GemmKernel(KernelBase):
     """The bf16 matmul on the NPU, one dispatch per call on the whole-array design: the weight
     (a parameter) resident in a zeroed padded [Kp, Np] buffer, ``a`` copied into a zeroed padded
     [Mp, Kp] one, C's f32 [M, N] corner rounded once to bf16 (to nearest even, ml_dtypes) as the
@@ -161,7 +162,7 @@ class XrtBf16GemmKernel:
         pass
 
 
-class XrtGemmKernel:
+class XrtGemmKernel(KernelBase):
     """The int8 matmul on the NPU: :class:`npubuild.runner.gemm.GemmKernel` with NPU dispatches,
     one per call on the whole-array design, one per tile on the blocked overlay."""
 
@@ -205,6 +206,10 @@ class XrtGemmKernel:
     @property
     def last_accumulator(self):
         return self.inner.last_accumulator
+
+    @property
+    def gemm_dispatches(self) -> int:
+        return self.gemm.dispatches
 
     def close(self) -> None:
         pass

@@ -43,7 +43,7 @@ class AneTarget:
     def compile(self, source_text, out_dir, log_path, instance, options, store_root, toolchain, **kw) -> None:
         raise UserError(f"kernel '{instance.id}': {self.supports(instance.op)}; npubuild.ane.build.build_graph builds them")
 
-    def open(self, record: dict, files, runtime):
+    def open(self, record: dict, files):
         raise UserError(f"kernel '{record.get('id')}': the ane backend runs whole graphs from .mil files, not kernels")
 
     def open_graph(self, runtime, name: str, record: dict, backend: str):
@@ -54,10 +54,10 @@ class AneTarget:
 
         return AneGraphRunner(runtime, name, record, runtime.ane_resident)
 
-    def auto_problem(self, runtime, lacking: list[str]) -> str | None:
+    def auto_problem(self, ctx, lacking: list[str]) -> str | None:
         return "ane: runs only graphs from .mil files"
 
-    def traffic(self, runtime):
+    def traffic(self, ctx):
         return None
 
 

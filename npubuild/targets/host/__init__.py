@@ -13,8 +13,9 @@ class HostRunTarget(CompiledBuild):
     variants: tuple[str, ...] = ()
     needs_binary = True
     auto_rank = 1
+    graph_kind: str | None = None  # runs kernels, not whole graphs
 
-    def open(self, record: dict, files, runtime):
+    def open(self, record: dict, files):
         host = self._open_library(record, files)
         if record.get("op") != "matmul" or record.get("dtype") != "i8":
             return host
@@ -40,10 +41,10 @@ class HostRunTarget(CompiledBuild):
         path = files.path(binary, f"kernel {kernel_id} [host binary]")
         return HostKernel(path, record, origin=binary["path"], require_abi=True)
 
-    def auto_problem(self, runtime, lacking: list[str]) -> str | None:
+    def auto_problem(self, ctx, lacking: list[str]) -> str | None:
         return f"host: binaries missing for {', '.join(lacking)}" if lacking else None
 
-    def traffic(self, runtime):
+    def traffic(self, ctx):
         return None
 
 

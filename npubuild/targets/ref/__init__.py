@@ -11,6 +11,7 @@ class RefTarget:
     variants: tuple[str, ...] = ()
     needs_binary = False  # the oracle runs from the manifest record alone
     auto_rank = 2  # the last resort of backend="auto": it always runs
+    graph_kind: str | None = None  # runs kernels, not whole graphs
 
     # -- build: nothing to build ----------------------------------------------------------------
     def supports(self, op: str, shapes=None, dtype: str | None = None, attrs: dict | None = None) -> str | None:
@@ -35,7 +36,7 @@ class RefTarget:
         return None
 
     # -- run ------------------------------------------------------------------------------------
-    def open(self, record: dict, files, runtime):
+    def open(self, record: dict, files):
         if record.get("op") == "matmul" and record.get("dtype") == "i8":
             # the blocked int8 GEMM of npubuild.runner.gemm over the oracle's tile product
             from ...runner.gemm import GemmKernel, RefDispatch
@@ -45,10 +46,10 @@ class RefTarget:
 
         return RefKernel(record)
 
-    def auto_problem(self, runtime, lacking: list[str]) -> str | None:
+    def auto_problem(self, ctx, lacking: list[str]) -> str | None:
         return None
 
-    def traffic(self, runtime):
+    def traffic(self, ctx):
         return None
 
 

@@ -14,13 +14,14 @@ class XdnaRunTarget(CompiledBuild):
     variants = ("npu1", "npu2")  # core.config's xdna_device values; one unit may be built for several
     needs_binary = True
     auto_rank = 0  # backend="auto" tries the NPU first
+    graph_kind: str | None = None  # runs kernels, not whole graphs
 
-    def open(self, record: dict, files, runtime):
+    def open(self, record: dict, files):
         from ...runner import xrt
 
         kernel_id = record["id"]
-        pool = session.session(runtime).pool
-        binaries = session.binaries(runtime, kernel_id)
+        pool = session.session(files).pool  # files: the runtime's OpenContext, whose session() keeps the device
+        binaries = session.binaries(files, record)
         if record.get("op") == "matmul":
             from ...runner import xrt_gemm
 
@@ -29,14 +30,14 @@ class XdnaRunTarget(CompiledBuild):
             return xrt_gemm.XrtGemmKernel(kernel_id, record, pool)
         return xrt.XrtKernel(kernel_id, record, binaries, pool)
 
-    def auto_problem(self, runtime, lacking: list[str]) -> str | None:
-        ok, why = session.status(runtime)
+    def auto_problem(self, ctx, lacking: list[str]) -> str | None:
+        ok, why = session.status(ctx)
         if not ok:
             return f"xrt: {why}"
         return f"xrt: no xdna binary for {', '.join(lacking)}" if lacking else None
 
-    def traffic(self, runtime):
-        return session.session(runtime).traffic
+    def traffic(self, ctx):
+        return session.session(ctx).traffic
 
 
 TARGET = XdnaRunTarget()

@@ -30,22 +30,23 @@ class XdnaState:
             self.xrt.pool.close()
 
 
-def state(rt) -> XdnaState:
-    return rt.session("xdna", XdnaState)
+def state(ctx) -> XdnaState:
+    """``ctx``: the runtime's :class:`npubuild.runner.open_context.OpenContext`."""
+    return ctx.session("xdna", XdnaState)
 
 
-def status(rt) -> tuple[bool, str | None]:
+def status(ctx) -> tuple[bool, str | None]:
     """(usable, why not): pyxrt imports and a Ryzen AI NPU answers."""
     from ...runner import xrt
 
-    if state(rt).xrt is not None:
+    if state(ctx).xrt is not None:
         return True, None
     info = xrt.probe()
     return (info["missing"] is None), info["missing"]
 
 
-def session(rt) -> XrtSession:
-    st = state(rt)
+def session(ctx) -> XrtSession:
+    st = state(ctx)
     if st.xrt is None:
         from ...runner import xrt
 
@@ -59,20 +60,21 @@ def session(rt) -> XrtSession:
         traffic = xrt.Traffic()
 
         def open_hw(kernel_id: str):
-            files = binaries(rt, kernel_id)
-            return xrt.HwKernel(pyxrt, device, files["xclbin"], files["insts"], traffic, run_timeout=rt.limits.xrt_run_timeout)
+            files = st.files[kernel_id]  # checked by binaries() when the kernel was opened, before any context
+            return xrt.HwKernel(pyxrt, device, files["xclbin"], files["insts"], traffic, run_timeout=ctx.limits.xrt_run_timeout)
 
-        pool = xrt.ContextPool(xrt.context_limit(info["family"], rt.xrt_contexts), open_hw)
+        pool = xrt.ContextPool(xrt.context_limit(info["family"], ctx.xrt_contexts), open_hw)
         st.xrt = XrtSession(pyxrt, device, pool, traffic, info)
     return st.xrt
 
 
-def binaries(rt, kernel_id: str) -> dict:
-    """Private copies of the kernel's xclbin and insts, once its abi.json matches its record."""
-    st = state(rt)
+def binaries(ctx, rec: dict) -> dict:
+    """Private copies of the kernel's xclbin and insts, once its abi.json matches its record
+    (``rec``: the kernel's checked manifest record, with ``id``, as ``open`` receives it)."""
+    st = state(ctx)
+    kernel_id = rec["id"]
     if kernel_id in st.files:
         return st.files[kernel_id]
-    rec = rt.checked_record(kernel_id)
     t = rec["targets"].get("xdna", {})
     files = t.get("files", {})
     if not t.get("compiled") or "xclbin" not in files or "insts" not in files:
@@ -80,11 +82,11 @@ def binaries(rt, kernel_id: str) -> dict:
         raise UserError(f"kernel '{kernel_id}' has no xdna binary ({why})")
     if "abi_file" not in t:
         raise UserError(f"kernel '{kernel_id}': the manifest names no abi.json for xdna; delete manifest.json and run `doit build`")
-    why = xdna_abi_problem(kernel_id, rec, rt.files.read(t["abi_file"], f"kernel {kernel_id} [xdna abi]"))
+    why = xdna_abi_problem(kernel_id, rec, ctx.read(t["abi_file"], f"kernel {kernel_id} [xdna abi]"))
     if why:
         raise UserError(f"kernel '{kernel_id}': {why}; refusing to run it (rebuild with `doit build`)")
     if rec["op"] == "matmul":
         check_gemm_abi(kernel_id, rec, t["abi"])
-    pinned = {role: rt.files.path(files[role], f"kernel {kernel_id} [xdna {role}]") for role in ("xclbin", "insts")}
+    pinned = {role: ctx.path(files[role], f"kernel {kernel_id} [xdna {role}]") for role in ("xclbin", "insts")}
     st.files[kernel_id] = pinned
     return pinned
