@@ -35,7 +35,7 @@ STAGE_DEPS = {
     "emitters": {"spec", "ops"},
     "toolchain": {"emitters", "artifacts"},
     "ane": {"ops", "artifacts", "spec.milrefs"},  # a .mil graph is a spec file: which blobs it names
-    "build": {"spec", "ops", "emitters", "toolchain", "ane", "artifacts"},
+    "build": {"spec", "ops", "emitters", "toolchain", "ane", "artifacts", "targets"},
     "targets": {"spec", "ops", "emitters", "toolchain", "ane", "artifacts", "build", "runner"},
     "runner": {"artifacts", "ops", "ane", "targets"},  # and no emitter: what both need lives in ops or the foundation
     # the entry points

@@ -15,12 +15,12 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from npubuild import ops
+from npubuild import ops, targets
 from npubuild.emitters import aie
 from npubuild.emitters import host as host_emitters
 from npubuild.emitters.host import vector
-from npubuild.core.errors import SpecError, UnsupportedOnTarget
-from npubuild.ops.registry import XDNA_F16_TEXT, AttrError, check_target, normalize_attrs
+from npubuild.core.errors import SpecError
+from npubuild.ops.registry import XDNA_F16_TEXT, AttrError, normalize_attrs
 from npubuild.spec.instances import make_instance
 
 from .design_sim import compile_body, run_design
@@ -323,7 +323,8 @@ def test_no_mlir_aie_kernel_so_every_body_setting_gives_the_generated_body():
 
 
 def test_f16_is_refused_on_xdna_with_the_pointer_to_bf16():
-    with pytest.raises(UnsupportedOnTarget, match="use bf16"):
-        check_target(OP, [(64,)], {"alpha": 0.01}, "f16", "xdna")
-    assert XDNA_F16_TEXT in [r.text for r in OP.restrictions]
-    check_target(OP, [(64,)], {"alpha": 0.01}, "bf16", "xdna")
+    xdna = targets.get("xdna")
+    assert xdna.supports("leaky_relu", [(64,)], "f16", {"alpha": 0.01}) == XDNA_F16_TEXT
+    assert "use bf16" in XDNA_F16_TEXT
+    assert XDNA_F16_TEXT in [r.text for r in xdna.restrictions("leaky_relu")]
+    assert xdna.supports("leaky_relu", [(64,)], "bf16", {"alpha": 0.01}) is None

@@ -1,5 +1,6 @@
 """Shape inference rejects bad shapes/attrs with a clear OpError, and every xdna
-restriction of the catalog is enforced by check_target."""
+restriction (npubuild/targets/xdna/rules.py) refuses what it says through the target's
+supports()."""
 from __future__ import annotations
 
 import subprocess
@@ -7,9 +8,10 @@ import sys
 
 import pytest
 
-from npubuild.core.errors import OpError, UnsupportedOnTarget
-from npubuild.ops import REGISTRY, check_target, normalize_attrs
-from npubuild.ops.registry import XDNA_F16_TEXT, XDNA_I64_TEXT, target_problems
+from npubuild import targets
+from npubuild.core.errors import OpError
+from npubuild.ops import REGISTRY, normalize_attrs
+from npubuild.ops.registry import XDNA_F16_TEXT, XDNA_I64_TEXT
 from npubuild.spec.instances import make_instance
 
 
@@ -217,8 +219,12 @@ XDNA_ACCEPTS = [
 ]
 
 
-def _shape_text(shapes):
-    return ", ".join("x".join(map(str, s)) for s in shapes)
+XDNA = targets.get("xdna")
+
+
+def xdna_problems(op_name, shapes, attrs, dtype) -> list[str]:
+    """The texts of the xdna restrictions the combination fails, in order (what the spec loader reports)."""
+    return [r.text for r in XDNA.restrictions(op_name) if not r.check(shapes, attrs, dtype)]
 
 
 @pytest.mark.parametrize("op_name, shapes, attrs, dtype", XDNA_REJECTS, ids=[f"{r[0]}-{i}" for i, r in enumerate(XDNA_REJECTS)])
@@ -226,16 +232,13 @@ def test_xdna_rejects(op_name, shapes, attrs, dtype):
     op = REGISTRY[op_name]
     attrs = normalize_attrs(op, attrs)
     op.infer(shapes, attrs)  # the combination itself is valid
-    problems = target_problems(op, shapes, attrs, dtype, "xdna")
+    problems = xdna_problems(op_name, shapes, attrs, dtype)
     assert problems
-    with pytest.raises(UnsupportedOnTarget) as e:
-        check_target(op, shapes, attrs, dtype, "xdna")
-    msg = str(e.value)
-    assert msg.startswith(f"{op_name} with input shapes [{_shape_text(shapes)}] is not supported on xdna: ")
-    assert msg.endswith(problems[0])
+    assert XDNA.supports(op_name, shapes, dtype, attrs) == "; ".join(problems)
+    assert XDNA.supports(op_name) is None  # the op itself is emitted: only this combination is refused
     # the other targets run everything
     for target in ("ref", "host"):
-        check_target(op, shapes, attrs, dtype, target)
+        assert targets.get(target).supports(op_name, shapes, dtype, attrs) is None
 
 
 @pytest.mark.parametrize("op_name, shapes, attrs, dtype", XDNA_ACCEPTS, ids=[f"{r[0]}-{i}" for i, r in enumerate(XDNA_ACCEPTS)])
@@ -243,7 +246,37 @@ def test_xdna_accepts(op_name, shapes, attrs, dtype):
     op = REGISTRY[op_name]
     attrs = normalize_attrs(op, attrs)
     op.infer(shapes, attrs)
-    check_target(op, shapes, attrs, dtype, "xdna")
+    assert xdna_problems(op_name, shapes, attrs, dtype) == []
+    assert XDNA.supports(op_name, shapes, dtype, attrs) is None
+
+
+def test_xdna_supports_without_an_emitter_is_a_note_before_any_restriction(monkeypatch):
+    """An op xdna has no emitter for is "not yet emitted" (built on ref only), whatever the shapes;
+    the restrictions are asked only of an op it builds."""
+    from npubuild.emitters import aie
+
+    monkeypatch.setattr(aie, "has_emitter", lambda op: op != "softmax")
+    assert XDNA.supports("softmax") == "not yet emitted"
+    assert XDNA.supports("softmax", [(4, 8)], "f32", {"axis": 0}) == "not yet emitted"
+    assert XDNA.supports("relu", [(4,)], "f16") == XDNA_F16_TEXT  # attrs None: the op's defaults
+    assert XDNA.restrictions("no_such_op") == ()
+
+
+def test_xdna_rules_name_registered_ops_and_families_share_them():
+    """The table is keyed by op name: every key is an op, the ops of a family the NPU design treats
+    alike carry the same restrictions, and every movement op the 32-bit cells rule (a new op of such
+    a family needs its entry)."""
+    from npubuild.targets.xdna import rules
+
+    assert sorted(set(rules.BY_OP) - set(REGISTRY)) == []
+    by_family: dict[str, set] = {}
+    for name, op in REGISTRY.items():
+        own = tuple(r.text for r in rules.BY_OP.get(name, ()))
+        if op.family in ("binary", "compare", "reduce", "scan", "arg"):
+            by_family.setdefault(op.family, set()).add(own)
+        if op.family == "movement":
+            assert own[-1:] == (rules.CELL32.text,), name
+    assert all(len(v) == 1 and () not in v for v in by_family.values()), by_family
 
 
 def test_every_xdna_restriction_is_exercised():
@@ -252,9 +285,9 @@ def test_every_xdna_restriction_is_exercised():
     hit = set()
     for op_name, shapes, attrs, dtype in XDNA_REJECTS:
         op = REGISTRY[op_name]
-        hit |= {(op.family, t) for t in target_problems(op, shapes, normalize_attrs(op, attrs), dtype, "xdna")}
+        hit |= {(op.family, t) for t in xdna_problems(op_name, shapes, normalize_attrs(op, attrs), dtype)}
     missing = sorted(
-        {f"{op.family}: {r.text}" for op in REGISTRY.values() for r in op.restrictions if r.target == "xdna"}
+        {f"{op.family}: {r.text}" for op in REGISTRY.values() for r in XDNA.restrictions(op.name)}
         - {f"{fam}: {t}" for fam, t in hit}
         - {f"{op.family}: {t}" for op in REGISTRY.values() for t in (XDNA_I64_TEXT, XDNA_F16_TEXT)}  # next test
     )
@@ -270,8 +303,8 @@ def test_no_i64_or_f16_tensor_reaches_xdna(op_name):
     for dt in op.dtypes:
         for attrs in _str_attr_variants(op):
             ins, out = op.signature(dt, len(op.inputs), attrs)
-            problems = [r.text for r in op.restrictions
-                        if r.target == "xdna" and r.text in (XDNA_I64_TEXT, XDNA_F16_TEXT) and not r.check([()] * len(op.inputs), attrs, dt)]
+            problems = [r.text for r in XDNA.restrictions(op_name)
+                        if r.text in (XDNA_I64_TEXT, XDNA_F16_TEXT) and not r.check([()] * len(op.inputs), attrs, dt)]
             if "i64" in (*ins, out):
                 assert XDNA_I64_TEXT in problems, (dt, attrs)
                 refused += 1

@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 
 from npubuild.core.errors import SpecError
+from npubuild.build.plan import restriction_checks
 from npubuild.spec.load import load_specs
 
 REPO = Path(__file__).resolve().parent.parent
@@ -39,7 +40,8 @@ def write(root: Path, files: dict) -> None:
 
 def load_errors(root: Path, cache_dir: Path | None = None) -> list[str]:
     with pytest.raises(SpecError) as ei:
-        load_specs(root / "specs", root, cache_dir=cache_dir)
+        # the targets' restrictions, as the build passes them (npubuild.build.plan)
+        load_specs(root / "specs", root, cache_dir=cache_dir, restriction_checks=restriction_checks())
     lines = [str(d) for d in ei.value.diagnostics]
     assert str(ei.value) == "\n".join(lines)
     return lines

@@ -25,6 +25,7 @@ from npubuild.emitters.aie.check import design_layout, layout_problems
 from npubuild.emitters.aie.design import Design
 from npubuild.core.errors import SpecError
 from npubuild.spec.instances import make_instance
+from npubuild.build.plan import restriction_checks
 from npubuild.spec.load import load_specs
 
 from .test_xdna_designs import CASES
@@ -99,7 +100,7 @@ def _project(tmp_path, family: str) -> None:
 
 def _errors(tmp_path) -> list[str]:
     with pytest.raises(SpecError) as e:
-        load_specs(tmp_path / "specs", tmp_path, design_checks=design_checks())
+        load_specs(tmp_path / "specs", tmp_path, design_checks=design_checks(), restriction_checks=restriction_checks())
     return [str(d) for d in e.value.diagnostics]
 
 

@@ -17,8 +17,10 @@ def ops_catalog(bodies: bool = False) -> list[dict]:
     device and dtype, which body a core gets; costs an emit per op, device and dtype)."""
     from ..emitters.aie.summary import op_bodies
     from ..ops import REGISTRY
+    from ..targets import get
     from .targets import builds
 
+    xdna = get("xdna")
     out = []
     for name in sorted(REGISTRY):
         op = REGISTRY[name]
@@ -29,14 +31,13 @@ def ops_catalog(bodies: bool = False) -> list[dict]:
             "xdna": {
                 "status": "emitted" if builds("xdna", name) else "not yet emitted",
                 "design": xdna_design_kind(name),
-                "restrictions": d["restrictions"].get("xdna", [])
+                "restrictions": [r.text for r in xdna.restrictions(name)]
                 + ["every design must fit the NPU: checked per instance at spec time (core memory, DMA limits)"],
                 "floats": {dt: note for dt, note in XDNA_FLOAT_NOTES.items() if dt in op.dtypes},
             },
         }
         if bodies and builds("xdna", name):
             d["targets"]["xdna"]["bodies"] = op_bodies(name, [dt for dt in op.dtypes if dt not in XDNA_NO_DTYPES])
-        del d["restrictions"]
         out.append(d)
     return out
 

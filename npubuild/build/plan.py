@@ -115,6 +115,20 @@ def build_plan(config: Config) -> Plan:
 _MAX_PLAN_CACHE = 1 << 30  # a plan of specs within the limits is far smaller; read bounded all the same
 
 
+def restriction_checks() -> dict:
+    """target -> (op, input shapes, attrs, dtype) -> the texts of the target's restrictions that combination
+    fails, in order: the spec loader reports each at the spec line (a user error). That a target has no
+    emitter for an op is not one of them: it is a note (npubuild.build.targets.not_built_reason)."""
+    from ..targets import get
+
+    xdna = get("xdna")  # the one target with restrictions (npubuild/targets/xdna/rules.py)
+
+    def failed(op: str, shapes, attrs: dict, dtype: str) -> list[str]:
+        return [r.text for r in xdna.restrictions(op) if not r.check(shapes, attrs, dtype)]
+
+    return {"xdna": failed}
+
+
 def _build_plan(config: Config) -> Plan:
     from ..ane.from_graph import graph_problems
     from ..ops.registry import TARGETS
@@ -133,6 +147,7 @@ def _build_plan(config: Config) -> Plan:
         cache_dir=config.root / SPEC_CACHE,  # per project, never in the shipped artifact folder
         xdna_device=config.xdna_device,
         design_checks=design_checks(),
+        restriction_checks=restriction_checks(),
         limits=config.limits,
         data_roots=config.data_roots(),
         graph_checks={"ane": graph_problems},

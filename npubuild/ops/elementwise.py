@@ -1,8 +1,9 @@
 """Elementwise ops: unary activations, binary arithmetic, compare, where, fma,
 clamp, cast.
 
-Unary and binary ops broadcast like NumPy on ref and host; the NPU kernels of the
-reference design stream equal-length buffers, so xdna rejects broadcasting.
+Unary and binary ops broadcast like NumPy (the NPU kernels of the reference design
+stream equal-length buffers: xdna's restrictions, npubuild/targets/xdna/rules.py,
+reject broadcasting).
 """
 from __future__ import annotations
 
@@ -10,23 +11,14 @@ import math
 
 from .lazy_numpy import np
 from .registry import (
-    XDNA_FLOATS,
     DTYPES,
     FLOAT_DTYPES,
     NUMERIC_DTYPES,
     Attr,
     OpDef,
-    Restriction,
     broadcast_shapes,
     register,
 )
-
-
-def _same_shape(shapes, attrs, dtype) -> bool:
-    return all(s == shapes[0] for s in shapes)
-
-
-NO_BROADCAST_XDNA = Restriction("xdna", "all inputs must have the same shape (no broadcasting)", _same_shape)
 
 
 def _infer_unary(shapes, attrs):
@@ -115,12 +107,6 @@ _UNARY = {
     "erf": (lambda x, a: _erf(x), (), FLOAT_DTYPES, "Gauss error function"),
 }
 
-_GELU_XDNA = Restriction(
-    "xdna",
-    "the NPU computes the tanh approximation: set approximate: tanh",
-    lambda shapes, attrs, dtype: attrs["approximate"] == "tanh",
-)
-
 for _name, (_fn, _attrs, _dtypes, _doc) in _UNARY.items():
     register(
         OpDef(
@@ -132,7 +118,6 @@ for _name, (_fn, _attrs, _dtypes, _doc) in _UNARY.items():
             oracle=(lambda f: lambda xs, a: f(xs[0], a))(_fn),
             attrs=_attrs,
             dtypes=_dtypes,
-            restrictions=(_GELU_XDNA,) if _name == "gelu" else (),
         )
     )
 
@@ -202,10 +187,6 @@ for _name, (_fn, _attrs, _doc) in _BINARY.items():
             oracle=(lambda f: lambda xs, at: f(xs[0], xs[1], at))(_fn),
             attrs=_attrs,
             dtypes=NUMERIC_DTYPES,
-            restrictions=(
-                NO_BROADCAST_XDNA,
-                Restriction("xdna", "f32 or bf16 only", lambda s, a, dt: dt in XDNA_FLOATS),
-            ),
         )
     )
 
@@ -235,7 +216,6 @@ for _name, (_fn, _doc) in _COMPARE.items():
             dtypes=NUMERIC_DTYPES,
             signature=_compare_signature,
             dtype_doc="inputs have the op's dtype; the output is bool",
-            restrictions=(NO_BROADCAST_XDNA,),
         )
     )
 
@@ -255,7 +235,6 @@ register(
         dtypes=NUMERIC_DTYPES,
         signature=_where_signature,
         dtype_doc="cond is bool; a, b and the output have the op's dtype",
-        restrictions=(NO_BROADCAST_XDNA,),
     ),
     OpDef(
         name="fma",
@@ -265,7 +244,6 @@ register(
         infer=_infer_broadcast,
         oracle=lambda xs, at: xs[0] * xs[1] + xs[2],
         dtypes=FLOAT_DTYPES,
-        restrictions=(NO_BROADCAST_XDNA,),
     ),
     OpDef(
         name="clamp",
@@ -306,12 +284,5 @@ register(
         dtypes=DTYPES,
         signature=_cast_signature,
         dtype_doc="the input has the op's dtype; the output has attr 'to'",
-        restrictions=(
-            Restriction(
-                "xdna",
-                "only f32 <-> i32 and f32 <-> bf16",
-                lambda s, a, dt: (dt, a["to"]) in (("f32", "i32"), ("i32", "f32"), ("f32", "bf16"), ("bf16", "f32")),
-            ),
-        ),
     )
 )

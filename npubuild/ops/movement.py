@@ -1,9 +1,9 @@
 """Data-movement ops: reshape, transpose, narrow, slice, reverse, tile, expand,
 trilu, concat, gather, pad, stop_gradient.
 
-They move elements without arithmetic, so every dtype is accepted. The reference
-design's NPU engines move 32-bit cells and split a tensor around one axis
-(outer x axis x inner), which is where the xdna restrictions come from.
+They move elements without arithmetic, so every dtype is accepted. (The reference
+design's NPU engines move 32-bit cells and split a tensor around one axis, outer x
+axis x inner: xdna's restrictions, npubuild/targets/xdna/rules.py.)
 """
 from __future__ import annotations
 
@@ -14,19 +14,14 @@ from .registry import (
     INDEX_DTYPE_ATTR,
     Attr,
     OpDef,
-    Restriction,
     broadcast_shapes,
     fmt_shape,
     norm_axis,
     numel,
-    only_dtypes,
     register,
 )
 
-CELL32_XDNA = only_dtypes("xdna", ("f32", "i32"), "the NPU data-movement engines move 32-bit cells")
-
-
-def _movement(name, doc, infer, oracle, attrs=(), restrictions=(), **kw) -> OpDef:
+def _movement(name, doc, infer, oracle, attrs=(), **kw) -> OpDef:
     return OpDef(
         name=name,
         family="movement",
@@ -36,7 +31,6 @@ def _movement(name, doc, infer, oracle, attrs=(), restrictions=(), **kw) -> OpDe
         oracle=oracle,
         attrs=attrs,
         dtypes=DTYPES,
-        restrictions=tuple(restrictions) + (CELL32_XDNA,),
         **kw,
     )
 
@@ -81,10 +75,6 @@ def _perm(rank: int, perm) -> list[int]:
 def _infer_transpose(shapes, attrs):
     x = tuple(shapes[0])
     return tuple(x[p] for p in _perm(len(x), attrs["perm"]))
-
-
-def _transpose_xdna(shapes, attrs, dtype) -> bool:
-    return len(shapes[0]) == 2 and _perm(2, attrs["perm"]) == [1, 0]
 
 
 # ---- narrow / slice ----------------------------------------------------------------------
@@ -179,12 +169,6 @@ def _infer_expand(shapes, attrs):
     return broadcast_shapes(x, shape)
 
 
-def _expand_xdna(shapes, attrs, dtype) -> bool:
-    x, shape = tuple(shapes[0]), tuple(attrs["shape"])
-    out = broadcast_shapes(x, shape)
-    return len(shape) == len(x) and sum(1 for d, o in zip(x, out) if d == 1 and o > 1) == 1
-
-
 def _infer_trilu(shapes, attrs):
     x = tuple(shapes[0])
     if len(x) < 2:
@@ -264,10 +248,6 @@ def _pad(xs, attrs):
     return np.pad(x, pads, mode=attrs["mode"])
 
 
-def _one_padded_axis(shapes, attrs, dtype) -> bool:
-    return sum(1 for p in attrs["pads"] if list(p) != [0, 0]) == 1
-
-
 def _identity_infer(shapes, attrs):
     return tuple(shapes[0])
 
@@ -286,7 +266,6 @@ register(
         _infer_transpose,
         lambda xs, a: np.ascontiguousarray(np.transpose(xs[0], _perm(xs[0].ndim, a["perm"]))),
         (Attr("perm", "ints", [], doc="a permutation of 0..rank-1; [] reverses the axes (ONNX default)"),),
-        (Restriction("xdna", "transpose only 2-D with perm [1, 0]", _transpose_xdna),),
     ),
     _movement(
         "narrow",
@@ -318,7 +297,6 @@ register(
         _infer_reverse,
         _reverse,
         (Attr("axes", "ints", [-1], doc="axes to reverse (negative counts from the end)"),),
-        (Restriction("xdna", "reverse a single axis", lambda s, a, dt: len(a["axes"]) == 1),),
     ),
     _movement(
         "tile",
@@ -326,13 +304,6 @@ register(
         _infer_tile,
         lambda xs, a: np.tile(xs[0], a["reps"]),
         (Attr("reps", "ints", doc="repetitions per axis; one entry per axis of x"),),
-        (
-            Restriction(
-                "xdna",
-                "tile exactly one repeated axis (one reps entry != 1)",
-                lambda s, a, dt: sum(r != 1 for r in a["reps"]) == 1,
-            ),
-        ),
     ),
     _movement(
         "expand",
@@ -340,11 +311,6 @@ register(
         _infer_expand,
         lambda xs, a: np.ascontiguousarray(np.broadcast_to(xs[0], broadcast_shapes(xs[0].shape, tuple(a["shape"])))),
         (Attr("shape", "ints", doc="target shape; size-1 entries keep x's dim"),),
-        (
-            Restriction(
-                "xdna", "expand a single broadcast axis (same rank, exactly one size-1 axis grows)", _expand_xdna
-            ),
-        ),
     ),
     _movement(
         "trilu",
@@ -355,7 +321,6 @@ register(
             Attr("upper", "bool", True, doc="true: keep j - i >= diagonal; false: keep j - i <= diagonal"),
             Attr("diagonal", "int", 0, doc="diagonal offset k: 0 main, > 0 above, < 0 below"),
         ),
-        (Restriction("xdna", "trilu only on 2-D inputs (no batch)", lambda s, a, dt: len(s[0]) == 2),),
     ),
     _movement(
         "concat",
@@ -363,7 +328,6 @@ register(
         _infer_concat,
         lambda xs, a: np.concatenate(xs, axis=norm_axis(a["axis"], xs[0].ndim)),
         (Attr("axis", "int", doc="the joined axis (negative counts from the end)"),),
-        (Restriction("xdna", "concat exactly 2 inputs", lambda s, a, dt: len(s) == 2),),
         inputs=("x",),
         variadic=True,
     ),
@@ -392,10 +356,6 @@ register(
                 "constant: fill with value; reflect: mirror without repeating the edge; edge: repeat the edge",
             ),
             Attr("value", "float", 0.0, doc="fill value for constant mode (converted to the dtype)"),
-        ),
-        (
-            Restriction("xdna", "pad a single axis (one non-zero [before, after] pair)", _one_padded_axis),
-            Restriction("xdna", "pad only in constant mode", lambda s, a, dt: a["mode"] == "constant"),
         ),
     ),
     _movement(

@@ -10,18 +10,14 @@ import math
 from ..core.errors import OpError
 from .lazy_numpy import np
 from .registry import (
-    FLOAT_ONLY_XDNA,
     FLOAT_DTYPES,
     NUMERIC_DTYPES,
     Attr,
     OpDef,
-    Restriction,
     fmt_shape,
     numel,
     register,
 )
-
-F32_ONLY_XDNA = FLOAT_ONLY_XDNA  # f32 and bf16
 
 
 # ---- rope --------------------------------------------------------------------------------
@@ -127,10 +123,6 @@ def _attention(xs, attrs):
     return out.reshape(q.shape).astype(q.dtype)
 
 
-def _batch_one(shapes, attrs, dtype) -> bool:
-    return len(shapes[0]) == 2 or shapes[0][0] == 1
-
-
 # ---- pool / im2col -----------------------------------------------------------------------
 
 
@@ -194,10 +186,6 @@ def _pool(xs, attrs):
     return y.astype(x.dtype)
 
 
-def _pool_xdna(shapes, attrs, dtype) -> bool:
-    return attrs["mode"] != "avg" or attrs["count_include_pad"] or list(attrs["pads"]) == [0, 0]
-
-
 def _infer_im2col(shapes, attrs):
     x = tuple(shapes[0])
     kh, kw, _, _, _, _, _, _, ho, wo = _window_attrs("im2col", x, attrs, dilations=True)
@@ -237,7 +225,6 @@ register(
             ),
         ),
         dtypes=FLOAT_DTYPES,
-        restrictions=(F32_ONLY_XDNA,),
     ),
     OpDef(
         name="attention",
@@ -261,15 +248,6 @@ register(
             Attr("scale", "float", 0.0, doc="multiplies q k^T; 0 means 1/sqrt(head_dim)"),
         ),
         dtypes=FLOAT_DTYPES,
-        restrictions=(
-            Restriction("xdna", "attention with batch 1 only (q rank 2, or rank 3 with B = 1)", _batch_one),
-            Restriction(
-                "xdna",
-                "k and v with as many tokens as q (S == Skv)",
-                lambda s, a, dt: s[1][-2] == s[0][-2],
-            ),
-            F32_ONLY_XDNA,
-        ),
     ),
     OpDef(
         name="pool",
@@ -291,12 +269,6 @@ register(
             ),
         ),
         dtypes=FLOAT_DTYPES,
-        restrictions=(
-            Restriction(
-                "xdna", "avg pooling with padding needs count_include_pad: true (the NPU divides by kh*kw)", _pool_xdna
-            ),
-            F32_ONLY_XDNA,
-        ),
     ),
     OpDef(
         name="im2col",
@@ -313,6 +285,5 @@ register(
             Attr("dilations", "ints", [1, 1], doc="spacing [dh, dw] between kernel taps"),
         ),
         dtypes=NUMERIC_DTYPES,
-        restrictions=(F32_ONLY_XDNA,),
     ),
 )

@@ -1,27 +1,20 @@
 """Normalisation ops: softmax, rms_norm, layer_norm, group_norm.
 
 The oracles accumulate in float64 and round once to the op's dtype, so they are
-the most accurate value a kernel can be compared against. The NPU kernels of the
-reference design are f32 and work on rows of the last axis (group_norm on
-``N * num_groups`` rows of one group each).
+the most accurate value a kernel can be compared against.
 """
 from __future__ import annotations
 
 from ..core.errors import OpError
 from .lazy_numpy import np
 from .registry import (
-    FLOAT_ONLY_XDNA,
     FLOAT_DTYPES,
     Attr,
     OpDef,
-    Restriction,
     fmt_shape,
-    last_axis,
     norm_axis,
     register,
 )
-
-F32_ONLY_XDNA = FLOAT_ONLY_XDNA  # f32 and bf16
 
 EPS = Attr("eps", "float", 1e-5, doc="added to the variance (mean square) before the square root")
 
@@ -121,7 +114,6 @@ register(
         oracle=_softmax,
         attrs=(Attr("axis", "int", -1, doc="the axis that sums to 1 (negative counts from the end)"),),
         dtypes=FLOAT_DTYPES,
-        restrictions=(Restriction("xdna", "softmax only over the last axis", last_axis("axis")), F32_ONLY_XDNA),
     ),
     OpDef(
         name="rms_norm",
@@ -132,7 +124,6 @@ register(
         oracle=_rms_norm,
         attrs=(EPS,),
         dtypes=FLOAT_DTYPES,
-        restrictions=(F32_ONLY_XDNA,),
     ),
     OpDef(
         name="layer_norm",
@@ -143,7 +134,6 @@ register(
         oracle=_layer_norm,
         attrs=(EPS,),
         dtypes=FLOAT_DTYPES,
-        restrictions=(F32_ONLY_XDNA,),
     ),
     OpDef(
         name="group_norm",
@@ -158,9 +148,5 @@ register(
             EPS,
         ),
         dtypes=FLOAT_DTYPES,
-        restrictions=(
-            Restriction("xdna", "group_norm needs rank >= 3 input (N, C, spatial...)", lambda s, a, dt: len(s[0]) >= 3),
-            F32_ONLY_XDNA,
-        ),
     ),
 )

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..core.errors import OpError
 from .lazy_numpy import np
-from .registry import Attr, OpDef, fmt_shape, norm_axis, only_dtypes, register
+from .registry import Attr, OpDef, fmt_shape, norm_axis, register
 
 I8_MIN, I8_MAX = -128, 127
 
@@ -232,7 +232,5 @@ register(
         "(i8: a quantised per row, b per column, int32 accumulation, output acc * sx[m] * sw[n]); "
         "bf16: a, b and the output are bf16, products and sums in f32, the sum rounded once to bf16; "
         "the oracle takes the dtype as a third argument",
-        restrictions=(only_dtypes("xdna", ("i8", "bf16"), "the NPU GEMM computes in int8 with int32 accumulation, or in "
-                                  "bf16 with f32 accumulation; f32 would be soft-float"),),
     ),
 )

@@ -2,28 +2,22 @@
 
 Float oracles accumulate in float64 and round once to the op's dtype; integer
 sums and products wrap in the op's dtype (two's complement), like a kernel that
-accumulates in that dtype. The NPU kernels of the reference design work on rows
-of the last axis only.
+accumulates in that dtype.
 """
 from __future__ import annotations
 
 from ..core.errors import OpError
 from .lazy_numpy import np
 from .registry import (
-    FLOAT_ONLY_XDNA,
     FLOAT_DTYPES,
     INDEX_DTYPE_ATTR,
     NUMERIC_DTYPES,
     NUMPY_DTYPE,
     Attr,
     OpDef,
-    Restriction,
-    last_axis,
     norm_axis,
     register,
 )
-
-F32_ONLY_XDNA = FLOAT_ONLY_XDNA  # f32 and bf16
 
 
 def _wide(x):
@@ -61,12 +55,6 @@ def _reducer(fn_name: str, widen: bool):
     return oracle
 
 
-def _single_last_axis(shapes, attrs, dtype) -> bool:
-    rank = len(shapes[0])
-    axes = attrs["axes"]
-    return rank > 0 and len(axes) == 1 and axes[0] % rank == rank - 1
-
-
 _REDUCE_ATTRS = (
     Attr("axes", "ints", [-1], doc="axes to reduce (negative counts from the end); [] reduces every axis (ONNX)"),
     Attr("keepdims", "bool", False, doc="keep each reduced axis as size 1"),
@@ -92,10 +80,6 @@ for _name, (_fn, _widen, _dtypes, _doc) in _REDUCE.items():
             oracle=_reducer(_fn, _widen),
             attrs=_REDUCE_ATTRS,
             dtypes=_dtypes,
-            restrictions=(
-                Restriction("xdna", "a single reduced axis, the last (axes: [-1])", _single_last_axis),
-                F32_ONLY_XDNA,
-            ),
         )
     )
 
@@ -163,11 +147,6 @@ for _name, (_kind, _doc) in _SCAN.items():
             oracle=_scan(_kind),
             attrs=_SCAN_ATTRS,
             dtypes=NUMERIC_DTYPES,
-            restrictions=(
-                Restriction("xdna", "scan only over the last axis", last_axis("axis")),
-                Restriction("xdna", "no reverse scan (reverse: false)", lambda s, a, dt: not a["reverse"]),
-                F32_ONLY_XDNA,
-            ),
         )
     )
 
@@ -226,6 +205,5 @@ for _name, _fn, _doc in (
             dtypes=NUMERIC_DTYPES,
             signature=_arg_signature,
             dtype_doc="the input has the op's dtype; the output is index_dtype (i64, or i32: what xdna takes)",
-            restrictions=(Restriction("xdna", "arg-max/min only over the last axis", last_axis("axis")), F32_ONLY_XDNA),
         )
     )

@@ -1,5 +1,7 @@
-"""The op catalog's data model: typed attrs, dtype rules, shape inference,
-oracles and per-target restrictions.
+"""The op catalog's data model: typed attrs, dtype rules, shape inference and
+oracles. What a target cannot run is the target's fact, not the op's: xdna's
+restrictions are in npubuild/targets/xdna/rules.py (:class:`Restriction` and the
+helpers below are the shared vocabulary).
 
 Nothing here imports NumPy at module load: the build's no-op path (doit loading
 thousands of tasks) only needs shape inference, and importing NumPy would cost
@@ -9,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..core.constants import (  # noqa: F401  (re-exported)
@@ -20,7 +22,7 @@ from ..core.constants import (  # noqa: F401  (re-exported)
     TARGETS,
     XDNA_FLOAT_NOTES,
 )
-from ..core.errors import OpError, UnsupportedOnTarget
+from ..core.errors import OpError
 from ..core.errors import did_you_mean  # noqa: F401  (re-exported: the catalog's users import it from here)
 
 # JSON spelling of non-finite floats (see canonical.json_safe)
@@ -76,13 +78,12 @@ class Attr:
 
 @dataclass(frozen=True)
 class Restriction:
-    """A combination a target cannot run.
+    """A combination a target cannot run (a target package keeps its own, per op name).
 
     ``check(shapes, attrs, dtype)`` is True when the target supports it; ``text``
     says what the target needs, in words a user can act on.
     """
 
-    target: str
     text: str
     check: Callable[[list[tuple[int, ...]], dict, str], bool]
 
@@ -109,7 +110,6 @@ class OpDef:
     signature: Callable[[str, int, dict], tuple[list[str], str]] = same_dtype
     # True: the last input name repeats (concat); at least len(inputs) inputs.
     variadic: bool = False
-    restrictions: tuple[Restriction, ...] = ()
     dtype_doc: str = ""
     output: str = "y"
     # True when the oracle's result depends on the op dtype beyond the input
@@ -164,25 +164,14 @@ class OpDef:
             "attrs": [a.describe() for a in self.attrs],
             "dtypes": list(self.dtypes),
             "dtype_rule": self.dtype_doc or "inputs and output have the op's dtype",
-            "restrictions": {
-                t: [r.text for r in self.restrictions if r.target == t]
-                for t in TARGETS
-                if any(r.target == t for r in self.restrictions)
-            },
         }
 
 
 REGISTRY: dict[str, OpDef] = {}
 
-# Element types the NPU path cannot carry, whatever the op (xdna-review.md items 1, 3):
-# * i64: ``aiex.npu.dma_memcpy_nd`` refuses elements wider than the shim's 32-bit
-#   address granularity (mlir-aie AIEXDialect.cpp, NpuDmaMemcpyNdOp::verify:
-#   "Maximum element bit width allowed is ...").
-# * f16: Peano legalizes every 16-bit float as bfloat16 (llvm-aie
-#   AIELegalizerHelper.cpp legalizeG_FPEXT: "We only handle bfloat16 to single
-#   precision conversion"), so an f16 body would compute wrong values silently.
-#   bf16 is the NPU's float: the same legalizer extends and truncates it to and
-#   from f32, which is what every bf16 body does around its f32 arithmetic.
+# What xdna says of an i64 or f16 tensor: its rules are in npubuild/targets/xdna/rules.py (with the
+# mlir-aie and llvm-aie sources behind them); the texts are here because the xdna emitter's own last
+# check (emitters/aie, which may not import a target) says the same.
 XDNA_I64_TEXT = (
     "no i64 tensors (the NPU's shim DMA moves elements of at most 32 bits): use i32"
     "; argmax/argmin/gather: attrs index_dtype: i32"
@@ -199,42 +188,11 @@ def tensor_dtypes(op: OpDef, n_inputs: int, attrs: dict, dtype: str) -> set[str]
     return {*ins, out}
 
 
-def _dtype_restriction(op: OpDef, banned: str, text: str) -> Restriction:
-    return Restriction("xdna", text, lambda shapes, attrs, dtype: banned not in tensor_dtypes(op, len(shapes), attrs, dtype))
-
-
-def _may_use(op: OpDef, banned: str) -> bool:
-    """Whether some instance of ``op`` can have a ``banned`` tensor (probed over its dtypes and str attr choices)."""
-    variants: list[dict] = [{}]
-    for a in op.attrs:
-        if a.kind == "str" and a.choices:
-            variants = [{**v, a.name: c} for v in variants for c in a.choices]
-    defaults = {a.name: a.default for a in op.attrs if not a.required}
-    n = max(len(op.inputs), 1)
-    for dt in op.dtypes:
-        for v in variants:
-            try:
-                if banned in tensor_dtypes(op, n, {**defaults, **v}, dt):
-                    return True
-            except (KeyError, TypeError, ValueError):
-                return True  # a signature that needs a required attr: keep the check
-    return False
-
-
-def _with_target_dtype_rules(op: OpDef) -> OpDef:
-    extra = tuple(
-        _dtype_restriction(op, banned, text)
-        for banned, text in (("i64", XDNA_I64_TEXT), ("f16", XDNA_F16_TEXT))
-        if _may_use(op, banned)
-    )
-    return replace(op, restrictions=op.restrictions + extra) if extra else op
-
-
 def register(*ops: OpDef) -> None:
     for op in ops:
         if op.name in REGISTRY:
             raise RuntimeError(f"op {op.name!r} registered twice")
-        REGISTRY[op.name] = _with_target_dtype_rules(op)
+        REGISTRY[op.name] = op
 
 
 class AttrError(OpError):
@@ -341,18 +299,6 @@ def _normalized(op: OpDef, raw: dict | None) -> tuple[dict, list[AttrError]]:
     return out, problems
 
 
-def check_target(op: OpDef, shapes: Shapes, attrs: dict, dtype: str, target: str) -> None:
-    """Raise UnsupportedOnTarget if ``target`` cannot run this combination."""
-    for r in op.restrictions:
-        if r.target == target and not r.check(shapes, attrs, dtype):
-            shp = ", ".join("x".join(map(str, s)) or "scalar" for s in shapes)
-            raise UnsupportedOnTarget(f"{op.name} with input shapes [{shp}] is not supported on {target}: {r.text}")
-
-
-def target_problems(op: OpDef, shapes: Shapes, attrs: dict, dtype: str, target: str) -> list[str]:
-    return [r.text for r in op.restrictions if r.target == target and not r.check(shapes, attrs, dtype)]
-
-
 # ---- helpers shared by the catalog modules ------------------------------------------------
 
 # Integer type of index tensors (argmax/argmin outputs, gather indices): i64 as in
@@ -397,15 +343,10 @@ def last_axis(attr_name: str = "axis") -> Callable[[Shapes, dict, str], bool]:
     return check
 
 
-def only_dtypes(target: str, dtypes: tuple[str, ...], why: str) -> Restriction:
-    """Restriction: ``target`` runs the op only for the op dtypes ``dtypes``."""
+def only_dtypes(dtypes: tuple[str, ...], why: str) -> Restriction:
+    """Restriction: the target runs the op only for the op dtypes ``dtypes``."""
     allowed = tuple(dtypes)
-    return Restriction(target, f"{', '.join(allowed)} only ({why})", lambda shapes, attrs, dtype: dtype in allowed)
-
-
-# the float dtypes the NPU bodies take: f32, and bf16 (widened to f32 inside the body)
-XDNA_FLOATS = ("f32", "bf16")
-FLOAT_ONLY_XDNA = only_dtypes("xdna", XDNA_FLOATS, "the NPU kernels compute in f32; bf16 is widened to f32 and rounded back once")
+    return Restriction(f"{', '.join(allowed)} only ({why})", lambda shapes, attrs, dtype: dtype in allowed)
 
 
 def fmt_shape(shape) -> str:

@@ -19,7 +19,6 @@ from ..ops.registry import (
     TARGETS,
     attr_problems,
     did_you_mean,
-    target_problems,
 )
 from .constdata import nested_shape, npy_header, size_problem, value_problem
 from .files import walk_spec_files
@@ -33,6 +32,9 @@ from .yamlnode import Node
 
 # target -> (instance, xdna device) -> why the target's design cannot take it, or None
 DesignChecks = Mapping[str, Callable[[KernelInstance, str], "str | None"]]
+# target -> (op name, input shapes, attrs, dtype) -> the texts of the target's restrictions that
+# combination fails, in the target's order (empty: it can run it); each is an error at the spec line
+RestrictionChecks = Mapping[str, Callable[[str, list, dict, str], "list[str]"]]
 # target -> resolved graph -> [(line, why)]: a target that builds a whole graph as one program (ane)
 # checks the graph, not each kernel
 GraphChecks = Mapping[str, Callable[[object], "list[tuple[int, str]]"]]
@@ -61,11 +63,12 @@ class _Ctx:
     """Diagnostics collector for one file."""
 
     def __init__(self, file: str, xdna_device: str = "npu1", design_checks: DesignChecks | None = None,
-                 limits: Limits = Limits(), data_roots: tuple = ()):
+                 limits: Limits = Limits(), data_roots: tuple = (), restriction_checks: RestrictionChecks | None = None):
         self.file = file
         self.problems: list[Diagnostic] = []
         self.xdna_device = xdna_device
         self.design_checks = design_checks or {}
+        self.restriction_checks = restriction_checks or {}
         self.limits = limits
         self.data_roots = data_roots
 
@@ -208,7 +211,8 @@ def _attrs(ctx: _Ctx, holder: Node, what: str) -> tuple[dict, Node | None]:
 
 def _check_restrictions(ctx: _Ctx, inst: KernelInstance, targets, line: int, what: str, device: str | None = None) -> None:
     for t in targets:
-        problems = target_problems(inst.opdef, inst.shapes, inst.attrs, inst.dtype, t)
+        restricted = ctx.restriction_checks.get(t)
+        problems = restricted(inst.op, inst.shapes, inst.attrs, inst.dtype) if restricted is not None else []
         for text in problems:
             shp = ", ".join("x".join(map(str, s)) for s in inst.shapes)
             ctx.err(line, f"{what}: {inst.op} with input shapes [{shp}] is not supported on {t}: {text}; change the shape/attrs or drop '{t}' from targets")
@@ -484,12 +488,16 @@ def load_specs(
     data_roots: tuple | None = None,
     graph_checks: GraphChecks | None = None,
     spec_checks: Callable | None = None,
+    restriction_checks: RestrictionChecks | None = None,
 ) -> Spec:
     """Load every spec under ``spec_dir``; raise SpecError listing all problems.
 
     ``design_checks`` are the compiled targets' own static checks of an
     instance (the build passes them: npubuild.build.targets.design_checks), so
     that what a target cannot build is reported at its spec line too.
+    ``restriction_checks`` are the targets' restrictions (the build passes them:
+    npubuild.build.plan.restriction_checks): each one a kernel fails is an error at
+    its spec line, and the target's design check is not run on that kernel.
     ``data_roots``: where .npy constants may be read from (default: the project).
     ``graph_checks``: per target, the check of a whole graph (the build passes ane's,
     npubuild.ane.from_graph.graph_problems), reported with the other problems.
@@ -510,7 +518,7 @@ def load_specs(
             problems += parse_problems
             if root is None:
                 continue
-            ctx = _Ctx(display, xdna_device, design_checks, limits, roots)
+            ctx = _Ctx(display, xdna_device, design_checks, limits, roots, restriction_checks)
             if not root.is_map():
                 ctx.err(root.line, f"a spec file must be a mapping with a '{kind}:' key")
                 problems += ctx.problems
@@ -540,7 +548,7 @@ def load_specs(
                             graph_specs.append((g, ctx))
             problems += ctx.problems
     for g, ctx in graph_specs:
-        gctx = _Ctx(g.file, xdna_device, design_checks, limits, roots)
+        gctx = _Ctx(g.file, xdna_device, design_checks, limits, roots, restriction_checks)
         resolved = resolve_graph(g, gctx.err)
         for t in g.targets:
             if resolved is None:

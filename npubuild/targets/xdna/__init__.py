@@ -14,6 +14,9 @@ class XdnaRunTarget(CompiledBuild):
     variants = ("npu1", "npu2")  # core.config's xdna_device values; one unit may be built for several
     needs_binary = True
     auto_rank = 0  # backend="auto" tries the NPU first
+    from .rules import restrictions as _r, supports as _s
+    restrictions = staticmethod(_r)
+    supports = staticmethod(_s)
     graph_kind: str | None = None  # runs kernels, not whole graphs
 
     def open(self, record: dict, files):
