@@ -53,7 +53,8 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
         terminalreporter.write_line("tests marked slow were left out: --run-slow (or CI=true) runs them too")
 
 
-SUMMARY = re.compile(r"npubuild: (\d+) kernels; compiled (\d+), from store (\d+)(?: \((\d+) from shared stores\))?, up to date (\d+)")
+SUMMARY = re.compile(r"npubuild: (\d+) kernels(?:, (\d+) graphs?)?; compiled (\d+), from store (\d+)(?: \((\d+) from shared stores\))?, "
+                     r"up to date (\d+)")
 
 
 @dataclass
@@ -66,15 +67,16 @@ class BuildResult:
     def summary(self) -> dict:
         m = SUMMARY.search(self.out)
         assert m, f"no summary line in build output:\n{self.out}\n{self.err}"
-        kernels, compiled, store, _, uptodate = m.groups()
-        return {"kernels": int(kernels), "compiled": int(compiled), "store": int(store), "uptodate": int(uptodate)}
+        kernels, graphs, compiled, store, _, uptodate = m.groups()
+        counts = {"kernels": int(kernels), "compiled": int(compiled), "store": int(store), "uptodate": int(uptodate)}
+        return {**counts, "graphs": int(graphs)} if graphs else counts  # the line names graphs only when there are some
 
     @property
     def shared(self) -> int:
         """How many of the store hits came from shared stores (the summary's "(N from shared stores)")."""
         m = SUMMARY.search(self.out)
         assert m, f"no summary line in build output:\n{self.out}\n{self.err}"
-        return int(m.group(4) or 0)
+        return int(m.group(5) or 0)
 
     def executed(self, prefix: str) -> list[str]:
         """Names of tasks doit executed (its '.  name' lines) that start with prefix."""

@@ -40,7 +40,7 @@ def _repo_plan():
 def test_mil_graph_builds_into_node_artifacts_and_runs(mil_project, tmp_path):
     p = mil_project
     r = p.doit("build")
-    assert "ane:swiglu" in r.out
+    assert "compile:swiglu@ane" in r.out
     m = json.loads((p.artifacts / "manifest.json").read_text())
     g = m["graphs"]["swiglu"]
     plan = _repo_plan()
@@ -78,7 +78,7 @@ def test_mil_graph_builds_into_node_artifacts_and_runs(mil_project, tmp_path):
     np.testing.assert_array_equal(np.load(tmp_path / "y.npz")["y"], y)
     # second build: nothing runs
     again = p.doit("build")
-    assert "ane:swiglu" not in again.out
+    assert "compile:swiglu@ane" not in again.out
 
 
 def test_the_repository_graph_emits_programs_coremltools_agrees_with(tmp_path):
@@ -100,7 +100,7 @@ def test_store_and_rebuild(mil_project):
     mil = p.root / "specs" / "graphs" / "swiglu.mil"
     mil.write_text(mil.read_text().replace("silu(x = g)", "sigmoid(x = g)"))
     r = p.doit("build")
-    assert "ane:swiglu" in r.out
+    assert "compile:swiglu@ane" in r.out
     after = [n["route"] for n in json.loads((p.artifacts / "manifest.json").read_text())["graphs"]["swiglu"]["nodes"]]
     assert after.count("ew") == before.count("ew") - 1 and after.count("lut") == before.count("lut") == 1  # silu's mul is gone
     assert p.npubuild("verify").rc == 0

@@ -378,7 +378,7 @@ def _repo_ane_graphs():
 
 
 def test_the_repository_specs_model_mils_are_what_coremltools_infers(tmp_path):
-    """The repository's ANE graphs planned and written as the ``ane:<name>`` task writes them
+    """The repository's ANE graphs planned and written as the ``compile:<name>@ane`` task writes them
     (npubuild.ane.build.write_graph, into tmp), then every model.mil checked."""
     from npubuild.ane.build import plan_graph, write_graph
     from npubuild.ane.mil_model import MilBounds

@@ -285,7 +285,7 @@ def test_packages_come_back_from_the_store(built, tmp_path):
     for f in (".npubuild.doit.db", ".npubuild.noop-stamp"):
         (p.root / f).unlink(missing_ok=True)
     r = p.doit("build")
-    assert "ane:blk" in r.out and p.npubuild("verify").rc == 0
+    assert "compile:blk@ane" in r.out and p.npubuild("verify").rc == 0
     for pkg in _packages(_record(p)):
         _load(p.artifacts / pkg["path"])  # restored file by file, it loads: nothing rests on an empty directory
 
@@ -309,7 +309,7 @@ def test_a_noop_build_does_not_import_coremltools(built):
             (built.root / ".npubuild.noop-stamp").unlink(missing_ok=True)
         r = subprocess.run([sys.executable, "-c", code], cwd=built.root, capture_output=True, text=True, timeout=300)
         assert r.stdout.strip().splitlines()[-1] == "NOT IMPORTED 0", r.stdout + r.stderr
-        assert "ane:blk" not in r.stdout
+        assert "compile:blk@ane" not in r.stdout
 
 
 @pytest.mark.slow

@@ -45,7 +45,7 @@ def _x():
 def test_yaml_graph_builds_as_ane_plan_and_matches_ref(project, tmp_path):
     p = _project(project)
     r = p.doit("build")
-    assert "ane:mlp_ane" in r.out
+    assert "compile:mlp_ane@ane" in r.out
     m = json.loads((p.artifacts / "manifest.json").read_text())
     g = m["graphs"]["mlp_ane"]
     assert g["kind"] == "ane" and "steps" not in g
@@ -78,13 +78,13 @@ def test_yaml_graph_builds_as_ane_plan_and_matches_ref(project, tmp_path):
 def test_deleted_package_file_is_rebuilt(project):
     p = _project(project, twin=False)
     p.doit("build")
-    assert p.doit("build").executed("ane") == []  # nothing changed: nothing runs
+    assert p.doit("build").executed("compile:") == []  # nothing changed: nothing runs
     rec = json.loads((p.artifacts / "ane/mlp_ane/plan.json").read_text())
     for victim in (rec["nodes"][0]["mlpackage"]["files"][-1]["path"], rec["mlpackage"]["files"][0]["path"]):
         f = p.artifacts / "ane/mlp_ane" / victim
         f.unlink()
         r = p.doit("build")
-        assert r.executed("ane") == ["ane:mlp_ane"], r.out
+        assert r.executed("compile:") == ["compile:mlp_ane@ane"], r.out
         assert f.is_file()
     assert p.npubuild("verify").rc == 0
 

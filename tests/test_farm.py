@@ -16,7 +16,7 @@ distributed = pytest.importorskip("distributed")
 
 from npubuild.artifacts.stores.notices import clear_notices, take_notices  # noqa: E402
 from npubuild.build.keys import compile_key  # noqa: E402
-from npubuild.build.targets import COMPILED  # noqa: E402
+from npubuild.build.targets import kernel_targets  # noqa: E402
 from npubuild.core.errors import UserError  # noqa: E402
 from npubuild.build.farm import connect, dispatch, scheduler_address, worker  # noqa: E402
 from npubuild.core.farm_settings import FarmSettings  # noqa: E402
@@ -34,7 +34,7 @@ TRUST_ENV = {"NPUBUILD_FARM_TRUSTED": "1"}
 
 def _request(shape=(64,), source: str | None = None, **kw) -> CompileRequest:
     inst = make_instance("relu", "f32", [list(shape)], None)
-    tgt = COMPILED["host"]
+    tgt = kernel_targets()["host"]
     text = source if source is not None else tgt.emit(inst, {})
     tc = tgt.fingerprint(None)
     flags = tgt.flags(None)

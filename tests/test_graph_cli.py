@@ -399,7 +399,7 @@ def test_graph_tasks_draws_the_build_dag(cli, built, tmp_path):
         assert (f"compile:{kid}@host", "manifest") in edges
     xdna = [k for k, v in built.manifest["kernels"].items() if "xdna" in v["targets"]]
     assert xdna and all((f"emit:{k}@xdna", "manifest") in edges for k in xdna)  # emitted only: no toolchain here
-    assert ("ane:swiglu", "manifest") in edges and ("manifest", "build") in edges
+    assert ("compile:swiglu@ane", "manifest") in edges and ("manifest", "build") in edges
     assert not any(v.startswith("compile:") and v.endswith("@xdna") for v in label.values())
 
 

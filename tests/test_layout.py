@@ -36,7 +36,7 @@ STAGE_DEPS = {
     "toolchain": {"emitters", "artifacts"},
     "ane": {"ops", "artifacts", "spec.milrefs"},  # a .mil graph is a spec file: which blobs it names
     "build": {"spec", "ops", "emitters", "toolchain", "ane", "artifacts", "targets"},
-    "targets": {"spec", "ops", "emitters", "toolchain", "ane", "artifacts", "build", "runner"},
+    "targets": {"spec", "ops", "emitters", "toolchain", "ane", "artifacts", "runner"},
     "runner": {"artifacts", "ops", "ane", "targets"},  # and no emitter: what both need lives in ops or the foundation
     # the entry points
     "cli": {"spec", "ops", "emitters", "toolchain", "ane", "build", "artifacts", "runner", "targets"},

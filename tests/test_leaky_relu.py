@@ -20,7 +20,8 @@ from npubuild.emitters import aie
 from npubuild.emitters import host as host_emitters
 from npubuild.emitters.host import vector
 from npubuild.core.errors import SpecError
-from npubuild.ops.registry import XDNA_F16_TEXT, AttrError, normalize_attrs
+from npubuild.emitters.aie.devices import XDNA_F16_TEXT
+from npubuild.ops.registry import AttrError, normalize_attrs
 from npubuild.spec.instances import make_instance
 
 from .design_sim import compile_body, run_design

@@ -11,7 +11,7 @@ import pytest
 from npubuild import targets
 from npubuild.core.errors import OpError
 from npubuild.ops import REGISTRY, normalize_attrs
-from npubuild.ops.registry import XDNA_F16_TEXT, XDNA_I64_TEXT
+from npubuild.emitters.aie.devices import XDNA_F16_TEXT, XDNA_I64_TEXT
 from npubuild.spec.instances import make_instance
 
 

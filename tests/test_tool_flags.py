@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import npubuild
-from npubuild.build.targets import COMPILED
+from npubuild.build.targets import kernel_targets
 from npubuild.core.config import load_config
 from npubuild.core.errors import UserError
 from npubuild.runner.host import HostKernel
@@ -149,12 +149,12 @@ def test_an_opt_level_replaces_npubuilds():
     assert with_extra(["-O2", "-relocation-model=pic"], ["-O3", "-x"]) == ["-relocation-model=pic", "-O3", "-x"]
     assert with_extra(["-O2", "-std=c++20"], ["-g"]) == ["-O2", "-std=c++20", "-g"]
     cfg = SimpleNamespace(host_cpu="portable", flags=ToolFlags(llc=("-O3",), cc=("-s",)))
-    recipe = COMPILED["host"].flags(cfg)
+    recipe = kernel_targets()["host"].flags(cfg)
     assert recipe["llc"].count("-O3") == 1 and "-O2" not in recipe["llc"] and recipe["cc"][-1] == "-s"
     # no project options: the recipe (and so every key) is what it was
     none = SimpleNamespace(host_cpu="portable", flags=ToolFlags())
-    assert COMPILED["host"].flags(none) == COMPILED["host"].flags(None)
-    assert COMPILED["xdna"].flags(none) is AIECC_FLAGS
+    assert kernel_targets()["host"].flags(none) == kernel_targets()["host"].flags(None)
+    assert kernel_targets()["xdna"].flags(none) is AIECC_FLAGS
 
 
 def test_aiecc_and_peano_command_lines_take_the_options():
@@ -173,7 +173,7 @@ def test_aiecc_and_peano_command_lines_take_the_options():
 
 def test_xdna_recipe_carries_the_options():
     cfg = SimpleNamespace(flags=ToolFlags(aiecc=("--verbose",), peano=("-O3",)))
-    flags = COMPILED["xdna"].flags(cfg)
+    flags = kernel_targets()["xdna"].flags(cfg)
     assert flags["aiecc_options"] == ["--verbose"] and flags["peano_options"] == ["-O3"]
     assert {k: flags[k] for k in AIECC_FLAGS} == AIECC_FLAGS
 

@@ -1,8 +1,7 @@
 """A new target is a registration, not an edit of npubuild: a toy target defined here is found by
-name, says what it supports, "compiles" by copying its source, and runs a graph through the runtime.
-
-What it cannot do yet: be built by `doit build` (the build's task creators still use
-build.targets.COMPILED), so the test calls its compile itself and the toy needs no manifest binary."""
+name, says what it supports, is built by the build's own task creators (`npubuild build`, in this
+process, where it is registered: emit, then a compile that copies the source), lands in the manifest
+with its binary, and runs a graph through the runtime from that binary."""
 from __future__ import annotations
 
 import numpy as np
@@ -32,7 +31,7 @@ class ToyKernel:
 
     def __call__(self, x):
         self.calls += 1
-        assert self.program == "relu"
+        assert self.program == "RELU\n"  # what the toy compiler made of the emitted source
         return np.maximum(x, 0)
 
     def bind_param(self, index, array, generation) -> None:
@@ -44,38 +43,67 @@ class ToyKernel:
 
 class ToyTarget:
     name = "toy"
+    unit = "kernel"
     backend = "toy"
     variants = ()
-    needs_binary = False  # the build does not build for registered targets yet
+    needs_binary = True  # the build emits and compiles it, the runtime runs its binary
     auto_rank = None  # auto never picks it
-
-    def __init__(self, out_dir):
-        self.out_dir = out_dir
+    source_name = "kernel.toysrc"
+    emitter_dirs = ()  # its emitter is this file, outside npubuild
+    binaries = {"binary": "kernel.toy"}
 
     def supports(self, op, shapes=None, dtype=None, attrs=None):
         return None if op == "relu" else f"toy has no {op}"
 
+    def restrictions(self, op):
+        return ()
+
     def emitter_version(self):
         return "toy-1"
 
+    def emit_options(self, config, cache_dir=None):
+        return {}
+
+    def kernel_options(self, plan, kernel_id):
+        return {}
+
     def emit(self, instance, options):
-        return instance.op
+        return f"{instance.op}\n"
+
+    def pinned_interface(self, text):
+        return None
 
     def toolchain_problem(self, cache_dir):
         return None
 
     def fingerprint(self, cache_dir):
-        return {"toy": 1}
+        return {"id": "toy-compiler-1"}
 
     def flags(self, config=None):
         return None
 
+    def linked_inputs(self, instance, options, toolchain, flags=None):
+        return {}
+
+    def linked_files(self, instance, options):
+        return []
+
+    def abi(self, instance, options):
+        return None
+
+    def design_problem(self, instance, device):
+        return None
+
+    def compile_budget(self, limits):
+        return 10.0
+
     def compile(self, source_text, out_dir, log_path, instance, options, store_root, toolchain, **kw):
-        (out_dir / "kernel.toy").write_text(source_text)  # the toy compiler copies
+        (out_dir / self.binaries["binary"]).write_text(source_text.upper())  # the toy compiler
 
     def open(self, record, files):
         assert self.supports(record["op"]) is None
-        return ToyKernel((self.out_dir / "kernel.toy").read_text())
+        binary = record["targets"]["toy"]["files"]["binary"]
+        return ToyKernel(files.path(binary, f"kernel {record['id']} [toy binary]").read_text())
 
     def auto_problem(self, runtime, lacking):
         return "toy: only when asked for"
@@ -86,7 +114,7 @@ class ToyTarget:
 
 @pytest.fixture
 def toy(tmp_path):
-    t = targets.register(ToyTarget(tmp_path))
+    t = targets.register(ToyTarget())
     yield t
     targets.unregister("toy")
 
@@ -99,14 +127,21 @@ def test_the_builtin_targets_are_found_by_name():
     assert targets.backends(kernels_only=True) == ("ref", "host", "xrt")
 
 
-def test_a_toy_target_registers_compiles_and_runs_through_the_runtime(tmp_path, toy):
+def test_a_toy_target_registers_builds_and_runs_through_the_runtime(tmp_path, toy, monkeypatch):
+    from npubuild.cli.table import main
+
     assert targets.get("toy") is toy and "toy" in targets.backends()
     assert toy.supports("relu") is None and toy.supports("softmax") == "toy has no softmax"
-    toy.compile(toy.emit(type("I", (), {"op": "relu"})(), {}), tmp_path, tmp_path / "log", None, {}, tmp_path, {})
 
-    p = new_project(tmp_path / "proj", graphs=GRAPHS, targets=("ref",))
-    p.doit("build")
+    p = new_project(tmp_path / "proj", graphs=GRAPHS, targets=("ref", "toy"))
+    monkeypatch.chdir(p.root)
+    assert main(["build"]) == 0
+    kernel = "relu_f32_4x8"
+    d = p.root / "artifacts/kernels" / kernel / "toy"
+    assert (d / "kernel.toysrc").read_text() == "relu\n" and (d / "kernel.toy").read_text() == "RELU\n"
     rt = npubuild.load(p.root / "artifacts")
+    rec = rt.manifest["kernels"][kernel]["targets"]["toy"]
+    assert rec["compiled"] and rec["toolchain"] == "toy-compiler-1" and set(rec["files"]) == {"source", "binary"}
     x = np.linspace(-1, 1, 32, dtype=np.float32).reshape(4, 8)
     g = rt.graph("clip", backend="toy")
     g.set_params()
@@ -114,6 +149,8 @@ def test_a_toy_target_registers_compiles_and_runs_through_the_runtime(tmp_path, 
     assert g.last_stats["kernel_calls"] == 1
     assert rt.graph("clip").backend == "ref"  # auto does not pick a target that asks not to be
     rt.close()
+    assert main(["build"]) == 0  # built again: nothing to do
+    assert (d / "kernel.toy").read_text() == "RELU\n"
 
 
 def test_an_unregistered_backend_is_refused(tmp_path):

@@ -21,7 +21,7 @@ from types import SimpleNamespace
 import pytest
 
 from npubuild import cli
-from npubuild.build.targets import XdnaTarget
+from npubuild.targets.xdna import XdnaTarget
 from npubuild.core.errors import UserError
 from npubuild.toolchain import aie_features, fpcache, xdna
 

@@ -41,11 +41,11 @@ def user_errors_fail(fn):
 @user_errors_fail
 def emit_source(target: str, instance, out: str, options: dict) -> dict:
     """Write the kernel source; rewrite only when the text changes."""
-    from .targets import COMPILED
-
+    from .pinned import source_text
     from .records import hand_edited, write_emit_record
+    from .targets import kernel_target
 
-    text = COMPILED[target].emit(instance, options)
+    text = source_text(kernel_target(target), instance, options)
     edited = hand_edited(Path(out))  # before it is overwritten: the reporter says it was restored
     changed = write_if_changed(Path(out), text)
     write_emit_record(Path(out), target, instance.key, options, text)
@@ -63,9 +63,9 @@ def compile_kernel(target: str, kernel_id: str, instance, source: str, out_dir: 
     here only when the farm cannot take it; ``farm`` (config.farm) says which workers are trusted.
     """
     from ..artifacts.stores import open_stores
-    from .targets import COMPILED
+    from .targets import kernel_target
 
-    tgt = COMPILED[target]
+    tgt = kernel_target(target)
     src, out = Path(source), Path(out_dir)
     binaries = list(tgt.binaries.values())
     try:
@@ -86,7 +86,7 @@ def compile_kernel(target: str, kernel_id: str, instance, source: str, out_dir: 
                                    out, store.local.root, farm)
         if worker is None:
             try:
-                tgt.compile(src.read_text(), out, out / "build.log", instance, options, store.local.root, toolchain, limits, flags=flags)
+                tgt.compile(src.read_text(), out, out / "build.log", instance, options, store.local.root, toolchain, limits=limits, flags=flags)
             except UserError as e:
                 raise UserError(f"kernel {kernel_id}: {e}") from None
         store.put(key, {b: out / b for b in binaries}, {"kernel": kernel_id, "target": target})
@@ -157,9 +157,9 @@ def _adopt(store, key: str, kernel_id: str, target: str, out: Path, binaries: li
         return False
     if rec.get("key") != key or not rec.get("compiled", True):
         return False
-    from .targets import COMPILED
+    from .targets import kernel_target
 
-    roles = {name: role for role, name in COMPILED[target].binaries.items()}
+    roles = {name: role for role, name in kernel_target(target).binaries.items()}
     for name in binaries:
         f = rec.get("files", {}).get(roles[name])
         p = out / name

@@ -89,14 +89,14 @@ def xdna_summaries(plan) -> dict:
     from ..emitters.aie.summary import summary
     from ..core.errors import UnsupportedOnTarget
 
-    from .targets import COMPILED
+    from .targets import kernel_target
 
     out = {}
     base = None
     for kid, inst in plan.instances.items():
         if "xdna" in plan.targets[kid]:
             if base is None:  # the dialect and the kernels the installed mlir-aie has, as the build sees them
-                base = COMPILED["xdna"].emit_options(plan.config, plan.config.store)
+                base = kernel_target("xdna").emit_options(plan.config, plan.config.store)
             try:
                 out[kid] = summary(inst, {**base, **plan.xdna_options(kid)})
             except UnsupportedOnTarget as e:  # the plan refuses such kernels; say so rather than fail the listing

@@ -19,6 +19,7 @@ from ..core.errors import UserError
 from ..core.fsio import sha256_file
 from .actions import RECORD_NAME, compile_key
 from .records import hand_edited, read_emit_record
+from .pinned import source_text
 
 _SHOWN = 80  # characters of a changed value shown
 # the toolchain fingerprint's fields, as a user names them
@@ -70,7 +71,7 @@ def explain_pair(plan, kid: str, target, options: dict, recipe) -> tuple[bool, l
         return True, [f"new: no build has made it yet; asked for by {', '.join(who) or 'the specs'}"]
     reasons: list[str] = []
     try:
-        text = target.emit(inst, options)
+        text = source_text(target, inst, options)
     except UserError as e:  # e.g. a pinned source that does not keep the interface: what the build will say
         return True, [f"the emit will fail: {e}"]
     import hashlib

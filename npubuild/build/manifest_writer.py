@@ -28,7 +28,7 @@ from ..core.limits import Limits
 from ..core.nospace import is_disk_full
 from .actions import RECORD_NAME, user_errors_fail
 from .records import TASK_VALUES
-from .targets import COMPILED, not_built_reason
+from .targets import kernel_targets, not_built_reason
 
 
 def kernel_dir(artifacts: Path, kernel_id: str, target: str) -> Path:
@@ -50,8 +50,9 @@ def build_manifest(plan) -> dict:
     art = plan.config.artifacts
     kernels = {}
     toolchains = {}
-    problems = {t: COMPILED[t].toolchain_problem(plan.config.store) for t in COMPILED}
-    options = {t: COMPILED[t].emit_options(plan.config, plan.config.store) for t in COMPILED}
+    compiled = kernel_targets()
+    problems = {t: c.toolchain_problem(plan.config.store) for t, c in compiled.items()}
+    options = {t: c.emit_options(plan.config, plan.config.store) for t, c in compiled.items()}
     for kid, inst in plan.instances.items():
         rec = inst.describe()
         del rec["id"]
@@ -61,11 +62,11 @@ def build_manifest(plan) -> dict:
             if reason:
                 unavailable[t] = reason
                 continue
-            if t == "ref":
+            tgt = compiled.get(t)
+            if tgt is None:  # a target that needs no binary (ref): runs from the record alone
                 targets[t] = {}
                 continue
             d = kernel_dir(art, kid, t)
-            tgt = COMPILED[t]
             problem = problems[t]
             entry: dict = {}
             if problem and not (d / RECORD_NAME).is_file():
@@ -88,7 +89,7 @@ def build_manifest(plan) -> dict:
                 toolchains[f"{t}:{build['toolchain']['id']}"] = build["toolchain"]
                 if "resources" in tgt.binaries:
                     entry["resources"] = core_resources(d / tgt.binaries["resources"], files["resources"], kid)
-            abi = tgt.abi(inst, {**options[t], **plan.xdna_options(kid)} if t == "xdna" else options[t])
+            abi = tgt.abi(inst, {**options[t], **tgt.kernel_options(plan, kid)})
             if abi is not None:
                 entry["abi"] = abi
                 if entry.get("compiled"):

@@ -91,7 +91,7 @@ def fresh_stamp(config, db_file: Path) -> dict | None:
     from ..core.cache_auth import unseal
     from ..core.fsio import read_regular, within_roots
     from ..spec.files import plan_key
-    from .targets import COMPILED
+    from .targets import kernel_target
 
     try:
         payload = unseal(read_regular(config.root / STAMP_FILE, _MAX_STAMP))
@@ -101,7 +101,7 @@ def fresh_stamp(config, db_file: Path) -> dict | None:
         roots = config.data_roots()
         if not all(within_roots(Path(p), roots) for p in stamp["pinned"]):
             return None
-        ids = {t: COMPILED[t].fingerprint(config.store)["id"] for t in stamp["targets"]}
+        ids = {t: kernel_target(t).fingerprint(config.store)["id"] for t in stamp["targets"]}
         digest = state_digest(plan_key(config), ids, stamp["files"], db_file)
     except Exception:  # noqa: BLE001 - any doubt means "take the full path"
         return None

@@ -6,25 +6,20 @@ it is in the emit key and the emit record: editing the file re-emits (copies) it
 and recompiles; the compile key has the source's sha256 as for any source.
 
 The runtime calls a kernel through the interface the emitter would have written
-(host: ``func.func @kernel``'s memref arguments; xdna: the device and the
-``runtime_sequence``'s memref arguments, which the manifest's ABI describes), so a
-pinned source must keep it: a different one is refused with both interfaces
-spelled out, before anything is compiled.
+(each target's ``pinned_interface`` says what it is: host, ``func.func @kernel``'s
+memref arguments; xdna, the device and the ``runtime_sequence``'s memref
+arguments, which the manifest's ABI describes), so a pinned source must keep it:
+a different one is refused with both interfaces spelled out, before anything is
+compiled.
 """
 from __future__ import annotations
 
 import hashlib
-import re
 from pathlib import Path
 
 from ..core.errors import UserError
 from ..core.fsio import read_regular, within_roots
 from ..core.limits import Limits
-
-_MEMREF = re.compile(r"memref<[^<>]*(?:<[^<>]*>[^<>]*)*>")
-_HOST_SIG = re.compile(r"func\.func\s+@kernel\s*\(([^)]*)\)")
-_XDNA_DEVICE = re.compile(r"aie\.device\s*\(\s*(\w+)\s*\)")
-_XDNA_SEQ = re.compile(r"(?:aiex?\.)?runtime_sequence\s*(?:@[\w$.]+\s*)?\(([^)]*)\)")
 
 
 def pinned_option(path: str, shown: str, limits: Limits = Limits(), roots=None) -> dict:
@@ -61,23 +56,20 @@ def _os_reason(e: OSError) -> str:
     return e.strerror or str(e)
 
 
-def interface(text: str, target: str) -> tuple | None:
-    """What the runtime relies on in a kernel source, (where, memref types), or None when the text has none."""
-    if target == "host":
-        m = _HOST_SIG.search(text)
-        return ("func.func @kernel", tuple(_MEMREF.findall(m.group(1)))) if m else None
-    dev, seq = _XDNA_DEVICE.search(text), _XDNA_SEQ.search(text)
-    if dev is None or seq is None:
-        return None
-    return (f"aie.device({dev.group(1)}) with runtime_sequence", tuple(_MEMREF.findall(seq.group(1))))
-
-
 def _spell(face: tuple | None) -> str:
     return "none found" if face is None else f"{face[0]}({', '.join(face[1])})"
 
 
-def pinned_text(option: dict, generated: str, target: str) -> str:
-    """The pinned source's text, checked: the bytes the build keyed on, UTF-8, with the emitted interface."""
+def source_text(target, instance, options: dict) -> str:
+    """What the emit task writes for ``instance`` on ``target``: the kernel's pinned source when its
+    family pins one (checked against the emitted text), else the emitted text."""
+    generated = target.emit(instance, options)
+    return generated if "pinned" not in options else pinned_text(options["pinned"], generated, target)
+
+
+def pinned_text(option: dict, generated: str, target) -> str:
+    """The pinned source's text, checked: the bytes the build keyed on, UTF-8, with the interface
+    ``target`` (its ``pinned_interface``) finds in the emitted text."""
     shown = option["file"]
     if "error" in option:
         raise UserError(option["error"])
@@ -88,11 +80,11 @@ def pinned_text(option: dict, generated: str, target: str) -> str:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise UserError(f"pinned source {shown}: not UTF-8 text ({e.reason} at byte {e.start})") from None
-    want, got = interface(generated, target), interface(text, target)
+    want, got = target.pinned_interface(generated), target.pinned_interface(text)
     if want is not None and got != want:
         raise UserError(
             f"pinned source {shown} does not keep the interface the runtime calls: it has {_spell(got)}, the kernel needs "
-            f"{_spell(want)}; start from the emitted {'kernel.mlir' if target == 'host' else 'aie.mlir'} of this kernel "
+            f"{_spell(want)}; start from the emitted {target.source_name} of this kernel "
             "(remove the family's sources: and build once to get it)"
         )
     return text

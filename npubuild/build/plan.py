@@ -22,7 +22,7 @@ class Plan:
     config: Config
     spec: Spec
     instances: dict[str, KernelInstance]  # id -> instance
-    targets: dict[str, tuple[str, ...]]  # id -> targets, in TARGETS order
+    targets: dict[str, tuple[str, ...]]  # id -> targets, in the registry's order
     graph_kernels: dict[str, list[str]]  # graph -> kernel id per step
     cache_key: str = ""  # digest of everything the plan was made from (see build_plan)
     devices: dict[str, str] = dataclasses.field(default_factory=dict)  # id -> xdna device, for xdna kernels
@@ -119,19 +119,20 @@ def restriction_checks() -> dict:
     """target -> (op, input shapes, attrs, dtype) -> the texts of the target's restrictions that combination
     fails, in order: the spec loader reports each at the spec line (a user error). That a target has no
     emitter for an op is not one of them: it is a note (npubuild.build.targets.not_built_reason)."""
-    from ..targets import get
+    from ..targets import all_targets
 
-    xdna = get("xdna")  # the one target with restrictions (npubuild/targets/xdna/rules.py)
+    def failed_on(target):
+        def failed(op: str, shapes, attrs: dict, dtype: str) -> list[str]:
+            return [r.text for r in target.restrictions(op) if not r.check(shapes, attrs, dtype)]
 
-    def failed(op: str, shapes, attrs: dict, dtype: str) -> list[str]:
-        return [r.text for r in xdna.restrictions(op) if not r.check(shapes, attrs, dtype)]
+        return failed
 
-    return {"xdna": failed}
+    return {t.name: failed_on(t) for t in all_targets()}
 
 
 def _build_plan(config: Config) -> Plan:
     from ..ane.from_graph import graph_problems
-    from ..ops.registry import TARGETS
+    from ..core.target_names import known_targets
     from .targets import design_checks
 
     asks: list[_Wanted] = []  # what the spec check found: the plan is made from it
@@ -173,7 +174,7 @@ def _build_plan(config: Config) -> Plan:
                 inst = dataclasses.replace(inst, id=f"{rid}_{key[:8]}")
             final[inst.id] = inst
             key_to_id[key] = inst.id
-    targets = {key_to_id[k]: tuple(t for t in TARGETS if t in ts) for k, ts in wanted.targets.items()}
+    targets = {key_to_id[k]: tuple(t for t in known_targets() if t in ts) for k, ts in wanted.targets.items()}
     graph_kernels = {name: [key_to_id[s.instance.key] for s in g.steps] for name, g in spec.graphs.items()}
     devices = {key_to_id[k]: d for k, (d, _) in device_of.items()}
     bodies = {key_to_id[k]: b for k, (b, _) in body_of.items()}
@@ -247,8 +248,8 @@ def _ane_graphs(config: Config, spec, ane_yaml: dict) -> dict:
     (``ane_yaml``, already checked by the spec loader). Every .mil is read here — its text, blob files and
     MIL types — so that a program that does not read stops the build before any task runs, naming
     file:line; a name both a .mil and a YAML graph take is such an error too. Whether a graph's ops are on
-    an ANE route is not asked here: a graph whose plan fails fails its own ``ane:<name>`` task
-    (npubuild.build.tasks.task_ane), and the other graphs and kernels still build."""
+    an ANE route is not asked here: a graph whose plan fails fails its own ``compile:<name>@ane`` task
+    (its compile task, npubuild.build.tasks), and the other graphs and kernels still build."""
     from ..ane.build import load_plan, mil_files
     from ..ane.mil_model import MilBounds
     from ..spec.load import name_problem

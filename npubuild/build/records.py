@@ -27,8 +27,6 @@ RECORD_NAME = "build.json"  # the build record (npubuild.build.actions writes it
 TASK_VALUES = inspect.Signature(
     [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in ("task", "values")])
 _PACKAGE = Path(__file__).resolve().parent.parent  # npubuild/
-# the emitter packages each target's text depends on (their EMITTER_VERSION hashes the same files)
-EMITTER_DIRS = {"host": ("emitters/host",), "xdna": ("emitters/aie", "emitters/host")}
 
 
 @functools.lru_cache(maxsize=None)
@@ -43,8 +41,11 @@ def emitter_files(target: str) -> dict[str, str]:
 
 
 def emitter_files_now(target: str) -> dict[str, str]:
+    from .targets import kernel_target
+
+    t = kernel_target(target)
     out = {}
-    for rel in EMITTER_DIRS.get(target, ()):
+    for rel in t.emitter_dirs if t is not None else ():
         for p in sorted((_PACKAGE / rel).glob("*.py")):
             out[f"npubuild/{rel}/{p.name}"] = sha256_file(p)
     return out
@@ -122,43 +123,5 @@ class OutputsMatchRecord:
                 if not p.is_file() or p.stat().st_size != rec["size"] or sha256_file(p) != rec["sha256"]:
                     return False
         except (OSError, ValueError, KeyError, TypeError):
-            return False
-        return True
-
-
-def ane_plan_files(rec: dict) -> list[dict]:
-    """Every file record (path relative to the graph's directory, sha256, size) an ane graph's plan.json names:
-    programs, weights, fills, and each file of the Core ML packages (per node and the graph's)."""
-    out, packages = [], [rec.get("mlpackage")]
-    for n in rec["nodes"]:
-        out += [n[k] for k in ("mil", "weights") if n.get(k)]
-        packages.append(n.get("mlpackage"))
-    if rec.get("fills"):
-        out.append(rec["fills"])
-    return out + [f for pkg in packages if pkg for f in pkg["files"]]
-
-
-class AneOutputsMatchPlan:
-    """Up to date only while every file an ane graph's plan.json names has its recorded sha256 and size:
-    the task's doit target is plan.json alone, so a deleted package file would otherwise stay "up to date"."""
-
-    __signature__ = TASK_VALUES
-
-    def __init__(self, out_dir: str):
-        self.out_dir = out_dir
-
-    def __call__(self, task, values) -> bool:
-        import json
-
-        from ..core.fsio import sha256_file
-        from ..ane.build import PLAN_FILE
-
-        d = Path(self.out_dir)
-        try:
-            for f in ane_plan_files(json.loads((d / PLAN_FILE).read_text())):
-                p = d / f["path"]
-                if not p.is_file() or p.stat().st_size != f["size"] or sha256_file(p) != f["sha256"]:
-                    return False
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return False
         return True

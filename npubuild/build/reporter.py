@@ -25,7 +25,7 @@ from doit.reporter import ConsoleReporter
 
 SLOWEST = 5
 # the tasks a build counts and times (doit's group tasks "emit", "compile" ... have no actions)
-COUNTED = ("emit:", "compile:", "ane:", "manifest")
+COUNTED = ("emit:", "compile:", "manifest")
 
 
 def _flag(name: str) -> bool | None:
@@ -170,8 +170,9 @@ class ProgressReporter(ConsoleReporter):
         """Where the failed task's log is (subclasses know the layout), or None."""
         return None
 
-    def write_summary(self, kernels: int, notes: list[str], fast: str = "") -> None:
-        """Notes, the counts line with the wall time, the slowest actions, and on failure what failed."""
+    def write_summary(self, kernels: int, notes: list[str], fast: str = "", graphs: int = 0) -> None:
+        """Notes, the counts line with the wall time, the slowest actions, and on failure what failed.
+        ``graphs``: the whole graphs a graph target (ane) builds; the counts cover them as they do kernels."""
         self._stop_live()
         out = self.outstream
         if self.json:
@@ -179,7 +180,7 @@ class ProgressReporter(ConsoleReporter):
 
             # "store": every store hit, "shared": those of them that came from a shared store
             c = self.counts
-            doc = {"kernels": kernels, **c, "store": c["store"] + c["shared"], "failed": len(self.failed), "not_built": len(self.not_built),
+            doc = {"kernels": kernels, "graphs": graphs, **c, "store": c["store"] + c["shared"], "failed": len(self.failed), "not_built": len(self.not_built),
                    "ok": not (self.failed or self.not_built or self.runtime_errors), "nothing_changed": bool(fast),
                    "seconds": round(time.monotonic() - self.t0, 3), "notes": notes,
                    "slowest": [{"task": n, "seconds": round(t, 3)} for t, n in sorted(self.times, reverse=True)[:SLOWEST]],
@@ -194,7 +195,8 @@ class ProgressReporter(ConsoleReporter):
         if self.failed or self.not_built:
             extra = f", failed {len(self.failed)}, not built {len(self.not_built)}"
         shared = f" ({c['shared']} from shared stores)" if c["shared"] else ""
-        out.write(f"npubuild: {kernels} kernels; compiled {c['compiled']}, from store {c['store'] + c['shared']}{shared}, "
+        built = f"{kernels} kernels" + (f", {graphs} graph{'s' if graphs != 1 else ''}" if graphs else "")
+        out.write(f"npubuild: {built}; compiled {c['compiled']}, from store {c['store'] + c['shared']}{shared}, "
                   f"up to date {c['uptodate']}{extra}{fast} in {wall:.1f}s\n")
         if self.times and not self.quiet:
             slow = sorted(self.times, reverse=True)[:SLOWEST]

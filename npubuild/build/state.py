@@ -148,10 +148,9 @@ class Build:
         """Emit options of one kernel on one target (xdna: the kernel's device; a pinned source's sha256)."""
         plan = self.plan
         opts = self.options()[t.name]
-        if t.name == "xdna":
-            own = plan.xdna_options(kid)
-            if any(opts.get(k) != v for k, v in own.items()):
-                opts = {**opts, **own}
+        own = t.kernel_options(plan, kid)
+        if any(opts.get(k) != v for k, v in own.items()):
+            opts = {**opts, **own}
         pinned = plan.pinned.get(kid, {}).get(t.name)
         if pinned is not None:
             from .pinned import pinned_option

@@ -1,324 +1,58 @@
-"""Compiled targets: what the build needs to know about each.
+"""The build's view of the targets registry (npubuild.targets): which targets compile kernels, which
+build whole graphs, and what the task creators ask of them. Nothing here names a target: a target
+registered later is built the same way.
 
-A target that produces artifacts (``host``, ``xdna``) is one object here
-naming its file names, its emitter and its toolchain driver; the doit tasks,
-the build actions and the manifest only talk to this interface. Heavy modules
-(the MLIR bindings) are imported only when a method needs them.
-
-* ``binaries``: manifest role -> file name of the compiled outputs.
-* ``emit_options(config)``: what the emitted text depends on beyond the
-  instance (xdna: the device and the mlir-aie dialect); part of the emit key.
-* ``toolchain_problem(cache_dir)``: None, or one line saying what is missing;
-  a target whose toolchain is missing is emitted but not compiled (unless the
-  project is strict), see :mod:`npubuild.build.tasks`.
+A kernel target that produces artifacts (``unit = "kernel"`` and ``needs_binary``: host, xdna) names
+its source and binary files, its emitter and its toolchain driver (npubuild.targets.base); a target
+whose toolchain is missing is emitted but not compiled (unless the project is strict), see
+:mod:`npubuild.build.tasks`. A graph target (``unit = "graph"``: ane) hands the compile task creator
+one GraphUnit per graph.
 """
 from __future__ import annotations
 
-from pathlib import Path
+from .. import targets
 
-from ..core.limits import Limits
 
+def kernel_targets() -> dict:
+    """name -> target, for every registered target that compiles kernel instances into binaries."""
+    return {t.name: t for t in targets.all_targets() if t.unit == "kernel" and t.needs_binary}
 
-class HostTarget:
-    name = "host"
-    source_name = "kernel.mlir"
-    binaries = {"binary": "kernel.so"}
 
-    def has_emitter(self, op: str) -> bool:
-        from ..emitters.host import has_emitter
+def kernel_target(name: str):
+    """The kernel-compiling target called ``name``, or None (a name from a farm request or a stamp may be anything)."""
+    return kernel_targets().get(name) if isinstance(name, str) else None
 
-        return has_emitter(op)
 
-    def emitter_version(self) -> str:
-        from ..emitters.host import EMITTER_VERSION
-
-        return EMITTER_VERSION
-
-    def emit_options(self, config, cache_dir: Path | None = None) -> dict:
-        return {}
-
-    def emit(self, instance, options: dict) -> str:
-        from ..emitters.host import emit
-
-        return _pinned_or(emit(instance), options, self.name)
-
-    def toolchain_problem(self, cache_dir: Path | None) -> str | None:
-        return None  # the host toolchain is a dependency of the package; missing pieces fail the compile
-
-    def fingerprint(self, cache_dir: Path) -> dict:
-        from ..toolchain.host import fingerprint
-
-        return fingerprint(cache_dir)
-
-    def flags(self, config=None):
-        """The compile recipe: npubuild's host flags for host_cpu, with the project's llc and cc options."""
-        from ..core.tool_flags import with_extra
-        from ..toolchain.host import PORTABLE_CPU, host_flags
-
-        recipe = host_flags(config.host_cpu if config is not None else PORTABLE_CPU)
-        if config is not None and (config.flags.llc or config.flags.cc):
-            recipe = {**recipe, "llc": with_extra(recipe["llc"], config.flags.of("llc")), "cc": [*recipe["cc"], *config.flags.cc]}
-        return recipe
-
-    def linked_inputs(self, instance, options: dict, toolchain: dict, flags=None) -> dict:
-        return {}
-
-    def linked_files(self, instance, options: dict) -> list[str]:
-        return []
-
-    def abi(self, instance, options: dict) -> dict | None:
-        return None
-
-    def design_problem(self, instance, device: str) -> str | None:
-        return None  # every instance the op catalog accepts has a host body
-
-    def compile_budget(self, limits: Limits) -> float:
-        """Seconds one compile may take under the tool timeouts (llc, cc): what a farm client waits."""
-        return 2 * limits.tool_timeout
-
-    def compile(self, source_text: str, out_dir: Path, log_path: Path, instance, options: dict, store_root: Path, toolchain: dict,
-                limits: Limits = Limits(), flags=None) -> None:
-        from ..toolchain.host import compile_shared_library
-
-        compile_shared_library(source_text, out_dir / self.binaries["binary"], log_path, timeout=limits.tool_timeout, flags=flags)
-
-
-class XdnaTarget:
-    """AMD Ryzen AI NPU: aie.mlir per kernel -> aiecc + Peano -> final.xclbin + insts.bin."""
-
-    name = "xdna"
-    source_name = "aie.mlir"
-    binaries = {"xclbin": "final.xclbin", "insts": "insts.bin", "resources": "resources.json"}  # toolchain.core_elf.RESOURCES_NAME
-
-    def has_emitter(self, op: str) -> bool:
-        from ..emitters.aie import has_emitter
-
-        return has_emitter(op)
-
-    def emitter_version(self) -> str:
-        from ..emitters.aie import EMITTER_VERSION
-
-        return EMITTER_VERSION
-
-    def _fingerprint(self, cache_dir: Path | None) -> dict:
-        from ..toolchain.xdna import find_xdna_tools, xdna_fingerprint
-
-        return xdna_fingerprint(find_xdna_tools(probe_versions=False), cache_dir)
-
-    @staticmethod
-    def _aiecc_cli(toolchain: dict) -> str:
-        """The aiecc CLI dialect to drive; refuses (one line) when the mlir-aie probes did not decide."""
-        from ..core.errors import UserError
-        from ..toolchain.xdna import xdna_problem
-
-        problem = xdna_problem(toolchain)
-        if problem:
-            raise UserError(problem)
-        # the fingerprint read `aiecc --help` once; an aiecc whose help lists neither
-        # form is driven with the long-standing legacy flags
-        return (toolchain.get("dialect") or {}).get("aiecc_cli") or "legacy"
-
-    def emit_options(self, config, cache_dir: Path | None = None) -> dict:
-        """Device from the project; dialect from what the installed mlir-aie's aie-opt accepts
-        (the newest forms when mlir-aie is not installed or the probes did not decide)."""
-        from ..emitters.aie import DEFAULT_OPTIONS
-
-        fp = self._fingerprint(cache_dir)
-        dialect = fp.get("dialect") or {}
-        opts = {**DEFAULT_OPTIONS, **{k: v for k, v in dialect.items() if v}, "device": config.xdna_device}
-        missing = self._unavailable_kernels()
-        if missing:
-            opts["unavailable_kernels"] = missing  # xdna_bodies = "auto" does not pick them
-        return opts
-
-    @staticmethod
-    def _unavailable_kernels() -> list[str]:
-        """mlir-aie kernels the installed mlir-aie does not ship ([] without one: the emitter assumes all)."""
-        from ..toolchain.aie_kernel_objects import unavailable_sources
-        from ..toolchain.xdna import find_xdna_tools
-
-        return unavailable_sources(find_xdna_tools(probe_versions=False)) or []
-
-    def emit(self, instance, options: dict) -> str:
-        from ..emitters.aie import emit
-
-        return _pinned_or(emit(instance, options), options, self.name)
-
-    def toolchain_problem(self, cache_dir: Path | None) -> str | None:
-        """One line: which XDNA tools are missing and how to get them (details: `npubuild doctor`)."""
-        from ..toolchain.xdna import find_xdna_tools
-
-        tools = find_xdna_tools(probe_versions=False)
-        missing = [name for name in ("aiecc", "peano", "xclbinutil") if tools[name].get("missing")]
-        if not missing:
-            return None
-        how = {
-            "aiecc": "pip install mlir_aie -f https://github.com/Xilinx/mlir-aie/releases/expanded_assets/latest-wheels-3",
-            "peano": "pip install llvm-aie -f https://github.com/Xilinx/llvm-aie/releases/expanded_assets/nightly",
-            "xclbinutil": "XRT from ppa:amd-team/xrt",
-        }
-        label = {"aiecc": "aiecc (mlir-aie)", "peano": "Peano clang++ (llvm-aie)", "xclbinutil": "xclbinutil (XRT)"}
-        return (
-            f"no {', '.join(label[m] for m in missing)}; install: {'; '.join(how[m] for m in missing)} "
-            "(docs/toolchain.md; `npubuild doctor` shows where npubuild looked)"
-        )
-
-    def fingerprint(self, cache_dir: Path) -> dict:
-        """The toolchain identity compiles are keyed on. Refuses (UserError, one line) when
-        the toolchain is complete but what its mlir-aie accepts could not be decided or is
-        older than the minimum; prints the Peano warnings once per process."""
-        from ..core.errors import UserError
-        from ..toolchain.aie_features import warn_once
-        from ..toolchain.xdna import xdna_problem
-
-        fp = self._fingerprint(cache_dir)
-        problem = xdna_problem(fp)
-        if problem:
-            raise UserError(problem)
-        warn_once(fp.get("warnings") or [])
-        return fp
-
-    def flags(self, config=None):
-        """npubuild's aiecc and Peano recipe, with the project's options when it has any (so that a
-        project without them keeps the keys it had)."""
-        from ..toolchain.aiecc import AIECC_FLAGS
-
-        extra = config.flags if config is not None else None
-        if extra is None or not (extra.aiecc or extra.peano):
-            return AIECC_FLAGS
-        return {**AIECC_FLAGS, "aiecc_options": extra.of("aiecc"), "peano_options": extra.of("peano")}
-
-    @staticmethod
-    def _peano_extra(flags) -> list[str]:
-        return list((flags or {}).get("peano_options") or [])
-
-    @staticmethod
-    def _library_kernel(instance, options: dict):
-        """The mlir-aie kernel (kernel_library.LibraryKernel) the design's cores call, or None."""
-        if instance.op == "matmul" or options.get("body", "generated") == "generated":
-            return None
-        from ..emitters.aie import design_for
-
-        call = design_for(instance, options).call
-        return call.kernel if call is not None else None
-
-    def linked_inputs(self, instance, options: dict, toolchain: dict, flags=None) -> dict:
-        """What the design links (the GEMM microkernel, an mlir-aie kernel): sources' sha256, defines,
-        flags, for the compile key."""
-        if instance.op == "matmul":
-            from ..toolchain.microkernel import microkernel_recipe
-
-            return microkernel_recipe(instance, toolchain, options["device"], self._peano_extra(flags))
-        entry = self._library_kernel(instance, options)
-        if entry is None:
-            return {}
-        from ..toolchain.aie_kernel_objects import aie_kernel_recipe
-
-        return {"aie_kernel": aie_kernel_recipe(entry, toolchain, peano_extra=self._peano_extra(flags))}
-
-    def linked_files(self, instance, options: dict) -> list[str]:
-        """Files outside the artifacts a compile reads (doit's file_dep; the no-op check stats them)."""
-        from ..core.errors import UserError
-        from ..toolchain.xdna import find_xdna_tools
-
-        if instance.op == "matmul":
-            from ..emitters.aie import device
-            from ..toolchain.aiecc import locate_kernel_sources
-
-            src = locate_kernel_sources(find_xdna_tools(probe_versions=False), device(options).arch)
-            return [src["mm_cc"]] if src.get("mm_cc") else []
-        entry = self._library_kernel(instance, options)
-        if entry is None:
-            return []
-        from ..toolchain.aie_kernel_objects import kernel_paths
-
-        try:
-            p = kernel_paths(entry, find_xdna_tools(probe_versions=False))
-        except UserError:
-            return []  # the compile reports what is missing
-        return [f for f in (p["source"], p["lut_source"]) if f]
-
-    def compile_budget(self, limits: Limits) -> float:
-        """Seconds one compile may take under the tool timeouts (two Peano objects, aiecc)."""
-        return limits.aiecc_timeout + 2 * limits.tool_timeout
-
-    def design_problem(self, instance, device: str) -> str | None:
-        """Why the NPU design cannot take ``instance`` (tile memory, DMA limits ...), or None."""
-        from ..emitters.aie import check_instance
-
-        return check_instance(instance, {"device": device})
-
-    def abi(self, instance, options: dict) -> dict | None:
-        from ..emitters.aie import body_info, design_for
-        from ..emitters.aie.summary import summary
-
-        abi = design_for(instance, options).abi()
-        if instance.op != "matmul":
-            abi["body"] = body_info(instance, options)
-        abi["summary"] = summary(instance, options, abi)
-        return abi
-
-    def compile(self, source_text: str, out_dir: Path, log_path: Path, instance, options: dict, store_root: Path, toolchain: dict,
-                limits: Limits = Limits(), flags=None) -> None:
-        from ..toolchain.aiecc import compile_design
-        from ..toolchain.xdna import find_xdna_tools
-
-        tools = find_xdna_tools(probe_versions=False)
-        objects = []
-        if instance.op == "matmul":
-            from ..toolchain.microkernel import build_microkernel
-
-            objects.append(build_microkernel(instance, tools, toolchain, Path(store_root), out_dir, options["device"],
-                                             timeout=limits.tool_timeout, peano_extra=self._peano_extra(flags)))
-        entry = self._library_kernel(instance, options)
-        if entry is not None:
-            from ..toolchain.aie_kernel_objects import build_aie_kernel
-
-            objects.append(build_aie_kernel(entry, tools, toolchain, Path(store_root), out_dir, timeout=limits.tool_timeout,
-                                            peano_extra=self._peano_extra(flags)))
-        cli = self._aiecc_cli(toolchain)
-        from ..emitters.aie import device
-
-        # arch picks the cores' program memory (toolchain.core_elf.PROGRAM_MEMORY)
-        compile_design(source_text, out_dir, log_path, tools=tools, cli_dialect=cli, objects=objects, timeout=limits.aiecc_timeout,
-                       arch=device(options).arch, opt_level=(toolchain.get("dialect") or {}).get("aiecc_opt_level"),
-                       extra_options=list((flags or {}).get("aiecc_options") or []))
-
-
-def _pinned_or(generated: str, options: dict, target: str) -> str:
-    """The kernel's pinned source when its family pins one (checked against ``generated``), else ``generated``."""
-    if "pinned" not in options:
-        return generated
-    from .pinned import pinned_text
-
-    return pinned_text(options["pinned"], generated, target)
-
-
-COMPILED: dict[str, HostTarget | XdnaTarget] = {"host": HostTarget(), "xdna": XdnaTarget()}
+def graph_targets() -> list:
+    """Every registered target that builds whole graphs."""
+    return [t for t in targets.all_targets() if t.unit == "graph"]
 
 
 def design_checks() -> dict:
     """target -> (instance, xdna device) -> why its design cannot take the instance, or None:
     the spec loader runs them so that such problems are reported at the spec's line."""
-    return {name: t.design_problem for name, t in COMPILED.items()}
+    return {name: t.design_problem for name, t in kernel_targets().items()}
 
 
 def builds(target: str, op: str) -> bool:
     """True when ``target`` produces an artifact for ``op`` (ref needs none)."""
-    t = COMPILED.get(target)
-    return t is not None and t.has_emitter(op)
+    t = kernel_target(target)
+    return t is not None and t.supports(op) is None
 
 
 def not_built_reason(target: str, op: str) -> str | None:
     """Why ``target`` has no artifact for ``op``; None when it has one or needs none."""
-    if target == "ref" or builds(target, op):
+    t = targets.get(target)
+    if (t is not None and not t.needs_binary) or builds(target, op):
         return None
     return "not yet emitted"
 
 
 def compiled_pairs(plan):
     """(kernel id, instance, target object) for every artifact the plan builds."""
+    compiled = kernel_targets()
     for kid, inst in plan.instances.items():
-        for t in plan.targets[kid]:
-            if builds(t, inst.op):
-                yield kid, inst, COMPILED[t]
+        for name in plan.targets[kid]:
+            t = compiled.get(name)
+            if t is not None and t.supports(inst.op) is None:
+                yield kid, inst, t

@@ -2,13 +2,13 @@
 
 The same tasks npubuild.build.tasks gives doit, like ``ninja -t graph``:
 ``emit:KERNEL@TARGET -> compile:KERNEL@TARGET -> manifest -> build``, and
-``ane:GRAPH -> manifest`` for the ANE graphs. A target whose toolchain is
+``compile:GRAPH@TARGET -> manifest`` for the graphs a graph target builds whole (ane). A target whose toolchain is
 missing is emitted only (xdna without mlir-aie): its compile tasks do not
 exist, so its emit tasks lead straight to the manifest, drawn dashed.
 """
 from __future__ import annotations
 
-from .targets import compiled_pairs
+from .targets import compiled_pairs, graph_targets
 
 
 def task_dag(plan) -> tuple[list[tuple[str, str, str]], list[tuple[str, str]]]:
@@ -28,10 +28,11 @@ def task_dag(plan) -> tuple[list[tuple[str, str, str]], list[tuple[str, str]]]:
         comp = f"compile:{kid}@{t.name}"
         nodes.append((comp, comp, 'style=filled, fillcolor="#dbeafe"'))
         edges += [(emit, comp), (comp, "manifest")]
-    for name in sorted(plan.ane_graphs):
-        ane = f"ane:{name}"
-        nodes.append((ane, ane, 'style=filled, fillcolor="#fef3c7"'))
-        edges.append((ane, "manifest"))
+    for g in graph_targets():
+        for name in g.graph_names(plan):
+            comp = f"compile:{name}@{g.name}"
+            nodes.append((comp, comp, 'style=filled, fillcolor="#fef3c7"'))
+            edges.append((comp, "manifest"))
     nodes += [("manifest", "manifest", 'shape=box3d, style=filled, fillcolor="#dcfce7"'), ("build", "build", "shape=doubleoctagon")]
     edges.append(("manifest", "build"))
     return nodes, edges

@@ -4,9 +4,11 @@ The creators are methods of :class:`BuildTasks`, which owns the run's
 :class:`~npubuild.build.state.Build` (config, plan, recipes, stamp, each loaded
 once) and hands it to the manifest action and to the reporter.
 
-Per kernel instance and compiled target: ``emit:<id>@<target>`` writes the
-source and ``compile:<id>@<target>`` turns it into a binary (or takes it from
-the store). ``manifest`` writes artifacts/manifest.json; ``build`` (the
+The creators loop over the targets registry (:mod:`.targets`). Per kernel
+instance and kernel target: ``emit:<id>@<target>`` writes the source and
+``compile:<id>@<target>`` turns it into a binary (or takes it from the store);
+per graph of a graph target (ane), ``compile:<graph>@<target>`` builds the
+whole graph. ``manifest`` writes artifacts/manifest.json; ``build`` (the
 default) is everything; ``test`` runs the test suite.
 
 Up-to-date decisions use content only: an emit task is current while the
@@ -31,16 +33,15 @@ from ..core.nospace import guard_doit
 from . import noop
 from .actions import RECORD_NAME, compile_kernel, emit_source, remove_outputs
 from .manifest_writer import OutputsIntact, write_manifest
-from .records import EMIT_RECORD, TASK_VALUES, AneOutputsMatchPlan, OutputsMatchRecord, SourceMatchesEmitRecord, ane_plan_files
+from .records import EMIT_RECORD, TASK_VALUES, OutputsMatchRecord, SourceMatchesEmitRecord
 from .reporter import ProgressReporter
 from .state import DEP_FILE, Build
-from .targets import COMPILED, not_built_reason
+from .targets import graph_targets, kernel_target, not_built_reason
 
 # what a project's dodo.py takes: `from npubuild.build.tasks import *`
 __all__ = [
     "DOIT_CONFIG",
     "install_signal_handlers",
-    "task_ane",
     "task_build",
     "task_compile",
     "task_emit",
@@ -77,6 +78,18 @@ class KeyUnchanged(config_changed):
     __signature__ = TASK_VALUES
 
 
+class Intact:
+    """A graph unit's ``intact`` check as a doit uptodate callable (signature precomputed, as above)."""
+
+    __signature__ = TASK_VALUES
+
+    def __init__(self, check):
+        self.check = check
+
+    def __call__(self, task, values) -> bool:
+        return self.check()
+
+
 def _build_files(build: Build) -> list[str]:
     """Every file a build task reads or writes."""
     plan = build.plan
@@ -86,7 +99,7 @@ def _build_files(build: Build) -> list[str]:
         files += [f"{d}/{t.source_name}", f"{d}/{EMIT_RECORD}", *(f for p in _pinned_paths(plan, kid) for f in (p, os.path.realpath(p)))]
         if build.compiles(t):
             files += [f"{d}/{b}" for b in t.binaries.values()] + [f"{d}/{RECORD_NAME}"] + t.linked_files(inst, build.pair_options(kid, t))
-    return files + _manifest_targets(plan) + _constant_sources(plan) + _ane_files(plan)
+    return files + _manifest_targets(plan) + _constant_sources(plan) + [f for g in graph_targets() for f in g.graph_files(plan)]
 
 
 def _pinned_paths(plan, kid: str) -> list[str]:
@@ -105,12 +118,18 @@ def _record_stamp(build: Build, written) -> None:
         return  # another build is still writing here: no stamp, so that a run after it is killed sweeps
     ids = {t: r.toolchain["id"] for t, r in recipes.items()}
     compiled = sum(1 for p in build.pairs() if build.compiles(p.target))
-    summary = {"kernels": len(plan.instances), "artifacts": compiled, "notes": _notes(build),
+    graphs = _graph_count(plan)
+    summary = {"kernels": len(plan.instances), "graphs": graphs, "artifacts": compiled + graphs, "notes": _notes(build),
                "manifest_targets": _manifest_targets(plan), "manifest_deps": _manifest_deps(build)}
     files = _build_files(build)
     files += sorted(set(written) - set(files))
     pinned = sorted({p for kid in plan.pinned for p in _pinned_paths(plan, kid)})
     noop.write_stamp(plan.config, plan.config.root / DEP_FILE, plan.cache_key, ids, files, summary, pinned)
+
+
+def _graph_count(plan) -> int:
+    """How many whole graphs the graph targets build (each one compile task, counted like a kernel's)."""
+    return sum(len(g.graph_names(plan)) for g in graph_targets())
 
 
 def _notes(build: Build) -> list[str]:
@@ -128,62 +147,11 @@ def _notes(build: Build) -> list[str]:
         if recipes.get(t.name) and not recipes[t.name].compiles:
             uncompiled[t.name] = uncompiled.get(t.name, 0) + 1
     for name, n in sorted(uncompiled.items()):
-        problem = COMPILED[name].toolchain_problem(plan.config.store) or ""
+        problem = kernel_target(name).toolchain_problem(plan.config.store) or ""
         # one short line: how to install each tool is `npubuild doctor`'s (and docs/toolchain.md's)
         short = problem.split("; install:", 1)[0]
         lines.append(f"{name}: {n} kernel{'s' if n != 1 else ''} emitted, not compiled: {short}; `npubuild doctor` says how to install")
     return lines
-
-
-def _ane_dir(plan, name: str) -> str:
-    return f"{plan.config.artifacts}/ane/{name}"
-
-
-def _ane_sources(plan, name: str, bounds, readable: bool = False) -> list[str]:
-    """What an ane graph is built from: its .mil and the blobs it names (``readable``: only those a build
-    may read), or its YAML spec and the .npy files of its constants."""
-    from ..ane.build import blob_files, readable_blobs
-
-    path, _ = plan.ane_graphs[name]
-    graph = plan.ane_yaml.get(name)
-    if graph is not None:
-        return [path, *sorted(str(c.file) for c in graph.constants.values() if c.file is not None)]
-    blobs = readable_blobs(Path(path), bounds) if readable else blob_files(Path(path), bounds)
-    return [path, *(str(b) for b in blobs)]
-
-
-def _ane_plan_fails(path: str, display: str, bounds, graph=None) -> bool:
-    from ..ane.build import plan_graph
-
-    try:
-        plan_graph(Path(path), display, bounds, graph)
-    except UserError:
-        return True
-    return False
-
-
-def _ane_files(plan) -> list[str]:
-    """The sources of every ane graph and every artifact of its last build (for the no-op check): the
-    programs, their weights, the fills, and each file of the Core ML packages (per node and the graph's),
-    so that a deleted or changed package file makes `doit build` run again."""
-    if not plan.ane_graphs:
-        return []
-    import json
-
-    from ..ane.build import PLAN_FILE
-    from ..ane.mil_model import MilBounds
-
-    files = []
-    bounds = MilBounds.of(plan.config)
-    for name in sorted(plan.ane_graphs):
-        out = Path(_ane_dir(plan, name))
-        files += [*_ane_sources(plan, name, bounds), str(out / PLAN_FILE)]
-        try:
-            # plan.json's paths (the packages' too: coreml.package_files) are relative to the graph's directory
-            files += [str(out / f["path"]) for f in ane_plan_files(json.loads((out / PLAN_FILE).read_text()))]
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            continue  # a damaged plan.json names no files (it is stamped itself)
-    return files
 
 
 def _manifest_targets(plan) -> list[str]:
@@ -194,11 +162,9 @@ def _manifest_targets(plan) -> list[str]:
 
 
 def _manifest_deps(build: Build) -> list[str]:
-    from ..ane.build import PLAN_FILE
-
     plan = build.plan
-    ane = [f"{_ane_dir(plan, name)}/{PLAN_FILE}" for name in sorted(plan.ane_graphs)]
-    return [f"{d}/{RECORD_NAME if build.compiles(t) else t.source_name}" for _, _, t, d in build.pairs()] + _constant_sources(plan) + ane
+    graphs = [f for g in graph_targets() for f in g.graph_outputs(plan)]
+    return [f"{d}/{RECORD_NAME if build.compiles(t) else t.source_name}" for _, _, t, d in build.pairs()] + _constant_sources(plan) + graphs
 
 
 def _constant_sources(plan) -> list[str]:
@@ -260,14 +226,27 @@ class BuildTasks:
             }
 
     def task_compile(self):
-        """Compile kernel sources, or take them from the content-addressed store."""
+        """Compile kernel sources and build whole graphs, or take them from the content-addressed store."""
         build = self._load()
         plan = None if build.fast_stamp() else build.load_plan()
-        yield {"name": None, "doc": "compile kernel sources, or take them from the content-addressed store"}
+        yield {"name": None, "doc": "compile kernel sources and graphs (ane), or take them from the content-addressed store"}
         if build.fast_stamp() or plan is None:
             return
+        graphs = [(g, u) for g in graph_targets() for u in g.graph_units(plan)]
+        tasks = list(self._kernel_compiles(build)) + [_graph_task(g, u) for g, u in graphs if not u.fails]
+        # doit stops at the first failed task (and does not run tasks in the order they are yielded): the task of
+        # a graph whose plan fails waits for every kernel and every other graph, so one bad graph stops no one
+        # else's build; it then fails with the reason (file:line, op, shapes) and the build exits non-zero.
+        # (The names are taken before doit sees the dicts: it prefixes them with the creator's name in place.)
+        others = [f"compile:{t['name']}" for t in tasks]
+        failing = [{**_graph_task(g, u), "task_dep": others} for g, u in graphs if u.fails]
+        yield from tasks + failing
+
+    def _kernel_compiles(self, build: Build):
+        """The compile task of every kernel instance on every kernel target with a usable recipe."""
         from ..artifacts.stores import StoreAccess
 
+        plan = build.plan
         store = StoreAccess.from_config(plan.config)  # the local store and the further ones, picklable
         recipes = build.recipes()
         for kid, inst, t, d in build.pairs():
@@ -287,40 +266,6 @@ class BuildTasks:
                 "clean": [(remove_outputs, ([*(f"{d}/{b}" for b in t.binaries.values()), f"{d}/{RECORD_NAME}",
                                             f"{d}/build.log", f"{d}/link"],))],
             }
-
-    def task_ane(self):
-        """Compile the ane graphs (specs/graphs/*.mil, YAML graphs with targets [ane]) into per-node ANE programs (or take them from the store)."""
-        build = self._load()
-        plan = None if build.fast_stamp() else build.load_plan()
-        yield {"name": None, "doc": "compile the ane graphs (specs/graphs/*.mil, YAML graphs with targets [ane]) into per-node ANE programs"}
-        if build.fast_stamp() or plan is None or not plan.ane_graphs:
-            return
-        from ..ane.build import PLAN_FILE, build_graph, code_version
-        from ..ane.mil_model import MilBounds
-        from ..artifacts.stores import StoreAccess
-
-        version = code_version()
-        store = StoreAccess.from_config(plan.config)
-        bounds = MilBounds.of(plan.config)
-        tasks, failing = [], []
-        for name, (path, display) in sorted(plan.ane_graphs.items()):
-            out = _ane_dir(plan, name)
-            graph = plan.ane_yaml.get(name)
-            task = {
-                "name": name,
-                "actions": [(build_graph, (path, display, out, store, bounds, graph))],
-                "file_dep": _ane_sources(plan, name, bounds, readable=True),
-                "targets": [f"{out}/{PLAN_FILE}"],
-                "uptodate": [KeyUnchanged(version), AneOutputsMatchPlan(out)],
-                "clean": [(remove_outputs, ([out],))],  # the programs, weights and Core ML packages: the whole directory
-            }
-            (failing if _ane_plan_fails(path, display, bounds, graph) else tasks).append(task)
-        # doit stops at the first failed task (and does not run tasks in the order they are yielded): the task of
-        # a graph whose plan fails waits for every kernel and every other graph, so one bad graph stops no one
-        # else's build; it then fails with the reason (file:line, op, shapes) and the build exits non-zero.
-        for task in failing:
-            task["task_dep"] = ["compile", *(f"ane:{t['name']}" for t in tasks)]
-        yield from tasks + failing
 
     def task_manifest(self):
         """Write artifacts/manifest.json (kernels, graphs, files with sha256 and size)."""
@@ -349,7 +294,7 @@ class BuildTasks:
         return {
             "actions": [(write_manifest, (str(plan.config.root), plan))],
             "file_dep": _manifest_deps(build),
-            "task_dep": ["compile", "ane"] if plan.ane_graphs else ["compile"],
+            "task_dep": ["compile"],
             "targets": _manifest_targets(plan),
             "uptodate": [KeyUnchanged(f"{plan.fingerprint()}:{sorted((n, r.toolchain['id'], r.compiles) for n, r in build.recipes().items() if r)}:{build.options()}"),
                          OutputsIntact()],
@@ -369,6 +314,18 @@ class BuildTasks:
             "verbosity": 2,
             "doc": "run the test suite (pytest)",
         }
+
+
+def _graph_task(target, unit) -> dict:
+    """The doit task of one whole graph a graph target builds."""
+    return {
+        "name": f"{unit.name}@{target.name}",
+        "actions": [unit.action],
+        "file_dep": unit.sources,
+        "targets": unit.outputs,
+        "uptodate": [KeyUnchanged(unit.key), Intact(unit.intact)],
+        "clean": [(remove_outputs, (unit.clean,))],
+    }
 
 
 class BuildReporter(ProgressReporter):
@@ -437,12 +394,12 @@ class BuildReporter(ProgressReporter):
         c = self.counts
         if stamp:
             c["uptodate"] = stamp["artifacts"]
-            notes, kernels, fast = stamp["notes"], stamp["kernels"], " (nothing changed since the last build)"
+            notes, kernels, graphs, fast = stamp["notes"], stamp["kernels"], stamp["graphs"], " (nothing changed since the last build)"
         else:
             if not self.total and not self.failures:
                 return  # not a build (e.g. `doit test`, `doit list`)
-            notes, kernels, fast = _notes(build), len(plan.instances), ""
-        self.write_summary(kernels, notes, fast)
+            notes, kernels, graphs, fast = _notes(build), len(plan.instances), _graph_count(plan), ""
+        self.write_summary(kernels, notes, fast, graphs)
         argv = build.invocation()
         if not (self.build_ok and not self.failures and not self.runtime_errors and argv is not None and noop.plain_build(argv)):
             return
@@ -450,7 +407,7 @@ class BuildReporter(ProgressReporter):
         if stamp:
             from ..spec.files import plan_key
 
-            summary = {k: stamp[k] for k in ("kernels", "artifacts", "notes", "manifest_targets", "manifest_deps")}
+            summary = {k: stamp[k] for k in ("kernels", "graphs", "artifacts", "notes", "manifest_targets", "manifest_deps")}
             cfg = build.config
             noop.write_stamp(cfg, cfg.root / DEP_FILE, plan_key(cfg), stamp["toolchain_ids"], stamp["files"], summary,
                              stamp["pinned"])
@@ -478,7 +435,6 @@ _DODO = BuildTasks(Build()).namespace()
 DOIT_CONFIG = _DODO["DOIT_CONFIG"]
 task_emit = _DODO["task_emit"]
 task_compile = _DODO["task_compile"]
-task_ane = _DODO["task_ane"]
 task_manifest = _DODO["task_manifest"]
 task_build = _DODO["task_build"]
 task_test = _DODO["task_test"]

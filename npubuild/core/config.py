@@ -55,9 +55,10 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from .constants import TARGETS, XDNA_BODY_DEFAULT, XDNA_BODY_SOURCES, XDNA_DEVICES
+from .constants import XDNA_BODY_DEFAULT, XDNA_BODY_SOURCES, XDNA_DEVICES
 from .errors import UserError, did_you_mean
 from .limits import Limits, limits_from_table, parse_size
+from .target_names import known_targets
 from .tool_flags import ToolFlags, tool_flags_from
 from .farm_settings import FarmSettings, parse_farm_settings
 
@@ -161,8 +162,8 @@ def load_config(root: Path | None = None) -> Config:
     store = (root / store) if store else artifacts / ".cache"
     targets = tuple(table.get("targets", ("ref", "host")))
     for t in targets:
-        if t not in TARGETS:
-            raise UserError(f"{pp}: unknown target '{t}' in [tool.npubuild] targets; known: {', '.join(TARGETS)}")
+        if t not in known_targets():
+            raise UserError(f"{pp}: unknown target '{t}' in [tool.npubuild] targets; known: {', '.join(known_targets())}")
     try:
         max_open = int(os.environ.get("NPUBUILD_MAX_OPEN_KERNELS") or table.get("max_open_kernels", 16))
     except ValueError:

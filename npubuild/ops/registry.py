@@ -169,19 +169,6 @@ class OpDef:
 
 REGISTRY: dict[str, OpDef] = {}
 
-# What xdna says of an i64 or f16 tensor: its rules are in npubuild/targets/xdna/rules.py (with the
-# mlir-aie and llvm-aie sources behind them); the texts are here because the xdna emitter's own last
-# check (emitters/aie, which may not import a target) says the same.
-XDNA_I64_TEXT = (
-    "no i64 tensors (the NPU's shim DMA moves elements of at most 32 bits): use i32"
-    "; argmax/argmin/gather: attrs index_dtype: i32"
-)
-XDNA_F16_TEXT = (
-    "no f16 tensors (Peano compiles every 16-bit float as bfloat16, so f16 would be computed wrongly): "
-    "use bf16, the NPU's float (or f32, which AIE cores compute in software)"
-)
-
-
 def tensor_dtypes(op: OpDef, n_inputs: int, attrs: dict, dtype: str) -> set[str]:
     """Every element type an instance of ``op`` reads or writes."""
     ins, out = op.signature(dtype, n_inputs, attrs)

@@ -45,7 +45,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from ..ops.lazy_numpy import np
-from ..targets.base import KernelBase
+from .kernel_base import KernelBase
 
 # float32 is exact for int8 dot products while |sum| <= 2**24: K <= 2**24 / 128**2 = 1024 terms
 F32_EXACT_TERMS = 1024

@@ -20,7 +20,7 @@ import numpy as np
 from ..artifacts.abi import abi_mismatch, embedded_abi
 from ..core.errors import UserError
 from ..core.constants import numpy_dtype
-from ..targets.base import KernelBase
+from .kernel_base import KernelBase
 
 
 def _shape_text(shape) -> str:

@@ -8,7 +8,7 @@ a whole graph runner).
 
 :func:`as_kernel` gives every opened kernel the members of
 :class:`npubuild.targets.base.Kernel`: a kernel derived from
-:class:`~npubuild.targets.base.KernelBase` has them; any other (the three methods only) is
+:class:`~npubuild.runner.kernel_base.KernelBase` has them; any other (the three methods only) is
 wrapped in :class:`BareKernel`, which has the defaults.
 """
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..core.limits import Limits
-from ..targets.base import KernelBase
+from .kernel_base import KernelBase
 from .pinned import PinnedFiles
 
 

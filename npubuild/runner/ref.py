@@ -4,7 +4,7 @@ from __future__ import annotations
 from ..core.errors import UserError
 from ..ops import REGISTRY
 from ..ops.registry import NUMPY_DTYPE, normalize_attrs
-from ..targets.base import KernelBase
+from .kernel_base import KernelBase
 
 
 def run_oracle(op_name: str, inputs: list, attrs: dict, dtype: str, out_dtype: str):

@@ -43,7 +43,7 @@ from ..core.errors import UserError
 from ..core.limits import Limits
 from ..ops.lazy_numpy import np
 from ..ops.registry import NUMPY_DTYPE
-from ..targets.base import KernelBase
+from .kernel_base import KernelBase
 from .xrt_packing import (
     DeviceTensor,
     SubBuffer,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..core.constants import numpy_dtype
 from ..core.errors import UserError
 from ..ops.lazy_numpy import np
-from ..targets.base import KernelBase
+from .kernel_base import KernelBase
 from .xrt import ContextPool, HwKernel
 from .xrt_packing import to_host
 

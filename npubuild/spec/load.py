@@ -14,9 +14,9 @@ from .. import ops
 from ..core.constants import XDNA_BODY_SOURCES, XDNA_DEVICES
 from ..core.errors import Diagnostic, OpError, SpecError
 from ..core.limits import Limits
+from ..core.target_names import known_targets
 from ..ops.registry import (
     DTYPES,
-    TARGETS,
     attr_problems,
     did_you_mean,
 )
@@ -135,13 +135,14 @@ def _targets(ctx: _Ctx, node: Node | None, default: tuple[str, ...]) -> tuple[st
         default = ("ref", *default)  # the oracle is always available
     if node is None:
         return default
+    known = known_targets()
     if not node.is_list() or not all(isinstance(t.value, str) for t in node.value):
-        ctx.err(node.line, f"targets must be a list such as [ref, host]; known targets: {', '.join(TARGETS)}")
+        ctx.err(node.line, f"targets must be a list such as [ref, host]; known targets: {', '.join(known)}")
         return default
     out = []
     for t in node.value:
-        if t.value not in TARGETS:
-            ctx.err(t.line, f"unknown target '{t.value}'{did_you_mean(t.value, TARGETS)}; known targets: {', '.join(TARGETS)}")
+        if t.value not in known:
+            ctx.err(t.line, f"unknown target '{t.value}'{did_you_mean(t.value, known)}; known targets: {', '.join(known)}")
         else:
             out.append(t.value)
     if "ref" not in out:

@@ -1,17 +1,18 @@
 """Targets as plugins: ref, host, xdna and ane, each a package holding one object that
 implements :class:`npubuild.targets.base.Target`, found here by name.
 
-The runtime, the command line (and, as the build moves over, its task creators)
-loop over this registry instead of branching on target names. A target package
-may import the stages it builds and runs with (ops, spec, emitters, toolchain,
-ane, artifacts, build's compiled targets, the runner's kernel classes); nothing
-outside imports a target package except through this registry.
+The build's task creators, the runtime and the command line loop over this
+registry instead of branching on target names. A target package may import the
+stages it builds and runs with (ops, spec, emitters, toolchain, ane, artifacts,
+the runner's kernel classes); nothing outside imports a target package except
+through this registry.
 """
 from __future__ import annotations
 
-from .base import Kernel, Target
+from ..core import target_names
+from .base import GraphUnit, Kernel, Target
 
-__all__ = ["Kernel", "Target", "all_targets", "backends", "by_backend", "get", "register", "unregister"]
+__all__ = ["GraphUnit", "Kernel", "Target", "all_targets", "backends", "by_backend", "get", "register", "unregister"]
 
 _REGISTRY: dict[str, Target] = {}
 _LOADED: list[bool] = []  # non-empty once the built-ins are registered
@@ -28,6 +29,7 @@ def _builtins() -> None:
     from .ref import TARGET as ref
     from .xdna import TARGET as xdna
 
+    # core.constants.TARGETS lists the same names, for the stages that may not import targets
     for t in (ref, host, xdna, ane):
         _REGISTRY.setdefault(t.name, t)
 
@@ -36,12 +38,14 @@ def register(target: Target) -> Target:
     """Add ``target`` (a new name, or a replacement of the same name); returns it."""
     _builtins()
     _REGISTRY[target.name] = target
+    target_names.add(target.name)  # specs and the config may name it now
     return target
 
 
 def unregister(name: str) -> None:
     _builtins()
     _REGISTRY.pop(name, None)
+    target_names.remove(name)
 
 
 def all_targets() -> list[Target]:

@@ -1,17 +1,38 @@
 """What a target is: the one interface the build, the runtime and the command line talk to.
 
-A target builds *units* (a kernel instance for host and xdna, a whole graph for
-ane) and opens what it built for the runtime. The build half (``emit``,
-``emitter_version``, ``toolchain_problem``, ``fingerprint``, ``flags``,
-``compile``) is what :mod:`npubuild.build.targets` provides per target today;
-the runtime half (``open``, ``auto_problem``, ``traffic``) is what the runtime
-asks instead of branching on backend names. Protocols, not base classes: a
-target is any object with these members (a test may define one in a few lines).
+A target builds *units* and opens what it built for the runtime. A unit is a
+kernel instance (``unit = "kernel"``: host, xdna; the build emits its source
+and compiles it with the target's ``emit``/``compile``) or a whole graph
+(``unit = "graph"``: ane; the target hands the build one :class:`GraphUnit`
+per graph, built by the same task creator as the kernels). The runtime half
+(``open``, ``auto_problem``, ``traffic``) is what the runtime asks instead of
+branching on backend names. Protocols, not base classes: a target is any
+object with these members (a test may define one in a few lines).
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Callable, NamedTuple, Protocol, runtime_checkable
+
+from ..runner.kernel_base import KernelBase  # noqa: F401  (the defaults of Kernel's members; the runner's kernels derive from it)
+
+# a memref type in MLIR text (nested <...> once, for layouts and memory spaces): what a pinned source's
+# interface is compared on
+MEMREF = re.compile(r"memref<[^<>]*(?:<[^<>]*>[^<>]*)*>")
+
+
+class GraphUnit(NamedTuple):
+    """One whole graph a ``unit = "graph"`` target builds: what the build's compile task runs and checks."""
+
+    name: str  # the graph's name; its task is ``compile:<name>@<target>``
+    action: tuple  # (callable, args): builds or takes from the store; returns doit values, or TaskFailed
+    sources: list[str]  # the files it reads (doit file_dep)
+    outputs: list[str]  # the files doit tracks (the rest are checked by ``intact``)
+    key: str  # up to date while this is unchanged (with ``intact``)
+    intact: Callable  # doit uptodate callable: every output still as built
+    clean: list[str]  # what `doit clean` removes
+    fails: bool  # its plan fails now: it runs after every other unit, so one bad graph stops no one else's build
 
 
 @runtime_checkable
@@ -41,25 +62,9 @@ class Kernel(Protocol):
     gemm_dispatches: int
 
 
-class KernelBase:
-    """The defaults of :class:`Kernel`'s members: no params, nothing to close, no device buffer, no GEMM."""
-
-    bound_generation: int | None = None
-    writes_device_buffer = False
-
-    def bind_param(self, index: int, array, generation=None) -> None:
-        """No param to prepare: the array reaches ``__call__`` like every input."""
-
-    def close(self) -> None:
-        pass
-
-    @property
-    def gemm_dispatches(self) -> int:
-        return 0
-
-
 class Target(Protocol):
     name: str  # the target's name in specs and the manifest ("xdna")
+    unit: str  # what it builds: "kernel" (one kernel instance) or "graph" (a whole graph)
     backend: str  # what `npubuild run --backend` and ``Runtime.graph(backend=...)`` call it ("xrt")
     variants: tuple[str, ...]  # devices one unit may be built for (xdna: npu1, npu2); () when none
     needs_binary: bool  # True when running a kernel needs a compiled artifact for this target
@@ -69,9 +74,18 @@ class Target(Protocol):
     def supports(self, op: str, shapes=None, dtype: str | None = None, attrs: dict | None = None) -> str | None:
         """None when the target builds (or needs nothing to run) ``op``; otherwise the reason."""
 
+    def restrictions(self, op: str) -> tuple:
+        """What it cannot run of ``op`` (ops.registry.Restriction: text, check), checked at the spec's line; () when nothing."""
+
     def emitter_version(self) -> str: ...
 
     def emit(self, instance, options: dict) -> str: ...
+
+    # a kernel target that needs a binary also names its files (``source_name``; ``binaries``: manifest
+    # role -> file name; ``emitter_dirs``: the packages under npubuild/ its emitted text depends on) and answers ``emit_options(config, cache_dir)``, ``kernel_options(plan, kernel_id)``,
+    # ``linked_inputs``, ``linked_files``, ``abi``, ``design_problem``, ``compile_budget`` and
+    # ``pinned_interface(text)`` (see npubuild.targets.host.build, the smallest); a graph target answers
+    # ``graph_names(plan)``, ``graph_units(plan)``, ``graph_files(plan)`` and ``graph_outputs(plan)`` (npubuild.targets.ane.build)
 
     def toolchain_problem(self, cache_dir: Path | None) -> str | None:
         """None, or one line naming the absent tool and how to get it."""

@@ -50,9 +50,9 @@ def wait_budget(target: str, limits: Limits) -> float:
     """How long the client waits for one compile: the tool timeouts the compile itself runs
     under (the target's compile_budget: host, llc and cc; xdna, two Peano objects and aiecc),
     plus an allowance."""
-    from ..targets import COMPILED
+    from ..targets import kernel_target
 
-    compiled = COMPILED.get(target, COMPILED["host"])  # a name the build does not compile: host's budget, as before
+    compiled = kernel_target(target) or kernel_target("host")  # a name the build does not compile: host's budget, as before
     return compiled.compile_budget(limits) + QUEUE_ALLOWANCE
 
 
@@ -246,7 +246,7 @@ def _lost(executor: str, store_root, why: str, farm: FarmSettings | None = None)
 def _take(executor: str, req: CompileRequest, result: dict, out: Path, store_root, prov: dict, farm: FarmSettings) -> dict:
     """Check the worker's answer, compile it here too when farm_verify picks it, then write it;
     UserError for a compile error or a bad answer. Returns the provenance the build record keeps."""
-    from ..targets import COMPILED
+    from ..targets import kernel_target
 
     worker = prov["worker"]
     cert = prov.get("certificate")
@@ -257,7 +257,7 @@ def _take(executor: str, req: CompileRequest, result: dict, out: Path, store_roo
         atomic_write_text(out / "build.log", log)
         raise UserError(f"kernel {req.kernel_id} (on farm worker {worker}): {answer.message(result, out)}")
     try:
-        files = answer.outputs(result, COMPILED[req.target].binaries.values(), req.max_size)
+        files = answer.outputs(result, kernel_target(req.target).binaries.values(), req.max_size)
     except answer.Malformed as e:
         raise _malformed(req, executor, worker, e) from None
     if farm.sample():
@@ -274,14 +274,14 @@ def _verify_here(req: CompileRequest, files: dict, store_root, worker: str) -> N
     """farm_verify: compile the kernel here, in a private directory, and compare byte for byte."""
     import tempfile
 
-    from ..targets import COMPILED
+    from ..targets import kernel_target
 
     with tempfile.TemporaryDirectory(prefix="npubuild-verify-") as tmp:
         d = Path(tmp)
         text = req.source.decode("utf-8")
         try:
-            COMPILED[req.target].compile(text, d, d / "build.log", req.instance, req.options, store_root, req.toolchain,
-                                         req.limits, flags=req.flags)
+            kernel_target(req.target).compile(text, d, d / "build.log", req.instance, req.options, store_root, req.toolchain,
+                                         limits=req.limits, flags=req.flags)
         except UserError as e:
             raise UserError(f"kernel {req.kernel_id}: farm_verify: farm worker {worker} compiled it, but it fails here: {e}") from None
         for name, (data, _) in files.items():

@@ -20,10 +20,10 @@ ASK_TIMEOUT = 30.0  # seconds a worker has to describe itself (it may be busy co
 
 
 def local_toolchains(cache_dir) -> dict:
-    from ..targets import COMPILED
+    from ..targets import kernel_targets
 
     out = {}
-    for name, tgt in COMPILED.items():
+    for name, tgt in kernel_targets().items():
         try:
             problem = tgt.toolchain_problem(cache_dir)
             out[name] = {"problem": problem} if problem else {"id": tgt.fingerprint(cache_dir)["id"]}

@@ -90,9 +90,9 @@ def scratch_dir() -> Path:
 
 def own_toolchain(target: str) -> dict:
     """This machine's fingerprint of ``target``'s toolchain (UserError when it has none or misses a tool)."""
-    from ..targets import COMPILED
+    from ..targets import kernel_target
 
-    tgt = COMPILED[target]
+    tgt = kernel_target(target)
     problem = tgt.toolchain_problem(scratch_dir() / "store")
     if problem:
         raise UserError(problem)
@@ -123,10 +123,12 @@ def run_compile(req: CompileRequest) -> dict:
     ``{"error": message, "log", "worker", "scratch"}`` (the compiler failed, as it would locally),
     ``{"refused": reason, "worker"}`` (this worker cannot produce the client's key)."""
     from ..keys import compile_key
-    from ..targets import COMPILED
+    from ..targets import kernel_target
 
-    tgt = COMPILED[req.target]
+    tgt = kernel_target(req.target)
     where = worker_name()
+    if tgt is None:
+        return {"refused": f"no target '{req.target}' here compiles kernels", "worker": where}
     if req.code != code_id():
         return {"refused": f"its npubuild differs (compile code {code_id()[:12]} here, {req.code[:12] or '?'} on the client: "
                            "install the same npubuild on the workers)", "worker": where}
@@ -152,7 +154,7 @@ def run_compile(req: CompileRequest) -> dict:
         try:
             # read as the local build reads the file (Path.read_text: universal newlines)
             text = io.TextIOWrapper(io.BytesIO(req.source), encoding="utf-8").read()
-            tgt.compile(text, out, log, req.instance, req.options, scratch_dir() / "store", tc, req.limits,
+            tgt.compile(text, out, log, req.instance, req.options, scratch_dir() / "store", tc, limits=req.limits,
                         flags=req.flags)
         except UserError as e:
             return {"error": str(e), "log": _log_text(log, req.limits), "worker": where, "scratch": str(out)}
@@ -190,10 +192,10 @@ def _log_text(path: Path, limits: Limits | None = None) -> str:
 
 def describe_worker() -> dict:
     """For ``npubuild farm status`` (through Client.run): this worker's toolchain ids, or why it has none."""
-    from ..targets import COMPILED
+    from ..targets import kernel_targets
 
     out = {}
-    for name in COMPILED:
+    for name in kernel_targets():
         try:
             out[name] = {"id": own_toolchain(name)["id"]}
         except UserError as e:

@@ -77,3 +77,15 @@ DMA_WRAP_MAX = 1023
 DMA_REPEAT_MAX = 64
 DMA_STRIDE_MAX = 1 << 20
 DMA_GRANULE = 4
+
+# What the NPU cannot carry, whatever the op: an i64 tensor (the shim DMA's dma_memcpy_nd) or an f16 one
+# (Peano's legalizer); the rules, with the mlir-aie and llvm-aie sources behind them, are the xdna
+# target's (npubuild/targets/xdna/rules.py), and the emitter's own last check says the same.
+XDNA_I64_TEXT = (
+    "no i64 tensors (the NPU's shim DMA moves elements of at most 32 bits): use i32"
+    "; argmax/argmin/gather: attrs index_dtype: i32"
+)
+XDNA_F16_TEXT = (
+    "no f16 tensors (Peano compiles every 16-bit float as bfloat16, so f16 would be computed wrongly): "
+    "use bf16, the NPU's float (or f32, which AIE cores compute in software)"
+)

@@ -7,7 +7,7 @@ unchanged. Per op:
 
 * **flat** (elementwise ops, casts, selects, per-tensor quantisation,
   reshape): every element is a row; all inputs have the output's shape (the
-  xdna restrictions in the catalog make sure).
+  xdna target's restrictions, npubuild/targets/xdna/rules.py, make sure).
 * **last axis** (softmax, norms, last-axis reductions, scans, arg-max/min,
   rope): rows are the leading dims, the last axis stays whole. gamma/beta are
   parameters (sent whole, once per run); rope's cos/sin are per token, so they

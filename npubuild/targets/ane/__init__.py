@@ -1,8 +1,8 @@
 """The ``ane`` target: a whole graph (a .mil file, or a YAML graph with targets [ane]) planned into
 per-node ANE programs and Core ML packages, run by the fp16 host emulation of the plan (Core ML on
 macOS). Its unit is a graph, not a kernel instance: the runtime asks it to open graphs of its
-``graph_kind``; it builds through the build's ``task_ane`` until the task creators loop over this
-registry."""
+``graph_kind``; the build's compile task creator builds the :class:`~npubuild.targets.base.GraphUnit`
+each graph is (:mod:`.build`)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -12,6 +12,7 @@ from ...core.errors import UserError
 
 class AneTarget:
     name = "ane"
+    unit = "graph"
     backend = "ane"
     variants: tuple[str, ...] = ()
     needs_binary = True
@@ -21,6 +22,27 @@ class AneTarget:
     def supports(self, op: str, shapes=None, dtype: str | None = None, attrs: dict | None = None) -> str | None:
         # placement is per MIL node (npubuild.ane.routes), decided when a whole graph is planned
         return "ane builds whole graphs (.mil files, YAML graphs with targets [ane]), not kernel instances"
+
+    def restrictions(self, op: str) -> tuple:
+        return ()  # per MIL node when a graph is planned (npubuild.ane.routes), not per op in a spec
+
+    def graph_units(self, plan):
+        from .build import graph_units
+
+        return graph_units(plan)
+
+    def graph_names(self, plan) -> list[str]:
+        return sorted(plan.ane_graphs)
+
+    def graph_outputs(self, plan) -> list[str]:
+        from .build import graph_outputs
+
+        return graph_outputs(plan)
+
+    def graph_files(self, plan) -> list[str]:
+        from .build import graph_files
+
+        return graph_files(plan)
 
     def emitter_version(self) -> str:
         from ...ane.build import code_version

@@ -1,14 +1,15 @@
 """The ``host`` target: standard-dialect MLIR compiled to a shared library and run with ctypes.
-The build half forwards to :class:`npubuild.build.targets.HostTarget`; ``open`` loads the checked
-private copy of the kernel's ``kernel.so``."""
+The build half is :class:`.build.HostBuild`; ``open`` loads the checked private copy of the kernel's
+``kernel.so``."""
 from __future__ import annotations
 
 from ...core.errors import UserError
-from ..compiled import CompiledBuild
+from .build import HostBuild
 
 
-class HostRunTarget(CompiledBuild):
+class HostTarget(HostBuild):
     name = "host"
+    unit = "kernel"
     backend = "host"
     variants: tuple[str, ...] = ()
     needs_binary = True
@@ -48,4 +49,4 @@ class HostRunTarget(CompiledBuild):
         return None
 
 
-TARGET = HostRunTarget()
+TARGET = HostTarget()

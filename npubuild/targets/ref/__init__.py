@@ -7,6 +7,7 @@ from pathlib import Path
 
 class RefTarget:
     name = "ref"
+    unit = "kernel"
     backend = "ref"
     variants: tuple[str, ...] = ()
     needs_binary = False  # the oracle runs from the manifest record alone
@@ -16,6 +17,9 @@ class RefTarget:
     # -- build: nothing to build ----------------------------------------------------------------
     def supports(self, op: str, shapes=None, dtype: str | None = None, attrs: dict | None = None) -> str | None:
         return None  # every op in the catalog has an oracle (the catalog refuses the others first)
+
+    def restrictions(self, op: str) -> tuple:
+        return ()
 
     def emitter_version(self) -> str:
         return ""

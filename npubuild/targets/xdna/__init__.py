@@ -1,22 +1,19 @@
 """The ``xdna`` target: AIE-dialect MLIR per kernel, compiled by aiecc + Peano to an xclbin and
 insts, run on a Ryzen AI NPU with pyxrt (the runtime calls it backend "xrt"). The build half
-forwards to :class:`npubuild.build.targets.XdnaTarget`; the runtime half is here and in
-:mod:`.session`."""
+is :class:`.build.XdnaBuild`; the runtime half is here and in :mod:`.session`."""
 from __future__ import annotations
 
-from ..compiled import CompiledBuild
+from .build import XdnaBuild
 from . import session
 
 
-class XdnaRunTarget(CompiledBuild):
+class XdnaTarget(XdnaBuild):
     name = "xdna"
+    unit = "kernel"
     backend = "xrt"
     variants = ("npu1", "npu2")  # core.config's xdna_device values; one unit may be built for several
     needs_binary = True
     auto_rank = 0  # backend="auto" tries the NPU first
-    from .rules import restrictions as _r, supports as _s
-    restrictions = staticmethod(_r)
-    supports = staticmethod(_s)
     graph_kind: str | None = None  # runs kernels, not whole graphs
 
     def open(self, record: dict, files):
@@ -43,4 +40,4 @@ class XdnaRunTarget(CompiledBuild):
         return session.session(ctx).traffic
 
 
-TARGET = XdnaRunTarget()
+TARGET = XdnaTarget()

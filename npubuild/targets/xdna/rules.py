@@ -11,10 +11,9 @@ a failed one is an error at the spec line), and ``supports(op, shapes, dtype, at
 """
 from __future__ import annotations
 
+from ...emitters.aie.devices import XDNA_F16_TEXT, XDNA_I64_TEXT
 from ...ops.registry import (
     REGISTRY,
-    XDNA_F16_TEXT,
-    XDNA_I64_TEXT,
     OpDef,
     Restriction,
     broadcast_shapes,

@@ -1,0 +1,242 @@
+"""The build half of the ``xdna`` target: aie.mlir per kernel (npubuild.emitters.aie), compiled by
+aiecc + Peano (npubuild.toolchain) to final.xclbin + insts.bin. Heavy modules are imported only when a
+method needs them."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from ...core.limits import Limits
+from ..base import MEMREF
+
+# what the runtime relies on in an xdna source: the device, and the runtime_sequence's memref arguments
+_DEVICE = re.compile(r"aie\.device\s*\(\s*(\w+)\s*\)")
+_SEQUENCE = re.compile(r"(?:aiex?\.)?runtime_sequence\s*(?:@[\w$.]+\s*)?\(([^)]*)\)")
+
+
+class XdnaBuild:
+    """AMD Ryzen AI NPU: aie.mlir per kernel -> aiecc + Peano -> final.xclbin + insts.bin."""
+
+    source_name = "aie.mlir"
+    # the packages (under npubuild/) the emitted text depends on (the cores' bodies come from the host emitter)
+    emitter_dirs = ("emitters/aie", "emitters/host")
+    binaries = {"xclbin": "final.xclbin", "insts": "insts.bin", "resources": "resources.json"}  # toolchain.core_elf.RESOURCES_NAME
+
+    def supports(self, op: str, shapes=None, dtype: str | None = None, attrs: dict | None = None) -> str | None:
+        from .rules import supports
+
+        return supports(op, shapes, dtype, attrs)
+
+    def restrictions(self, op: str) -> tuple:
+        """What the NPU designs cannot run of ``op`` (:mod:`.rules`), checked at the spec's line."""
+        from .rules import restrictions
+
+        return restrictions(op)
+
+    def has_emitter(self, op: str) -> bool:
+        from ...emitters.aie import has_emitter
+
+        return has_emitter(op)
+
+    def emitter_version(self) -> str:
+        from ...emitters.aie import EMITTER_VERSION
+
+        return EMITTER_VERSION
+
+    def _fingerprint(self, cache_dir: Path | None) -> dict:
+        from ...toolchain.xdna import find_xdna_tools, xdna_fingerprint
+
+        return xdna_fingerprint(find_xdna_tools(probe_versions=False), cache_dir)
+
+    @staticmethod
+    def _aiecc_cli(toolchain: dict) -> str:
+        """The aiecc CLI dialect to drive; refuses (one line) when the mlir-aie probes did not decide."""
+        from ...core.errors import UserError
+        from ...toolchain.xdna import xdna_problem
+
+        problem = xdna_problem(toolchain)
+        if problem:
+            raise UserError(problem)
+        # the fingerprint read `aiecc --help` once; an aiecc whose help lists neither
+        # form is driven with the long-standing legacy flags
+        return (toolchain.get("dialect") or {}).get("aiecc_cli") or "legacy"
+
+    def emit_options(self, config, cache_dir: Path | None = None) -> dict:
+        """Device from the project; dialect from what the installed mlir-aie's aie-opt accepts
+        (the newest forms when mlir-aie is not installed or the probes did not decide)."""
+        from ...emitters.aie import DEFAULT_OPTIONS
+
+        fp = self._fingerprint(cache_dir)
+        dialect = fp.get("dialect") or {}
+        opts = {**DEFAULT_OPTIONS, **{k: v for k, v in dialect.items() if v}, "device": config.xdna_device}
+        missing = self._unavailable_kernels()
+        if missing:
+            opts["unavailable_kernels"] = missing  # xdna_bodies = "auto" does not pick them
+        return opts
+
+    def kernel_options(self, plan, kernel_id: str) -> dict:
+        """What one kernel's design depends on beyond the project's options: its device and body choice."""
+        return plan.xdna_options(kernel_id)
+
+    @staticmethod
+    def pinned_interface(text: str) -> tuple | None:
+        """What the runtime relies on in an aie.mlir, (where, memref types), or None when it has none."""
+        dev, seq = _DEVICE.search(text), _SEQUENCE.search(text)
+        if dev is None or seq is None:
+            return None
+        return (f"aie.device({dev.group(1)}) with runtime_sequence", tuple(MEMREF.findall(seq.group(1))))
+
+    @staticmethod
+    def _unavailable_kernels() -> list[str]:
+        """mlir-aie kernels the installed mlir-aie does not ship ([] without one: the emitter assumes all)."""
+        from ...toolchain.aie_kernel_objects import unavailable_sources
+        from ...toolchain.xdna import find_xdna_tools
+
+        return unavailable_sources(find_xdna_tools(probe_versions=False)) or []
+
+    def emit(self, instance, options: dict) -> str:
+        from ...emitters.aie import emit
+
+        return emit(instance, options)
+
+    def toolchain_problem(self, cache_dir: Path | None) -> str | None:
+        """One line: which XDNA tools are missing and how to get them (details: `npubuild doctor`)."""
+        from ...toolchain.xdna import find_xdna_tools
+
+        tools = find_xdna_tools(probe_versions=False)
+        missing = [name for name in ("aiecc", "peano", "xclbinutil") if tools[name].get("missing")]
+        if not missing:
+            return None
+        how = {
+            "aiecc": "pip install mlir_aie -f https://github.com/Xilinx/mlir-aie/releases/expanded_assets/latest-wheels-3",
+            "peano": "pip install llvm-aie -f https://github.com/Xilinx/llvm-aie/releases/expanded_assets/nightly",
+            "xclbinutil": "XRT from ppa:amd-team/xrt",
+        }
+        label = {"aiecc": "aiecc (mlir-aie)", "peano": "Peano clang++ (llvm-aie)", "xclbinutil": "xclbinutil (XRT)"}
+        return (
+            f"no {', '.join(label[m] for m in missing)}; install: {'; '.join(how[m] for m in missing)} "
+            "(docs/toolchain.md; `npubuild doctor` shows where npubuild looked)"
+        )
+
+    def fingerprint(self, cache_dir: Path) -> dict:
+        """The toolchain identity compiles are keyed on. Refuses (UserError, one line) when
+        the toolchain is complete but what its mlir-aie accepts could not be decided or is
+        older than the minimum; prints the Peano warnings once per process."""
+        from ...core.errors import UserError
+        from ...toolchain.aie_features import warn_once
+        from ...toolchain.xdna import xdna_problem
+
+        fp = self._fingerprint(cache_dir)
+        problem = xdna_problem(fp)
+        if problem:
+            raise UserError(problem)
+        warn_once(fp.get("warnings") or [])
+        return fp
+
+    def flags(self, config=None):
+        """npubuild's aiecc and Peano recipe, with the project's options when it has any (so that a
+        project without them keeps the keys it had)."""
+        from ...toolchain.aiecc import AIECC_FLAGS
+
+        extra = config.flags if config is not None else None
+        if extra is None or not (extra.aiecc or extra.peano):
+            return AIECC_FLAGS
+        return {**AIECC_FLAGS, "aiecc_options": extra.of("aiecc"), "peano_options": extra.of("peano")}
+
+    @staticmethod
+    def _peano_extra(flags) -> list[str]:
+        return list((flags or {}).get("peano_options") or [])
+
+    @staticmethod
+    def _library_kernel(instance, options: dict):
+        """The mlir-aie kernel (kernel_library.LibraryKernel) the design's cores call, or None."""
+        if instance.op == "matmul" or options.get("body", "generated") == "generated":
+            return None
+        from ...emitters.aie import design_for
+
+        call = design_for(instance, options).call
+        return call.kernel if call is not None else None
+
+    def linked_inputs(self, instance, options: dict, toolchain: dict, flags=None) -> dict:
+        """What the design links (the GEMM microkernel, an mlir-aie kernel): sources' sha256, defines,
+        flags, for the compile key."""
+        if instance.op == "matmul":
+            from ...toolchain.microkernel import microkernel_recipe
+
+            return microkernel_recipe(instance, toolchain, options["device"], self._peano_extra(flags))
+        entry = self._library_kernel(instance, options)
+        if entry is None:
+            return {}
+        from ...toolchain.aie_kernel_objects import aie_kernel_recipe
+
+        return {"aie_kernel": aie_kernel_recipe(entry, toolchain, peano_extra=self._peano_extra(flags))}
+
+    def linked_files(self, instance, options: dict) -> list[str]:
+        """Files outside the artifacts a compile reads (doit's file_dep; the no-op check stats them)."""
+        from ...core.errors import UserError
+        from ...toolchain.xdna import find_xdna_tools
+
+        if instance.op == "matmul":
+            from ...emitters.aie import device
+            from ...toolchain.aiecc import locate_kernel_sources
+
+            src = locate_kernel_sources(find_xdna_tools(probe_versions=False), device(options).arch)
+            return [src["mm_cc"]] if src.get("mm_cc") else []
+        entry = self._library_kernel(instance, options)
+        if entry is None:
+            return []
+        from ...toolchain.aie_kernel_objects import kernel_paths
+
+        try:
+            p = kernel_paths(entry, find_xdna_tools(probe_versions=False))
+        except UserError:
+            return []  # the compile reports what is missing
+        return [f for f in (p["source"], p["lut_source"]) if f]
+
+    def compile_budget(self, limits: Limits) -> float:
+        """Seconds one compile may take under the tool timeouts (two Peano objects, aiecc)."""
+        return limits.aiecc_timeout + 2 * limits.tool_timeout
+
+    def design_problem(self, instance, device: str) -> str | None:
+        """Why the NPU design cannot take ``instance`` (tile memory, DMA limits ...), or None."""
+        from ...emitters.aie import check_instance
+
+        return check_instance(instance, {"device": device})
+
+    def abi(self, instance, options: dict) -> dict | None:
+        from ...emitters.aie import body_info, design_for
+        from ...emitters.aie.summary import summary
+
+        abi = design_for(instance, options).abi()
+        if instance.op != "matmul":
+            abi["body"] = body_info(instance, options)
+        abi["summary"] = summary(instance, options, abi)
+        return abi
+
+    def compile(self, source_text: str, out_dir: Path, log_path: Path, instance, options: dict, store_root: Path, toolchain: dict,
+                limits: Limits = Limits(), flags=None) -> None:
+        from ...toolchain.aiecc import compile_design
+        from ...toolchain.xdna import find_xdna_tools
+
+        tools = find_xdna_tools(probe_versions=False)
+        objects = []
+        if instance.op == "matmul":
+            from ...toolchain.microkernel import build_microkernel
+
+            objects.append(build_microkernel(instance, tools, toolchain, Path(store_root), out_dir, options["device"],
+                                             timeout=limits.tool_timeout, peano_extra=self._peano_extra(flags)))
+        entry = self._library_kernel(instance, options)
+        if entry is not None:
+            from ...toolchain.aie_kernel_objects import build_aie_kernel
+
+            objects.append(build_aie_kernel(entry, tools, toolchain, Path(store_root), out_dir, timeout=limits.tool_timeout,
+                                            peano_extra=self._peano_extra(flags)))
+        cli = self._aiecc_cli(toolchain)
+        from ...emitters.aie import device
+
+        # arch picks the cores' program memory (toolchain.core_elf.PROGRAM_MEMORY)
+        compile_design(source_text, out_dir, log_path, tools=tools, cli_dialect=cli, objects=objects, timeout=limits.aiecc_timeout,
+                       arch=device(options).arch, opt_level=(toolchain.get("dialect") or {}).get("aiecc_opt_level"),
+                       extra_options=list((flags or {}).get("aiecc_options") or []))
+
+
