@@ -43,7 +43,7 @@ def gemm(k: int, n: int, dispatch_for):
 def npu_dispatches(s: int, device: str) -> int:
     """NPU dispatches per call of an s x s x s int8 matmul on ``device`` (from the design's ABI)."""
     from npubuild.emitters.aie import design_for
-    from npubuild.spec.instances import make_instance
+    from npubuild.specfile.instances import make_instance
 
     return design_for(make_instance("matmul", "i8", [(s, s), (s, s)], {}), {"device": device}).abi()["dispatches_per_run"]
 
@@ -51,7 +51,7 @@ def npu_dispatches(s: int, device: str) -> int:
 def host_tile(k: int, n: int, tmp: Path):
     from npubuild.emitters.host import emit
     from npubuild.runner.host import HostKernel
-    from npubuild.spec.instances import make_instance
+    from npubuild.specfile.instances import make_instance
     from npubuild.toolchain.host import compile_shared_library
 
     inst = make_instance("matmul", "i8", [(1, k), (k, n)], {})

@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from npubuild.emitters.host import emit  # noqa: E402
 from npubuild.runner.host import HostKernel  # noqa: E402
-from npubuild.spec.instances import make_instance  # noqa: E402
+from npubuild.specfile.instances import make_instance  # noqa: E402
 from npubuild.toolchain import host as toolchain  # noqa: E402
 
 

@@ -9,7 +9,7 @@ split over a few spec files) and measures, in one run:
 
   full build        `doit build` from clean (empty artifacts, store and doit DB); 1 run
   no-op             `doit build` again: must compile 0, everything up to date, and take the
-                    nothing-changed fast path (npubuild/build/noop.py)
+                    nothing-changed fast path (npubuild/engine/noop.py)
   no-op, doit only  the same with NPUBUILD_FAST_NOOP=0: every task through doit's own checks
   touch specs       os.utime() on every spec file (same content), then `doit build`: compiles 0
   edit 1 spec       one shape in one spec file changed, then `doit build`: compiles exactly 1
@@ -48,7 +48,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 DODO = REPO / "dodo.py"
-DEP_FILE = ".npubuild.doit.db"  # npubuild.build.tasks.DEP_FILE (not imported: keep this script light)
+DEP_FILE = ".npubuild.doit.db"  # npubuild.engine.tasks.DEP_FILE (not imported: keep this script light)
 SUMMARY = re.compile(
     r"^npubuild: (\d+) kernels; compiled (\d+), from store (\d+)(?: \(\d+ from shared stores\))?, up to date (\d+)( \(nothing changed since the last build\))?(?: in \d+\.\ds)?$",
     re.M,

@@ -20,7 +20,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from npubuild.build.farm import worker as _w
+from npubuild.engine.farm import worker as _w
 
 MODE = os.environ.get("FAKE_FARM_MODE", "")
 DIR = Path(os.environ.get("FAKE_FARM_DIR", "/nonexistent"))

@@ -35,7 +35,7 @@ from npubuild import ops
 from npubuild.emitters import host as emitters
 from npubuild.core.errors import UserError
 from npubuild.runner.ref import run_oracle
-from npubuild.spec.instances import make_instance
+from npubuild.specfile.instances import make_instance
 from npubuild.toolchain import host as toolchain
 from tests.hostkit import compile_kernels
 
@@ -272,7 +272,7 @@ def test_catalog_takes_bf16_wherever_it_takes_f16():
 def test_ops_catalog_labels_the_xdna_floats():
     """`npubuild ops --json`: f32 on xdna is the soft-float path, bf16 the NPU's float; f16 is refused
     with a pointer to bf16."""
-    from npubuild.build.catalog import ops_catalog as _ops_catalog
+    from npubuild.engine.catalog import ops_catalog as _ops_catalog
 
     relu = next(o for o in _ops_catalog() if o["name"] == "relu")
     floats = relu["targets"]["xdna"]["floats"]

@@ -277,7 +277,7 @@ def test_doit_list_shows_documented_tasks(project):
 
 
 def test_a_dodo_written_against_npubuild_tasks_still_builds(project):
-    """Projects created before the build moved to npubuild.build import npubuild.tasks."""
+    """Projects created before the build moved to npubuild.engine import npubuild.tasks."""
     p = project(KERNELS)
     p.write("dodo.py", "from npubuild.tasks import *  # noqa: F401,F403\n\ninstall_signal_handlers()\n")
     r = p.doit()
@@ -403,7 +403,7 @@ def test_nothing_changed_fast_path_and_what_disables_it(project):
 
 
 def test_plain_build_detection():
-    from npubuild.build.noop import plain_build
+    from npubuild.engine.noop import plain_build
 
     for argv in ([], ["build"], ["-n", "2", "build"], ["-n2"], ["run", "build"], ["-P", "thread", "-n", "2"]):
         assert plain_build(argv), argv

@@ -57,7 +57,7 @@ def _no_traceback(r) -> None:
 
 def _parse_cache_entries(p) -> list[Path]:
     """Every spec parse cache entry a build left in the project, wherever it is kept (the store of old)."""
-    return [f for d in (p.root / ".npubuild.spec-cache", p.artifacts / ".cache" / "specs") if d.is_dir()
+    return [f for d in (p.root / ".npubuild.specfile-cache", p.artifacts / ".cache" / "specs") if d.is_dir()
             for f in d.iterdir() if f.is_file()]
 
 
@@ -366,10 +366,10 @@ def test_the_cache_secret_is_this_users_alone(tmp_path, monkeypatch):
 def test_the_fast_path_rechecks_where_pinned_sources_lead(tmp_path, monkeypatch):
     """The stamp lists the pinned sources; one that leads out of the project now is no fast path,
     whatever the stat digest says (so the full path's check refuses it)."""
-    from npubuild.build import noop
-    from npubuild.build.tasks import DEP_FILE
+    from npubuild.engine import noop
+    from npubuild.engine.tasks import DEP_FILE
     from npubuild.core.config import load_config
-    from npubuild.spec.files import plan_key
+    from npubuild.specfile.files import plan_key
 
     p, pinned, _ = _pinned_project(tmp_path)
     p.doit("build")  # a no-op that rewrites the stamp

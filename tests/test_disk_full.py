@@ -15,7 +15,7 @@ from doit import dependency
 from doit.exceptions import TaskFailed
 
 from npubuild.artifacts import bundle
-from npubuild.build.actions import user_errors_fail
+from npubuild.engine.actions import user_errors_fail
 from npubuild.core.errors import UserError
 from npubuild.core.nospace import disk_full_message, guard_doit, is_disk_full
 

@@ -15,14 +15,14 @@ import pytest
 distributed = pytest.importorskip("distributed")
 
 from npubuild.artifacts.stores.notices import clear_notices, take_notices  # noqa: E402
-from npubuild.build.keys import compile_key  # noqa: E402
-from npubuild.build.targets import kernel_targets  # noqa: E402
+from npubuild.engine.keys import compile_key  # noqa: E402
+from npubuild.engine.targets import kernel_targets  # noqa: E402
 from npubuild.core.errors import UserError  # noqa: E402
-from npubuild.build.farm import connect, dispatch, scheduler_address, worker  # noqa: E402
+from npubuild.engine.farm import connect, dispatch, scheduler_address, worker  # noqa: E402
 from npubuild.core.farm_settings import FarmSettings  # noqa: E402
-from npubuild.build.farm.worker import CompileRequest, run_compile  # noqa: E402
+from npubuild.engine.farm.worker import CompileRequest, run_compile  # noqa: E402
 from npubuild.core.limits import Limits  # noqa: E402
-from npubuild.spec.instances import make_instance  # noqa: E402
+from npubuild.specfile.instances import make_instance  # noqa: E402
 from npubuild.toolchain import host as host_tc  # noqa: E402
 
 from .conftest import new_project  # noqa: E402

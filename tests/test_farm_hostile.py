@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("distributed")
 
 from npubuild.artifacts.stores.notices import take_notices  # noqa: E402
-from npubuild.build.farm import answer, connect, dispatch  # noqa: E402
+from npubuild.engine.farm import answer, connect, dispatch  # noqa: E402
 from npubuild.core.farm_settings import FarmSettings, is_loopback, subject_text  # noqa: E402
 from npubuild.core.errors import UserError  # noqa: E402
 
@@ -266,7 +266,7 @@ def test_plain_tcp_to_another_machine_is_refused_without_trust(tmp_path):
                      "so no compile is sent there; compiling locally. To use them, " + FarmSettings().how_to_trust()], lines
     # the same through farm status (which may ask a scheduler on this machine, never plain TCP to another)
     with pytest.raises(UserError, match="compile farm dask://192.0.2.1:8786 not used: plain TCP"):
-        from npubuild.build.farm.status import farm_status
+        from npubuild.engine.farm.status import farm_status
 
         farm_status("dask://192.0.2.1:8786", None, FarmSettings())
     assert is_loopback("dask://127.0.0.1:1") and is_loopback("dask://localhost:1") and is_loopback("dask://[::1]:1")

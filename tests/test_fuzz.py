@@ -99,7 +99,7 @@ def _spec_seeds() -> list[tuple[str, bytes]]:
 
 
 def _fuzz_specs(tmp_path: Path, n: int, seed: int):
-    from npubuild.spec.load import load_specs
+    from npubuild.specfile.load import load_specs
 
     rng = random.Random(seed)
     seeds = _spec_seeds()

@@ -12,7 +12,7 @@ from npubuild.ops.quant import (
     quantize_per_row,
 )
 from npubuild.runner.gemm import F32_EXACT_TERMS, BlockedGemm, RefDispatch, TileDispatch
-from npubuild.spec.instances import make_instance
+from npubuild.specfile.instances import make_instance
 
 from .hostkit import compile_kernels
 

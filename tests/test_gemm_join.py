@@ -26,7 +26,7 @@ from npubuild.emitters.aie.devices import DEVICES
 from npubuild.emitters.aie.fifos import Fifo
 from npubuild.emitters.aie.gemm import render_overlay
 from npubuild.emitters.aie.gemm_whole import ROWS, WholeArray, whole_array_problems
-from npubuild.spec.instances import make_instance
+from npubuild.specfile.instances import make_instance
 
 from . import design_sim as dsim
 from . import design_sim_gemm as sim

@@ -25,7 +25,7 @@ import pytest
 from npubuild.emitters import host as emitters
 from npubuild.core.constants import numpy_dtype
 from npubuild.ops.registry import NUMPY_DTYPE
-from npubuild.spec.instances import make_instance
+from npubuild.specfile.instances import make_instance
 
 from .hostkit import assert_standard_dialects, compile_kernels
 
@@ -431,7 +431,7 @@ def test_emitted_text_is_deterministic_and_standard_dialects():
         assert emitters.emit(inst) == text
         assert_standard_dialects(text, inst.id)
     code = (
-        "import sys\nfrom npubuild.spec.instances import make_instance\nfrom npubuild.emitters import host\n"
+        "import sys\nfrom npubuild.specfile.instances import make_instance\nfrom npubuild.emitters import host\n"
         "sys.stdout.write(host.emit(make_instance('attention', 'f32', [(2, 5, 24), (2, 9, 24), (2, 9, 24)], "
         "{'num_heads': 3, 'head_dim': 8, 'mask': 'causal', 'scale': 0.25})))"
     )

@@ -21,7 +21,7 @@ from npubuild import ops
 from npubuild.emitters import host as emitters
 from npubuild.core.constants import numpy_dtype
 from npubuild.ops.registry import norm_axis, normalize_attrs
-from npubuild.spec.instances import make_instance
+from npubuild.specfile.instances import make_instance
 
 from .hostkit import assert_standard_dialects, compile_kernels
 

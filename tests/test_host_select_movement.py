@@ -24,7 +24,7 @@ from npubuild.core.constants import NUMERIC_DTYPES as ALL_NUMERIC
 from npubuild.core.constants import NUMPY_DTYPE, numpy_dtype
 from npubuild.emitters import host as emitters
 from npubuild.runner.ref import run_oracle
-from npubuild.spec.instances import make_instance
+from npubuild.specfile.instances import make_instance
 from tests.hostkit import assert_standard_dialects, compile_kernels
 
 FLOATS = ("f32", "f16", "bf16")

@@ -25,7 +25,7 @@ from npubuild.core.errors import UnsupportedOnTarget, UserError
 from npubuild.core.constants import numpy_dtype
 from npubuild.ops.registry import NUMPY_DTYPE
 from npubuild.runner.host import HostKernel
-from npubuild.spec.instances import make_instance
+from npubuild.specfile.instances import make_instance
 from npubuild.toolchain import fpcache, mlir_env
 from npubuild.toolchain import host as toolchain
 
@@ -268,7 +268,7 @@ def test_emitted_text_is_deterministic():
     inst = make_instance("div", "i8", [(2, 1, 5), (1, 3, 1)], None)
     here = emitters.emit(inst)
     code = (
-        "import sys\nfrom npubuild.spec.instances import make_instance\nfrom npubuild.emitters import host\n"
+        "import sys\nfrom npubuild.specfile.instances import make_instance\nfrom npubuild.emitters import host\n"
         "sys.stdout.write(host.emit(make_instance('div', 'i8', [(2, 1, 5), (1, 3, 1)], None)))"
     )
     env = dict(os.environ, PYTHONHASHSEED="12345")

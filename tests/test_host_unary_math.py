@@ -28,7 +28,7 @@ import pytest
 
 from npubuild import ops
 from npubuild.emitters import host as emitters
-from npubuild.spec.instances import make_instance
+from npubuild.specfile.instances import make_instance
 
 from .hostkit import compile_kernels
 

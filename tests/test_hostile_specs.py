@@ -16,7 +16,7 @@ import pytest
 from npubuild.core.config import load_config
 from npubuild.core.errors import SpecError, UserError
 from npubuild.core.limits import Limits, limits_from_table
-from npubuild.spec.load import load_specs
+from npubuild.specfile.load import load_specs
 
 G = "specs/graphs/g.yaml"
 K = "specs/kernels/k.yaml"

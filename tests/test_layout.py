@@ -26,21 +26,21 @@ TOP_LEVEL = {"__init__", "tasks"}
 # ane are what build uses; the runner reads artifacts (and runs ops' oracles,
 # the ANE programs, and the int8 GEMM overlay's host-side layouts, ops.gemm_layout).
 # targets/ holds one package per target (ref, host, xdna, ane) and the registry that finds them by
-# name; a target uses what it builds and runs with (for now delegating to build's compiled targets and
-# the runner's kernel classes), and the runner and the command line find targets through the registry.
+# name; a target uses what it builds and runs with (emitters, toolchain drivers, the runner's kernel
+# classes), and the engine's task creators, the runner and the command line find targets through the registry.
 STAGE_DEPS = {
     "ops": set(),
-    "spec": {"ops"},
+    "specfile": {"ops"},
     "artifacts": set(),
-    "emitters": {"spec", "ops"},
+    "emitters": {"specfile", "ops"},
     "toolchain": {"emitters", "artifacts"},
-    "ane": {"ops", "artifacts", "spec.milrefs"},  # a .mil graph is a spec file: which blobs it names
-    "build": {"spec", "ops", "emitters", "toolchain", "ane", "artifacts", "targets"},
-    "targets": {"spec", "ops", "emitters", "toolchain", "ane", "artifacts", "runner"},
+    "ane": {"ops", "artifacts", "specfile.milrefs"},  # a .mil graph is a spec file: which blobs it names
+    "engine": {"specfile", "ops", "emitters", "toolchain", "ane", "artifacts", "targets"},
+    "targets": {"specfile", "ops", "emitters", "toolchain", "ane", "artifacts", "runner"},
     "runner": {"artifacts", "ops", "ane", "targets"},  # and no emitter: what both need lives in ops or the foundation
     # the entry points
-    "cli": {"spec", "ops", "emitters", "toolchain", "ane", "build", "artifacts", "runner", "targets"},
-    "tasks": {"build"},
+    "cli": {"specfile", "ops", "emitters", "toolchain", "ane", "engine", "artifacts", "runner", "targets"},
+    "tasks": {"engine"},
     "": {"runner"},  # npubuild/__init__.py: load()
 }
 
@@ -184,7 +184,7 @@ def test_the_import_reader_finds_a_planted_cycle():
     assert find_cycles(graph) == [["a", "b", "c", "a"]]
     assert find_cycles({"a": {"b": 1}, "b": {}}) == []
     # the reader's own view of a relative import two levels up
-    assert "npubuild.core.errors" in GRAPH["npubuild.spec.load"]
+    assert "npubuild.core.errors" in GRAPH["npubuild.specfile.load"]
     # a name read from the package a module is in (summary: `from . import body_info, design_for`)
     assert "npubuild.emitters.aie" in GRAPH["npubuild.emitters.aie.summary"]
 
@@ -215,7 +215,7 @@ def test_each_stage_imports_only_the_stages_below_it():
             allowed = {stage, "foundation", *STAGE_DEPS[stage]}
         for dep, line in sorted(deps.items()):
             dep_stage = stage_of(dep)
-            inner = dep.partition(".")[2]  # "spec.milrefs" for npubuild.spec.milrefs
+            inner = dep.partition(".")[2]  # "specfile.milrefs" for npubuild.specfile.milrefs
             # a module allowed by name also allows the packages it is in (their __init__ runs)
             by_name = any(a == inner or a.startswith(inner + ".") or inner.startswith(a + ".") for a in allowed)
             if dep_stage not in allowed and not by_name and dep != "npubuild":
@@ -245,7 +245,7 @@ def test_no_module_over_the_line_limit():
 
 
 def test_npubuild_tasks_is_the_build_tasks_for_users_dodo():
-    import npubuild.build.tasks as real
+    import npubuild.engine.tasks as real
     import npubuild.tasks as legacy
 
     for name in legacy.__all__:

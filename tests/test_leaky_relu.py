@@ -22,7 +22,7 @@ from npubuild.emitters.host import vector
 from npubuild.core.errors import SpecError
 from npubuild.emitters.aie.devices import XDNA_F16_TEXT
 from npubuild.ops.registry import AttrError, normalize_attrs
-from npubuild.spec.instances import make_instance
+from npubuild.specfile.instances import make_instance
 
 from .design_sim import compile_body, run_design
 from .hostkit import assert_standard_dialects, compile_kernels
@@ -91,7 +91,7 @@ def test_alpha_must_be_a_finite_f32(alpha):
 
 def test_bad_alpha_is_one_error_at_its_spec_line(tmp_path):
     """One diagnostic per bad value, at the attr's line (not one per shape), for a kernel family and a graph node."""
-    from npubuild.spec.load import load_specs
+    from npubuild.specfile.load import load_specs
 
     k = tmp_path / "specs" / "kernels" / "k.yaml"
     k.parent.mkdir(parents=True)
@@ -124,7 +124,7 @@ def test_bad_alpha_is_one_error_at_its_spec_line(tmp_path):
 
 
 def test_ops_command_record():
-    from npubuild.build.catalog import describe_op, ops_catalog
+    from npubuild.engine.catalog import describe_op, ops_catalog
 
     rec = next(o for o in ops_catalog() if o["name"] == "leaky_relu")
     assert rec["attrs"] == [{"name": "alpha", "type": "float", "default": 0.01, "doc": OP.attrs[0].doc}]

@@ -30,7 +30,7 @@ from npubuild.core.errors import UserError
 from npubuild.core.limits import Limits
 from npubuild.runner.ane import AneRuntime
 from npubuild.runner.ane_graph import AneGraphRunner
-from npubuild.spec.files import plan_key
+from npubuild.specfile.files import plan_key
 
 from .mil_programs import FUSE, SWIGLU, TRAIN
 from .test_ane_build import mil_project  # noqa: F401  (fixture)
@@ -535,7 +535,7 @@ def _rewrite(path: Path, data: bytes) -> None:
 
 
 def test_npubuild_list_sees_a_changed_blob(mil_project):
-    from npubuild.build.plan import build_plan
+    from npubuild.engine.plan import build_plan
 
     p = mil_project
     config = load_config(p.root)

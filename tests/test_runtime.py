@@ -210,7 +210,7 @@ def test_non_finite_attr_defaults_round_trip_through_strict_json():
     import json
 
     from npubuild.runner.ref import RefKernel
-    from npubuild.spec.instances import make_instance
+    from npubuild.specfile.instances import make_instance
 
     inst = make_instance("clamp", "f32", [[4]], {"max": 1.5})
     desc = json.loads(json.dumps(inst.describe(), allow_nan=False))

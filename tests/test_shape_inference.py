@@ -12,7 +12,7 @@ from npubuild import targets
 from npubuild.core.errors import OpError
 from npubuild.ops import REGISTRY, normalize_attrs
 from npubuild.emitters.aie.devices import XDNA_F16_TEXT, XDNA_I64_TEXT
-from npubuild.spec.instances import make_instance
+from npubuild.specfile.instances import make_instance
 
 
 def infer(op_name, shapes, attrs=None):

@@ -20,8 +20,8 @@ import numpy as np
 import pytest
 
 from npubuild.core.errors import SpecError
-from npubuild.build.plan import restriction_checks
-from npubuild.spec.load import load_specs
+from npubuild.engine.plan import restriction_checks
+from npubuild.specfile.load import load_specs
 
 REPO = Path(__file__).resolve().parent.parent
 K = "specs/kernels/a.yaml"
@@ -40,7 +40,7 @@ def write(root: Path, files: dict) -> None:
 
 def load_errors(root: Path, cache_dir: Path | None = None) -> list[str]:
     with pytest.raises(SpecError) as ei:
-        # the targets' restrictions, as the build passes them (npubuild.build.plan)
+        # the targets' restrictions, as the build passes them (npubuild.engine.plan)
         load_specs(root / "specs", root, cache_dir=cache_dir, restriction_checks=restriction_checks())
     lines = [str(d) for d in ei.value.diagnostics]
     assert str(ei.value) == "\n".join(lines)
@@ -442,7 +442,7 @@ def test_ref_target_always_included(tmp_path):
 def test_plan_problems_come_in_the_same_report_as_spec_problems(tmp_path):
     """Asks that disagree about one kernel (xdna device, pinned source) are found while the spec has other
     problems too, and all come in one report."""
-    from npubuild.build.plan import build_plan
+    from npubuild.engine.plan import build_plan
     from npubuild.core.config import load_config
 
     (tmp_path / "pyproject.toml").write_text("[tool.npubuild]\n")

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import npubuild
-from npubuild.build.targets import kernel_targets
+from npubuild.engine.targets import kernel_targets
 from npubuild.core.config import load_config
 from npubuild.core.errors import UserError
 from npubuild.runner.host import HostKernel

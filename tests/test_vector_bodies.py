@@ -13,7 +13,7 @@ from npubuild.emitters import host as emitters
 from npubuild.emitters.host import vector
 from npubuild.emitters.host.elementwise import BINARY, UNARY
 from npubuild.ops.registry import NUMPY_DTYPE
-from npubuild.spec.instances import make_instance
+from npubuild.specfile.instances import make_instance
 from tests.hostkit import compile_kernels
 
 
@@ -168,7 +168,7 @@ def test_vector_float_sum_of_negative_zeros_stays_negative(tmp_path):
 
 
 def test_ops_catalog_says_which_xdna_bodies_are_vector_and_why_not():
-    from npubuild.build.catalog import ops_catalog
+    from npubuild.engine.catalog import ops_catalog
 
     ops = {o["name"]: o["targets"]["xdna"] for o in ops_catalog(bodies=True)}
     add = ops["add"]["bodies"]["npu1"]["bf16"]

@@ -11,7 +11,7 @@ from npubuild.emitters.aie.devices import device
 from npubuild.emitters.aie.fifos import Fifo, Link, stream_lines
 from npubuild.emitters.aie.placement import plan_design
 from npubuild.emitters.aie.placer import COLUMNS, ColumnPlacer
-from npubuild.spec.instances import make_instance
+from npubuild.specfile.instances import make_instance
 
 
 def test_host_body_is_the_function_the_host_module_holds():

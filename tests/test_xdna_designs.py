@@ -34,7 +34,7 @@ from npubuild.core.errors import UnsupportedOnTarget
 from npubuild.ops import REGISTRY
 from npubuild.ops.registry import NUMPY_DTYPE
 from npubuild.runner.host import HostKernel
-from npubuild.spec.instances import make_instance
+from npubuild.specfile.instances import make_instance
 
 from .design_sim import (
     compile_body,

@@ -21,7 +21,7 @@ from npubuild.ops.quant import (
     quantize_per_row,
 )
 from npubuild.runner.gemm import BlockedGemm, OverlayDispatch
-from npubuild.spec.instances import make_instance
+from npubuild.specfile.instances import make_instance
 
 NPU1, NPU2 = DEVICES["npu1"], DEVICES["npu2"]
 OPTS = {"runtime_sequence": "aie.runtime_sequence", "link_with": "func"}

@@ -18,7 +18,7 @@ from npubuild.core.constants import numpy_dtype
 from npubuild.emitters.aie import design_for, emit
 from npubuild.emitters.aie.gemm_whole import TILE_MULTIPLES, whole_array_problems
 from npubuild.core.errors import UnsupportedOnTarget
-from npubuild.spec.instances import make_instance
+from npubuild.specfile.instances import make_instance
 
 from . import design_sim_gemm as sim
 

@@ -29,7 +29,7 @@ from npubuild.runner.gemm import (
     WholeGemm,
     check_whole_array_abi,
 )
-from npubuild.spec.instances import make_instance
+from npubuild.specfile.instances import make_instance
 
 from . import design_sim_gemm as sim
 

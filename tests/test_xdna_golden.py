@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from npubuild.emitters import aie
-from npubuild.spec.instances import make_instance
+from npubuild.specfile.instances import make_instance
 
 GOLDEN = Path(__file__).parent / "golden" / "xdna"
 

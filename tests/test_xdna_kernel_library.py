@@ -22,7 +22,7 @@ from npubuild.emitters.aie import kernel_library as kl
 from npubuild.emitters.aie import kernel_numerics as kn
 from npubuild.core.errors import UserError
 from npubuild.ops.registry import normalize_attrs
-from npubuild.spec.instances import make_instance
+from npubuild.specfile.instances import make_instance
 from npubuild.toolchain import aie_kernel_objects as ako
 
 MIRROR = Path("/work/.mirror/hunhoffe+mlir-aie/repo")

@@ -22,7 +22,7 @@ from npubuild.core.constants import numpy_dtype
 from npubuild.emitters import aie
 from npubuild.emitters.aie import kernel_library as kl
 from npubuild.emitters.aie.check import design_layout, layout_problems
-from npubuild.spec.instances import make_instance
+from npubuild.specfile.instances import make_instance
 
 from .design_sim import run_design
 

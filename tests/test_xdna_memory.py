@@ -19,14 +19,14 @@ import textwrap
 
 import pytest
 
-from npubuild.build.targets import design_checks
+from npubuild.engine.targets import design_checks
 from npubuild.emitters import aie
 from npubuild.emitters.aie.check import design_layout, layout_problems
 from npubuild.emitters.aie.design import Design
 from npubuild.core.errors import SpecError
-from npubuild.spec.instances import make_instance
-from npubuild.build.plan import restriction_checks
-from npubuild.spec.load import load_specs
+from npubuild.specfile.instances import make_instance
+from npubuild.engine.plan import restriction_checks
+from npubuild.specfile.load import load_specs
 
 from .test_xdna_designs import CASES
 

@@ -286,7 +286,7 @@ def test_peano_flag_and_microkernel_defines():
     assert "-fstack-size-section" in argv and "-fstack-size-section" in aiecc.AIECC_FLAGS["peano"]
     from npubuild.emitters.aie.devices import DEVICES
     from npubuild.emitters.aie.gemm import overlay_for
-    from npubuild.spec.instances import make_instance
+    from npubuild.specfile.instances import make_instance
 
     inst = make_instance("matmul", "i8", [[64, 64], [64, 64]], {})
     assert "-DVECTORIZED_ONLY" in overlay_for(inst, DEVICES["npu1"]).defines

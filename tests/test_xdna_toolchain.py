@@ -394,7 +394,7 @@ def _target_env(fakes, era: int, mode: str = "ok") -> Path:
     [(20250901, "aiex.runtime_sequence", "core"), (20251201, "aie.runtime_sequence", "core"), (20260401, "aie.runtime_sequence", "func")],
 )
 def test_emit_options_and_text_follow_the_probes(fakes, tmp_path, era, seq, link):
-    from npubuild.spec.instances import make_instance
+    from npubuild.specfile.instances import make_instance
 
     _target_env(fakes, era)
     t = XdnaTarget()

@@ -110,7 +110,7 @@ def _program(rt, kernel_id):
     abi = rec["targets"]["xdna"]["abi"]
     if rec["op"] == "matmul":
         from npubuild.emitters.aie import design_for
-        from npubuild.spec.instances import make_instance
+        from npubuild.specfile.instances import make_instance
 
         inst = make_instance("matmul", "i8", [t["shape"] for t in rec["inputs"]], {})
         npu_run = emulated_npu(design_for(inst, {"device": abi["device"]}))

@@ -20,7 +20,7 @@ from pathlib import Path
 from ..core.errors import UserError
 from ..core.fsio import atomic_write_bytes, atomic_write_text, read_regular, sha256_file, within_roots
 from ..core.nospace import disk_full_message, is_disk_full
-from ..spec.milrefs import blob_paths
+from ..specfile.milrefs import blob_paths
 from .mil_model import MilBounds
 
 PLAN_FILE = "plan.json"
@@ -51,7 +51,7 @@ def code_version() -> str:
 
 
 def load_plan(mil_path: Path, display: str, bounds: MilBounds):
-    """The spec-time check of one .mil (npubuild.build.plan calls it before any task runs): the
+    """The spec-time check of one .mil (npubuild.engine.plan calls it before any task runs): the
     program must read — its text, its blob files (inside the bounds' roots), its MIL types — or the
     build does not start. Returns the program. Whether every op is on an ANE route is the graph's
     own task's question (:func:`plan_graph`, :func:`build_graph`): an off-route op fails that task,

@@ -1,6 +1,6 @@
 """ANE graphs from YAML: a graph of ``specs/graphs/*.yaml`` with ``targets: [ane]`` as a :class:`.mil_model.MilProgram`.
 
-The graph (a resolved graph of :mod:`npubuild.spec.graph`, read here by its attributes only: the ane
+The graph (a resolved graph of :mod:`npubuild.specfile.graph`, read here by its attributes only: the ane
 stage does not import the spec stage) becomes one MIL function ``main``, opset ios18:
 
 * every input is a function input of its declared shape in **fp16** — the ANE computes in fp16, so a

@@ -66,7 +66,7 @@ from .mil_model import (
     Ref,
 )
 from .mil_consts import ConstantReader
-from ..spec.milrefs import unescape
+from ..specfile.milrefs import unescape
 from .mil_tokens import Tok, TokenCursor, check_brackets, decode, tokenize
 from .mil_types import infer_program
 

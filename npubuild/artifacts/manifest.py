@@ -7,7 +7,7 @@ artifact directory and may never leave it. This module reads it (bounded in
 size and depth, every field type-checked by :mod:`.manifest_schema`) and the
 files it names; :mod:`.verify` checks those files and records against each
 other, :mod:`.abi` the ABI each binary carries (the build writes the manifest:
-npubuild.build.manifest_writer).
+npubuild.engine.manifest_writer).
 """
 from __future__ import annotations
 

@@ -14,8 +14,8 @@ def run_doit(argv: list[str], root: Path) -> int:
     from doit.cmd_base import ModuleTaskLoader
     from doit.doit_cmd import DoitMain
 
-    from ..build import tasks
-    from ..build.state import Build
+    from ..engine import tasks
+    from ..engine.state import Build
 
     tasks.install_signal_handlers()
     old = Path.cwd()

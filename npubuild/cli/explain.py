@@ -1,5 +1,5 @@
 """``npubuild explain [TASK|KERNEL]`` and ``npubuild build --explain``: why tasks run, in words
-(:mod:`npubuild.build.explain`)."""
+(:mod:`npubuild.engine.explain`)."""
 from __future__ import annotations
 
 import json
@@ -11,7 +11,7 @@ from .common import Command, arg
 
 def explanations(selector: str | None) -> list[tuple[str, bool, list[str]]]:
     """Run in the project root, as a build would."""
-    from ..build.explain import explain_build
+    from ..engine.explain import explain_build
     from ..core.config import find_root
 
     old = Path.cwd()

@@ -9,7 +9,7 @@ from .common import Command, arg
 def run_status(args) -> int:
     from ..core.config import find_root, load_config, parse_executor
     from ..core.errors import UserError
-    from ..build.farm.status import farm_status, render
+    from ..engine.farm.status import farm_status, render
 
     root = find_root()
     if (root / "pyproject.toml").is_file() or (root / "dodo.py").is_file():

@@ -18,8 +18,8 @@ def run(args) -> int:
         picture_format(Path(args.output))  # a wrong suffix is refused before anything is read
         check_out_dir(args.output, "-o")
     if args.tasks:
-        from ..build.plan import build_plan
-        from ..build.task_graph import task_dag
+        from ..engine.plan import build_plan
+        from ..engine.task_graph import task_dag
         from ..core.config import load_config
 
         cfg = load_config()

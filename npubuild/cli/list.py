@@ -7,8 +7,8 @@ from .common import Command, arg
 
 
 def run(args) -> int:
-    from ..build.catalog import built_resources, xdna_summaries
-    from ..build.plan import build_plan
+    from ..engine.catalog import built_resources, xdna_summaries
+    from ..engine.plan import build_plan
     from ..core.config import load_config
     from ..emitters.aie.summary import one_line
 

@@ -9,7 +9,7 @@ from .common import Command, arg
 
 
 def run(args) -> int:
-    from ..build.catalog import ops_catalog
+    from ..engine.catalog import ops_catalog
 
     catalog = ops_catalog(bodies=args.json or bool(args.op))
     if args.op:
@@ -21,7 +21,7 @@ def run(args) -> int:
         if args.json:
             print(json.dumps(match[0], indent=1))
         else:
-            from ..build.catalog import describe_op
+            from ..engine.catalog import describe_op
 
             print("\n".join(describe_op(match[0])))
         return 0

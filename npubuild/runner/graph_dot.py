@@ -9,7 +9,7 @@ manifests, so no name is ever a DOT identifier: nodes get generated ids
 * :func:`signature_dot`: a graph (npubuild.runner.signature): one box per node
   with its op, dtype, target(s) and kernel id; inputs, params, constants and
   outputs each in their own shape; edges labelled with the tensor's shape and dtype.
-* :func:`dag_dot`: any DAG of labelled nodes (the build's tasks: npubuild.build.task_graph).
+* :func:`dag_dot`: any DAG of labelled nodes (the build's tasks: npubuild.engine.task_graph).
 * :func:`write_picture`: DOT, SVG or PNG at a path, written atomically.
 """
 from __future__ import annotations

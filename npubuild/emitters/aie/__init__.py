@@ -21,7 +21,7 @@ import hashlib
 from pathlib import Path
 
 from ...core.errors import UnsupportedOnTarget
-from ...spec.instances import KernelInstance
+from ...specfile.instances import KernelInstance
 from .devices import DEFAULT_DEVICE, device
 
 DEFAULT_OPTIONS = {"device": DEFAULT_DEVICE, "runtime_sequence": "aie.runtime_sequence", "link_with": "func", "body": "generated"}

@@ -72,7 +72,7 @@ from dataclasses import dataclass, field
 from ...core.constants import DTYPE_BYTES as ELEMENT_BYTES
 from ...core.errors import UnsupportedOnTarget
 from ...ops.registry import fmt_shape, numel
-from ...spec.instances import KernelInstance
+from ...specfile.instances import KernelInstance
 from ..host.mlir_text import MEMREF_ELEMENT
 from .devices import DEFAULT_STACK, DMA_GRANULE, DMA_WRAP_MAX, Device
 from .fifos import Fifo, Link

@@ -52,7 +52,7 @@ from math import prod
 
 from ...core.errors import UnsupportedOnTarget
 from ...ops.registry import fmt_shape
-from ...spec.instances import KernelInstance
+from ...specfile.instances import KernelInstance
 from ...ops import gemm_layout
 from ...ops.gemm_layout import D, cdiv, mmul_shape, overlay_geometry
 from ..host.mlir_text import memref_type

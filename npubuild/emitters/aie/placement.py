@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 
 from ...core.errors import UnsupportedOnTarget
-from ...spec.instances import KernelInstance
+from ...specfile.instances import KernelInstance
 from .check import design_layout, layout_problems
 from .design import (
     CoreProgram,

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...ops.registry import norm_axis, numel
-from ...spec.instances import KernelInstance, make_instance
+from ...specfile.instances import KernelInstance, make_instance
 
 FLAT_FAMILIES = ("unary", "binary", "compare", "cast")
 FLAT_OPS = ("clamp", "where", "fma", "stop_gradient", "reshape")

@@ -9,7 +9,7 @@ between host memory and the NPU per run.
 from __future__ import annotations
 
 from ...core.constants import DTYPE_BYTES
-from ...spec.instances import KernelInstance
+from ...specfile.instances import KernelInstance
 
 
 def summary(inst: KernelInstance, options: dict | None = None, abi: dict | None = None) -> dict:
@@ -124,7 +124,7 @@ def _probe(op_name: str, dtype: str, n_inputs: int):
     """An instance of ``op_name`` at the probe shape: every input that shape, or (norms, rope ...) the
     first one with the rest along its last axis."""
     from ...core.errors import OpError
-    from ...spec.instances import make_instance
+    from ...specfile.instances import make_instance
 
     try:
         return make_instance(op_name, dtype, [_PROBE_SHAPE] * n_inputs, {})

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Callable
 
 from ...core.errors import UnsupportedOnTarget
-from ...spec.instances import KernelInstance
+from ...specfile.instances import KernelInstance
 from . import (
     cast,
     elementwise,

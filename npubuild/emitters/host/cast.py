@@ -41,7 +41,7 @@ import math
 import struct
 from typing import Callable
 
-from ...spec.instances import KernelInstance
+from ...specfile.instances import KernelInstance
 from .elementwise import emit_elementwise
 from .mlir_text import INT_BITS, WIDENED_FLOATS, KernelBuilder, compute_dtype, int_min, is_float, mlir_type, narrow, widen
 

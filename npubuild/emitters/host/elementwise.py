@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ...spec.instances import KernelInstance
+from ...specfile.instances import KernelInstance
 from . import vector
 from .mlir_text import (
     FLOAT_BITS_TYPE,

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from ...core.canonical import canonical_json
 from ...core.constants import ABI_SYMBOL, ABI_VERSION, DTYPE_BYTES
 from ...ops.registry import numel
-from ...spec.instances import KernelInstance
+from ...specfile.instances import KernelInstance
 
 # our dtype -> MLIR scalar type
 MLIR_TYPE = {"f32": "f32", "f16": "f16", "bf16": "bf16", "i8": "i8", "i32": "i32", "i64": "i64", "bool": "i1"}

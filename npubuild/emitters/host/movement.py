@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ...ops.registry import norm_axis
-from ...spec.instances import KernelInstance
+from ...specfile.instances import KernelInstance
 from .cast import attr_constant
 from .mlir_text import KernelBuilder, broadcast_indices, is_float, mlir_type
 

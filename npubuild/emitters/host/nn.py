@@ -25,7 +25,7 @@ import math
 import struct
 from typing import Callable
 
-from ...spec.instances import KernelInstance
+from ...specfile.instances import KernelInstance
 from .mlir_text import KernelBuilder, is_float, memref_type, mlir_type
 
 # scratch buffers up to this size live on the stack; larger ones are heap-allocated

@@ -36,7 +36,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ...ops.registry import norm_axis
-from ...spec.instances import KernelInstance
+from ...specfile.instances import KernelInstance
 from . import mathfns, vector_rows
 from .mlir_text import KernelBuilder
 from .reduce import ACC_FLOAT, axis_split, for_acc, from_acc, insert_axis, to_acc

@@ -29,7 +29,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ...ops.registry import norm_axis
-from ...spec.instances import KernelInstance
+from ...specfile.instances import KernelInstance
 from .mlir_text import KernelBuilder
 from .nn import f32, free_scratch, load_f32, scf_for, scratch, store_f32, to_f32
 

@@ -41,7 +41,7 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from ...ops.registry import norm_axis
-from ...spec.instances import KernelInstance
+from ...specfile.instances import KernelInstance
 from . import vector_rows
 from .mlir_text import WIDENED_FLOATS, KernelBuilder, compute_dtype, is_float, mlir_type, widen
 

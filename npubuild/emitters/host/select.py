@@ -42,7 +42,7 @@ from __future__ import annotations
 import math
 from typing import Callable
 
-from ...spec.instances import KernelInstance
+from ...specfile.instances import KernelInstance
 from .cast import float_attr_value, int_attr_value
 from .elementwise import emit_elementwise
 from .mlir_text import (

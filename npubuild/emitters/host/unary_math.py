@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 from typing import Callable
 
-from ...spec.instances import KernelInstance
+from ...specfile.instances import KernelInstance
 from . import mathfns as M
 from .elementwise import emit_elementwise
 from .mlir_text import KernelBuilder, is_float, mlir_type

@@ -32,7 +32,7 @@ import contextvars
 import re
 from typing import Callable
 
-from ...spec.instances import KernelInstance
+from ...specfile.instances import KernelInstance
 from .mlir_text import MLIR_TYPE, KernelBuilder, broadcast_indices, memref_type
 
 # element dtype -> lanes of a vector body (the widths of the aievec tests cited below)

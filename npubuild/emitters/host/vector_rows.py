@@ -17,7 +17,7 @@ fold has an error bound of (n/16 + 15)·u, smaller than n·u.
 """
 from __future__ import annotations
 
-from ...spec.instances import KernelInstance
+from ...specfile.instances import KernelInstance
 from . import mathfns
 from .mlir_text import MLIR_TYPE, memref_type
 from .mlir_text import narrow as from_acc

@@ -6,7 +6,7 @@ The op catalog (:mod:`npubuild.ops`) says what an op is and nothing about a targ
 of this target. A restriction is a :class:`npubuild.ops.registry.Restriction` (``text`` says what
 the NPU needs, ``check(shapes, attrs, dtype)`` is True when it can run the combination). The build
 asks through the registry (``npubuild.targets.get("xdna")``): ``restrictions(op)`` for the texts
-``npubuild ops`` prints and the checks the spec loader runs (npubuild.build.plan injects them, so that
+``npubuild ops`` prints and the checks the spec loader runs (npubuild.engine.plan injects them, so that
 a failed one is an error at the spec line), and ``supports(op, shapes, dtype, attrs)``.
 """
 from __future__ import annotations
@@ -197,7 +197,7 @@ def supports(op: str, shapes=None, dtype: str | None = None, attrs: dict | None 
 
     Without an emitter the answer is "not yet emitted" whatever the shapes: that is a note (the kernel
     is built on ref only), where a failed restriction is a user error the spec loader reports at the
-    spec line (it runs :func:`restrictions` itself, npubuild.build.plan.restriction_checks, to keep the
+    spec line (it runs :func:`restrictions` itself, npubuild.engine.plan.restriction_checks, to keep the
     two apart). Given shapes and dtype, the failed restrictions' texts follow, joined by "; ";
     ``attrs`` are the normalized attrs (None: the op's defaults)."""
     from ...emitters.aie import has_emitter

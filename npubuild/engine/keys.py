@@ -1,7 +1,7 @@
 """The compile key: the sha256 of everything that determines a compile's output.
 
 Its own module so that code which checks keys without running a build (the
-compile farm's workers, npubuild.build.farm.worker) does not import the build actions.
+compile farm's workers, npubuild.engine.farm.worker) does not import the build actions.
 """
 from __future__ import annotations
 

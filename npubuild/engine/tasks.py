@@ -1,7 +1,7 @@
 """doit task creators (dodo.py imports these).
 
 The creators are methods of :class:`BuildTasks`, which owns the run's
-:class:`~npubuild.build.state.Build` (config, plan, recipes, stamp, each loaded
+:class:`~npubuild.engine.state.Build` (config, plan, recipes, stamp, each loaded
 once) and hands it to the manifest action and to the reporter.
 
 The creators loop over the targets registry (:mod:`.targets`). Per kernel
@@ -38,7 +38,7 @@ from .reporter import ProgressReporter
 from .state import DEP_FILE, Build
 from .targets import graph_targets, kernel_target, not_built_reason
 
-# what a project's dodo.py takes: `from npubuild.build.tasks import *`
+# what a project's dodo.py takes: `from npubuild.engine.tasks import *`
 __all__ = [
     "DOIT_CONFIG",
     "install_signal_handlers",
@@ -405,7 +405,7 @@ class BuildReporter(ProgressReporter):
             return
         # doit has closed its database by now, so the digest sees its final state
         if stamp:
-            from ..spec.files import plan_key
+            from ..specfile.files import plan_key
 
             summary = {k: stamp[k] for k in ("kernels", "graphs", "artifacts", "notes", "manifest_targets", "manifest_deps")}
             cfg = build.config
@@ -428,7 +428,7 @@ _DOIT_CONFIG = {
     "default_tasks": ["build"],
 }
 
-# What a project's dodo.py gets (`from npubuild.build.tasks import *`): doit reads task creators and DOIT_CONFIG
+# What a project's dodo.py gets (`from npubuild.engine.tasks import *`): doit reads task creators and DOIT_CONFIG
 # from the dodo module's names, so these are the creators of one build made here; `npubuild build` runs doit
 # in-process with BuildTasks(Build(argv)).namespace() instead, a new build each run.
 _DODO = BuildTasks(Build()).namespace()

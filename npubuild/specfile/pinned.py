@@ -11,7 +11,7 @@
 A pinned source is one kernel's, so the family has one shape. The file must be a
 regular file inside the project (or a data_dirs directory), at most
 limits.spec_max_file_size bytes. What the build checks of its text (the interface
-the runtime calls) is :mod:`npubuild.build.pinned`'s.
+the runtime calls) is :mod:`npubuild.engine.pinned`'s.
 """
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def pinned_sources(ctx, node, targets, what: str, base_dir: Path | None, n_shape
             ctx.err(vnode.line, f"sources of {what}: the {target} source must be a file path relative to the spec file")
             continue
         # the path as the spec names it, not where it leads today: every build follows it again and checks
-        # that it still leads inside the project (npubuild.build.pinned), whether or not the plan is cached
+        # that it still leads inside the project (npubuild.engine.pinned), whether or not the plan is cached
         path = Path(os.path.abspath(base_dir / fname))
         try:
             read_regular(path, ctx.limits.spec_max_file_size, ctx.data_roots or None, prefix=0)

@@ -1,6 +1,6 @@
 """The build's task DAG, read from the plan without running doit (``npubuild graph --tasks``).
 
-The same tasks npubuild.build.tasks gives doit, like ``ninja -t graph``:
+The same tasks npubuild.engine.tasks gives doit, like ``ninja -t graph``:
 ``emit:KERNEL@TARGET -> compile:KERNEL@TARGET -> manifest -> build``, and
 ``compile:GRAPH@TARGET -> manifest`` for the graphs a graph target builds whole (ane). A target whose toolchain is
 missing is emitted only (xdna without mlir-aie): its compile tasks do not

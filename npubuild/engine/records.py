@@ -22,7 +22,7 @@ from pathlib import Path
 from ..core.fsio import atomic_write_text, sha256_file
 
 EMIT_RECORD = "emit.json"
-RECORD_NAME = "build.json"  # the build record (npubuild.build.actions writes it)
+RECORD_NAME = "build.json"  # the build record (npubuild.engine.actions writes it)
 # doit inspects every uptodate callable's signature on every run: the checks below give it precomputed
 TASK_VALUES = inspect.Signature(
     [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in ("task", "values")])

@@ -11,10 +11,10 @@ from pathlib import Path
 from ..core.canonical import canonical_json
 from ..core.config import Config
 from ..core.errors import UserError
-from ..spec.files import plan_key, stat_stamp
-from ..spec.instances import KernelInstance
-from ..spec.load import Spec, load_specs
-from ..spec.yamlfile import SPEC_CACHE
+from ..specfile.files import plan_key, stat_stamp
+from ..specfile.instances import KernelInstance
+from ..specfile.load import Spec, load_specs
+from ..specfile.yamlfile import SPEC_CACHE
 
 
 @dataclass
@@ -84,7 +84,7 @@ def build_plan(config: Config) -> Plan:
     pickle runs code when it is loaded, so one that does not carry this user's
     tag — edited, or copied in with a project — is never unpickled, and the
     plan is made again. What a cached plan says about pinned sources is checked
-    again on every build (npubuild.build.pinned.pinned_option), so a file that
+    again on every build (npubuild.engine.pinned.pinned_option), so a file that
     became a link out of the project since is refused either way.
     """
     from ..core.cache_auth import seal, unseal
@@ -118,7 +118,7 @@ _MAX_PLAN_CACHE = 1 << 30  # a plan of specs within the limits is far smaller; r
 def restriction_checks() -> dict:
     """target -> (op, input shapes, attrs, dtype) -> the texts of the target's restrictions that combination
     fails, in order: the spec loader reports each at the spec line (a user error). That a target has no
-    emitter for an op is not one of them: it is a note (npubuild.build.targets.not_built_reason)."""
+    emitter for an op is not one of them: it is a note (npubuild.engine.targets.not_built_reason)."""
     from ..targets import all_targets
 
     def failed_on(target):
@@ -249,10 +249,10 @@ def _ane_graphs(config: Config, spec, ane_yaml: dict) -> dict:
     MIL types — so that a program that does not read stops the build before any task runs, naming
     file:line; a name both a .mil and a YAML graph take is such an error too. Whether a graph's ops are on
     an ANE route is not asked here: a graph whose plan fails fails its own ``compile:<name>@ane`` task
-    (its compile task, npubuild.build.tasks), and the other graphs and kernels still build."""
+    (its compile task, npubuild.engine.tasks), and the other graphs and kernels still build."""
     from ..ane.build import load_plan, mil_files
     from ..ane.mil_model import MilBounds
-    from ..spec.load import name_problem
+    from ..specfile.load import name_problem
 
     bounds = MilBounds.of(config)  # BLOBFILEs only from the project and its data_dirs
     out: dict[str, tuple[str, str]] = {}

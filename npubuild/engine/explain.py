@@ -60,7 +60,7 @@ def wanted_by(plan, inst) -> list[str]:
 
 def explain_pair(plan, kid: str, target, options: dict, recipe) -> tuple[bool, list[str]]:
     """(will it run, the reasons) for kernel ``kid`` on ``target`` (a build.targets object).
-    ``recipe``: the target's :class:`~npubuild.build.state.Recipe`, as the build computes it (None: it cannot start)."""
+    ``recipe``: the target's :class:`~npubuild.engine.state.Recipe`, as the build computes it (None: it cannot start)."""
     from .manifest_writer import kernel_dir
 
     inst = plan.instances[kid]

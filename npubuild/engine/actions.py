@@ -59,7 +59,7 @@ def compile_kernel(target: str, kernel_id: str, instance, source: str, out_dir: 
 
     ``stores`` is a StoreAccess (the local store and the project's further
     stores) or just the local store's path. ``executor`` is config.executor: with
-    ``dask://host:port`` a compile runs on the compile farm (npubuild.build.farm) and
+    ``dask://host:port`` a compile runs on the compile farm (npubuild.engine.farm) and
     here only when the farm cannot take it; ``farm`` (config.farm) says which workers are trusted.
     """
     from ..artifacts.stores import open_stores

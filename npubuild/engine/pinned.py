@@ -1,6 +1,6 @@
 """Pinned sources at build time: a hand-written kernel.mlir / aie.mlir in place of the emitted one.
 
-The spec names the file (:mod:`npubuild.spec.pinned`); the plan gives each pinned
+The spec names the file (:mod:`npubuild.specfile.pinned`); the plan gives each pinned
 kernel its (path, project-relative name). The file's sha256 is an emit option, so
 it is in the emit key and the emit record: editing the file re-emits (copies) it
 and recompiles; the compile key has the source's sha256 as for any source.

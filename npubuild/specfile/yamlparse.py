@@ -1,4 +1,4 @@
-"""YAML text -> :class:`~npubuild.spec.yamlnode.Node` tree, with duplicate keys,
+"""YAML text -> :class:`~npubuild.specfile.yamlnode.Node` tree, with duplicate keys,
 merge keys, aliases and bad tags turned into diagnostics.
 
 Imported only when a spec file is not in the parse cache: a no-op build never

@@ -5,7 +5,7 @@ registered later is built the same way.
 A kernel target that produces artifacts (``unit = "kernel"`` and ``needs_binary``: host, xdna) names
 its source and binary files, its emitter and its toolchain driver (npubuild.targets.base); a target
 whose toolchain is missing is emitted but not compiled (unless the project is strict), see
-:mod:`npubuild.build.tasks`. A graph target (``unit = "graph"``: ane) hands the compile task creator
+:mod:`npubuild.engine.tasks`. A graph target (``unit = "graph"``: ane) hands the compile task creator
 one GraphUnit per graph.
 """
 from __future__ import annotations

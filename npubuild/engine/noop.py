@@ -90,7 +90,7 @@ def fresh_stamp(config, db_file: Path) -> dict | None:
     """
     from ..core.cache_auth import unseal
     from ..core.fsio import read_regular, within_roots
-    from ..spec.files import plan_key
+    from ..specfile.files import plan_key
     from .targets import kernel_target
 
     try:

@@ -1,7 +1,7 @@
 """The state of one doit run: configuration, plan, recipes and the nothing-changed stamp.
 
 One :class:`Build` per run, owned by the task creators that load it
-(:class:`npubuild.build.tasks.BuildTasks`) and handed to what reads it later:
+(:class:`npubuild.engine.tasks.BuildTasks`) and handed to what reads it later:
 the manifest action (run in this process, or in a forked worker that inherits
 it) and the build report. `npubuild build` runs doit in-process with a new
 Build each time, so a second run never sees the first one's plan.
@@ -25,8 +25,8 @@ class Pair(NamedTuple):
     """One artifact the build makes: a kernel instance on one compiled target."""
 
     kid: str
-    inst: Any  # the kernel instance (npubuild.spec.instances)
-    target: Any  # the compiled target (npubuild.build.targets)
+    inst: Any  # the kernel instance (npubuild.specfile.instances)
+    target: Any  # the compiled target (npubuild.engine.targets)
     dir: str  # its kernel directory under the artifacts, as a plain string (task creation joins thousands)
 
 
@@ -81,7 +81,7 @@ class Build:
         config = self.load_config()
         if config is not None and self.plan is None and self.error is None:
             from ..core.fsio import sweep_stale_temps
-            from ..spec.yamlfile import SPEC_CACHE
+            from ..specfile.yamlfile import SPEC_CACHE
             from .plan import build_plan
 
             # a build killed earlier (SIGKILL, power loss) may have left temp files: never a live build's

@@ -494,10 +494,10 @@ def load_specs(
     """Load every spec under ``spec_dir``; raise SpecError listing all problems.
 
     ``design_checks`` are the compiled targets' own static checks of an
-    instance (the build passes them: npubuild.build.targets.design_checks), so
+    instance (the build passes them: npubuild.engine.targets.design_checks), so
     that what a target cannot build is reported at its spec line too.
     ``restriction_checks`` are the targets' restrictions (the build passes them:
-    npubuild.build.plan.restriction_checks): each one a kernel fails is an error at
+    npubuild.engine.plan.restriction_checks): each one a kernel fails is an error at
     its spec line, and the target's design check is not run on that kernel.
     ``data_roots``: where .npy constants may be read from (default: the project).
     ``graph_checks``: per target, the check of a whole graph (the build passes ane's,

@@ -20,7 +20,7 @@ from ..core.limits import Limits
 from .yamlnode import Node
 
 CACHE_VERSION = "3"  # bump when the tree or the parse diagnostics change
-SPEC_CACHE = ".npubuild.spec-cache"  # in the project, next to doit's database: not in the shipped artifact folder
+SPEC_CACHE = ".npubuild.specfile-cache"  # in the project, next to doit's database: not in the shipped artifact folder
 # an entry is a parse of a file of at most limits.spec_max_file_size bytes (with positions: a few times larger)
 _ENTRY_PER_SPEC_BYTE = 64
 
