@@ -20,10 +20,14 @@ one buffer descriptor per child, at that child's offset, so a join output's
 ``dimensionsToStream`` is applied to each join input's slice, and a distribute
 output's to its own slice; never to the whole joined object. Before that, each
 link passes ``ObjectFifoLinkOp::verify``'s bound rule
-(lib/Dialect/AIE/IR/AIEDialect.cpp, :func:`link_bounds_error`). The streamed
-designs carry no ``dimensionsToStream``, and place children by offset (the
-GEMM's text model, tests/design_sim_gemm.py, also follows the lowering's BD
-order and transfer lengths). The body
+(lib/Dialect/AIE/IR/AIEDialect.cpp, :func:`link_bounds_error`). Every design kind
+(this model of the streamed designs, and tests/design_sim_gemm.py's text model
+of the GEMMs) moves a link's children with the BDs :func:`link_bds` lays out:
+one per child, in the link's order, at its offset, of the length
+``getJoinTransferLengths`` / ``getDistributeTransferLengths`` compute (the next
+offset minus this one), which must be the child's object size (rule
+``link-transfer-length`` of npubuild/emitters/aie/rules.py): swapped or
+overlapping offsets are refused, as the lowering cannot move them. The body
 is the ``func.func @body`` text taken out of the emitted file and compiled by the
 host toolchain, so the test covers the exact text aiecc would get.
 """
@@ -98,6 +102,22 @@ def link_bounds_error(kind: str, dims, offsets, parent_elems: int) -> str | None
             f"in {child}, for index {max_idx} in transfer of length {least}.")
 
 
+def link_bds(kind: str, children, offsets, parent_elems: int, child_elems) -> list[tuple[int, int]]:
+    """(offset, length) of each child's buffer descriptor on the parent's mem-tile object, in the link's
+    order, as ``createMemTileDMA`` (AIEObjectFifoStatefulTransform.cpp) lays them out; a plain link moves
+    the object whole. A length other than the child's object size is refused with the rule's message."""
+    from npubuild.emitters.aie.rules import violation
+
+    if kind == "plain":
+        return [(0, parent_elems)]
+    spans = list(zip(offsets, link_transfer_lengths(offsets, parent_elems)))
+    for child, elems, (off, n) in zip(children, child_elems, spans):
+        if n != elems or off < 0 or off + n > parent_elems:
+            raise SimError(violation("link-transfer-length", f"{kind} over {parent_elems} elements",
+                                     child=child, length=n, offset=off, elems=elems))
+    return spans
+
+
 def dims_indices(dims, length: int) -> np.ndarray:
     """Element offsets one buffer descriptor of ``length`` elements visits with a ``dimensionsToStream``
     (or ``dimensionsFromStream``) pattern, relative to its offset; the outermost dimension runs until
@@ -156,10 +176,10 @@ def run_design(design, inputs: dict, body) -> np.ndarray:
             deliver(ln.outs[0], obj[dims_indices(out.dims, obj.size)] if out.dims else obj)
         elif ln.kind == "distribute":
             assert obj.size == fifos[name].elems
-            # createMemTileDMA: one MM2S buffer descriptor per distribute output, at its offset, each
-            # walking that output's dimensionsToStream over its own slice
-            for off, child in zip(ln.offsets, ln.outs):
-                n = fifos[child].elems
+            # createMemTileDMA: one MM2S buffer descriptor per distribute output, in the link's order, at its
+            # offset and of its transfer length, each walking that output's dimensionsToStream over its slice
+            bds = link_bds("distribute", ln.outs, ln.offsets, obj.size, [fifos[c].elems for c in ln.outs])
+            for (off, n), child in zip(bds, ln.outs):
                 part = obj[off : off + n]
                 deliver(child, part[dims_indices(fifos[child].dims, part.size)] if fifos[child].dims else part)
 
@@ -214,20 +234,19 @@ def _through(ln, fifos, children: list[list]) -> list:
     parent = fifos[ln.outs[0]]
     rounds = {len(objs) for objs in children}
     assert len(rounds) == 1, f"join {ln.outs[0]}: children produced {sorted(rounds)} objects"
+    # createMemTileDMA: one S2MM BD per join input (its object lands at its offset, of its transfer length)
+    # and one MM2S BD per join input, in the link's order, walking the output's dimensionsToStream over
+    # that input's slice
+    bds = link_bds("join", ln.ins, ln.offsets, parent.elems, [fifos[c].elems for c in ln.ins])
     out = []
     for objs in zip(*children):
         obj = np.zeros(parent.elems, dtype=objs[0].dtype)
         written = np.zeros(parent.elems, dtype=np.int64)
-        for off, child in zip(ln.offsets, objs):
-            assert 0 <= off and off + child.size <= parent.elems, f"join {ln.outs[0]}: offset {off} outside its object"
-            obj[off : off + child.size] = child
-            written[off : off + child.size] += 1
+        for (off, n), child in zip(bds, objs):
+            obj[off : off + n] = child
+            written[off : off + n] += 1
         assert (written == 1).all(), f"join {ln.outs[0]}: offsets {ln.offsets} do not tile its object"
-        if parent.dims:
-            # createMemTileDMA: one MM2S buffer descriptor per join input, at its offset, each walking
-            # the join output's dimensionsToStream over that input's slice, in the link's order
-            obj = np.concatenate([obj[off + dims_indices(parent.dims, child.size)] for off, child in zip(ln.offsets, objs)])
-        out.append(obj)
+        out.append(np.concatenate([obj[off + dims_indices(parent.dims, n)] for off, n in bds]))
     return out
 
 

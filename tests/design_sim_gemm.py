@@ -45,7 +45,7 @@ import numpy as np
 
 from npubuild.ops.gemm_layout import subtile, unsubtile
 
-from .design_sim import SimError, dims_indices, link_bounds_error, link_transfer_lengths, pattern_indices
+from .design_sim import SimError, dims_indices, link_bds, link_bounds_error, pattern_indices
 
 _TILE = re.compile(r"%(shim|mem|core)_(\d+)_(\d+)")
 _FIFO = re.compile(
@@ -158,19 +158,9 @@ def verify_links(d: dict) -> None:
 
 
 def _link_slices(kind: str, children: list[str], offsets: list[int], parent: str, fifos: dict) -> list[tuple[int, int]]:
-    """(offset, length) of each child's buffer descriptor on the parent's mem-tile object, in the link's
-    order (createMemTileDMA; lengths from getJoinTransferLengths / getDistributeTransferLengths); a plain
-    link moves the object whole."""
-    pn = fifos[parent]["elems"]
-    if kind == "plain":
-        spans = [(0, pn)]
-    else:
-        spans = list(zip(offsets, link_transfer_lengths(offsets, pn)))
-    for child, (off, n) in zip(children, spans):
-        if n != fifos[child]["elems"] or off < 0 or off + n > pn:
-            raise SimError(f"{kind} @{parent}: the buffer descriptor of @{child} moves {n} elements at offset {off} of "
-                           f"{pn}, its objects hold {fifos[child]['elems']}")
-    return spans
+    """(offset, length) of each child's buffer descriptor on the parent's mem-tile object: design_sim.link_bds,
+    shared with the streamed designs' model."""
+    return link_bds(kind, children, offsets, fifos[parent]["elems"], [fifos[c]["elems"] for c in children])
 
 
 def run(text: str, a_codes, b_codes, mmul: tuple[int, int, int]) -> np.ndarray:

@@ -319,13 +319,21 @@ def relu_16(tmp_path_factory):
 
 
 @pytest.mark.parametrize("kind", ["distribute", "join"])
-def test_swapped_link_offsets_fail_the_simulation(relu_16, kind):
+def test_swapped_link_offsets_are_refused_as_mlir_aie_lowers_them(relu_16, kind):
+    """mlir-aie's createMemTileDMA moves each child with one BD of length next offset minus its own, in the
+    link's order (getJoinTransferLengths / getDistributeTransferLengths): swapped offsets give the first child
+    a negative length and the second twice its object, so the checker and the simulator refuse them with
+    rule link-transfer-length (npubuild/emitters/aie/rules.py)."""
     d, body, x = relu_16
     want = np.maximum(x["x"].ravel(), 0)  # relu is exact: the design's output must equal it
     np.testing.assert_array_equal(run_design(d, x, body), want)
     bad = _mutate_link(d, kind, "swap")
-    assert not layout_problems(design_layout(bad))  # still a well-formed link: only the data is wrong
-    assert not np.array_equal(run_design(bad, x, body), want)
+    problems = layout_problems(design_layout(bad))
+    assert any(p.startswith("[link-transfer-length]") and "moves -" in p for p in problems), problems
+    with pytest.raises(AssertionError, match=r"\[link-transfer-length\] the mem tile's buffer descriptor for @\w+ moves -\d+ elements"):
+        run_design(bad, x, body)
+    with pytest.raises(UnsupportedOnTarget, match=r"link-transfer-length"):
+        check_design(bad)
 
 
 @pytest.mark.parametrize("kind", ["distribute", "join"])
@@ -334,12 +342,10 @@ def test_overlapping_link_offsets_fail_the_simulation_and_the_checker(relu_16, k
     bad = _mutate_link(d, kind, "overlap")
     problems = layout_problems(design_layout(bad))
     assert any("overlaps element" in p for p in problems), problems
-    want = np.maximum(x["x"].ravel(), 0)
-    if kind == "join":  # two cores write one element of the mem-tile object, the last one nobody writes
-        with pytest.raises(AssertionError, match="do not tile its object"):
-            run_design(bad, x, body)
-    else:  # a core reads its neighbour's last element and the chunk's last one is lost
-        assert not np.array_equal(run_design(bad, x, body), want)
+    assert any(p.startswith("[link-transfer-length]") for p in problems), problems
+    # the lowering's first BD moves one element less than its child's object, the second one more
+    with pytest.raises(AssertionError, match=r"\[link-transfer-length\] .* moves \d+ elements .* its objects hold"):
+        run_design(bad, x, body)
     with pytest.raises(UnsupportedOnTarget, match=r"^relu_f32_32x1024: the npu1 design is not valid: .*overlaps"):
         check_design(bad)
 

@@ -9,8 +9,9 @@ within a column, every output awaited, at most five host buffers. Links are
 checked as mlir-aie's ``ObjectFifoLinkOp::verify`` does (lib/Dialect/AIE/IR/
 AIEDialect.cpp: a shared tile, join/distribute only at a mem tile, one offset
 per child, not both at once, a FIFO in at most one link, and a join output's
-``dimensionsToStream`` within EACH join input: see :func:`join_bounds_problem`)
-and, beyond it, the
+``dimensionsToStream`` within EACH join input: see :func:`join_bounds_problem`), the
+lowering's transfer lengths (each child's BD moves the next offset minus its own, which
+must be its object size: rule ``link-transfer-length`` of :mod:`.rules`) and, beyond it, the
 children's offsets must tile the mem-tile object exactly (a gap would leave
 the shim waiting for data nobody writes, an overlap would overwrite it).
 
@@ -36,6 +37,7 @@ from ...core.constants import DTYPE_BYTES as ELEMENT_BYTES
 from ...core.errors import UnsupportedOnTarget
 from .devices import DMA_GRANULE, DMA_REPEAT_MAX, DMA_STRIDE_MAX, DMA_WRAP_MAX, Device
 from .fifos import Fifo
+from .rules import violation
 
 MAX_HOST_BUFFERS = 5  # XRT maps at most five inout buffers per kernel (research notes §1d)
 FIX = "use smaller shapes or split the op into several kernels"
@@ -279,6 +281,10 @@ def link_problems(links, fifos: dict) -> list[str]:
             continue
         if (bound := join_bounds_problem(ln, pf)) is not None:
             p.append(f"{what}: {bound}")
+        # createMemTileDMA moves child i with one BD of the next offset minus its own, in the link's order
+        for ch, off, n in zip(children, ln.offsets, link_transfer_lengths(ln.offsets, pf.elems)):
+            if n != fifos[ch].elems:
+                p.append(violation("link-transfer-length", what, child=ch, length=n, offset=off, elems=fifos[ch].elems))
         spans = sorted((off, off + fifos[ch].elems, ch) for off, ch in zip(ln.offsets, children))
         at = 0
         for lo, hi, ch in spans:

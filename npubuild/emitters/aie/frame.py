@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from ..host.mlir_text import memref_type
 from .fifos import Fifo, Link, stream_lines, tile_lines, tile_name
+from .rules_check import check_text
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,16 @@ class DeviceModule:
         out += self.decls + streams if self.decls_first else streams + self.decls
         out += self.cores + sequence_lines(runtime_sequence, self.buffers, self.steps)
         out += ["  }", "}", ""]
-        return "\n".join(out)
+        text = "\n".join(out)
+        # every design kind passes mlir-aie's verifier and lowering rules (rules.py) before anyone gets the text
+        check_text(self.kernel, text)
+        return text
+
+    @property
+    def kernel(self) -> str:
+        """The kernel id the header's first line names."""
+        first = self.header[0] if self.header else ""
+        return first.removeprefix("npubuild xdna kernel ") or "xdna design"
 
 
 def sequence_op(options: dict) -> str:
