@@ -64,8 +64,8 @@ class ToyTarget:
     def emit_options(self, config, cache_dir=None):
         return {}
 
-    def kernel_options(self, plan, kernel_id):
-        return {}
+    def kernel_variants(self, plan, kernel_id):
+        return [(None, {})]
 
     def emit(self, instance, options):
         return f"{instance.op}\n"

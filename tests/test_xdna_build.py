@@ -195,14 +195,17 @@ def test_device_per_family_and_graph(project):
     "body,message",
     [
         ("  a:\n    op: relu\n    targets: [ref, xdna]\n    device: npu3\n    shapes:\n      - [4]\n",
-         "specs/kernels/k.yaml:5: device of kernel family 'a' must be npu1 (Phoenix / Hawk Point) or npu2 (Strix / Strix Halo / Krackan), got 'npu3' (did you mean 'npu2'?)"),
+         "specs/kernels/k.yaml:5: device of kernel family 'a' must be npu1 (Phoenix / Hawk Point) or npu2 (Strix / Strix Halo / Krackan), or a list of them, got 'npu3' (did you mean 'npu2'?)"),
         ("  a:\n    op: relu\n    device: npu2\n    shapes:\n      - [4]\n",
          "specs/kernels/k.yaml:4: device of kernel family 'a' applies to the xdna target, which is not in its targets; add xdna to targets or remove device"),
-        ("  a:\n    op: relu\n    targets: [ref, xdna]\n    device: npu2\n    shapes:\n      - [4]\n"
-         "  b:\n    op: relu\n    targets: [ref, xdna]\n    shapes:\n      - [4]\n",
-         "kernel relu_f32_4 is wanted on xdna for npu2 by kernel family 'a' (specs/kernels/k.yaml:2) and for npu1 by kernel family 'b' (specs/kernels/k.yaml:8); a kernel has one xdna design: use the same device for both"),
+        ("  a:\n    op: relu\n    targets: [ref, xdna]\n    device: [npu2, npu2]\n    shapes:\n      - [4]\n",
+         "specs/kernels/k.yaml:5: device of kernel family 'a' lists npu2 twice; name each device once"),
+        ("  a:\n    op: relu\n    targets: [ref, xdna]\n    device: []\n    shapes:\n      - [4]\n",
+         "specs/kernels/k.yaml:5: device of kernel family 'a' is an empty list; name one or more of npu1, npu2, or remove device"),
+        ("  a:\n    op: relu\n    targets: [ref, xdna]\n    device: [npu1, npu7]\n    shapes:\n      - [4]\n",
+         "specs/kernels/k.yaml:5: device of kernel family 'a' must be npu1 (Phoenix / Hawk Point) or npu2 (Strix / Strix Halo / Krackan), or a list of them, got 'npu7'"),
     ],
-    ids=["unknown", "without-xdna", "conflict"],
+    ids=["unknown", "without-xdna", "twice", "empty", "unknown-in-list"],
 )
 def test_device_errors(project, body, message):
     p = project("kernels:\n" + body)

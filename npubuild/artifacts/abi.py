@@ -95,8 +95,16 @@ def embedded_abi(data: bytes) -> dict:
     return abi
 
 
-def xdna_abi_problem(kernel_id: str, k: dict, abi_bytes: bytes) -> str | None:
-    """abi.json against the kernel record and the manifest's own copy of the xdna abi."""
+def design_entries(k: dict, target: str) -> list[tuple[str, dict]]:
+    """(label, entry) of every design of ``target`` in a kernel record: ``target`` itself, or one
+    ``<target>.<variant>`` per variant when the kernel was built for several (xdna.npu1, xdna.npu2)."""
+    return [(label, t) for label, t in k["targets"].items()
+            if (label == target or label.partition(".")[0] == target) and isinstance(t, dict)]
+
+
+def xdna_abi_problem(kernel_id: str, k: dict, abi_bytes: bytes, entry: dict | None = None) -> str | None:
+    """abi.json against the kernel record and the manifest's own copy of the xdna abi (``entry``: the
+    design's manifest entry; the kernel's one ``xdna`` entry by default)."""
     try:
         abi = json.loads(abi_bytes, parse_constant=no_constant)
     except ValueError:
@@ -104,6 +112,7 @@ def xdna_abi_problem(kernel_id: str, k: dict, abi_bytes: bytes) -> str | None:
     why = abi_mismatch(kernel_id, k, abi, ABI_FILE)
     if why:
         return why
-    if abi.get("xdna") != k["targets"]["xdna"].get("abi"):
+    entry = k["targets"]["xdna"] if entry is None else entry
+    if abi.get("xdna") != entry.get("abi"):
         return f"the manifest's xdna abi differs from {ABI_FILE}"
     return xdna_layout_problem(k, abi["xdna"])

@@ -10,7 +10,7 @@ from pathlib import Path
 from ..core.errors import VerifyError
 from ..core.fsio import sha256_file
 from ..core.limits import Limits
-from .abi import ABI_FILE, abi_mismatch, embedded_abi, xdna_abi_problem
+from .abi import ABI_FILE, abi_mismatch, design_entries, embedded_abi, xdna_abi_problem
 from .manifest import manifest_files, read_manifest, read_verified, safe_path
 from .manifest_records import record_problems
 
@@ -66,11 +66,11 @@ def abi_problems(artifacts: Path, kernel_id: str, k: dict, intact: set) -> list[
             why = f"{host['path']}: {e}"
         if why:
             out.append(f"[host] {why}")
-    xdna = k["targets"].get("xdna", {})
-    if xdna.get("compiled") and "abi_file" not in xdna:
-        out.append(f"[xdna] the manifest names no {ABI_FILE}; delete manifest.json and run `doit build` to rewrite it")
-    elif "abi_file" in xdna and id(xdna["abi_file"]) in intact:
-        why = xdna_abi_problem(kernel_id, k, read_verified(artifacts, xdna["abi_file"], f"kernel {kernel_id}"))
-        if why:
-            out.append(f"[xdna] {why}")
+    for label, xdna in design_entries(k, "xdna"):
+        if xdna.get("compiled") and "abi_file" not in xdna:
+            out.append(f"[{label}] the manifest names no {ABI_FILE}; delete manifest.json and run `doit build` to rewrite it")
+        elif "abi_file" in xdna and id(xdna["abi_file"]) in intact:
+            why = xdna_abi_problem(kernel_id, k, read_verified(artifacts, xdna["abi_file"], f"kernel {kernel_id}"), xdna)
+            if why:
+                out.append(f"[{label}] {why}")
     return out

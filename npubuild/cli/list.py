@@ -27,7 +27,11 @@ def run(args) -> int:
         return 0
     print(f"{len(plan.instances)} kernel instances:")
     for kid, inst in plan.instances.items():
-        extra = f"  xdna: {one_line(xdna[kid])}" if kid in xdna else ""
+        extra = ""
+        if kid in xdna:
+            s = xdna[kid]
+            extra = f"  xdna: {one_line(s)}" if "other_devices" not in s else "  xdna " + "; ".join(
+                f"{d}: {one_line(x)}" for d, x in [(s.get("device"), s), *s["other_devices"].items()])
         print(f"  {kid:<48} {','.join(plan.targets[kid])}{extra}")
     print(f"{len(plan.spec.graphs)} graphs:")
     for name, g in plan.spec.graphs.items():

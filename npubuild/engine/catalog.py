@@ -85,7 +85,8 @@ def built_resources(plan) -> dict:
 
 
 def xdna_summaries(plan) -> dict:
-    """kernel id -> the xdna design's summary (cores, body, dispatches, bytes) for kernels built for xdna."""
+    """kernel id -> the xdna design's summary (cores, body, dispatches, bytes) for kernels built for xdna; a
+    kernel built for several devices has its first device's, and the others' under ``other_devices``."""
     from ..emitters.aie.summary import summary
     from ..core.errors import UnsupportedOnTarget
 
@@ -97,10 +98,15 @@ def xdna_summaries(plan) -> dict:
         if "xdna" in plan.targets[kid]:
             if base is None:  # the dialect and the kernels the installed mlir-aie has, as the build sees them
                 base = kernel_target("xdna").emit_options(plan.config, plan.config.store)
-            try:
-                out[kid] = summary(inst, {**base, **plan.xdna_options(kid)})
-            except UnsupportedOnTarget as e:  # the plan refuses such kernels; say so rather than fail the listing
-                out[kid] = {"error": str(e)}
+            designs = {}
+            for device in plan.xdna_devices(kid):  # one design per device the kernel is wanted for
+                try:
+                    designs[device] = summary(inst, {**base, **plan.xdna_options(kid, device)})
+                except UnsupportedOnTarget as e:  # the plan refuses such kernels; say so rather than fail the listing
+                    designs[device] = {"error": str(e)}
+            first, *others = designs
+            out[kid] = designs[first] if not others else {**designs[first], "device": first,
+                                                                          "other_devices": {d: designs[d] for d in others}}
     return out
 
 

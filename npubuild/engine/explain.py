@@ -58,13 +58,13 @@ def wanted_by(plan, inst) -> list[str]:
     return out
 
 
-def explain_pair(plan, kid: str, target, options: dict, recipe) -> tuple[bool, list[str]]:
+def explain_pair(plan, kid: str, target, options: dict, recipe, label: str | None = None) -> tuple[bool, list[str]]:
     """(will it run, the reasons) for kernel ``kid`` on ``target`` (a build.targets object).
     ``recipe``: the target's :class:`~npubuild.engine.state.Recipe`, as the build computes it (None: it cannot start)."""
     from .manifest_writer import kernel_dir
 
     inst = plan.instances[kid]
-    d = kernel_dir(plan.config.artifacts, kid, target.name)
+    d = kernel_dir(plan.config.artifacts, kid, label or target.name)  # label: xdna.npu2 for one of several devices
     src = d / target.source_name
     if not src.is_file():
         who = wanted_by(plan, inst)
@@ -159,11 +159,12 @@ def explain(plan, selector: str | None, recipes: dict, options_of) -> list[tuple
         raise UserError(f"no kernel '{kid_sel}' in the plan{did_you_mean(kid_sel, list(plan.instances))}; "
                         "`npubuild list` shows them")
     out = []
-    for kid, _, t in compiled_pairs(plan):
-        if (kid_sel and kid != kid_sel) or (target_sel and t.name != target_sel):
+    for unit in compiled_pairs(plan):
+        kid, t = unit.kid, unit.target
+        if (kid_sel and kid != kid_sel) or (target_sel and target_sel not in (t.name, unit.label)):
             continue
-        runs, why = explain_pair(plan, kid, t, options_of(kid, t), recipes.get(t.name))
-        out.append((f"{kid}@{t.name}", runs, why))
+        runs, why = explain_pair(plan, kid, t, options_of(kid, t, unit.own), recipes.get(t.name), unit.label)
+        out.append((f"{kid}@{unit.label}", runs, why))
     if selector and not out:
         raise UserError(f"'{selector}' names no built target of kernel {kid_sel} (its targets: "
                         f"{', '.join(plan.targets.get(kid_sel, ()))})")
@@ -180,4 +181,4 @@ def explain_build(selector: str | None = None) -> list[tuple[str, bool, list[str
         from ..core.errors import UserError
 
         raise UserError(build.error or "no build plan")
-    return explain(plan, selector, build.recipes(), build.pair_options)
+    return explain(plan, selector, build.recipes(), build.unit_options)

@@ -28,7 +28,7 @@ from ..core.limits import Limits
 from ..core.nospace import is_disk_full
 from .actions import RECORD_NAME, user_errors_fail
 from .records import TASK_VALUES
-from .targets import kernel_targets, not_built_reason
+from .targets import compiled_pairs, kernel_targets, not_built_reason
 
 
 def kernel_dir(artifacts: Path, kernel_id: str, target: str) -> Path:
@@ -43,6 +43,41 @@ def _under(artifacts: Path, *parts: str) -> Path:
         raise UserError(f"refusing to write outside {artifacts}: {e}") from None
 
 
+def _unit_entry(plan, unit, problem: str | None, options: dict, toolchains: dict) -> dict:
+    """The manifest entry of one kernel unit (its files, key, toolchain, ABI ...); records its toolchain."""
+    art, kid, tgt, inst = plan.config.artifacts, unit.kid, unit.target, unit.instance
+    d = kernel_dir(art, kid, unit.label)
+    if problem and not (d / RECORD_NAME).is_file():
+        # emitted, not compiled (no toolchain here): the source is still an artifact
+        src = d / tgt.source_name
+        if not src.is_file():
+            raise UserError(f"kernel {kid}: {src} is missing; run `doit build`")
+        files = {"source": {"path": src.relative_to(art).as_posix(), "sha256": sha256_file(src), "size": src.stat().st_size}}
+        entry = {"files": files, "compiled": False, "not_compiled": problem}
+    else:
+        try:
+            build = json.loads((d / RECORD_NAME).read_text())
+        except (OSError, ValueError) as e:
+            raise UserError(f"kernel {kid}: no build record for target {unit.label} ({e}); run `doit build`") from None
+        files = {}
+        for role, name in (("source", tgt.source_name), *tgt.binaries.items()):
+            f = build["files"][name]
+            files[role] = {"path": (d / name).relative_to(art).as_posix(), "sha256": f["sha256"], "size": f["size"]}
+        entry = {"files": files, "key": build["key"], "toolchain": build["toolchain"]["id"], "compiled": True}
+        toolchains[f"{tgt.name}:{build['toolchain']['id']}"] = build["toolchain"]
+        if "resources" in tgt.binaries:
+            entry["resources"] = core_resources(d / tgt.binaries["resources"], files["resources"], kid)
+    abi = tgt.abi(inst, options)
+    if abi is not None:
+        entry["abi"] = abi
+        if entry.get("compiled"):
+            entry["abi_file"] = write_abi_file(art, d, inst, abi)
+    pinned = plan.pinned.get(kid, {}).get(tgt.name)
+    if pinned is not None:
+        entry["pinned_source"] = pinned[1]  # hand-written, in place of the emitted source
+    return entry
+
+
 def build_manifest(plan) -> dict:
     # the spec loader and op catalog: not on the no-op path
     from .plan import graph_record
@@ -53,6 +88,9 @@ def build_manifest(plan) -> dict:
     compiled = kernel_targets()
     problems = {t: c.toolchain_problem(plan.config.store) for t, c in compiled.items()}
     options = {t: c.emit_options(plan.config, plan.config.store) for t, c in compiled.items()}
+    units: dict[tuple[str, str], list] = {}
+    for unit in compiled_pairs(plan):
+        units.setdefault((unit.kid, unit.target.name), []).append(unit)
     for kid, inst in plan.instances.items():
         rec = inst.describe()
         del rec["id"]
@@ -62,42 +100,12 @@ def build_manifest(plan) -> dict:
             if reason:
                 unavailable[t] = reason
                 continue
-            tgt = compiled.get(t)
-            if tgt is None:  # a target that needs no binary (ref): runs from the record alone
+            if t not in compiled:  # a target that needs no binary (ref): runs from the record alone
                 targets[t] = {}
                 continue
-            d = kernel_dir(art, kid, t)
-            problem = problems[t]
-            entry: dict = {}
-            if problem and not (d / RECORD_NAME).is_file():
-                # emitted, not compiled (no toolchain here): the source is still an artifact
-                src = d / tgt.source_name
-                if not src.is_file():
-                    raise UserError(f"kernel {kid}: {src} is missing; run `doit build`")
-                files = {"source": {"path": src.relative_to(art).as_posix(), "sha256": sha256_file(src), "size": src.stat().st_size}}
-                entry = {"files": files, "compiled": False, "not_compiled": problem}
-            else:
-                try:
-                    build = json.loads((d / RECORD_NAME).read_text())
-                except (OSError, ValueError) as e:
-                    raise UserError(f"kernel {kid}: no build record for target {t} ({e}); run `doit build`") from None
-                files = {}
-                for role, name in (("source", tgt.source_name), *tgt.binaries.items()):
-                    f = build["files"][name]
-                    files[role] = {"path": (d / name).relative_to(art).as_posix(), "sha256": f["sha256"], "size": f["size"]}
-                entry = {"files": files, "key": build["key"], "toolchain": build["toolchain"]["id"], "compiled": True}
-                toolchains[f"{t}:{build['toolchain']['id']}"] = build["toolchain"]
-                if "resources" in tgt.binaries:
-                    entry["resources"] = core_resources(d / tgt.binaries["resources"], files["resources"], kid)
-            abi = tgt.abi(inst, {**options[t], **tgt.kernel_options(plan, kid)})
-            if abi is not None:
-                entry["abi"] = abi
-                if entry.get("compiled"):
-                    entry["abi_file"] = write_abi_file(art, d, inst, abi)
-            pinned = plan.pinned.get(kid, {}).get(t)
-            if pinned is not None:
-                entry["pinned_source"] = pinned[1]  # hand-written, in place of the emitted source
-            targets[t] = entry
+            for unit in units.get((kid, t), ()):
+                # one entry per unit: "xdna", or "xdna.npu1" and "xdna.npu2" for a kernel wanted on both
+                targets[unit.label] = _unit_entry(plan, unit, problems[t], {**options[t], **unit.own}, toolchains)
         rec["targets"] = targets
         if unavailable:
             rec["unavailable"] = unavailable

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ..core.canonical import canonical_json
 from ..core.config import Config
+from ..core.constants import XDNA_DEVICES
 from ..core.errors import UserError
 from ..specfile.files import plan_key, stat_stamp
 from ..specfile.instances import KernelInstance
@@ -25,7 +26,7 @@ class Plan:
     targets: dict[str, tuple[str, ...]]  # id -> targets, in the registry's order
     graph_kernels: dict[str, list[str]]  # graph -> kernel id per step
     cache_key: str = ""  # digest of everything the plan was made from (see build_plan)
-    devices: dict[str, str] = dataclasses.field(default_factory=dict)  # id -> xdna device, for xdna kernels
+    devices: dict[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)  # id -> xdna devices, for xdna kernels
     ane_graphs: dict[str, tuple[str, str]] = dataclasses.field(default_factory=dict)  # name -> (.mil or .yaml path, display path)
     # the YAML graphs among ane_graphs (targets [ane]): name -> spec.graph.ResolvedGraph, built by npubuild.ane.from_graph
     ane_yaml: dict = dataclasses.field(default_factory=dict)
@@ -33,21 +34,23 @@ class Plan:
     # id -> target -> (absolute path, path as the spec wrote it relative to the project) of a pinned source
     pinned: dict[str, dict[str, tuple[str, str]]] = dataclasses.field(default_factory=dict)
 
-    def device(self, kernel_id: str) -> str:
-        return self.devices.get(kernel_id, self.config.xdna_device)
+    def xdna_devices(self, kernel_id: str) -> tuple[str, ...]:
+        """The devices the kernel gets an xdna design for (what its asks named, else the project's xdna_device)."""
+        return self.devices.get(kernel_id) or (self.config.xdna_device,)
 
     def body(self, kernel_id: str) -> str:
         """Where the kernel's xdna compute body comes from (its family's xdna_body, else the project's xdna_bodies)."""
         return self.bodies.get(kernel_id, self.config.xdna_bodies)
 
-    def xdna_options(self, kernel_id: str) -> dict:
-        """What the kernel's xdna design depends on beyond the instance and the mlir-aie dialect."""
-        return {"device": self.device(kernel_id), "body": self.body(kernel_id)}
+    def xdna_options(self, kernel_id: str, device: str | None = None) -> dict:
+        """What the kernel's xdna design for ``device`` (its first device by default) depends on beyond the
+        instance and the mlir-aie dialect."""
+        return {"device": device or self.xdna_devices(kernel_id)[0], "body": self.body(kernel_id)}
 
     def fingerprint(self) -> str:
         """Hash of everything the manifest records about the plan (not the build outputs)."""
         doc = {
-            "kernels": {i: [inst.key, list(self.targets[i]), self.devices.get(i), self.bodies.get(i),
+            "kernels": {i: [inst.key, list(self.targets[i]), _devices_doc(self.devices.get(i)), self.bodies.get(i),
                             {t: p[1] for t, p in sorted(self.pinned.get(i, {}).items())}]
                         for i, inst in sorted(self.instances.items())},
             "graphs": {name: graph_record(g, self.graph_kernels[name]) for name, g in sorted(self.spec.graphs.items())},
@@ -176,11 +179,16 @@ def _build_plan(config: Config) -> Plan:
             key_to_id[key] = inst.id
     targets = {key_to_id[k]: tuple(t for t in known_targets() if t in ts) for k, ts in wanted.targets.items()}
     graph_kernels = {name: [key_to_id[s.instance.key] for s in g.steps] for name, g in spec.graphs.items()}
-    devices = {key_to_id[k]: d for k, (d, _) in device_of.items()}
+    devices = {key_to_id[k]: tuple(d for d in XDNA_DEVICES if d in ds) for k, ds in device_of.items()}
     bodies = {key_to_id[k]: b for k, (b, _) in body_of.items()}
     pinned = {key_to_id[k]: {t: (str(p), _shown(p, config.root)) for t, (p, _) in by_target.items()} for k, by_target in pinned_of.items()}
     return Plan(config, spec, dict(sorted(final.items())), targets, graph_kernels, devices=devices, bodies=bodies, pinned=pinned,
                 ane_graphs=_ane_graphs(config, spec, ane_yaml), ane_yaml=ane_yaml)
+
+
+def _devices_doc(devices: tuple[str, ...] | None):
+    """As the plan's fingerprint has recorded one device (a name) since before there could be several."""
+    return devices[0] if devices and len(devices) == 1 else (list(devices) if devices else None)
 
 
 @dataclass
@@ -189,7 +197,7 @@ class _Wanted:
 
     by_key: dict = dataclasses.field(default_factory=dict)  # key -> KernelInstance
     targets: dict = dataclasses.field(default_factory=dict)  # key -> set of targets
-    device: dict = dataclasses.field(default_factory=dict)  # key -> (xdna device, who wants it)
+    device: dict = dataclasses.field(default_factory=dict)  # key -> the xdna devices its asks want (a set)
     body: dict = dataclasses.field(default_factory=dict)  # key -> (xdna body source a family chose, which family)
     pinned: dict = dataclasses.field(default_factory=dict)  # key -> target -> (pinned source, which family)
     problems: list = dataclasses.field(default_factory=list)  # Diagnostics: asks that disagree
@@ -213,8 +221,8 @@ def _wanted(spec, config: Config) -> _Wanted:
         w.targets.setdefault(inst.key, set()).update(targets)
         if "xdna" not in targets:
             return
-        agree(w.device, inst.key, device or config.xdna_device, who, where, lambda d: f"on xdna for {d}", lambda d: f"for {d}",
-              "xdna design: use the same device for both", inst)
+        # asks for different devices add up: one design per device (a laptop of each generation runs its own)
+        w.device.setdefault(inst.key, set()).update(device or (config.xdna_device,))
         if body:
             agree(w.body, inst.key, body, who, where, lambda b: f"on xdna with xdna_body {b}", str,
                   "xdna design: use the same xdna_body for both", inst)

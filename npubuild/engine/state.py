@@ -22,12 +22,14 @@ DEP_FILE = ".npubuild.doit.db"
 
 
 class Pair(NamedTuple):
-    """One artifact the build makes: a kernel instance on one compiled target."""
+    """One artifact the build makes: a kernel instance on one compiled target (one of its variants)."""
 
     kid: str
     inst: Any  # the kernel instance (npubuild.specfile.instances)
     target: Any  # the compiled target (npubuild.engine.targets)
     dir: str  # its kernel directory under the artifacts, as a plain string (task creation joins thousands)
+    label: str  # the target's name, or "<name>.<variant>" for one of several (xdna.npu2): tasks, directory, manifest
+    own: dict  # what this unit's source depends on beyond the target's emit options (xdna: device, body)
 
 
 class Recipe(NamedTuple):
@@ -104,7 +106,8 @@ class Build:
             from .targets import compiled_pairs
 
             art = str(self.plan.config.artifacts)
-            self._pairs = [Pair(kid, inst, t, f"{art}/kernels/{kid}/{t.name}") for kid, inst, t in compiled_pairs(self.plan)]
+            self._pairs = [Pair(u.kid, u.instance, u.target, f"{art}/kernels/{u.kid}/{u.label}", u.label, u.own)
+                           for u in compiled_pairs(self.plan)]
         return self._pairs
 
     def recipes(self) -> dict[str, Recipe | None]:
@@ -144,11 +147,13 @@ class Build:
                     self._options[p.target.name] = p.target.emit_options(config, config.store)
         return self._options
 
-    def pair_options(self, kid: str, t) -> dict:
-        """Emit options of one kernel on one target (xdna: the kernel's device; a pinned source's sha256)."""
+    def pair_options(self, pair: Pair) -> dict:
+        """Emit options of one kernel on one target variant (xdna: its device and body; a pinned source's sha256)."""
+        return self.unit_options(pair.kid, pair.target, pair.own)
+
+    def unit_options(self, kid: str, t, own: dict) -> dict:
         plan = self.plan
         opts = self.options()[t.name]
-        own = t.kernel_options(plan, kid)
         if any(opts.get(k) != v for k, v in own.items()):
             opts = {**opts, **own}
         pinned = plan.pinned.get(kid, {}).get(t.name)

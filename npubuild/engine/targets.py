@@ -10,7 +10,28 @@ one GraphUnit per graph.
 """
 from __future__ import annotations
 
+from typing import Any, NamedTuple
+
 from .. import targets
+
+
+class KernelUnit(NamedTuple):
+    """One kernel instance on one kernel target, for one of the target's variants of it."""
+
+    kid: str
+    instance: Any
+    target: Any
+    label: str  # the target's name when the kernel has one variant, else "<name>.<variant>" (xdna.npu2)
+    own: dict  # the variant's options (xdna: device, body)
+
+
+def unit_label(target_name: str, variant: str | None, variants: int) -> str:
+    return target_name if variants == 1 or variant is None else f"{target_name}.{variant}"
+
+
+def target_of(label: str) -> str:
+    """The target name of a unit label (``xdna.npu2`` -> ``xdna``)."""
+    return label.partition(".")[0]
 
 
 def kernel_targets() -> dict:
@@ -49,10 +70,14 @@ def not_built_reason(target: str, op: str) -> str | None:
 
 
 def compiled_pairs(plan):
-    """(kernel id, instance, target object) for every artifact the plan builds."""
+    """A :class:`KernelUnit` for every artifact the plan builds: each kernel on each kernel target that builds
+    its op, once per variant the target makes of it (``kernel_variants``: xdna, one per device)."""
     compiled = kernel_targets()
     for kid, inst in plan.instances.items():
         for name in plan.targets[kid]:
             t = compiled.get(name)
-            if t is not None and t.supports(inst.op) is None:
-                yield kid, inst, t
+            if t is None or t.supports(inst.op) is not None:
+                continue
+            variants = t.kernel_variants(plan, kid)
+            for variant, own in variants:
+                yield KernelUnit(kid, inst, t, unit_label(name, variant, len(variants)), own)

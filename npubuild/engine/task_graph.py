@@ -16,16 +16,17 @@ def task_dag(plan) -> tuple[list[tuple[str, str, str]], list[tuple[str, str]]]:
     nodes: list[tuple[str, str, str]] = []
     edges: list[tuple[str, str]] = []
     problems: dict[str, str | None] = {}
-    for kid, _inst, t in compiled_pairs(plan):
+    for unit in compiled_pairs(plan):
+        t = unit.target
         if t.name not in problems:
             problems[t.name] = t.toolchain_problem(plan.config.store)
-        emit = f"emit:{kid}@{t.name}"
+        emit = f"emit:{unit.kid}@{unit.label}"
         nodes.append((emit, emit, ""))
         if problems[t.name]:
             edges.append((emit, "manifest"))
             nodes[-1] = (emit, f"{emit}\n(not compiled: toolchain missing)", "style=dashed")
             continue
-        comp = f"compile:{kid}@{t.name}"
+        comp = f"compile:{unit.kid}@{unit.label}"
         nodes.append((comp, comp, 'style=filled, fillcolor="#dbeafe"'))
         edges += [(emit, comp), (comp, "manifest")]
     for g in graph_targets():

@@ -94,11 +94,12 @@ def _build_files(build: Build) -> list[str]:
     """Every file a build task reads or writes."""
     plan = build.plan
     files = []
-    for kid, inst, t, d in build.pairs():
+    for pair in build.pairs():
+        kid, inst, t, d = pair.kid, pair.inst, pair.target, pair.dir
         # a pinned source as the spec names it and where it leads now: a link re-pointed, or its target edited
         files += [f"{d}/{t.source_name}", f"{d}/{EMIT_RECORD}", *(f for p in _pinned_paths(plan, kid) for f in (p, os.path.realpath(p)))]
         if build.compiles(t):
-            files += [f"{d}/{b}" for b in t.binaries.values()] + [f"{d}/{RECORD_NAME}"] + t.linked_files(inst, build.pair_options(kid, t))
+            files += [f"{d}/{b}" for b in t.binaries.values()] + [f"{d}/{RECORD_NAME}"] + t.linked_files(inst, build.pair_options(pair))
     return files + _manifest_targets(plan) + _constant_sources(plan) + [f for g in graph_targets() for f in g.graph_files(plan)]
 
 
@@ -142,11 +143,12 @@ def _notes(build: Build) -> list[str]:
                 missing.setdefault((t, inst.opdef.family), set()).add(inst.op)
     lines = [f"{t}: op family '{fam}' not yet emitted ({', '.join(sorted(o))}); built on ref only" for (t, fam), o in sorted(missing.items())]
     recipes = build.recipes()
-    uncompiled: dict[str, int] = {}
-    for t in (p.target for p in build.pairs()):
-        if recipes.get(t.name) and not recipes[t.name].compiles:
-            uncompiled[t.name] = uncompiled.get(t.name, 0) + 1
-    for name, n in sorted(uncompiled.items()):
+    uncompiled: dict[str, set[str]] = {}  # target -> its kernels (one kernel may have a design per device)
+    for p in build.pairs():
+        r = recipes.get(p.target.name)
+        if r and not r.compiles:
+            uncompiled.setdefault(p.target.name, set()).add(p.kid)
+    for name, n in sorted((name, len(kids)) for name, kids in uncompiled.items()):
         problem = kernel_target(name).toolchain_problem(plan.config.store) or ""
         # one short line: how to install each tool is `npubuild doctor`'s (and docs/toolchain.md's)
         short = problem.split("; install:", 1)[0]
@@ -164,7 +166,7 @@ def _manifest_targets(plan) -> list[str]:
 def _manifest_deps(build: Build) -> list[str]:
     plan = build.plan
     graphs = [f for g in graph_targets() for f in g.graph_outputs(plan)]
-    return [f"{d}/{RECORD_NAME if build.compiles(t) else t.source_name}" for _, _, t, d in build.pairs()] + _constant_sources(plan) + graphs
+    return [f"{p.dir}/{RECORD_NAME if build.compiles(p.target) else p.target.source_name}" for p in build.pairs()] + _constant_sources(plan) + graphs
 
 
 def _constant_sources(plan) -> list[str]:
@@ -211,14 +213,15 @@ class BuildTasks:
         from ..core.canonical import canonical_json
 
         versions: dict = {}
-        for kid, inst, t, d in build.pairs():
-            opts = build.pair_options(kid, t)
+        for pair in build.pairs():
+            kid, inst, t, d = pair.kid, pair.inst, pair.target, pair.dir
+            opts = build.pair_options(pair)
             vk = (t.name, opts.get("device"), opts.get("body"), (opts.get("pinned") or {}).get("sha256"))
             if vk not in versions:
                 versions[vk] = f"{t.emitter_version()}:{canonical_json(opts)}"
             out = f"{d}/{t.source_name}"
             yield {
-                "name": f"{kid}@{t.name}",
+                "name": f"{kid}@{pair.label}",
                 "actions": [(emit_source, (t.name, inst, out, opts))],
                 "targets": [out, f"{d}/{EMIT_RECORD}"],
                 "uptodate": [KeyUnchanged(f"{inst.key}:{versions[vk]}"), SourceMatchesEmitRecord(out, t.name, inst.key, opts)],
@@ -249,14 +252,15 @@ class BuildTasks:
         plan = build.plan
         store = StoreAccess.from_config(plan.config)  # the local store and the further ones, picklable
         recipes = build.recipes()
-        for kid, inst, t, d in build.pairs():
+        for pair in build.pairs():
+            kid, inst, t, d = pair.kid, pair.inst, pair.target, pair.dir
             recipe = recipes[t.name]
             if recipe is None or not recipe.compiles:
                 continue
             src = f"{d}/{t.source_name}"
-            opts = build.pair_options(kid, t)
+            opts = build.pair_options(pair)
             yield {
-                "name": f"{kid}@{t.name}",
+                "name": f"{kid}@{pair.label}",
                 "actions": [(compile_kernel, (t.name, kid, inst, src, d, store, recipe.toolchain, recipe.flags, opts, plan.config.limits, plan.config.executor,
                                              plan.config.farm))],
                 "file_dep": [src, *t.linked_files(inst, opts)],

@@ -73,9 +73,9 @@ class KernelRecord(NamedTuple):
         )
 
     def built_for(self, target: str) -> bool:
-        """Whether the manifest lists a build of this kernel for ``target`` that compiled."""
-        t = self.targets.get(target)
-        return t is not None and t.compiled
+        """Whether the manifest lists a build of this kernel for ``target`` that compiled (any of its variants:
+        ``xdna.npu1``, ``xdna.npu2``; the target picks the one for the device it runs on)."""
+        return any(t.compiled for label, t in self.targets.items() if label == target or label.partition(".")[0] == target)
 
     def open_record(self) -> dict:
         """A fresh copy of the manifest's record with ``id``: what ``Target.open`` receives."""

@@ -121,7 +121,10 @@ class Runtime:
         """Private copies of the kernel's xclbin and insts, once its abi.json matches its record."""
         from ..targets.xdna import session
 
-        return session.binaries(self.context, self.record_of(kernel_id, checked=True).open_record())
+        rec = self.record_of(kernel_id, checked=True).open_record()
+        # the design for the NPU that answers, as opening the kernel picks it
+        rec = targets.get("xdna").design_record(rec, session.session(self.context).info.get("family"))
+        return session.binaries(self.context, rec)
 
     # -- kernels ---------------------------------------------------------------------------
     def record_of(self, kernel_id: str, checked: bool = False) -> KernelRecord:

@@ -31,7 +31,7 @@ class ResolvedGraph:
     outputs: list[str]
     tensors: dict[str, TensorSig]
     targets: tuple[str, ...]
-    device: str | None = None  # xdna device set by the spec (None: the project's xdna_device)
+    device: tuple[str, ...] | None = None  # xdna devices set by the spec, one design each (None: the project's xdna_device)
     # declared tensor / node name -> its spec line: a target that rebuilds the graph (ane) reports at it
     lines: dict = field(default_factory=dict)
 

@@ -165,10 +165,33 @@ def _xdna_choice(ctx: _Ctx, holder: Node, targets, what: str, key: str, allowed,
     return node.value
 
 
-def _device(ctx: _Ctx, holder: Node, targets, what: str) -> str | None:
-    """The optional ``device:`` of a kernel family or graph (the NPU its xdna designs are for)."""
-    return _xdna_choice(ctx, holder, targets, what, "device", XDNA_DEVICES,
-                        "npu1 (Phoenix / Hawk Point) or npu2 (Strix / Strix Halo / Krackan)")
+def _device(ctx: _Ctx, holder: Node, targets, what: str) -> tuple[str, ...] | None:
+    """The optional ``device:`` of a kernel family or graph: the NPU its xdna designs are for, or a list of
+    them (``[npu1, npu2]``: each xdna kernel gets one design per device), in XDNA_DEVICES order."""
+    node = holder.value.get("device")
+    if node is None or not node.is_list():
+        one = _xdna_choice(ctx, holder, targets, what, "device", XDNA_DEVICES, _DEVICE_TEXT)
+        return None if one is None else (one,)
+    chosen: list[str] = []
+    for item in node.value:
+        if not isinstance(item.value, str) or item.value not in XDNA_DEVICES:
+            hint = did_you_mean(str(item.value), XDNA_DEVICES) if isinstance(item.value, str) else ""
+            ctx.err(item.line, f"device of {what} must be {_DEVICE_TEXT}, got {item.plain()!r}{hint}")
+            return None
+        if item.value in chosen:
+            ctx.err(item.line, f"device of {what} lists {item.value} twice; name each device once")
+            return None
+        chosen.append(item.value)
+    if not chosen:
+        ctx.err(node.line, f"device of {what} is an empty list; name one or more of {', '.join(XDNA_DEVICES)}, or remove device")
+        return None
+    if "xdna" not in targets:
+        ctx.err(node.line, f"device of {what} applies to the xdna target, which is not in its targets; add xdna to targets or remove device")
+        return None
+    return tuple(d for d in XDNA_DEVICES if d in chosen)
+
+
+_DEVICE_TEXT = "npu1 (Phoenix / Hawk Point) or npu2 (Strix / Strix Halo / Krackan), or a list of them"
 
 
 def _xdna_body(ctx: _Ctx, holder: Node, targets, what: str) -> str | None:
@@ -210,7 +233,7 @@ def _attrs(ctx: _Ctx, holder: Node, what: str) -> tuple[dict, Node | None]:
     return node.plain(), node
 
 
-def _check_restrictions(ctx: _Ctx, inst: KernelInstance, targets, line: int, what: str, device: str | None = None) -> None:
+def _check_restrictions(ctx: _Ctx, inst: KernelInstance, targets, line: int, what: str, devices: tuple[str, ...] | None = None) -> None:
     for t in targets:
         restricted = ctx.restriction_checks.get(t)
         problems = restricted(inst.op, inst.shapes, inst.attrs, inst.dtype) if restricted is not None else []
@@ -219,10 +242,13 @@ def _check_restrictions(ctx: _Ctx, inst: KernelInstance, targets, line: int, wha
             ctx.err(line, f"{what}: {inst.op} with input shapes [{shp}] is not supported on {t}: {text}; change the shape/attrs or drop '{t}' from targets")
         check = ctx.design_checks.get(t)
         if check is not None and not problems:
-            # the target design's static checks (xdna: tile memory, DMA limits ...) at spec time
-            text = check(inst, device or ctx.xdna_device)
-            if text:
-                ctx.err(line, f"{what}: not supported on {t}: {text}; or drop '{t}' from targets")
+            # the target design's static checks (xdna: tile memory, DMA limits ...) at spec time, per device
+            chosen = devices or (ctx.xdna_device,)
+            for device in chosen:
+                text = check(inst, device)
+                if text:
+                    on = f"{t} ({device})" if len(chosen) > 1 else t
+                    ctx.err(line, f"{what}: not supported on {on}: {text}; or drop '{t}' from targets")
 
 
 def _kernel_family(ctx: _Ctx, name: str, node: Node, line: int, default_targets, base_dir: Path | None = None) -> KernelFamily | None:

@@ -18,7 +18,7 @@ class KernelFamily:
     dtype: str
     targets: tuple[str, ...]
     instances: list[KernelInstance]
-    device: str | None = None  # xdna device (None: the project's xdna_device)
+    device: tuple[str, ...] | None = None  # xdna devices, one design each (None: the project's xdna_device)
     xdna_body: str | None = None  # xdna body source (None: the project's xdna_bodies)
     sources: dict = field(default_factory=dict)  # target -> Path of a hand-written source that replaces the emitted one
 
@@ -64,7 +64,7 @@ class GraphSpec:
     # declared tensors/nodes that were rejected (already reported): readers of
     # them are skipped rather than reported as reading an unknown tensor
     invalid: set[str] = field(default_factory=set)
-    device: str | None = None  # xdna device (None: the project's xdna_device)
+    device: tuple[str, ...] | None = None  # xdna devices, one design each (None: the project's xdna_device)
 
 
 @dataclass

@@ -82,7 +82,7 @@ class Target(Protocol):
     def emit(self, instance, options: dict) -> str: ...
 
     # a kernel target that needs a binary also names its files (``source_name``; ``binaries``: manifest
-    # role -> file name; ``emitter_dirs``: the packages under npubuild/ its emitted text depends on) and answers ``emit_options(config, cache_dir)``, ``kernel_options(plan, kernel_id)``,
+    # role -> file name; ``emitter_dirs``: the packages under npubuild/ its emitted text depends on) and answers ``emit_options(config, cache_dir)``, ``kernel_variants(plan, kernel_id)``,
     # ``linked_inputs``, ``linked_files``, ``abi``, ``design_problem``, ``compile_budget`` and
     # ``pinned_interface(text)`` (see npubuild.targets.host.build, the smallest); a graph target answers
     # ``graph_names(plan)``, ``graph_units(plan)``, ``graph_files(plan)`` and ``graph_outputs(plan)`` (npubuild.targets.ane.build)

@@ -63,8 +63,8 @@ class HostBuild:
             recipe = {**recipe, "llc": with_extra(recipe["llc"], config.flags.of("llc")), "cc": [*recipe["cc"], *config.flags.cc]}
         return recipe
 
-    def kernel_options(self, plan, kernel_id: str) -> dict:
-        return {}  # a host kernel's source depends on its instance alone
+    def kernel_variants(self, plan, kernel_id: str) -> list[tuple[str | None, dict]]:
+        return [(None, {})]  # one host library per kernel, depending on its instance alone
 
     @staticmethod
     def pinned_interface(text: str) -> tuple | None:

@@ -3,6 +3,8 @@ insts, run on a Ryzen AI NPU with pyxrt (the runtime calls it backend "xrt"). Th
 is :class:`.build.XdnaBuild`; the runtime half is here and in :mod:`.session`."""
 from __future__ import annotations
 
+from ...artifacts.abi import design_entries
+from ...core.errors import UserError
 from .build import XdnaBuild
 from . import session
 
@@ -19,6 +21,7 @@ class XdnaTarget(XdnaBuild):
     def open(self, record: dict, files):
         from ...runner import xrt
 
+        record = self.design_record(record, session.session(files).info.get("family"))
         kernel_id = record["id"]
         pool = session.session(files).pool  # files: the runtime's OpenContext, whose session() keeps the device
         binaries = session.binaries(files, record)
@@ -29,6 +32,20 @@ class XdnaTarget(XdnaBuild):
                 return xrt_gemm.XrtBf16GemmKernel(kernel_id, record, pool)
             return xrt_gemm.XrtGemmKernel(kernel_id, record, pool)
         return xrt.XrtKernel(kernel_id, record, binaries, pool)
+
+    @staticmethod
+    def design_record(record: dict, family: str | None) -> dict:
+        """The record with, as its ``xdna`` entry, the design built for the NPU that answered (its ABI names the
+        device): the kernel's one ``xdna`` design, or its ``xdna.<device>`` one (built for several devices:
+        ``device: [npu1, npu2]``). A design for another NPU generation is refused: its xclbin would not load."""
+        designs = [(entry.get("abi", {}).get("device") or label.partition(".")[2], label, entry)
+                   for label, entry in design_entries(record, "xdna")]
+        for device, label, entry in designs:
+            if family is None or device == family:
+                return record if label == "xdna" else {**record, "targets": {**record["targets"], "xdna": entry}}
+        built = ", ".join(device for device, _, _ in designs) or "none"
+        raise UserError(f"kernel '{record['id']}' has xdna designs for {built}, and this NPU is {family or 'of an unknown family'}: "
+                        f"add {family or 'its device'} to the family's device list (device: [..., {family or 'npu2'}]) and build again")
 
     def auto_problem(self, ctx, lacking: list[str]) -> str | None:
         ok, why = session.status(ctx)

@@ -74,9 +74,10 @@ class XdnaBuild:
             opts["unavailable_kernels"] = missing  # xdna_bodies = "auto" does not pick them
         return opts
 
-    def kernel_options(self, plan, kernel_id: str) -> dict:
-        """What one kernel's design depends on beyond the project's options: its device and body choice."""
-        return plan.xdna_options(kernel_id)
+    def kernel_variants(self, plan, kernel_id: str) -> list[tuple[str, dict]]:
+        """One design per device the kernel is wanted for (a family's ``device: [npu1, npu2]``): (device, what
+        that design depends on beyond the project's options: its device and body choice)."""
+        return [(d, plan.xdna_options(kernel_id, d)) for d in plan.xdna_devices(kernel_id)]
 
     @staticmethod
     def pinned_interface(text: str) -> tuple | None:
