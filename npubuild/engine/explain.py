@@ -100,7 +100,7 @@ def explain_pair(plan, kid: str, target, options: dict, recipe, label: str | Non
         elif rec.get("source_sha256") != new_sha and not reasons:
             reasons.append(f"{src.name} changes: the emitter now writes a different text")
     if recipe is None or not recipe.compiles:
-        return bool(reasons), reasons or ["up to date (emitted; this target is not compiled here)"]
+        return bool(reasons), reasons or ["emitted; this target is not compiled here"]
     tc, flags = recipe.toolchain, recipe.flags
     try:
         build = json.loads((d / RECORD_NAME).read_text())
@@ -127,7 +127,7 @@ def explain_pair(plan, kid: str, target, options: dict, recipe, label: str | Non
         for n in target.binaries.values()
     )
     if key == build.get("key") and outputs_ok:
-        return bool(reasons), reasons or ["up to date: nothing it depends on changed"]
+        return bool(reasons), reasons or ["nothing it depends on changed"]
     if key == build.get("key"):
         compile_reasons.append(f"{', '.join(target.binaries.values())} no longer match {RECORD_NAME} (edited or damaged)")
     from ..artifacts.store import Store

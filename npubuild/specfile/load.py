@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Callable, Mapping
 
 from .. import ops
-from ..core.constants import XDNA_BODY_SOURCES, XDNA_DEVICES
 from ..core.errors import Diagnostic, OpError, SpecError
 from ..core.limits import Limits
 from ..core.target_names import known_targets
@@ -29,6 +28,7 @@ from .pinned import pinned_sources
 from .positions import attr_error_line
 from .yamlfile import load_file
 from .yamlnode import Node
+from .xdna_keys import xdna_body, xdna_devices
 
 # target -> (instance, xdna device) -> why the target's design cannot take it, or None
 DesignChecks = Mapping[str, Callable[[KernelInstance, str], "str | None"]]
@@ -150,56 +150,6 @@ def _targets(ctx: _Ctx, node: Node | None, default: tuple[str, ...]) -> tuple[st
     return tuple(out)
 
 
-def _xdna_choice(ctx: _Ctx, holder: Node, targets, what: str, key: str, allowed, describe: str) -> str | None:
-    """An optional xdna-only key of a kernel family or graph whose value is one of ``allowed``."""
-    node = holder.value.get(key)
-    if node is None:
-        return None
-    if not isinstance(node.value, str) or node.value not in allowed:
-        hint = did_you_mean(str(node.value), allowed) if isinstance(node.value, str) else ""
-        ctx.err(node.line, f"{key} of {what} must be {describe}, got {node.plain()!r}{hint}")
-        return None
-    if "xdna" not in targets:
-        ctx.err(node.line, f"{key} of {what} applies to the xdna target, which is not in its targets; add xdna to targets or remove {key}")
-        return None
-    return node.value
-
-
-def _device(ctx: _Ctx, holder: Node, targets, what: str) -> tuple[str, ...] | None:
-    """The optional ``device:`` of a kernel family or graph: the NPU its xdna designs are for, or a list of
-    them (``[npu1, npu2]``: each xdna kernel gets one design per device), in XDNA_DEVICES order."""
-    node = holder.value.get("device")
-    if node is None or not node.is_list():
-        one = _xdna_choice(ctx, holder, targets, what, "device", XDNA_DEVICES, _DEVICE_TEXT)
-        return None if one is None else (one,)
-    chosen: list[str] = []
-    for item in node.value:
-        if not isinstance(item.value, str) or item.value not in XDNA_DEVICES:
-            hint = did_you_mean(str(item.value), XDNA_DEVICES) if isinstance(item.value, str) else ""
-            ctx.err(item.line, f"device of {what} must be {_DEVICE_TEXT}, got {item.plain()!r}{hint}")
-            return None
-        if item.value in chosen:
-            ctx.err(item.line, f"device of {what} lists {item.value} twice; name each device once")
-            return None
-        chosen.append(item.value)
-    if not chosen:
-        ctx.err(node.line, f"device of {what} is an empty list; name one or more of {', '.join(XDNA_DEVICES)}, or remove device")
-        return None
-    if "xdna" not in targets:
-        ctx.err(node.line, f"device of {what} applies to the xdna target, which is not in its targets; add xdna to targets or remove device")
-        return None
-    return tuple(d for d in XDNA_DEVICES if d in chosen)
-
-
-_DEVICE_TEXT = "npu1 (Phoenix / Hawk Point) or npu2 (Strix / Strix Halo / Krackan), or a list of them"
-
-
-def _xdna_body(ctx: _Ctx, holder: Node, targets, what: str) -> str | None:
-    """The optional ``xdna_body:`` of a kernel family (overrides the project's ``xdna_bodies``)."""
-    return _xdna_choice(ctx, holder, targets, what, "xdna_body", XDNA_BODY_SOURCES,
-                        f"{', '.join(XDNA_BODY_SOURCES)} (docs/xdna-kernels.md)")
-
-
 def _op(ctx: _Ctx, holder: Node, what: str, line: int, typos: set[str]):
     node = holder.value.get("op")
     if node is None:
@@ -261,8 +211,8 @@ def _kernel_family(ctx: _Ctx, name: str, node: Node, line: int, default_targets,
     op = _op(ctx, node, what, line, typos)
     dtype = _dtype(ctx, node.value.get("dtype"), "f32", what)
     targets = _targets(ctx, node.value.get("targets"), default_targets)
-    device = _device(ctx, node, targets, what)
-    body = _xdna_body(ctx, node, targets, what)
+    device = xdna_devices(ctx, node, targets, what)
+    body = xdna_body(ctx, node, targets, what)
     raw_attrs, attrs_node = _attrs(ctx, node, what)
     shapes_node = node.value.get("shapes")
     if shapes_node is None:
@@ -430,7 +380,7 @@ def _graph(ctx: _Ctx, name: str, node: Node, line: int, default_targets, base_di
         return None
     typos = ctx.check_keys(node, GRAPH_KEYS, what)
     targets = _targets(ctx, node.value.get("targets"), default_targets)
-    device = _device(ctx, node, targets, what)
+    device = xdna_devices(ctx, node, targets, what)
     rejected: set[str] = set()
     inputs = _tensor_decls(ctx, node.value.get("inputs"), "inputs", False, base_dir, rejected)
     params = _tensor_decls(ctx, node.value.get("params"), "params", False, base_dir, rejected)
