@@ -73,7 +73,7 @@ _ALL = (
          "test/dialect/AIE/bd_verify_sub32bit_granularity.mlir"),
     Rule("bd-length-4-bytes", f"DMABDOp::verify ({AIE})",
          "'aie.dma_bd' op transfer length must be multiple of 4 (i.e., represent 4 byte aligned address)",
-         "test/dialect/AIE/badtiledma*.mlir"),
+         "bad_bd_assignments.mlir (its memref<128xi16> BD of length 129)"),
     # ---- ObjectFifoLinkOp ----
     Rule("link-join-and-distribute", f"ObjectFifoLinkOp::verify ({AIE})",
          "ObjectFifoLinkOp does not support 'join' and 'distribute' at the same time",
@@ -136,7 +136,7 @@ _ALL = (
     Rule("bd-count", f"HasValidBDs::verifyTrait ({AIE}); AIETargetModel::getNumBDs; BDs from createDMA ({OFT})",
          "'{op}' op has more than {max} blocks", "test/dialect/AIE/badmem_toomanybds.mlir, badshim_toomanybds.mlir"),
     Rule("lock-count", f"LockOp::verify ({AIE}); AIETargetModel::getNumLocks; locks from createObjectFifoLocks ({OFT})",
-         "'aie.lock' op lock assigned invalid id (maximum is {max})", "test/dialect/AIE/badlock*.mlir"),
+         "'aie.lock' op lock assigned invalid id (maximum is {max})", "test/dialect/AIE/badlock2.mlir"),
     Rule("shim-bd-id", f"DMABDOp::verify / NpuWriteBdOp::verify ({AIE}, {AIEX}); AIETargetModel::getNumBDs",
          "bdId attribute exceeds max: {max}", "test/dialect/AIE/badshim_toomanybds.mlir"),
     # ---- cores ----
@@ -154,9 +154,9 @@ _ALL = (
     # ---- runtime sequence ----
     Rule("npu-element-width", f"NpuDmaMemcpyNdOp::verify ({AIEX})",
          "'aiex.npu.dma_memcpy_nd' op Maximum element bit width allowed is 32bits. ",
-         "test/dialect/AIEX/bad_dma_to_npu_datatype.mlir"),
+         "test/Conversion/DmaToNpu/bad_dma_to_npu_datatype.mlir"),
     Rule("npu-min-size", f"NpuDmaMemcpyNdOp::verify ({AIEX})",
-         "'aiex.npu.dma_memcpy_nd' op Minimum data transfer size required is 32bits. ", "test/dialect/AIEX/bad_npu_*.mlir"),
+         "'aiex.npu.dma_memcpy_nd' op Minimum data transfer size required is 32bits. ", "test/Conversion/DmaToNpu/bad_dma_to_npu.mlir"),
     Rule("npu-offset", f"NpuDmaMemcpyNdOp::verify ({AIEX})", "'aiex.npu.dma_memcpy_nd' op Offset must be 4-byte-aligned.",
          "test/dialect/AIEX/bad_npu_nd.mlir"),
     Rule("npu-size-positive", f"verifyStridesWraps ({AIEX})", "'aiex.npu.dma_memcpy_nd' op Size {i} must be a positive integer.",
