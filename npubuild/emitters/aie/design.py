@@ -260,9 +260,16 @@ def body_scratch(body: KernelInstance) -> int:
     return total
 
 
+# mlir-aie places a core's buffers right after its stack, back to back (AIEAssignBuffers.cpp basicAllocation:
+# address = stack_size, no padding: "Fixme: alignment"), and CoreOp::verify wants the stack ABI's alignment,
+# 32 B on AIE2 and 64 B on AIE2P (test/dialect/AIE/bad_stack_alignment.mlir): a stack_size that is a multiple
+# of 64 keeps every buffer after it aligned for the widest vector access on both NPU generations
+STACK_ALIGN = 64
+
+
 def stack_bytes(scratch: int) -> int:
-    """``stack_size`` for a body with ``scratch`` bytes of allocas (a multiple of 16)."""
-    return -(-(DEFAULT_STACK + scratch) // SCRATCH_ALIGN) * SCRATCH_ALIGN
+    """``stack_size`` for a body with ``scratch`` bytes of allocas, a multiple of :data:`STACK_ALIGN`."""
+    return -(-(DEFAULT_STACK + scratch) // STACK_ALIGN) * STACK_ALIGN
 
 
 # memref element type -> bytes, from the dtypes the host emitters write (bool buffers are i8 in memory)
