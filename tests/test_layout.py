@@ -8,6 +8,7 @@ only hides the cycle until the function runs.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -203,6 +204,29 @@ def test_the_runner_imports_no_emitter():
     bad = [f"{m} (line {line}) imports {d}" for m, deps in sorted(GRAPH.items()) if stage_of(m) == "runner"
            for d, line in sorted(deps.items()) if stage_of(d) == "emitters"]
     assert not bad, "the runner imports emitters:\n" + "\n".join(bad)
+
+
+TARGET_PACKAGES = sorted(p.parent.name for p in (PKG / "targets").glob("*/__init__.py"))
+
+
+def test_a_target_package_is_imported_only_through_the_registry():
+    """Outside npubuild/targets/, code reaches a target through npubuild.targets (get, all_targets ...) and
+    its interface (targets.base); a target's own modules are its business."""
+    inner = tuple(f"npubuild.targets.{t}" for t in TARGET_PACKAGES)
+    bad = [f"{m} (line {line}) imports {d}" for m, deps in sorted(GRAPH.items()) if not m.startswith("npubuild.targets")
+           for d, line in sorted(deps.items()) if d.startswith(inner)]
+    assert TARGET_PACKAGES and not bad, "a target imported around the registry:\n" + "\n".join(bad)
+
+
+NAME_BRANCH = re.compile(r'(backend|target|name) == "(ref|host|xrt|xdna|ane)"')
+
+
+def test_nothing_branches_on_target_names_outside_the_targets():
+    """What differs between targets is asked of the target (its members), not decided by its name."""
+    bad = [f"{path.relative_to(PKG.parent)}:{n}: {line.strip()}" for path in sorted(PKG.rglob("*.py"))
+           if "targets" not in path.relative_to(PKG).parts[:1]
+           for n, line in enumerate(path.read_text().splitlines(), 1) if NAME_BRANCH.search(line)]
+    assert not bad, "branches on a target's name:\n" + "\n".join(bad)
 
 
 def test_each_stage_imports_only_the_stages_below_it():

@@ -101,30 +101,19 @@ class Runtime:
     # -- the NPU (kept for callers and tests; the xdna target owns the session) ------------
     @property
     def _xrt(self):
-        from ..targets.xdna import session
-
-        st = self.sessions.get("xdna")
-        return st.xrt if isinstance(st, session.XdnaState) else None
+        return targets.get("xdna").open_session(self.context)
 
     def xrt_status(self) -> tuple[bool, str | None]:
         """(usable, why not): pyxrt imports and a Ryzen AI NPU answers."""
-        from ..targets.xdna import session
-
-        return session.status(self.context)
+        return targets.get("xdna").status(self.context)
 
     def xrt_session(self):
-        from ..targets.xdna import session
-
-        return session.session(self.context)
+        return targets.get("xdna").device_session(self.context)
 
     def _xdna_files(self, kernel_id: str) -> dict:
-        """Private copies of the kernel's xclbin and insts, once its abi.json matches its record."""
-        from ..targets.xdna import session
-
-        rec = self.record_of(kernel_id, checked=True).open_record()
-        # the design for the NPU that answers, as opening the kernel picks it
-        rec = targets.get("xdna").design_record(rec, session.session(self.context).info.get("family"))
-        return session.binaries(self.context, rec)
+        """Private copies of the kernel's xclbin and insts (of the design for the NPU that answers), once
+        its abi.json matches its record."""
+        return targets.get("xdna").kernel_binaries(self.context, self.record_of(kernel_id, checked=True).open_record())
 
     # -- kernels ---------------------------------------------------------------------------
     def record_of(self, kernel_id: str, checked: bool = False) -> KernelRecord:

@@ -18,6 +18,24 @@ class XdnaTarget(XdnaBuild):
     auto_rank = 0  # backend="auto" tries the NPU first
     graph_kind: str | None = None  # runs kernels, not whole graphs
 
+    # -- the NPU session, for the runtime's helpers (Runtime.xrt_status, xrt_session ...) ----------------
+    @staticmethod
+    def status(ctx) -> tuple[bool, str | None]:
+        return session.status(ctx)
+
+    @staticmethod
+    def device_session(ctx):
+        return session.session(ctx)
+
+    @staticmethod
+    def open_session(ctx):
+        """The pyxrt session this runtime has open, or None."""
+        return session.state(ctx).xrt
+
+    def kernel_binaries(self, ctx, record: dict) -> dict:
+        """Checked private copies of the xclbin and insts of ``record``'s design for the NPU that answers."""
+        return session.binaries(ctx, self.design_record(record, session.session(ctx).info.get("family")))
+
     def open(self, record: dict, files):
         from ...runner import xrt
 
