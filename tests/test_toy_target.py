@@ -159,6 +159,9 @@ def test_an_unregistered_backend_is_refused(tmp_path):
     rt = npubuild.load(p.root / "artifacts")
     with pytest.raises(UserError, match="unknown backend 'toy'"):
         rt.graph("clip", backend="toy")
+    # a backend that exists but runs only whole graphs of its own kind says so, not "unknown"
+    with pytest.raises(UserError, match=r"graph 'clip' is a graph of kernels; the ane backend runs only ane graphs \(\.mil files"):
+        rt.graph("clip", backend="ane")
 
 
 def test_the_ane_target_refuses_a_kernel_instance_with_its_reason():

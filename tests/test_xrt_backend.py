@@ -385,7 +385,7 @@ def test_auto_falls_back_and_says_why(built, monkeypatch):
     monkeypatch.setitem(sys.modules, "pyxrt", None)  # import fails
     rt = npubuild.load(built.artifacts)
     g = rt.graph("chain", backend="auto")
-    assert g.backend == "host" and "pyxrt is not importable" in g.fallback_reason
+    assert g.backend == "host" and g.fallback_reason == "xrt: pyxrt is not importable (`npubuild doctor` says how to install it)"
     with pytest.raises(UserError, match="pyxrt is not importable"):
         rt.graph("chain", backend="xrt").set_params(**_inputs(rt.manifest["graphs"]["chain"]["params"], 1))
 

@@ -165,6 +165,10 @@ class Runtime:
         if owner is not None:  # a graph its target runs whole (ane)
             return owner.open_graph(self, name, g.raw, backend)
         if backend not in kernel_backends():
+            whole = targets.by_backend(backend)
+            if whole is not None and whole.graph_kind:  # a backend that runs whole graphs of its own kind (ane)
+                raise UserError(f"graph '{name}' is a graph of kernels; the {backend} backend runs only {whole.graph_kind} graphs "
+                                f"(.mil files, YAML graphs with targets [{whole.name}]): choose one of {', '.join(kernel_backends())}")
             raise UserError(f"unknown backend '{backend}'; choose one of {', '.join(kernel_backends())}")
         self._check_graph(g)
 

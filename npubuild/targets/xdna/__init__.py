@@ -68,7 +68,10 @@ class XdnaTarget(XdnaBuild):
     def auto_problem(self, ctx, lacking: list[str]) -> str | None:
         ok, why = session.status(ctx)
         if not ok:
-            return f"xrt: {why}"
+            from ...runner.xrt import PYXRT_MISSING
+
+            # said on every run that falls back: the short form (`--backend xrt` and `npubuild doctor` give the long one)
+            return "xrt: pyxrt is not importable (`npubuild doctor` says how to install it)" if why == PYXRT_MISSING else f"xrt: {why}"
         return f"xrt: no xdna binary for {', '.join(lacking)}" if lacking else None
 
     def traffic(self, ctx):
