@@ -157,6 +157,22 @@ def test_fusion_guards(tmp_path):
 # ---- scenario 3: 2-layer MLP trained by on-device backprop, in-place weight updates -----------------------------------
 
 
+# the training scenario with its weights declared as iOS18 states: read with read_state, the updated weights written
+# back with write_state (the only values the plan may update in place); x, target, neg_lr and one are plain inputs
+TRAIN_STATE = (TRAIN
+               .replace("tensor<fp16, [1, 64, 1, 64]> W1,", "state<tensor<fp16, [1, 64, 1, 64]>> W1_state,")
+               .replace("tensor<fp16, [1, 64, 1, 64]> W2)", "state<tensor<fp16, [1, 64, 1, 64]>> W2_state)")
+               .replace("        tensor<bool, []> bt",
+                        '        tensor<fp16, [1, 64, 1, 64]> W1 = read_state(input = W1_state)[name = string("W1")];\n'
+                        '        tensor<fp16, [1, 64, 1, 64]> W2 = read_state(input = W2_state)[name = string("W2")];\n'
+                        "        tensor<bool, []> bt")
+               .replace('[name = string("W2_new")];', '[name = string("W2_new")];\n'
+                        '        write_state(data = W2_new, input = W2_state)[name = string("W2_write")];')
+               .replace('[name = string("W1_new")];', '[name = string("W1_new")];\n'
+                        '        write_state(data = W1_new, input = W1_state)[name = string("W1_write")];'))
+assert TRAIN_STATE.count("state<") == TRAIN_STATE.count("read_state(") == TRAIN_STATE.count("write_state(") == 2
+
+
 def train_init():
     d = 64
     i = np.arange(d)
@@ -176,13 +192,13 @@ def train_runtime(plan, budget=None):
     rt.write_ext("target", tv)
     rt.write_ext("neg_lr", np.full(d, -lr))
     rt.write_ext("one", np.ones(d))
-    rt.write_ext("W1", w1)
-    rt.write_ext("W2", w2)
+    rt.write_ext("W1_state", w1)
+    rt.write_ext("W2_state", w2)
     return rt
 
 
 def test_two_layer_mlp_trains_on_device(tmp_path):
-    plan = _plan(tmp_path, TRAIN)
+    plan = _plan(tmp_path, TRAIN_STATE)
     routes = sorted(plan.nodes[i].route for i in plan.order)
     assert routes.count("add4d") == 2 and routes.count("outer") == 2 and routes.count("attn_v") == 1
     d, lr = 64, 0.15
@@ -210,7 +226,7 @@ def test_two_layer_mlp_trains_on_device(tmp_path):
 
 
 def test_adapters_are_inserted_once_per_producer_and_currency(tmp_path):
-    plan = _plan(tmp_path, TRAIN)
+    plan = _plan(tmp_path, TRAIN_STATE)
     names = [n.name for n in plan.nodes]
     # hr = reshape(h) passes h's strided buffer through; y's avw and dW2's outer product both want it contig
     assert names.count("hr%rp") == 1 and plan.nodes[names.index("hr%rp")].route == "repack"
@@ -228,7 +244,7 @@ def test_adapters_are_inserted_once_per_producer_and_currency(tmp_path):
 
 @pytest.mark.parametrize("budget", [2, 3])
 def test_eviction_under_a_residency_budget(tmp_path, budget):
-    plan = _plan(tmp_path, TRAIN)
+    plan = _plan(tmp_path, TRAIN_STATE)
     ref = train_runtime(plan)
     rt = train_runtime(plan, budget)
     for _ in range(2):
@@ -245,14 +261,16 @@ def test_eviction_under_a_residency_budget(tmp_path, budget):
     assert rt.loads[len(progs):] == progs[budget - 1 : -1]
 
 
-def test_reset_state_zeroes_the_accumulators(tmp_path):
-    plan = _plan(tmp_path, TRAIN)
+def test_reset_state_zeroes_the_states_only(tmp_path):
+    plan = _plan(tmp_path, TRAIN_STATE)
     rt = train_runtime(plan)
     rt.run()
     assert np.abs(rt.output("W1_new")).sum() > 0
     rt.reset_state()
     assert np.abs(rt.output("W1_new")).sum() == 0 and np.abs(rt.output("W2_new")).sum() == 0
     assert len(rt.progs) > 0  # programs stay resident
+    xv, tv, _, _ = train_init()
+    assert np.array_equal(rt.ext["x"].reshape(-1), xv.astype(f16))  # a plain input keeps its value
 
 
 # ---- every route against MIL's semantics ---------------------------------------------------------------------------------
@@ -313,8 +331,9 @@ def test_add_never_overwrites_a_value_that_is_read_later(tmp_path):
     body = ('        tensor<fp16, [1, 4, 1, 16]> y = add(x = a, y = b)[name = string("y")];\n'
             '        tensor<fp16, [1, 4, 1, 16]> z = add(x = b, y = a)[name = string("z")];')
     plan = _plan(tmp_path, program(body, "tensor<fp16, [1, 4, 1, 16]> a, tensor<fp16, [1, 4, 1, 16]> b", "y, z"))
-    # a is read after y, so y may not ride a's buffer; nothing reads b after z, so z may ride it (in place)
-    assert [n.route for n in plan.nodes] == ["ew", "add4d"]
+    # a is read after y, so y may not ride a's buffer; nothing reads b after z, but b is a plain input, never written
+    # (only a declared state is updated in place: tests/test_ane_state.py)
+    assert [n.route for n in plan.nodes] == ["ew", "ew"]
     rt = run_plan(plan, a=a, b=b)
     ref = (a.astype(np.float64) + b).reshape(-1)
     for name in ("y", "z"):
@@ -539,11 +558,11 @@ def check_programs(plan, tmp_path):
     return checked
 
 
-@pytest.mark.parametrize("name", ["swiglu", "fuse", "train"] + [n for n, _ in ACCEPTANCE])
+@pytest.mark.parametrize("name", ["swiglu", "fuse", "train", "train_state"] + [n for n, _ in ACCEPTANCE])
 def test_emitted_programs_are_mil_coremltools_agrees_with(tmp_path, name):
     swiglu_files(tmp_path)
     fuse_files(tmp_path)
-    text = {"swiglu": SWIGLU.format(d=tmp_path), "fuse": FUSE.format(d=tmp_path), "train": TRAIN, **dict(ACCEPTANCE)}[name]
+    text = {"swiglu": SWIGLU.format(d=tmp_path), "fuse": FUSE.format(d=tmp_path), "train": TRAIN, "train_state": TRAIN_STATE, **dict(ACCEPTANCE)}[name]
     plan = _plan(tmp_path, text)
     assert check_programs(plan, tmp_path) == len(plan.programs())
 

@@ -355,7 +355,11 @@ PROGRAMS = {
         _op(V, "p", "add(x = a, y = b)"), _op(V, "q", "sub(x = a, y = b)"), _op(V, "r", "mul(x = a, y = b)"),
         _op(V, "s", "minimum(x = a, y = b)"), _op(V, "m", "maximum(x = p, y = q)"), _op(V, "n", "add(x = r, y = s)"),
         _const(V, "c"), _op(V, "y", "mul(x = m, y = c)")]),
-    "add4d": _prog([("a", [1, 4, 1, 8], "fp16"), ("b", [1, 4, 1, 8], "fp16")], [_op([1, 4, 1, 8], "y", "add(x = a, y = b)")]),
+    # in place only on a declared state: acc <- acc + b
+    "add4d": _prog([("acc", [1, 4, 1, 8], "fp16"), ("b", [1, 4, 1, 8], "fp16")], [
+        _op([1, 4, 1, 8], "a", "read_state(input = acc)"), _op([1, 4, 1, 8], "y", "add(x = a, y = b)"),
+        'write_state(data = y, input = acc)[name = string("w")];']).replace(
+        "tensor<fp16, [1, 4, 1, 8]> acc", "state<tensor<fp16, [1, 4, 1, 8]>> acc"),
     "unary": _prog([("a", V, "fp16")], [
         _op(V, "s", "sigmoid(x = a)"), _op(V, "th", "tanh(x = s)"), _op(V, "r", "relu(x = th)"),
         _op(V, "g1", 'gelu(x = r, mode = string("EXACT"))'), _op(V, "g2", 'gelu(x = g1, mode = string("TANH_APPROXIMATION"))'),

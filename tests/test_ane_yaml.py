@@ -49,7 +49,9 @@ def test_yaml_graph_builds_as_ane_plan_and_matches_ref(project, tmp_path):
     m = json.loads((p.artifacts / "manifest.json").read_text())
     g = m["graphs"]["mlp_ane"]
     assert g["kind"] == "ane" and "steps" not in g
-    assert [n["route"] for n in g["nodes"]] == ["linear", "lut", "ew", "linear", "add4d"]
+    # the residual add reads the input x: a plain input is never written, so it is an ew program, not in place
+    assert [n["route"] for n in g["nodes"]] == ["linear", "lut", "ew", "linear", "ew"]
+    assert g["states"] == {} and not any(n.get("alias") or n.get("zero") for n in g["nodes"])
     assert g["inputs"] == {"x": {"shape": [4, 64], "dtype": "fp16"}}  # the ANE computes in fp16
     assert g["mlpackage"]["files"] and all("mlpackage" in n for n in g["nodes"])
     # no kernel instance is built for the ane graph: only the ref twin's kernels are in the manifest
@@ -59,6 +61,7 @@ def test_yaml_graph_builds_as_ane_plan_and_matches_ref(project, tmp_path):
     runner = rt.graph("mlp_ane", backend="auto")
     assert runner.backend == "ane"
     y = runner.run(x=_x())["y"]
+    np.testing.assert_array_equal(runner.run(x=_x())["y"], y)  # pure: the residual add does not accumulate into x
     ref = rt.graph("mlp_ref", backend="ref").run(x=_x())["y"]
     # fp16 tolerance: inputs, weights and every intermediate are rounded to fp16 (unit roundoff 2^-11 ~ 4.9e-4);
     # over two dot products of 64 and 128 terms and |y| up to ~4 the error stays within ~1e-2 absolute and relative

@@ -159,3 +159,20 @@ def test_json_summary_is_the_only_output_even_after_a_failure(project, tmp_path)
     assert f["log"] == "artifacts/kernels/exp_f32_64/host/build.log"
     v = json.loads(p.npubuild("verify", "--json", check=False).out)
     assert v["ok"] is False and v["problems"]  # no manifest was written
+
+
+def test_a_failed_compile_is_said_in_npubuild_words_at_the_users_file_and_line(project):
+    """No doit text on the failure path (TaskFailed, UnmetDependency, the '####' dump of captured output),
+    and MLIR's in-memory locations (loc("-":2:3)) name the pinned file the user edits."""
+    p = project("kernels:\n  r:\n    op: relu\n    shapes: [[1024]]\n    sources: {host: tuned/r.mlir}\n"
+                "  e:\n    op: exp\n    shapes: [[1024]]\n")
+    p.write("specs/kernels/tuned/r.mlir",
+            "func.func @kernel(%a: memref<1024xf32>, %b: memref<1024xf32>) {\n  bogus.op\n  return\n}\n")
+    r = p.doit("build", check=False)
+    assert r.rc != 0
+    text = r.out + r.err
+    for doit_text in ("TaskFailed", "UnmetDependency", "####", "<stdout>", "<stderr>", 'loc("-"'):
+        assert doit_text not in text, text
+    assert "FAILED compile:relu_f32_1024@host: specs/kernels/tuned/r.mlir:2:3: error: Dialect `bogus' not found" in text, text
+    assert "npubuild: BUILD FAILED: 1 task(s) failed, 1 not built" in text
+    assert (p.artifacts / "kernels/exp_f32_1024/host/kernel.so").is_file()  # the other kernel built

@@ -85,7 +85,54 @@ def plan_graph(mil_path: Path, display: str, bounds: MilBounds, graph=None):
     from .plan import compile_plan
 
     prog = yaml_program(graph, bounds) if graph is not None else load_plan(mil_path, display, bounds)
-    return compile_plan(prog, bounds)
+    other = [f for name, f in prog.functions.items() if f is not prog.main]
+    if other:
+        raise UserError("\n".join(
+            f"{prog.file}:{f.line}: function '{f.name}': the ane target builds one function per graph ('{prog.main.name}'); "
+            "a multifunction program's other functions would be dropped from the plan and the package: put each in "
+            "a .mil of its own" for f in other))
+    try:
+        return compile_plan(prog, bounds)
+    except UserError as e:
+        failed = [o for o in prog.main.outputs if f"function output '{o}' is not produced by any program" in str(e)]
+        if not failed:
+            raise
+        view = view_output(prog.main, prog.file, failed)
+        if view is None:
+            raise
+        raise UserError(view) from None
+
+
+# ops the plan computes by renaming a buffer (npubuild.ane.routes: a reshape, a transpose that moves only size-1 axes,
+# a cast to the dtype x has): a chain of them from a function input or a constant runs no program
+VIEW_OPS = ("reshape", "transpose", "cast", "squeeze", "expand_dims", "identity")
+
+
+def view_output(fn, file: str, outputs=None) -> str | None:
+    """Why the plan cannot bind an output of ``fn``, at ``file:line``: an output that is a function input or a
+    constant, or only a view of one (reshape, transpose, ...). The plan binds each output to the buffer of the
+    program that writes it, and a view writes none; the graph package would compute it, but the plan, the
+    runtime and the manifest record have no output bound to an input's buffer. None when no output is such
+    (``outputs``: only these)."""
+    from .mil_model import Ref
+
+    ops = {r: o for o in fn.ops for r, _ in o.results}
+    inputs = {n for n, _ in fn.inputs}
+    for out in fn.outputs if outputs is None else outputs:
+        name, chain = out, []
+        while name in ops and ops[name].op in VIEW_OPS and isinstance(ops[name].args.get("x"), Ref):
+            chain.append(ops[name])
+            name = ops[name].args["x"].name
+        if name not in inputs and name not in fn.consts:
+            continue
+        kind = "function input" if name in inputs else "constant"
+        line = chain[0].line if chain else fn.input_lines.get(name, fn.line)
+        how = " of ".join(f"{o.op} '{o.result}'" for o in chain)
+        what = f"is the {kind} '{name}'" if not chain else f"is only a view of the {kind} '{name}' ({how})"
+        return (f"{file}:{line}: function output '{out}' {what}: no ANE program computes it, and the ane plan binds "
+                "every output to a program's result (an output bound to an input's or a constant's buffer is not "
+                "supported yet); return a value an op computes, or read the input itself")
+    return None
 
 
 def _digest(path: Path, bounds: MilBounds) -> bytes:
@@ -237,21 +284,11 @@ def write_graph(plan, out_dir: Path, source=None, program=None, max_bytes: int |
 def _program_package(plan, program, out_dir: Path) -> dict:
     """The whole-graph package of a translated YAML graph, as coreml_graph.write_graph_package makes a .mil's
     (which reads the .mil again): re-created with coremltools' builder, converted and checked against the plan."""
-    from .coreml import check_package, convert, coremltools, op_types, package_files
-    from .coreml_graph import graph_program
+    from .coreml_graph import graph_package
 
-    fn, graph = program.main, out_dir.name
-    what = f"ane graph '{graph}': the graph package"
+    graph = out_dir.name
     dest = out_dir / f"{re.sub(r'[^A-Za-z0-9_.-]', '_', graph)}.mlpackage"
-    _, _, types, _ = coremltools()
-    prog = graph_program(fn, program.file)
-    outs = {v.name: types.builtin_to_string(v.dtype) for v in prog.functions["main"].outputs}
-    ops = op_types(prog)
-    convert(prog, dest, what)
-    declared = {o.result: list(o.type.shape or ()) for o in fn.ops}
-    outputs = [(n, list(plan.output_shapes.get(n) or declared.get(n, [])), outs[n]) for n in plan.outputs]
-    check_package(dest, [(n, list(shape), dtype) for n, shape, dtype in plan.inputs], outputs, ops, what)
-    return package_files(dest, out_dir)
+    return graph_package(plan, program.main, program.file, dest, out_dir, f"ane graph '{graph}': the graph package")
 
 
 def build_graph(mil_path: str, display: str, out_dir: str, stores, bounds: MilBounds, graph=None) -> dict:

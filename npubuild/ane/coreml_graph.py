@@ -28,7 +28,7 @@ from pathlib import Path
 from ..ops.lazy_numpy import np
 from . import numerics as nm
 from .coreml import PACKAGE, CoreMLError, check_package, convert, coremltools, fail, op_types, package_files, write_node_package
-from .mil_model import FLOATS, Literal, Ref
+from .mil_model import FLOATS, Literal, Ref, numpy_dtype
 from .plan_model import HostNode
 
 
@@ -70,6 +70,27 @@ def _literal(lit: Literal):
     if lit.type.dtype in ("int32", "int16", "int8", "uint8", "uint16"):
         return np.int32(v)
     return v  # bool, str
+
+
+def const_value(fn, name: str):
+    """Named constant ``name`` of ``fn`` as coremltools' builder takes a const's value (``mb.const(val=...)``,
+    typed by ``Const._get_type_val``, coremltools ops/defs/iOS15/control_flow.py): a ``string`` a Python str, a
+    ``bool`` scalar a Python bool, any other scalar a NumPy scalar of its dtype (``int32(1)`` an np.int32), a
+    tensor an ndarray of its dtype; float data fp16, as every program computes. The reader holds a scalar as a
+    0-d array (or a str): handed to the builder as is, a string const became an ndarray, which cast's ``dtype``
+    and conv's ``pad_type`` (looked up in dicts) refuse, and an int32 scalar a 0-d tensor."""
+    v, ty = fn.consts[name], fn.const_types.get(name)
+    dtype = ty.dtype if ty is not None else None
+    if dtype == "string" or isinstance(v, str):
+        return str(v.item() if isinstance(v, np.ndarray) else v)
+    a = np.asarray(v)
+    if dtype in FLOATS or (dtype is None and a.dtype.kind == "f"):
+        a = a.astype(np.float16)
+    elif dtype is not None and dtype in ("bool", "int8", "int16", "int32", "uint8", "uint16", "uint32"):
+        a = a.astype(numpy_dtype(dtype))
+    if ty is not None and not ty.shape and a.size == 1:  # a scalar (``int32``, ``tensor<int32, []>``)
+        return bool(a.reshape(())) if a.dtype == np.bool_ else a.reshape(())[()]
+    return a
 
 
 class _Names:
@@ -165,7 +186,7 @@ def graph_program(fn, file: str):
             if v.name in env:
                 return env[v.name]
             if raw:
-                return _fp16(fn.consts[v.name])
+                return const_value(fn, v.name)
             if v.name not in consts:  # one named const per MIL constant, made where it is first read
                 consts[v.name] = constant(v.name)
             return consts[v.name]
@@ -175,8 +196,8 @@ def graph_program(fn, file: str):
             int8 blocks and their scales) re-created as that op, so the package stores it compressed."""
             op = getattr(fn, "constexprs", {}).get(name)
             if op is None:
-                return mb.const(val=_fp16(fn.consts[name]), name=name)
-            args = {k: (_fp16(fn.consts[x.name]) if isinstance(x, Ref) else _literal(x)) for k, x in op.args.items()}
+                return mb.const(val=const_value(fn, name), name=name)
+            args = {k: (const_value(fn, x.name) if isinstance(x, Ref) else _literal(x)) for k, x in op.args.items()}
             return getattr(mb, op.op)(**args, name=name)
 
         for o in fn.ops:
@@ -215,21 +236,69 @@ def _refs(args: dict):
                 yield x
 
 
-def write_graph_package(plan, source, dest: Path, what: str) -> None:
-    """Build, convert, save and check ``dest`` from the .mil ``source`` = (path, display name, MilBounds)."""
+def package_names(prog) -> dict:
+    """The feature name each input and output of ``prog``'s main function gets in the saved package, keyed by
+    its name in the program. coremltools' mlprogram backend always runs ``mil_backend::sanitize_name_strings``
+    (even with ``PassPipeline.EMPTY``): one ``NameSanitizer(prefix="var_")`` over the main function's inputs,
+    then every op's results in order (coremltools/converters/mil/mil/passes/defs/preprocess.py). It replaces
+    characters outside ``[a-zA-Z0-9_]`` with ``_``, prefixes a name that does not start with a letter or ``_``,
+    appends ``_workaround`` to a reserved word (``state``, ``tensor``, ``string``, ``fp16``, ``bool``, ``func``,
+    ...) and ``_0``, ``_1``, ... to a changed name already taken. The same sanitizer, run here the same way
+    before converting, predicts each name; the saved package is then checked against the prediction."""
+    from coremltools.converters.mil.mil.passes.defs.preprocess import NameSanitizer
+
+    fn = prog.functions["main"]
+    san, names = NameSanitizer(prefix="var_"), {}
+    for name in fn.inputs:
+        names[name] = san.sanitize_name(name)
+    outs = {v.name for v in fn.outputs}
+    for op in fn.operations:
+        for v in op.outputs:
+            new = san.sanitize_name(v.name)
+            if v.name in outs:
+                names[v.name] = new
+    return names
+
+
+def _renamed(name: str, names: dict) -> str:
+    return f"'{name}'" if names[name] == name else f"'{name}' (coremltools names it '{names[name]}')"
+
+
+def graph_package(plan, fn, file: str, dest: Path, out_dir: Path, what: str) -> dict:
+    """Build, convert, save and check the whole-graph package of MIL function ``fn`` (read from ``file``, or
+    translated from a YAML graph) at ``dest``; returns its manifest record: :func:`.coreml.package_files` and
+    ``io_names``, every input and output of the plan -> its feature name in the package (:func:`package_names`:
+    an input named ``state`` is ``state_workaround`` there), so a caller of the package knows what to pass."""
+    _, _, types, _ = coremltools()
+    prog = graph_program(fn, file)
+    outs = {v.name: types.builtin_to_string(v.dtype) for v in prog.functions["main"].outputs}
+    ops = op_types(prog)
+    names = package_names(prog)
+    seen: dict = {}
+    for n in [*(i[0] for i in plan.inputs), *plan.outputs]:
+        if names[n] in seen:  # the sanitizer keeps unchanged names as they are: 'state' -> 'state_workaround' may meet one
+            a, b = seen[names[n]], n
+            raise CoreMLError(f"{what}: {_renamed(a, names)} and {_renamed(b, names)} would share the name '{names[n]}' in "
+                              "the package (coremltools renames reserved words such as state, tensor, fp16): rename one")
+        seen[names[n]] = n
+    convert(prog, dest, what)
+    inputs = [(names[n], list(shape), dtype if dtype in ("fp16", "fp32") else "fp16") for n, shape, dtype in plan.inputs]
+    declared = {o.result: list(o.type.shape or ()) for o in fn.ops}
+    outputs = [(names[n], list(plan.output_shapes.get(n) or declared.get(n, [])), outs[n]) for n in plan.outputs]
+    check_package(dest, inputs, outputs, ops, what)
+    rec = package_files(dest, out_dir)
+    rec["io_names"] = {n: names[n] for n in [*(i[0] for i in plan.inputs), *plan.outputs]}
+    return rec
+
+
+def write_graph_package(plan, source, dest: Path, what: str) -> dict:
+    """Build, convert, save and check ``dest`` from the .mil ``source`` = (path, display name, MilBounds);
+    returns its record (:func:`graph_package`)."""
     from .mil import load_mil
 
     mil_path, display, bounds = source
     fn = load_mil(mil_path, display, bounds).main
-    _, _, types, _ = coremltools()
-    prog = graph_program(fn, display)
-    outs = {v.name: types.builtin_to_string(v.dtype) for v in prog.functions["main"].outputs}
-    ops = op_types(prog)
-    convert(prog, dest, what)
-    inputs = [(n, list(shape), dtype if dtype in ("fp16", "fp32") else "fp16") for n, shape, dtype in plan.inputs]
-    declared = {o.result: list(o.type.shape or ()) for o in fn.ops}
-    outputs = [(n, list(plan.output_shapes.get(n) or declared.get(n, [])), outs[n]) for n in plan.outputs]
-    check_package(dest, inputs, outputs, ops, what)
+    return graph_package(plan, fn, display, dest, dest.parent, what)
 
 
 def write_packages(plan, out_dir: Path, stems: dict, graph: str, source=None) -> tuple[dict, dict | None, list[Path]]:
@@ -246,8 +315,7 @@ def write_packages(plan, out_dir: Path, stems: dict, graph: str, source=None) ->
     graph_rec = None
     if source is not None:
         dest = out_dir / f"{re.sub(r'[^A-Za-z0-9_.-]', '_', graph)}.mlpackage"
-        write_graph_package(plan, source, dest, f"ane graph '{graph}': the graph package")
-        graph_rec = package_files(dest, out_dir)
+        graph_rec = write_graph_package(plan, source, dest, f"ane graph '{graph}': the graph package")
     for rec in [*records.values(), *([graph_rec] if graph_rec else [])]:
         files += [out_dir / f["path"] for f in rec["files"]]
     return records, graph_rec, files

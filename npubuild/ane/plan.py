@@ -101,6 +101,8 @@ class _Compiler(Routes):
         self.f16: dict[str, object] = {}  # const name -> its fp16 values, made once however many nodes use it
         self.input_shapes = {n: list(t.shape or ()) for n, t in fn.inputs}
         self.input_dtypes = {n: t.dtype for n, t in fn.inputs}
+        self.states = {n for n, t in fn.inputs if t.state}  # iOS18 state<tensor<...>> inputs: the only buffers written in place
+        self.in_place: dict[str, str] = {}  # result of an in-place add -> the state whose buffer it rides
         self.same: dict[str, str] = {}  # pass-through result -> the value whose buffer it is
         self.host_exts: dict[str, tuple] = {}  # host vector -> (its source, the source's shape)
 
@@ -282,6 +284,8 @@ class _Compiler(Routes):
                                 "(declare fp16, or fp32 read through a cast)")
         for o in self.fn.ops:
             t = o.type
+            if o.op == "write_state":
+                continue  # no result (its operands are checked where they are made)
             if any(d <= 0 for d in t.shape or ()):
                 raise PlanError(f"{self.file}:{o.line}: '{o.result}' is declared {t}; an ANE graph needs known, positive dimensions")
             if t.dtype != "fp16" and o.op != "cast":  # a cast's dtype is its route's to judge
@@ -424,6 +428,7 @@ class _Compiler(Routes):
             for v in o.args.values():
                 if isinstance(v, str):
                     self.readers.setdefault(v, []).append(i)
+        self.flat = flat
         self.nodes: list = []
         self.created: list[int] = []
         self.wants: list[tuple[int, list[tuple[str, Cur]], _Op]] = []
@@ -458,6 +463,53 @@ class _Compiler(Routes):
         self.prod[o.result] = (idx, out)
         self.wants.append((idx, ins, o))
         return idx
+
+    # -- 3b. states (coremltools ops/defs/iOS18/states.py, coreml_dialect/ops.py) ---------------------------------------
+    def route(self, o: _Op) -> None:
+        if o.op == "read_state":
+            return self.pass_through(o, self.arg(o, "input"))  # the state's buffer, read where it is
+        if o.op in ("write_state", "coreml_update_state"):
+            state, value = (self.arg(o, "input"), self.arg(o, "data")) if o.op == "write_state" else \
+                (self.arg(o, "state"), self.arg(o, "value"))
+            if self.in_place.get(self.resolve(value)) != state:
+                raise self.err(o, f"{o.op} of '{value}' into state '{state}' is off route: the plan writes a state only in "
+                                  f"place: '{value}' must be add(x = read_state(input = {state}), y = ...) on [1, T, 1, D], "
+                                  "with nothing reading the state's old value after that add")
+            if o.op == "coreml_update_state":
+                self.pass_through(o, value)  # its result is the value written
+            return None
+        return super().route(o)
+
+    def in_place_ok(self, x: str) -> bool:
+        """Whether the add at ``self.pos`` may write its sum into ``x``'s buffer: only when ``x`` is the
+        value of a declared state (iOS18 ``state<tensor<...>>``, read by ``read_state``) and the program
+        writes that very sum back into the same state (``write_state`` / ``coreml_update_state``) later,
+        with nothing else reading the state (its old value) after the add, and the state held in the
+        add's own layout. A plain function input is never written: MIL values are immutable, and Core ML's
+        package of the program is pure."""
+        root = self.resolve(x)
+        o = self.flat[self.pos]
+        if root not in self.states or natural(self.shape_of(root)) != natural(o.shape):
+            return False
+        if any(self.resolve(n) == root for n in self.fn.outputs):
+            return False
+        write = next((j for j in range(self.pos + 1, len(self.flat)) if self._writes(self.flat[j], root) is not None), None)
+        if write is None or self._writes(self.flat[write], root) != o.result:
+            return False
+        names = {n for n in self.readers if self.resolve(n) == root} | {root}
+        if any(i > self.pos and i != write for n in names for i in self.readers.get(n, ())):
+            return False
+        self.in_place[o.result] = root
+        return True
+
+    @staticmethod
+    def _writes(o: _Op, state: str):
+        """The value ``o`` writes into ``state`` (None when it writes nothing there)."""
+        if o.op == "write_state" and o.args.get("input") == state:
+            return o.args.get("data")
+        if o.op == "coreml_update_state" and o.args.get("state") == state:
+            return o.args.get("value")
+        return None
 
     # -- 4. bindings and adapters ---------------------------------------------------------------------------------------
     def bind(self) -> AnePlan:
@@ -519,9 +571,10 @@ class _Compiler(Routes):
                 raise self.err(None, f"function output '{name}' is not produced by any program")
             outputs[name] = self.prod[root][0]
         self.check_buffers(ext_curs)
-        inputs = [(n, list(t.shape or ()), t.dtype) for n, t in self.fn.inputs]
+        inputs = [(n, list(t.shape or ()), t.dtype) for n, t in self.fn.inputs if not t.state]
+        states = [(n, list(t.shape or ()), t.dtype) for n, t in self.fn.inputs if t.state]
         shapes = {name: list(self.shapes.get(name, [])) for name in outputs}
-        return AnePlan(self.nodes, order, self.ext_uses, const_fills, outputs, inputs, ext_curs, shapes)
+        return AnePlan(self.nodes, order, self.ext_uses, const_fills, outputs, inputs, ext_curs, shapes, states)
 
     def check_buffers(self, ext_curs: dict) -> None:
         """Every buffer the runtime will allocate, in its physical layout, within limits.max_elements."""

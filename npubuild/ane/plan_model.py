@@ -170,8 +170,8 @@ class ProgNode:
     out: Cur
     weights: dict = field(default_factory=dict)  # name -> fp16 array, as the emulation computes with it
     binds: list = field(default_factory=list)
-    alias: list = field(default_factory=list)  # (out port, in port): the output rides the input's buffer
-    zero: list = field(default_factory=list)  # input ports zeroed before the first run and by reset_state
+    alias: list = field(default_factory=list)  # (out port, in port): the output rides the input's buffer (a declared state's only)
+    zero: list = field(default_factory=list)  # input ports zeroed by reset_state (a declared state's only)
     line: int | None = None
     packed: dict = field(default_factory=dict)  # weight name -> Packed: how the program stores it
 
@@ -197,9 +197,10 @@ class AnePlan:
     externals: dict  # name -> [(node, port)]
     const_fills: dict  # name -> fp16 values
     outputs: dict  # name -> node
-    inputs: list  # [(name, shape, dtype)] function inputs
+    inputs: list  # [(name, shape, dtype)] function inputs (what a run must be given), states not among them
     ext_curs: dict  # external name -> the currency its buffer holds
     output_shapes: dict = field(default_factory=dict)  # function output -> declared shape
+    states: list = field(default_factory=list)  # [(name, shape, dtype)] iOS18 state<tensor<...>> inputs: the only buffers written in place
 
     def programs(self) -> list[int]:
         return [i for i, n in enumerate(self.nodes) if isinstance(n, ProgNode)]

@@ -112,6 +112,7 @@ def plan_record(plan: AnePlan, program_files: dict, fills_file: dict | None) -> 
     return {
         "kind": "ane",
         "inputs": {name: {"shape": shape, "dtype": dtype} for name, shape, dtype in plan.inputs},
+        "states": {name: {"shape": shape, "dtype": dtype} for name, shape, dtype in plan.states},
         "outputs": dict(plan.outputs),
         "output_shapes": dict(plan.output_shapes),
         "order": list(plan.order),
@@ -164,6 +165,9 @@ def plan_from_record(rec: dict, read_weights) -> AnePlan:
         nodes.append(node)
     fills = {k: read_weights(rec["fills"], off, [Cur.parse(rec["ext_currencies"][k]).elems]) for k, off in rec["const_fills"].items()}
     inputs = [(k, v["shape"], v["dtype"]) for k, v in rec["inputs"].items()]
+    raw = rec.get("states")
+    states = [(k, v.get("shape"), v.get("dtype")) for k, v in raw.items() if isinstance(v, dict)] if isinstance(raw, dict) else []
     externals = {k: [tuple(p) for p in v] for k, v in rec["externals"].items()}
     curs = {k: Cur.parse(v) for k, v in rec["ext_currencies"].items()}
-    return AnePlan(nodes, list(rec["order"]), externals, fills, dict(rec["outputs"]), inputs, curs, dict(rec.get("output_shapes", {})))
+    return AnePlan(nodes, list(rec["order"]), externals, fills, dict(rec["outputs"]), inputs, curs, dict(rec.get("output_shapes", {})),
+                   states)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 from pathlib import Path
 
 from doit.exceptions import TaskFailed
@@ -88,7 +89,7 @@ def compile_kernel(target: str, kernel_id: str, instance, source: str, out_dir: 
             try:
                 tgt.compile(src.read_text(), out, out / "build.log", instance, options, store.local.root, toolchain, limits=limits, flags=flags)
             except UserError as e:
-                raise UserError(f"kernel {kernel_id}: {e}") from None
+                raise UserError(f"kernel {kernel_id}: {located(str(e), source_shown(src, options))}") from None
         store.put(key, {b: out / b for b in binaries}, {"kernel": kernel_id, "target": target})
         outcome = "compiled"
     files = {}
@@ -105,6 +106,27 @@ def compile_kernel(target: str, kernel_id: str, instance, source: str, out_dir: 
     if outcome == "compiled" and worker is not None:
         result["farm_worker"] = worker["worker"]
     return result
+
+
+# where MLIR's diagnostics point when the text was handed over in memory: loc("-":18:30)
+_STDIN_LOC = re.compile(r'loc\("-":(\d+):(\d+)\)')
+
+
+def source_shown(src: Path, options: dict) -> str:
+    """The file a user edits for this source: the pinned source as the spec names it (the build copies it
+    byte for byte, so its lines are the source's), else the emitted source, relative to the working directory."""
+    pinned = options.get("pinned") or {}
+    if pinned.get("file"):
+        return pinned["file"]
+    try:
+        return str(src.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(src)
+
+
+def located(message: str, shown: str) -> str:
+    """``message`` with MLIR's in-memory locations (``loc("-":18:30)``) as ``file:18:30``."""
+    return _STDIN_LOC.sub(lambda m: f"{shown}:{m.group(1)}:{m.group(2)}", message)
 
 
 def _compile_remotely(executor: str, target: str, kernel_id: str, instance, src: Path, options: dict, key: str, toolchain: dict,

@@ -107,11 +107,13 @@ class ProgressReporter(ConsoleReporter):
                 self.failed.append((task.name, fail.get_msg()))
             self._finished(task)
         self._stop_live()
-        if self.json:  # stdout carries the one JSON object: the failure goes into it, not doit's dump
-            if fail.report:
-                self.failures.append({"task": task, "exception": fail})
-            return
-        super().add_failure(task, fail)
+        if fail.report:
+            self.failures.append({"task": task, "exception": fail})
+        # stdout carries the one JSON object with --json; a task not run because one it needs failed is counted
+        # in the summary ("not built"); a failure is said here in npubuild's words, not doit's
+        # ("TaskFailed - taskid:...", its captured-output dump), and once more, in one line, at the end
+        if not self.json and type(fail).__name__ != "UnmetDependency":
+            self.write(f"{task.name} failed: {fail.get_msg().strip()}\n")
         if self.live_wanted:
             self._start_live()
 
@@ -218,8 +220,11 @@ class ProgressReporter(ConsoleReporter):
         self._stop_live()
         if self.json:
             return
-        # doit writes each failure's captured output; the summary lists them all again at the end
-        super().complete_run()
+        # each failure was said when it happened (add_failure) and the summary lists them again; what doit
+        # could not run at all (a task it cannot find, a dependency cycle) is said once, in one line each
+        for err in self.runtime_errors:
+            line = (str(err).strip().splitlines() or ["unknown error"])[0]
+            self.write(f"npubuild: the build could not run: {line}\n")
 
 
 def _first_error(msg: str) -> str:

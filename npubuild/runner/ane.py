@@ -9,9 +9,13 @@ evaluated with NumPy, in the physical layout of its currency:
 * ``packed[t x d]``: a ``[t, d]`` fp16 buffer.
 
 Everything else is the reference design's runtime: one buffer per node
-output, shared by its consumers without copies; in-place aliases (the output
-of a packed ``add`` is its first input's buffer: KV-cache accumulation and
-weight updates); zero ports and :meth:`AneRuntime.reset_state`; host nodes
+output, shared by its consumers without copies; in-place aliases, only onto
+the buffer of a state the program declares (iOS18 ``state<tensor<...>>``: the
+output of a packed ``add`` of ``read_state(s)`` that the program writes back
+into ``s``: KV-cache accumulation and weight updates), never onto a plain
+input, which nothing but :meth:`AneRuntime.write_ext` writes; a run with a
+function input never written is an error naming it (Core ML's predict
+refuses it too); :meth:`AneRuntime.reset_state` zeroes the states; host nodes
 (the rsqrt broadcast of ``rms_norm``); external inputs written with
 :meth:`AneRuntime.write_ext`, queued until a consumer program is loaded and
 materialises the buffer; lazy program loading under a residency budget where a
@@ -133,8 +137,23 @@ class AneRuntime:
         self.bufs: dict[int, np.ndarray] = {}
         self.ext: dict[str, np.ndarray] = {}
         self.pending: dict[str, list] = {}
+        self.declared = {n: (shape, dtype) for n, shape, dtype in [*plan.inputs, *getattr(plan, "states", [])]}
+        self.states = [n for n, _, _ in getattr(plan, "states", [])]
+        self.written: set[str] = set()  # function inputs and states written at least once
+        self._check_aliases()
         for name, values in plan.const_fills.items():
             self.write_ext(name, values)
+
+    def _check_aliases(self) -> None:
+        """Only a declared state's buffer may be written by a program (a plan written before states were
+        declared aliases plain inputs: refused, not run with hidden state)."""
+        for i, node in enumerate(self.plan.nodes):
+            for _, port in [*getattr(node, "alias", []), *((None, p) for p in getattr(node, "zero", []))]:
+                b = node.binds[port] if 0 <= port < len(node.binds) else None
+                if b is None or b.ext not in self.states:
+                    what = f"'{b.ext}'" if b is not None and b.ext is not None else f"port {port}"
+                    raise UserError(f"program '{node.name}' writes in place into {what}, which the program does not declare "
+                                    "as a state (state<tensor<...>>); rebuild with `doit build`")
 
     # -- buffers -----------------------------------------------------------------------------------------------------
     def _ext_buffer(self, name: str):
@@ -159,6 +178,12 @@ class AneRuntime:
 
     def write_ext(self, name: str, values) -> None:
         """Write an external input; queued until a consumer materialises its buffer."""
+        if name in self.declared and name not in self.plan.ext_curs:  # declared but read by no program
+            shape = self.declared[name][0]
+            if np.asarray(values).size != int(np.prod(shape or [1])):
+                raise UserError(f"input '{name}' holds {int(np.prod(shape or [1]))} values ({list(shape)}), got {np.asarray(values).size}")
+            self.written.add(name)
+            return
         if name not in self.plan.ext_curs:
             known = ", ".join(sorted(self.plan.ext_curs)) or "none"
             raise UserError(f"'{name}' is not an external input of this plan (externals: {known})")
@@ -169,13 +194,17 @@ class AneRuntime:
         if name in self.ext:
             encode(values, cur, self.ext[name])
         else:
-            self.pending.setdefault(name, []).append(values)
+            self.pending.setdefault(name, []).append(np.array(values))  # a copy: the caller's array is never kept
+        if name in self.declared:
+            self.written.add(name)
 
     def reset_state(self) -> None:
-        """Zero every persistent state buffer (zero ports) without unloading programs."""
-        for i, node in enumerate(self.plan.nodes):
-            for port in getattr(node, "zero", []):
-                self.port_buffer(i, port)[...] = 0
+        """Zero every declared state (iOS18 ``state<tensor<...>>``) without unloading programs; plain inputs keep
+        the values last written."""
+        for name in self.states:
+            self.pending.pop(name, None)
+            if name in self.ext:
+                self.ext[name][...] = 0
 
     # -- residency ---------------------------------------------------------------------------------------------------
     def _load(self, i: int) -> None:
@@ -213,7 +242,14 @@ class AneRuntime:
         self.lru.append(i)
 
     # -- running -----------------------------------------------------------------------------------------------------
+    def missing_inputs(self) -> list[str]:
+        """Function inputs (states aside: they start at zero) never written."""
+        return [n for n, _, _ in self.plan.inputs if n not in self.written]
+
     def run(self) -> None:
+        missing = self.missing_inputs()
+        if missing:
+            raise UserError(f"missing inputs: {', '.join(missing)} (write each with write_ext before run)")
         for i in self.plan.order:
             node = self.plan.nodes[i]
             if node.route == "host_rsqrt_broadcast":

@@ -65,7 +65,7 @@ class AneGraphRunner:
             a = np.asarray(array)
         except (TypeError, ValueError) as e:
             raise UserError(f"{where} is not an array ({e})") from None
-        declared = self.record["inputs"].get(name)
+        declared = self.record["inputs"].get(name) or self._states().get(name)
         fp32 = declared is not None and declared["dtype"] == "fp32"
         if a.dtype.name not in INPUT_DTYPES:
             raise UserError(f"{where} must be {', '.join(INPUT_DTYPES)} (it is rounded to {'fp32' if fp32 else 'fp16'}), got {a.dtype}")
@@ -77,19 +77,34 @@ class AneGraphRunner:
             raise UserError(f"{where} holds finite values beyond the {'fp32 range' if fp32 else 'fp16 range (±65504)'}")
         return h.reshape(-1)
 
+    def _states(self) -> dict:
+        """The graph's declared states (iOS18 ``state<tensor<...>>`` inputs): name -> {shape, dtype}."""
+        s = self.record.get("states")
+        return s if isinstance(s, dict) else {}
+
     def write_ext(self, name: str, array) -> None:
+        """Write an external directly: a state's value (as Core ML's MLState holds it), or an input's."""
         self.engine.write_ext(name, self._values(name, array))
 
     def reset_state(self) -> None:
+        """Zero the graph's declared states; its inputs are given to each run."""
         self.engine.reset_state()
 
     def run(self, **arrays) -> dict:
-        """Write the inputs given (others keep their values: state), run every program once."""
-        declared = self.record["inputs"]
+        """Run every program once on the inputs given, as Core ML's predict does: every function input
+        must be given (a missing one is an error naming it, and so is a name the graph does not take);
+        only the declared states carry across runs (set with write_ext, zeroed by reset_state)."""
+        declared, states = self.record["inputs"], self._states()
+        unknown = [n for n in arrays if n not in declared]
+        missing = [n for n in declared if n not in arrays]
+        if unknown or missing:
+            parts = [f"missing inputs: {', '.join(missing)}"] if missing else []
+            for n in unknown:
+                parts.append(f"'{n}' is a state, not an input (set it with write_ext, zero it with reset_state)" if n in states
+                             else f"unknown input '{n}'")
+            raise UserError(f"graph '{self.name}': {'; '.join(parts)} (inputs: {', '.join(declared) or 'none'})")
         checked = {}
         for n, a in arrays.items():  # every input checked before any is written: a refused run changes no state
-            if n not in declared:
-                raise UserError(f"graph '{self.name}': unknown input '{n}' (inputs: {', '.join(declared)})")
             checked[n] = self._values(n, a)
         for n, values in checked.items():
             self.engine.write_ext(n, values)
