@@ -176,3 +176,13 @@ def test_a_failed_compile_is_said_in_npubuild_words_at_the_users_file_and_line(p
     assert "FAILED compile:relu_f32_1024@host: specs/kernels/tuned/r.mlir:2:3: error: Dialect `bogus' not found" in text, text
     assert "npubuild: BUILD FAILED: 1 task(s) failed, 1 not built" in text
     assert (p.artifacts / "kernels/exp_f32_1024/host/kernel.so").is_file()  # the other kernel built
+
+
+def test_a_build_that_cannot_start_says_why_once_on_stderr(project):
+    p = project("kernels:\n  r:\n    op: reluu\n    shapes: [[1024]]\n")
+    for tool in (p.doit, p.npubuild):
+        r = tool("build", check=False)
+        assert r.rc != 0
+        assert r.err.strip() == ("specs/kernels/k.yaml:3: unknown op 'reluu' in kernel family 'r' (did you mean 'relu'?); "
+                                 "`npubuild ops` lists them"), r.err
+        assert "manifest" not in r.out and "failed" not in r.out, r.out  # no task line for a build that never started

@@ -359,7 +359,21 @@ class BuildReporter(ProgressReporter):
 
             new_build(build.config.store)  # forget store warnings of an earlier, unfinished build
         if build.error:
-            self.write(build.error + "\n")
+            sys.stderr.write(build.error + "\n")  # a user error, on stderr as every command's
+
+    def _not_started(self, task) -> bool:
+        """The manifest task of a build that could not start: it only carries the failure (said above)."""
+        return bool(self.build.error) and task.name == "manifest"
+
+    def execute_task(self, task):
+        if not self._not_started(task):
+            super().execute_task(task)
+
+    def add_failure(self, task, fail):
+        if self._not_started(task):
+            self.failed.append((task.name, "the build did not start: fix what is said above and run the build again"))
+            return
+        super().add_failure(task, fail)
 
     def add_success(self, task):
         super().add_success(task)
