@@ -63,6 +63,8 @@ def _fp16(value):
 
 def _literal(lit: Literal):
     v = lit.value
+    if isinstance(v, np.ndarray) and lit.type.dtype in SUB_BYTE:
+        return v.astype(getattr(coremltools()[2], f"np_{lit.type.dtype}_dtype"))
     if isinstance(v, np.ndarray):
         return _fp16(v)
     if lit.type.dtype in FLOATS:
@@ -76,9 +78,10 @@ def const_value(fn, name: str):
     """Named constant ``name`` of ``fn`` as coremltools' builder takes a const's value (``mb.const(val=...)``,
     typed by ``Const._get_type_val``, coremltools ops/defs/iOS15/control_flow.py): a ``string`` a Python str, a
     ``bool`` scalar a Python bool, any other scalar a NumPy scalar of its dtype (``int32(1)`` an np.int32), a
-    tensor an ndarray of its dtype; float data fp16, as every program computes. The reader holds a scalar as a
-    0-d array (or a str): handed to the builder as is, a string const became an ndarray, which cast's ``dtype``
-    and conv's ``pad_type`` (looked up in dicts) refuse, and an int32 scalar a 0-d tensor."""
+    tensor an ndarray of its dtype (a sub-byte one, e.g. palettized uint4 indices, in coremltools'
+    ``types.np_uint4_dtype``, so the package keeps indices and LUT); float data fp16, as every program computes.
+    The reader holds a scalar as a 0-d array (or a str): handed to the builder as is, a string const became an
+    ndarray, which cast's ``dtype`` and conv's ``pad_type`` (looked up in dicts) refuse."""
     v, ty = fn.consts[name], fn.const_types.get(name)
     dtype = ty.dtype if ty is not None else None
     if dtype == "string" or isinstance(v, str):
@@ -86,11 +89,17 @@ def const_value(fn, name: str):
     a = np.asarray(v)
     if dtype in FLOATS or (dtype is None and a.dtype.kind == "f"):
         a = a.astype(np.float16)
+    elif dtype in SUB_BYTE:  # held unpacked in (u)int8; coremltools marks the MIL dtype in the NumPy dtype's metadata
+        a = a.astype(getattr(coremltools()[2], f"np_{dtype}_dtype"))
     elif dtype is not None and dtype in ("bool", "int8", "int16", "int32", "uint8", "uint16", "uint32"):
         a = a.astype(numpy_dtype(dtype))
     if ty is not None and not ty.shape and a.size == 1:  # a scalar (``int32``, ``tensor<int32, []>``)
         return bool(a.reshape(())) if a.dtype == np.bool_ else a.reshape(())[()]
     return a
+
+
+# the sub-byte MIL dtypes (constexpr_lut_to_dense's indices, int4 blocks): coremltools' types.np_<dtype>_dtype
+SUB_BYTE = ("int4", "uint1", "uint2", "uint3", "uint4", "uint6")
 
 
 class _Names:
