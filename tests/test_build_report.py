@@ -186,3 +186,27 @@ def test_a_build_that_cannot_start_says_why_once_on_stderr(project):
         assert r.err.strip() == ("specs/kernels/k.yaml:3: unknown op 'reluu' in kernel family 'r' (did you mean 'relu'?); "
                                  "`npubuild ops` lists them"), r.err
         assert "manifest" not in r.out and "failed" not in r.out, r.out  # no task line for a build that never started
+
+
+@pytest.mark.slow  # a few hundred host compiles, interrupted midway
+def test_an_interrupted_build_says_so_without_a_traceback_and_the_next_one_goes_on(project):
+    import os
+    import signal
+    import time
+
+    shapes = "".join(f"      - [{16 * i}]\n" for i in range(1, 300))
+    p = project("kernels:\n  r:\n    op: exp\n    shapes:\n" + shapes)
+    proc = subprocess.Popen([sys.executable, "-m", "doit", "build"], cwd=p.root, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env={**os.environ, "NPUBUILD_PROGRESS": "0"})
+    deadline = time.monotonic() + 120
+    while not list(p.artifacts.glob("kernels/*/host/kernel.so")) and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    assert proc.poll() is None, "the build ended before it could be interrupted"
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=120)
+    # Python ends an interrupted program by SIGINT (a shell shows 130): what any interrupted tool does
+    assert proc.returncode in (130, -signal.SIGINT), (proc.returncode, out, err)
+    assert "Traceback" not in out + err and "KeyboardInterrupt" not in out + err, err
+    assert "npubuild: interrupted: " in out and "not run" in out, out
+    again = p.doit("build")
+    assert again.summary["uptodate"] >= 1 and again.summary["compiled"] + again.summary["uptodate"] == 299

@@ -18,6 +18,7 @@ ends on a line that reads like success.
 from __future__ import annotations
 
 import os
+import sys
 import time
 from pathlib import Path
 
@@ -44,6 +45,8 @@ class ProgressReporter(ConsoleReporter):
 
     Subclasses give :meth:`log_path` (where a failed task's log is) and call
     :meth:`write_summary` from ``complete_run``."""
+
+    interrupt_said = False  # set once a summary has said the run was interrupted (the exit hook then stays quiet)
 
     def __init__(self, outstream, options):
         super().__init__(outstream, options)
@@ -203,6 +206,11 @@ class ProgressReporter(ConsoleReporter):
         if self.times and not self.quiet:
             slow = sorted(self.times, reverse=True)[:SLOWEST]
             out.write("slowest: " + ", ".join(f"{name} {sec:.2f}s" for sec, name in slow) + "\n")
+        if isinstance(sys.exc_info()[1], KeyboardInterrupt):  # doit reports from a finally: the interrupt is in flight
+            ProgressReporter.interrupt_said = True
+            out.write(f"npubuild: interrupted: {self.done} of {self.total} tasks done, {self.total - self.done} not run; "
+                      "what finished is kept and the next build goes on from there\n")
+            return
         if not (self.failed or self.not_built or self.runtime_errors):
             return
         for name, msg in self.failed:

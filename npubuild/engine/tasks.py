@@ -56,7 +56,18 @@ def _sigterm_as_interrupt(signum, frame):
     raise KeyboardInterrupt
 
 
+def _interrupt_hook(exc_type, exc, tb, _default=sys.excepthook):
+    """`doit build` interrupted (Ctrl-C, SIGTERM, SIGHUP): the reporter has said what finished; no traceback.
+    Python still exits with 130, as for any interrupted program."""
+    if issubclass(exc_type, KeyboardInterrupt):
+        if not ProgressReporter.interrupt_said:
+            sys.stderr.write("npubuild: interrupted\n")
+        return
+    _default(exc_type, exc, tb)
+
+
 def install_signal_handlers() -> None:
+    sys.excepthook = _interrupt_hook
     for sig in (signal.SIGTERM, signal.SIGHUP):
         try:
             signal.signal(sig, _sigterm_as_interrupt)
