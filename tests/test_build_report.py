@@ -3,6 +3,7 @@ one line per task elsewhere, the timing summary, and a failed compile that neith
 independent ones nor ends the output on a line that reads like success."""
 from __future__ import annotations
 
+import json
 import os
 import re
 import select
@@ -157,8 +158,13 @@ def test_json_summary_is_the_only_output_even_after_a_failure(project, tmp_path)
     (f,) = doc["failures"]
     assert f["task"] == "compile:exp_f32_64@host" and f["error"] == "fakecc: error: cannot link exp"
     assert f["log"] == "artifacts/kernels/exp_f32_64/host/build.log"
+    # the manifest of everything that built was written: it verifies, and says why exp has no host binary
+    assert any(n.startswith("npubuild: manifest.json written for everything that built") for n in doc["notes"]), doc["notes"]
     v = json.loads(p.npubuild("verify", "--json", check=False).out)
-    assert v["ok"] is False and v["problems"]  # no manifest was written
+    assert v["ok"] is True, v
+    m = json.loads((p.artifacts / "manifest.json").read_text())
+    assert m["kernels"]["exp_f32_64"]["unavailable"]["host"] == "compile failed in the last build: fakecc: error: cannot link exp"
+    assert "host" in m["kernels"]["relu_f32_16"]["targets"]
 
 
 def test_a_failed_compile_is_said_in_npubuild_words_at_the_users_file_and_line(project):
@@ -210,3 +216,32 @@ def test_an_interrupted_build_says_so_without_a_traceback_and_the_next_one_goes_
     assert "npubuild: interrupted: " in out and "not run" in out, out
     again = p.doit("build")
     assert again.summary["uptodate"] >= 1 and again.summary["compiled"] + again.summary["uptodate"] == 299
+
+
+def test_a_failed_recompile_leaves_every_other_kernel_and_graph_usable(project):
+    """A pinned source edited into one that does not compile: the build fails, and writes the manifest of
+    everything else (the failed kernel's host build left out, with the reason), so verify, load and run work."""
+    import numpy as np
+
+    import npubuild
+
+    good = "func.func @kernel(%a: memref<1024xf32>, %b: memref<1024xf32>) {\n  return\n}\n"
+    p = project("kernels:\n  r:\n    op: relu\n    shapes: [[1024]]\n    sources: {host: tuned/r.mlir}\n",
+                "graphs:\n  g:\n    inputs: {x: {shape: [1024]}}\n    nodes:\n      y: {op: exp, inputs: [x]}\n    outputs: [y]\n")
+    p.write("specs/kernels/tuned/r.mlir", good)
+    p.doit("build")
+    p.write("specs/kernels/tuned/r.mlir", good.replace("  return", "  bogus.op\n  return"))
+    r = p.doit("build", check=False)
+    assert r.rc != 0 and "npubuild: manifest.json written for everything that built; left out (1): relu_f32_1024@host" in r.out
+    assert p.npubuild("verify").rc == 0
+    rt = npubuild.load(p.artifacts)
+    assert rt.manifest["kernels"]["relu_f32_1024"]["unavailable"]["host"].startswith("compile failed in the last build: ")
+    g = rt.graph("g", backend="host")  # a graph that does not use the failed kernel runs on host
+    g.set_params()
+    x = np.linspace(-1, 1, 1024, dtype=np.float32)
+    np.testing.assert_allclose(g.run(x=x)["y"], np.exp(x), rtol=1e-6)
+    rt.close()
+    assert p.npubuild("pack", "-o", str(p.root / "b.tar.gz")).rc == 0
+    p.write("specs/kernels/tuned/r.mlir", good)  # fixed: the next build puts the kernel back
+    p.doit("build")
+    assert "host" in json.loads((p.artifacts / "manifest.json").read_text())["kernels"]["relu_f32_1024"]["targets"]

@@ -78,9 +78,14 @@ def _unit_entry(plan, unit, problem: str | None, options: dict, toolchains: dict
     return entry
 
 
-def build_manifest(plan) -> dict:
+def build_manifest(plan, failed: dict[str, str] | None = None) -> dict:
+    """The manifest of what ``plan`` built. ``failed``: ``"<kernel id>@<label>"`` (or ``"<graph>@<target>"``)
+    -> why, for units whose task failed in this build (:func:`write_manifest_after_failures`): they are left
+    out (a kernel's unit under ``unavailable``, with the reason), so that everything else stays usable."""
     # the spec loader and op catalog: not on the no-op path
     from .plan import graph_record
+
+    failed = failed or {}
 
     art = plan.config.artifacts
     kernels = {}
@@ -104,6 +109,10 @@ def build_manifest(plan) -> dict:
                 targets[t] = {}
                 continue
             for unit in units.get((kid, t), ()):
+                why = failed.get(f"{kid}@{unit.label}")
+                if why is not None:
+                    unavailable[unit.label] = why
+                    continue
                 # one entry per unit: "xdna", or "xdna.npu1" and "xdna.npu2" for a kernel wanted on both
                 targets[unit.label] = _unit_entry(plan, unit, problems[t], {**options[t], **unit.own}, toolchains)
         rec["targets"] = targets
@@ -112,6 +121,8 @@ def build_manifest(plan) -> dict:
         kernels[kid] = rec
     graphs = {}
     for name in sorted(plan.ane_graphs):
+        if any(key.rpartition("@")[0] == name for key in failed):
+            continue  # its build failed: not in this manifest (the build's failure says why)
         # the Core ML packages' files too, relative to the artifact directory (npubuild.ane.coreml)
         graphs[name] = relocate(manifest_record(_under(art, "ane", name), art), f"ane/{name}")
     for name, g in sorted(plan.spec.graphs.items()):
@@ -268,6 +279,20 @@ def write_manifest(root: str, plan=None) -> dict:
         plan = build_plan(load_config(Path(root)))
     manifest = build_manifest(plan)
     return {"outputs": written_files(plan.config.artifacts, manifest)}
+
+
+def write_manifest_after_failures(plan, failed: dict[str, str]) -> str:
+    """After a build in which some units failed (their tasks, or tasks they need): the manifest of everything
+    else, so that `run`, `verify`, `pack` and ``load()`` keep working for every other kernel and graph. Returns
+    the line the build prints (what was left out, or why the manifest could not be written)."""
+    try:
+        manifest = build_manifest(plan, failed)
+    except UserError as e:
+        return f"npubuild: manifest.json not rewritten: {e}"
+    left = sorted(failed)
+    kernels = [k for k in left if k.partition("@")[0] in manifest["kernels"]]
+    return (f"npubuild: manifest.json written for everything that built; left out ({len(left)}): {', '.join(left[:5])}"
+            f"{' ...' if len(left) > 5 else ''}" + ("; their kernels run on the targets that built" if kernels else ""))
 
 
 def written_files(art: Path, manifest: dict) -> dict:

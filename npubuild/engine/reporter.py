@@ -189,7 +189,7 @@ class ProgressReporter(ConsoleReporter):
                    "ok": not (self.failed or self.not_built or self.runtime_errors), "nothing_changed": bool(fast),
                    "seconds": round(time.monotonic() - self.t0, 3), "notes": notes,
                    "slowest": [{"task": n, "seconds": round(t, 3)} for t, n in sorted(self.times, reverse=True)[:SLOWEST]],
-                   "failures": [{"task": n, "error": _first_error(m), "log": self.log_path(n)} for n, m in self.failed]}
+                   "failures": [{"task": n, "error": first_error(m), "log": self.log_path(n)} for n, m in self.failed]}
             out.write(json.dumps(doc, sort_keys=True) + "\n")
             return
         for line in notes:
@@ -214,7 +214,7 @@ class ProgressReporter(ConsoleReporter):
         if not (self.failed or self.not_built or self.runtime_errors):
             return
         for name, msg in self.failed:
-            first = _first_error(msg)
+            first = first_error(msg)
             log = self.log_path(name)
             out.write(f"FAILED {name}: {first[:300]}" + (f" (log: {log})" if log else "") + "\n")
         what = [f"{len(self.failed)} task(s) failed"] if self.failed else []
@@ -235,7 +235,7 @@ class ProgressReporter(ConsoleReporter):
             self.write(f"npubuild: the build could not run: {line}\n")
 
 
-def _first_error(msg: str) -> str:
+def first_error(msg: str) -> str:
     """The line of a failure message that says what went wrong: the first that names an error
     (a tool's ``error:`` line in the log tail), else the message's first line."""
     lines = [ln.strip() for ln in msg.splitlines() if ln.strip()]

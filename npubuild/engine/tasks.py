@@ -34,7 +34,7 @@ from . import noop
 from .actions import RECORD_NAME, compile_kernel, emit_source, remove_outputs
 from .manifest_writer import OutputsIntact, write_manifest
 from .records import EMIT_RECORD, TASK_VALUES, OutputsMatchRecord, SourceMatchesEmitRecord
-from .reporter import ProgressReporter
+from .reporter import ProgressReporter, first_error
 from .state import DEP_FILE, Build
 from .targets import graph_targets, kernel_target, not_built_reason
 
@@ -407,6 +407,21 @@ class BuildReporter(ProgressReporter):
         kid, _, target = task_name[len("compile:"):].rpartition("@")
         return relative_log(self.build.config.artifacts, kid, target, kernel_dir)
 
+    def _manifest_of_what_built(self, plan) -> str:
+        """Some units failed and the manifest task did not run: write the manifest of everything else."""
+        from .manifest_writer import write_manifest_after_failures
+
+        failed: dict[str, str] = {}
+        for name, msg in self.failed:
+            kind, _, unit = name.partition(":")
+            if kind in ("emit", "compile") and "@" in unit:
+                failed[unit] = f"{kind} failed in the last build: {first_error(msg)[:300]}"
+        for name in self.not_built:
+            kind, _, unit = name.partition(":")
+            if kind == "compile" and "@" in unit:
+                failed.setdefault(unit, "not built in the last build: a task it needs failed")
+        return write_manifest_after_failures(plan, failed)
+
     def complete_run(self):
         super().complete_run()
         build = self.build
@@ -428,6 +443,9 @@ class BuildReporter(ProgressReporter):
             if not self.total and not self.failures:
                 return  # not a build (e.g. `doit test`, `doit list`)
             notes, kernels, graphs, fast = _notes(build), len(plan.instances), _graph_count(plan), ""
+            if "manifest" in self.not_built and not build.error and not self.runtime_errors and \
+                    not isinstance(sys.exc_info()[1], KeyboardInterrupt):
+                notes = [*notes, self._manifest_of_what_built(plan)]
         self.write_summary(kernels, notes, fast, graphs)
         argv = build.invocation()
         if not (self.build_ok and not self.failures and not self.runtime_errors and argv is not None and noop.plain_build(argv)):
