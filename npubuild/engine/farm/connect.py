@@ -111,6 +111,7 @@ def _connect(executor: str, farm: FarmSettings):
     for name in ["distributed", *logging.root.manager.loggerDict]:
         if name == "distributed" or name.startswith("distributed."):
             logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+    _refused_now(executor)
     try:
         with dask.config.set({"distributed.comm.timeouts.connect": f"{CONNECT_TIMEOUT}s",
                               "distributed.client.reconnect-timeout": RECONNECT_TIMEOUT}):
@@ -128,6 +129,21 @@ def _connect(executor: str, farm: FarmSettings):
     except (OSError, TimeoutError, ValueError) as e:
         reason = str(e).splitlines()[0] if str(e) else type(e).__name__
         raise FarmUnavailable(f"no answer within {CONNECT_TIMEOUT:.0f} s: {reason[:200]}") from None
+
+
+def _refused_now(executor: str) -> None:
+    """A scheduler that is not there at all refuses the TCP connection at once; Dask would retry it until
+    its connect timeout. Say so now (a host that does not answer still gets the whole timeout, from Dask)."""
+    import socket
+
+    host, _, port = executor.removeprefix("dask://").rpartition(":")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_TIMEOUT).close()
+    except ConnectionRefusedError:
+        raise FarmUnavailable(f"connection refused: no scheduler listens on {host}:{port} "
+                              f"(start one: dask scheduler --port {port})") from None
+    except (OSError, ValueError):
+        return  # unreachable, slow, or a name that does not resolve: Dask tries and says why
 
 
 def workers_of(client) -> dict:
