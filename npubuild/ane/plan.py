@@ -20,6 +20,10 @@ The reference design's graph scheduler, in Python:
    for ``[1, n, 1, 1]``, ``contig[n]`` for values on the last axis, ``packed[t x
    d]`` for ``[1, t, 1, d]`` rows. ``reshape`` (and a transpose that keeps the
    order, a cast to the same dtype) passes its input's buffer through.
+   Only a declared state's buffer (``state<tensor<...>>``) is written in place:
+   ``read_state`` passes it through; an ``add`` of it whose sum is written back
+   (``write_state``/``coreml_update_state``) rides it (``add4d``); other state
+   writes are refused; a plain input is never written (``in_place_ok``).
 4. **Adapters**: a consumer wanting another currency than its producer (or an
    external's buffer) holds gets a repack (a ``reshape`` program) or, contig ->
    strided, the reference design's identity matvec, one per (producer, currency),
@@ -469,29 +473,21 @@ class _Compiler(Routes):
         if o.op == "read_state":
             return self.pass_through(o, self.arg(o, "input"))  # the state's buffer, read where it is
         if o.op in ("write_state", "coreml_update_state"):
-            state, value = (self.arg(o, "input"), self.arg(o, "data")) if o.op == "write_state" else \
-                (self.arg(o, "state"), self.arg(o, "value"))
+            state, value = (self.arg(o, k) for k in (("input", "data") if o.op == "write_state" else ("state", "value")))
             if self.in_place.get(self.resolve(value)) != state:
                 raise self.err(o, f"{o.op} of '{value}' into state '{state}' is off route: the plan writes a state only in "
                                   f"place: '{value}' must be add(x = read_state(input = {state}), y = ...) on [1, T, 1, D], "
                                   "with nothing reading the state's old value after that add")
-            if o.op == "coreml_update_state":
-                self.pass_through(o, value)  # its result is the value written
-            return None
+            return self.pass_through(o, value) if o.op == "coreml_update_state" else None  # its result: the value written
         return super().route(o)
 
     def in_place_ok(self, x: str) -> bool:
-        """Whether the add at ``self.pos`` may write its sum into ``x``'s buffer: only when ``x`` is the
-        value of a declared state (iOS18 ``state<tensor<...>>``, read by ``read_state``) and the program
-        writes that very sum back into the same state (``write_state`` / ``coreml_update_state``) later,
-        with nothing else reading the state (its old value) after the add, and the state held in the
-        add's own layout. A plain function input is never written: MIL values are immutable, and Core ML's
-        package of the program is pure."""
-        root = self.resolve(x)
-        o = self.flat[self.pos]
-        if root not in self.states or natural(self.shape_of(root)) != natural(o.shape):
-            return False
-        if any(self.resolve(n) == root for n in self.fn.outputs):
+        """Whether the add at ``self.pos`` may write its sum into ``x``'s buffer: only when ``x`` is a declared
+        state's value, held in the add's layout, and the program writes this very sum back into that state
+        later, nothing else reading the state after the add. A plain input is never written (Core ML is pure)."""
+        root, o = self.resolve(x), self.flat[self.pos]
+        if root not in self.states or natural(self.shape_of(root)) != natural(o.shape) or \
+                any(self.resolve(n) == root for n in self.fn.outputs):
             return False
         write = next((j for j in range(self.pos + 1, len(self.flat)) if self._writes(self.flat[j], root) is not None), None)
         if write is None or self._writes(self.flat[write], root) != o.result:
@@ -505,11 +501,8 @@ class _Compiler(Routes):
     @staticmethod
     def _writes(o: _Op, state: str):
         """The value ``o`` writes into ``state`` (None when it writes nothing there)."""
-        if o.op == "write_state" and o.args.get("input") == state:
-            return o.args.get("data")
-        if o.op == "coreml_update_state" and o.args.get("state") == state:
-            return o.args.get("value")
-        return None
+        keys = {"write_state": ("input", "data"), "coreml_update_state": ("state", "value")}.get(o.op)
+        return o.args.get(keys[1]) if keys and o.args.get(keys[0]) == state else None
 
     # -- 4. bindings and adapters ---------------------------------------------------------------------------------------
     def bind(self) -> AnePlan:

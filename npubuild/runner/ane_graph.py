@@ -79,8 +79,7 @@ class AneGraphRunner:
 
     def _states(self) -> dict:
         """The graph's declared states (iOS18 ``state<tensor<...>>`` inputs): name -> {shape, dtype}."""
-        s = self.record.get("states")
-        return s if isinstance(s, dict) else {}
+        return {n: {"shape": shape, "dtype": dtype} for n, shape, dtype in self.plan.states}  # as plan_from_record read them
 
     def write_ext(self, name: str, array) -> None:
         """Write an external directly: a state's value (as Core ML's MLState holds it), or an input's."""
