@@ -202,3 +202,32 @@ def test_a_state_write_the_plan_cannot_do_in_place_is_refused(tmp_path, body):
     with pytest.raises(PlanError, match=r"m.mil:\d+: write_state of 's' into state 'acc' is off route: the plan writes a state only in place: "
                                         r"'s' must be add\(x = read_state\(input = acc\), y = \.\.\.\)"):
         _plan(tmp_path, text)
+
+
+def test_a_state_program_builds_a_stateful_core_ml_package_and_accumulates(tmp_path):
+    """`doit build` of a program with a state: the graph package declares it as a Core ML state (its
+    description.state, a state-typed input of the MIL function; write_state built as coremltools'
+    coreml_update_state), and the built graph accumulates into it run after run, as the package would."""
+    import json
+
+    import coremltools as ct
+
+    import npubuild
+
+    from .conftest import new_project
+
+    p = new_project(tmp_path / "proj", targets=("ref",))
+    p.write("specs/graphs/acc.mil", ACC)
+    p.doit("build")
+    m = json.loads((p.artifacts / "manifest.json").read_text())
+    pkg = p.artifacts / m["graphs"]["acc"]["mlpackage"]["path"]
+    spec = ct.utils.load_spec(str(pkg))
+    assert [f.name for f in spec.description.input] == ["x"]
+    assert [(f.name, list(f.type.stateType.arrayType.shape)) for f in spec.description.state] == [("acc", [1, 4, 1, 16])]
+    rt = npubuild.load(p.artifacts)
+    g = rt.graph("acc", backend="ane")
+    x = np.full((1, 4, 1, 16), 0.5, np.float32)
+    first, second = g.run(x=x)["s"], g.run(x=x)["s"]
+    np.testing.assert_array_equal(first, np.full_like(first, 0.5))
+    np.testing.assert_array_equal(second, np.full_like(second, 1.0))
+    rt.close()

@@ -226,8 +226,9 @@ def _same_ops(built: list[str], saved: list[str]) -> bool:
     return k >= 0 and +want == Counter(saved)
 
 
-def check_package(pkg: Path, inputs: list, outputs: list, ops: list[str], what: str) -> None:
-    """Reload ``pkg`` as Core ML would read it and compare it with what was built: ``inputs`` and ``outputs``
+def check_package(pkg: Path, inputs: list, outputs: list, ops: list[str], what: str, states: list = ()) -> None:
+    """Reload ``pkg`` as Core ML would read it and compare it with what was built: ``inputs``, ``outputs`` and
+    ``states`` (iOS18 state inputs: the spec's ``description.state``, state-typed inputs of the MIL function)
     are [(name, shape, MIL dtype)], ``ops`` the built program's op types. ``ct.utils.load_spec`` reads it through
     ModelPackage; coremltools.converters.mil.frontend.milproto.load.load rebuilds the MIL program from the
     protobuf and the weight files (types re-inferred on the way)."""
@@ -245,19 +246,26 @@ def check_package(pkg: Path, inputs: list, outputs: list, ops: list[str], what: 
         raise CoreMLError(f"{what}: the package is a {spec.WhichOneof('Type')} of specification version "
                           f"{spec.specificationVersion}, not an iOS18 mlProgram (version {MIN_SPEC_VERSION})")
     fn = prog.functions["main"]
-    for side, feats, mil_vars, want in (("input", spec.description.input, list(fn.inputs.values()), inputs),
+    args = list(fn.inputs.values())
+    for side, feats, mil_vars, want in (("input", spec.description.input, [v for v in args if not types.is_state(v.sym_type)], inputs),
+                                        ("state", spec.description.state, [v for v in args if types.is_state(v.sym_type)], states),
                                         ("output", spec.description.output, list(fn.outputs), outputs)):
-        have_spec = [(f.name, list(f.type.multiArrayType.shape), ArrayFeatureType.ArrayDataType.Name(f.type.multiArrayType.dataType))
-                     for f in feats]
+        arrays = [(f.name, f.type.stateType.arrayType if side == "state" else f.type.multiArrayType) for f in feats]
+        have_spec = [(n, list(a.shape), ArrayFeatureType.ArrayDataType.Name(a.dataType)) for n, a in arrays]
         want_spec = [(n, list(s), SPEC_DTYPES.get(d, d)) for n, s, d in want]
         if have_spec != want_spec:
             raise CoreMLError(f"{what}: the package's {side}s are {_show(have_spec)}, the plan's {_show(want_spec)}")
-        have_mil = [(v.name, list(v.shape), types.builtin_to_string(v.dtype)) for v in mil_vars]
+        have_mil = [(v.name, list(v.shape), types.builtin_to_string(_tensor_type(types, v).get_primitive())) for v in mil_vars]
         if have_mil != [(n, list(s), d) for n, s, d in want]:
             raise CoreMLError(f"{what}: the package's MIL program has {side}s {_show(have_mil)}, the plan's {_show(want)}")
     saved = op_types(prog)
     if not _same_ops(ops, saved):
         raise CoreMLError(f"{what}: the package holds the ops {' '.join(saved)}, built were {' '.join(ops)}")
+
+
+def _tensor_type(types, v):
+    """The tensor type of a MIL var (a state's is the tensor it wraps: coremltools' types.state)."""
+    return v.sym_type.wrapped_type() if types.is_state(v.sym_type) else v.sym_type
 
 
 def _show(tensors) -> str:

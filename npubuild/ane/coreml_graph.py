@@ -168,6 +168,11 @@ def _make(mb, op: str, args: dict, result: str, fresh):
     if op == "gelu":
         mode = str(np.asarray(args.get("mode", "EXACT")).reshape(()))
         return gelu(mb, args["x"], mode, result, fresh)
+    if op == "write_state":
+        # the op model.mil holds for a state write; coremltools reads it back as coreml_update_state
+        # (frontend/milproto/load.py: "write_state is translated into coreml_update_state") and writes that
+        # as write_state + read_state (backend/mil/load.py translate_coreml_update_state_op)
+        return mb.coreml_update_state(state=args["input"], value=args["data"], name=fresh(result or "write_state"))
     build = getattr(mb, op, None) if not op.startswith("_") else None
     if build is None or not callable(build):
         raise ValueError(f"op '{op}' has no coremltools MIL builder")
@@ -180,9 +185,13 @@ def graph_program(fn, file: str):
     """The coremltools Program of a MIL function read by npubuild (:class:`.mil_model.MilFunction`)."""
     ct, mb, types, mil = coremltools()
     fresh = _Names(fn)
-    # inputs as declared: fp16, or fp32 where the graph reads one through a cast (the plan allows no other)
-    specs = {n: mb.TensorSpec(shape=tuple(t.shape), dtype=getattr(types, t.dtype if t.dtype in ("fp16", "fp32") else "fp16"))
-             for n, t in fn.inputs}
+    # inputs as declared: fp16, or fp32 where the graph reads one through a cast (the plan allows no other);
+    # a state<tensor<...>> input is a state of the package (coremltools' StateTensorSpec, iOS18 states.py)
+    def spec(t):
+        tensor = dict(shape=tuple(t.shape), dtype=getattr(types, t.dtype if t.dtype in ("fp16", "fp32") else "fp16"))
+        return mb.StateTensorSpec(**tensor) if t.state else mb.TensorSpec(**tensor)
+
+    specs = {n: spec(t) for n, t in fn.inputs}
     with mil.Function(specs, opset_version=ct.target.iOS18) as f:
         env, consts = dict(f.inputs), {}
 
@@ -219,6 +228,8 @@ def graph_program(fn, file: str):
                 var = _make(mb, o.op, {k: value(v, k in raw) for k, v in o.args.items()}, o.result, fresh)
             except Exception as e:  # coremltools' type inference: ValueError, TypeError, AssertionError, ...
                 raise fail(f"{where}: coremltools' MIL builder refuses it", e) from None
+            if o.op == "write_state":
+                continue  # no result: the state it writes is the effect
             results = getattr(o, "results", None) or ((o.result, o.type),)  # split and the like make several
             made = list(var) if isinstance(var, (list, tuple)) else [var]
             if len(made) != len(results):
@@ -294,7 +305,8 @@ def graph_package(plan, fn, file: str, dest: Path, out_dir: Path, what: str) -> 
     inputs = [(names[n], list(shape), dtype if dtype in ("fp16", "fp32") else "fp16") for n, shape, dtype in plan.inputs]
     declared = {o.result: list(o.type.shape or ()) for o in fn.ops}
     outputs = [(names[n], list(plan.output_shapes.get(n) or declared.get(n, [])), outs[n]) for n in plan.outputs]
-    check_package(dest, inputs, outputs, ops, what)
+    states = [(names.get(n, n), list(shape), dtype if dtype in ("fp16", "fp32") else "fp16") for n, shape, dtype in plan.states]
+    check_package(dest, inputs, outputs, ops, what, states)
     rec = package_files(dest, out_dir)
     rec["io_names"] = {n: names[n] for n in [*(i[0] for i in plan.inputs), *plan.outputs]}
     return rec
