@@ -10,8 +10,9 @@ route cannot compute is a :class:`PlanError` at build time naming the op, its
   broadcasting; a computed operand must have the result's shape, a constant may
   broadcast (scalar, per channel, per row, ...: kept in the program at the smallest
   shape that broadcasts the same way). ``add`` on ``[1, T, 1, D]`` runs in place on
-  its input 0 only when that is a function input (state that carries across runs)
-  whose value nothing reads later (under any pass-through name) or returns;
+  its input 0 only where :meth:`Routes.in_place_ok` allows it: the planner
+  (npubuild.ane.plan) allows it for a declared state's value written back into it,
+  never for a plain function input;
 * ``sigmoid tanh relu gelu`` (``activation.py``): gelu's ``mode`` (EXACT default);
 * ``softmax`` (``activation.py``, axis default -1): only when the reduced axis is the
   channel or the width axis of the program's ``[1, t, 1, d]`` layout (or has size 1);
@@ -134,16 +135,9 @@ class Routes:
         self.add_node(o, "ew", attrs, ins, cur, weights)
 
     def in_place_ok(self, x: str) -> bool:
-        """Whether the op at ``self.pos`` may overwrite ``x``'s buffer. Only a function input's (the
-        accumulator that carries across runs: KV cache, weights updated in place); MIL values are
-        immutable, so nothing may read x's value (under any pass-through name) after it, nor return it."""
-        root = self.resolve(x)
-        if root not in self.input_shapes:
-            return False
-        if any(self.resolve(n) == root for n in self.fn.outputs):
-            return False
-        names = {n for n in self.readers if self.resolve(n) == root} | {root}
-        return not any(i > self.pos for n in names for i in self.readers.get(n, ()))
+        """Whether the op at ``self.pos`` may overwrite ``x``'s buffer: never here (MIL values are immutable
+        and Core ML's package is pure); the planner overrides it for the iOS18 states a program declares."""
+        return False
 
     # -- unary ----------------------------------------------------------------------------------------------------------
     def route_unary(self, o) -> None:
