@@ -9,6 +9,7 @@ import re
 import select
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -245,3 +246,28 @@ def test_a_failed_recompile_leaves_every_other_kernel_and_graph_usable(project):
     p.write("specs/kernels/tuned/r.mlir", good)  # fixed: the next build puts the kernel back
     p.doit("build")
     assert "host" in json.loads((p.artifacts / "manifest.json").read_text())["kernels"]["relu_f32_1024"]["targets"]
+
+
+def test_the_eta_weighs_each_kind_of_task_by_its_own_mean():
+    """Fast emits must not make slow compiles look quick: the ETA is each kind's tasks left times that
+    kind's mean, over the tasks run at once, and says nothing until every kind left has run a few times."""
+    from types import SimpleNamespace
+
+    from npubuild.engine.reporter import ETA_SAMPLES, ProgressReporter, task_kind, workers_of
+
+    assert task_kind("compile:relu_f32_64@xdna.npu2") == "compile@xdna.npu2" and task_kind("manifest") == "manifest"
+    assert [workers_of(a) for a in (["build"], ["-n", "4"], ["-n4"], ["--process=3"], ["-n", "x"])] == [1, 4, 4, 3, 1]
+    r = ProgressReporter(open(os.devnull, "w"), {})
+    task = lambda name: SimpleNamespace(name=name, actions=[object()])  # noqa: E731
+    names = [f"emit:k{i}@host" for i in range(10)] + [f"compile:k{i}@host" for i in range(10)] + ["manifest"]
+    r.initialize({n: task(n) for n in names}, names)
+    for i in range(10):  # every emit: 0.01 s each
+        r.started[f"emit:k{i}@host"] = time.monotonic() - 0.01
+        r._finished(task(f"emit:k{i}@host"))
+    assert r.eta() is None  # no compile has run yet: an average of emits would say ~0.1 s
+    for i in range(ETA_SAMPLES):  # three compiles of 2 s each
+        r.started[f"compile:k{i}@host"] = time.monotonic() - 2.0
+        r._finished(task(f"compile:k{i}@host"))
+    assert 13.5 < r.eta() < 14.5  # 7 compiles left at 2 s (the manifest, one of a kind, is left out)
+    r.workers = 2
+    assert 6.5 < r.eta() < 7.5

@@ -40,6 +40,36 @@ def _counted(task) -> bool:
     return bool(task.actions) and task.name.startswith(COUNTED)
 
 
+# a kind's tasks must have run this many times before the ETA counts on its average
+ETA_SAMPLES = 3
+
+
+def task_kind(name: str) -> str:
+    """What a task's duration is like: ``emit``, ``compile@host``, ``compile@xdna.npu2``, ``manifest`` ...
+    (emits take milliseconds, compiles seconds, and each target its own)."""
+    verb, _, what = name.partition(":")
+    return f"{verb}@{what.rpartition('@')[2]}" if "@" in what else verb
+
+
+def workers_of(argv: list | None) -> int:
+    """How many tasks doit runs at once (``-n N``, ``--process=N``); 1 when not said."""
+    args = list(argv or ())
+    for i, a in enumerate(args):
+        value = None
+        if a in ("-n", "--process") and i + 1 < len(args):
+            value = args[i + 1]
+        elif a.startswith("--process="):
+            value = a.partition("=")[2]
+        elif a.startswith("-n") and len(a) > 2:
+            value = a[2:]
+        if value is not None:
+            try:
+                return max(1, int(value))
+            except ValueError:
+                return 1
+    return 1
+
+
 class ProgressReporter(ConsoleReporter):
     """doit's reporter with npubuild's progress line, timings and failure summary.
 
@@ -59,6 +89,10 @@ class ProgressReporter(ConsoleReporter):
         self.live_wanted = (tty if live is None else live) and not self.quiet
         self.total = 0
         self.done = 0
+        self.workers = 1  # tasks running at once (a subclass knows the command line)
+        self.left: dict[str, int] = {}  # task kind -> how many of it have not finished
+        self.kinds: dict[str, int] = {}  # task kind -> how many of it this run has
+        self.spent: dict[str, list[float]] = {}  # task kind -> [seconds, count] of those that ran
         self.started: dict[str, float] = {}
         self.times: list[tuple[float, str]] = []
         self.failed: list[tuple[str, str]] = []  # (task, message)
@@ -70,7 +104,11 @@ class ProgressReporter(ConsoleReporter):
     # -- doit's callbacks --
     def initialize(self, tasks, selected_tasks):
         self.t0 = time.monotonic()
-        self.total = sum(1 for t in tasks.values() if _counted(t)) if isinstance(tasks, dict) else 0
+        counted = [t for t in tasks.values() if _counted(t)] if isinstance(tasks, dict) else []
+        self.total = len(counted)
+        for t in counted:
+            self.left[task_kind(t.name)] = self.left.get(task_kind(t.name), 0) + 1
+        self.kinds = dict(self.left)  # task kind -> how many there are in this run
         if self.live_wanted and self.total:
             self._start_live()
 
@@ -94,11 +132,15 @@ class ProgressReporter(ConsoleReporter):
         if task.name.startswith("compile:"):
             self.counts["uptodate"] += 1
         if _counted(task):
+            kind = task_kind(task.name)
+            self.left[kind] = max(0, self.left.get(kind, 0) - 1)
             self.done += 1
             self._refresh()
 
     def skip_ignore(self, task):
         if _counted(task):
+            kind = task_kind(task.name)
+            self.left[kind] = max(0, self.left.get(kind, 0) - 1)
             self.done += 1
         super().skip_ignore(task)
 
@@ -148,18 +190,30 @@ class ProgressReporter(ConsoleReporter):
         name = self._current
         verb, _, what = name.partition(":")
         last = f" {self.times[-1][0]:.2f}s" if self.times and self.times[-1][1] == name else ""
-        elapsed = time.monotonic() - self.t0
-        eta = ""
-        if self.done and self.total > self.done:
-            eta = f" · ETA {elapsed / self.done * (self.total - self.done):.0f}s"
+        eta = self.eta()
+        eta = f" · ETA {eta:.0f}s" if eta is not None else ""
         return f"[{self.done}/{self.total}] {verb}{' ' + what if what else ''}{last}{eta}"
+
+    def eta(self) -> float | None:
+        """Seconds to go: each kind's tasks left times its mean duration (emits and each target's compiles
+        apart), over the tasks run at once; None until every kind still to run has run ETA_SAMPLES times."""
+        # a kind with fewer tasks than that (the manifest) is left out: there is nothing to average
+        left = {k: n for k, n in self.left.items() if n > 0 and self.kinds.get(k, 0) >= ETA_SAMPLES}
+        if not left or any(self.spent.get(k, (0, 0))[1] < ETA_SAMPLES for k in left):
+            return None
+        return sum(n * self.spent[k][0] / self.spent[k][1] for k, n in left.items()) / self.workers
 
     def _finished(self, task):
         if not _counted(task):
             return
         t = self.started.pop(task.name, None)
+        kind = task_kind(task.name)
         if t is not None:
-            self.times.append((time.monotonic() - t, task.name))
+            took = time.monotonic() - t
+            self.times.append((took, task.name))
+            spent = self.spent.setdefault(kind, [0.0, 0])
+            spent[0], spent[1] = spent[0] + took, spent[1] + 1
+        self.left[kind] = max(0, self.left.get(kind, 0) - 1)
         self.done += 1
         self._refresh()
 

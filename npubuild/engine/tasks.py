@@ -34,7 +34,7 @@ from . import noop
 from .actions import RECORD_NAME, compile_kernel, emit_source, remove_outputs
 from .manifest_writer import OutputsIntact, write_manifest
 from .records import EMIT_RECORD, TASK_VALUES, OutputsMatchRecord, SourceMatchesEmitRecord
-from .reporter import ProgressReporter, first_error
+from .reporter import ProgressReporter, first_error, workers_of
 from .state import DEP_FILE, Build
 from .targets import graph_targets, kernel_target, not_built_reason
 
@@ -359,6 +359,7 @@ class BuildReporter(ProgressReporter):
         super().__init__(outstream, options)
         self.build_ok = False
         self.tasks: dict = {}
+        self.workers = workers_of(self.build.invocation()) if self.build is not None else 1
 
     def initialize(self, tasks, selected_tasks):
         gc.enable()
