@@ -271,3 +271,20 @@ def test_the_eta_weighs_each_kind_of_task_by_its_own_mean():
     assert 13.5 < r.eta() < 14.5  # 7 compiles left at 2 s (the manifest, one of a kind, is left out)
     r.workers = 2
     assert 6.5 < r.eta() < 7.5
+
+
+def test_the_status_line_shows_the_last_finished_task_with_its_seconds():
+    from types import SimpleNamespace
+
+    from npubuild.engine.reporter import ProgressReporter
+
+    r = ProgressReporter(open(os.devnull, "w"), {})
+    task = lambda name: SimpleNamespace(name=name, actions=[object()], title=lambda: name)  # noqa: E731
+    names = ["emit:a@host", "compile:a@host"]
+    r.initialize({n: task(n) for n in names}, names)
+    r.execute_task(task("emit:a@host"))
+    assert r.status_line() == "[0/2] emit a@host"
+    r.started["emit:a@host"] = time.monotonic() - 0.25
+    r._finished(task("emit:a@host"))
+    r.execute_task(task("compile:a@host"))
+    assert re.fullmatch(r"\[1/2\] emit a@host 0\.2\ds", r.status_line()), r.status_line()

@@ -186,10 +186,13 @@ class ProgressReporter(ConsoleReporter):
         self._live.update(Text(self.status_line()), refresh=True)
 
     def status_line(self) -> str:
-        """``[137/526] compile relu_f32_64x4096@host 0.07s · ETA 25s``"""
-        name = self._current
+        """``[137/526] compile relu_f32_64x4096@host 0.07s · ETA 25s``: the task that finished last and its
+        seconds (the running one, with none, before any finished)."""
+        name, last = self._current, ""
+        if self.times:
+            took, name = self.times[-1]
+            last = f" {took:.2f}s"
         verb, _, what = name.partition(":")
-        last = f" {self.times[-1][0]:.2f}s" if self.times and self.times[-1][1] == name else ""
         eta = self.eta()
         eta = f" · ETA {eta:.0f}s" if eta is not None else ""
         return f"[{self.done}/{self.total}] {verb}{' ' + what if what else ''}{last}{eta}"
