@@ -57,6 +57,8 @@ def test_yaml_graph_builds_as_ane_plan_and_matches_ref(project, tmp_path):
     # no kernel instance is built for the ane graph: only the ref twin's kernels are in the manifest
     assert all(k["targets"].keys() == {"ref"} for k in m["kernels"].values())
     assert p.npubuild("verify").rc == 0
+    assert g["file"] == "specs/graphs/g.yaml"  # the spec it came from, not a .mil that does not exist
+    assert p.npubuild("show", "mlp_ane").out.splitlines()[0].startswith("ANE graph mlp_ane (specs/graphs/g.yaml)")
     rt = npubuild.load(p.artifacts)
     runner = rt.graph("mlp_ane", backend="auto")
     assert runner.backend == "ane"

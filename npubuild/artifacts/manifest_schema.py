@@ -151,6 +151,7 @@ class _Schema:
 
     def ane_graph(self, g, where: str) -> None:
         """What this module and the runtime read of an ANE graph; its plan is checked where it is parsed."""
+        self.field(g, "file", where, "str", optional=True)
         self.each(g, "inputs", where, lambda v, w: self.value(v, w, "dict"))
         self.field(g, "outputs", where, "dict")
         for i, n in enumerate(self.field(g, "nodes", where, "list") or []):

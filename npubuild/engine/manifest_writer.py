@@ -125,6 +125,7 @@ def build_manifest(plan, failed: dict[str, str] | None = None) -> dict:
             continue  # its build failed: not in this manifest (the build's failure says why)
         # the Core ML packages' files too, relative to the artifact directory (npubuild.ane.coreml)
         graphs[name] = relocate(manifest_record(_under(art, "ane", name), art), f"ane/{name}")
+        graphs[name]["file"] = plan.ane_graphs[name][1]  # the spec it came from (a .mil, or a YAML graph's file)
     for name, g in sorted(plan.spec.graphs.items()):
         rec = graph_record(g, plan.graph_kernels[name])
         rec["constants"] = write_constants(art, g, _under(art, "graphs", name), plan.config.limits)

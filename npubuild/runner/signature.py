@@ -130,7 +130,7 @@ def _ane_signature(name: str, g: dict) -> dict:
     return {
         "graph": name,
         "kind": "ane",
-        "file": f"{name}.mil",
+        "file": g.get("file") if isinstance(g.get("file"), str) else f"{name}.mil",  # older manifests name no file
         "targets": ["ane"],
         "inputs": inputs,
         "params": {},
