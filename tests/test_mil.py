@@ -680,6 +680,57 @@ def test_palettes_and_sparse_constexprs_match_coremltools():
         assert e.value.line == 5 and message in str(e.value), str(e.value)
 
 
+def test_sparse_blockwise_shift_scale_has_two_results_matching_coremltools():
+    """iOS18 constexpr_sparse_blockwise_shift_scale defines the mask and the dequantised nonzero data
+    (coremltools ops/defs/iOS18/compression.py); its results feed constexpr_sparse_to_dense."""
+    from coremltools.converters.mil.mil.ops.defs.iOS18 import compression as c18
+
+    rng = np.random.default_rng(3)
+    mask = rng.integers(0, 2, (4, 6)).astype(np.uint8)
+    nz = rng.integers(-8, 8, int(mask.sum())).astype(np.int8)
+    scale = rng.uniform(0.5, 2, (2, 3)).astype(np.float16)
+    offset = rng.integers(-2, 3, (2, 3)).astype(np.int8)
+
+    def lit(a, dtype):
+        v = ", ".join(float(x).hex() if dtype.startswith("fp") else str(int(x)) for x in a.reshape(-1).tolist())
+        return f"tensor<{dtype}, [{', '.join(map(str, a.shape))}]>([{v}])"
+
+    n = int(mask.sum())
+
+    def text(d_decl=f"tensor<fp16, [{n}]>", m_decl="tensor<uint1, [4, 6]>", paren=True, extra=""):
+        res = f"{m_decl} m, {d_decl} d"
+        return ("program(1.3)\n{\n    func main<ios18>(tensor<fp16, [4, 6]> x) {\n"
+                f"        {'(' + res + ')' if paren else res} = constexpr_sparse_blockwise_shift_scale(data_mask = {lit(mask, 'uint1')}, "
+                f"nonzero_data = {lit(nz, 'int8')}, scale = {lit(scale, 'fp16')}, offset = {lit(offset, 'int8')}{extra})"
+                "[name = string(\"s\")];\n"
+                "        tensor<fp16, [4, 6]> w = constexpr_sparse_to_dense(mask = m, nonzero_data = d)[name = string(\"w\")];\n"
+                "        tensor<fp16, [4, 6]> y = add(x = x, y = w)[name = string(\"y\")];\n    } -> (y);\n}\n")
+
+    want_mask, want_nz = c18.constexpr_sparse_blockwise_shift_scale.decompress(mask, nz, scale, offset)
+    for paren in (True, False):
+        fn = parse_mil(text(paren=paren), "s.mil").main
+        assert fn.const_types["m"] == MilType("uint1", (4, 6)) and fn.const_types["d"] == MilType("fp16", (n,))
+        np.testing.assert_array_equal(fn.consts["m"], want_mask)
+        np.testing.assert_array_equal(fn.consts["d"], want_nz)
+        np.testing.assert_array_equal(fn.consts["w"], c18.constexpr_sparse_to_dense.decompress(want_nz, want_mask))
+        assert fn.constexprs["m"] is fn.constexprs["d"] and fn.constexprs["d"].results[1][0] == "d"
+    for kw, message in [
+        ({"d_decl": f"tensor<fp32, [{n}]>"}, f"constexpr_sparse_blockwise_shift_scale 'd': declared tensor<fp32, [{n}]> but MIL "
+                                             f"infers tensor<fp16, [{n}]>"),
+        ({"m_decl": "tensor<uint1, [6, 4]>"}, "constexpr_sparse_blockwise_shift_scale 'm': declared tensor<uint1, [6, 4]> but MIL "
+                                              "infers tensor<uint1, [4, 6]>"),
+        ({"extra": ", axis = int32(0)"}, "unknown argument 'axis'"),
+    ]:
+        with pytest.raises(MilError) as e:
+            parse_mil(text(**kw), "s.mil")
+        assert e.value.line == 4 and message in str(e.value), str(e.value)
+    one = text().replace(f"(tensor<uint1, [4, 6]> m, tensor<fp16, [{n}]> d)", f"tensor<fp16, [{n}]> d")
+    with pytest.raises(MilError, match="s.mil:4: .*defines two results .*not 1"):
+        parse_mil(one, "s.mil")
+    with pytest.raises(MilError, match="s.mil:4: .*is an iOS18 op"):
+        parse_mil(text().replace("<ios18>", "<ios17>"), "s.mil")
+
+
 # ---- coremltools' own programs, converted and printed as MIL text (converter: tests/mil_convert.py) -----------------
 
 

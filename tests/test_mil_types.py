@@ -47,7 +47,7 @@ def literal(v) -> str:
 
 
 def mil_type(var) -> MilType:
-    shape = tuple(int(d) for d in var.shape)
+    shape = tuple(-1 if types.symbolic.is_symbolic(d) else int(d) for d in var.shape)  # a symbol: '?'
     return MilType(types.builtin_to_string(var.dtype), shape)
 
 
@@ -181,6 +181,20 @@ CASES = [
                                      "stride": np.array([1, 3, 2], I32), "end_mask": np.array([False, False, True])}, 18),
     ("slice_by_index", x(4, 10), {"x": "x", "begin": np.array([1, 0], I32), "end": np.array([2, 10], I32),
                                   "squeeze_mask": np.array([True, False])}, 18),
+    ("slice_by_size", x(4, 10, 6), {"x": "x", "begin": np.array([1, 2, 0], I32), "size": np.array([2, -1, 6], I32)}, 18),
+    ("slice_by_size", x(3, 5, dtype="int32"), {"x": "x", "begin": np.array([0, 1], I32), "size": np.array([3, 2], I32)}, 15),
+    ("slice_by_size", {"x": In("fp16", 4, 10), "b": In("int32", 2)}, {"x": "x", "begin": "b", "size": np.array([2, 3], I32)}, 18),
+    ("slice_by_size", {"x": In("fp16", 4, 10), "b": In("int32", 2)}, {"x": "x", "begin": "b", "size": np.array([2, -1], I32)}, 18),
+    ("slice_by_size", {"x": In("fp16", 4, 10), "s": In("int32", 2)}, {"x": "x", "begin": np.array([0, 0], I32), "size": "s"}, 17),
+    ("depth_to_space", x(1, 8, 3, 5), {"x": "x", "block_size": I32(2)}, 18),
+    ("depth_to_space", x(2, 9, 2, 2, dtype="fp32"), {"x": "x", "block_size": I32(3)}, 15),
+    ("space_to_depth", x(1, 3, 4, 6), {"x": "x", "block_size": I32(2)}, 18),
+    ("space_to_depth", x(2, 1, 6, 3, dtype="fp32"), {"x": "x", "block_size": I32(3)}, 16),
+    ("quantize", x(2, 3, 4), {"input": "x", "scale": F16(0.5), "output_dtype": "int8"}, 18),
+    ("quantize", x(2, 3, 4), {"input": "x", "scale": F16(0.5), "zero_point": np.uint8(3), "output_dtype": "uint8"}, 17),
+    ("quantize", x(2, 3, 4, dtype="fp32"), {"input": "x", "scale": w(3, dtype=F32), "zero_point": np.arange(3, dtype=np.int8),
+                                            "axis": I32(1), "output_dtype": "int8"}, 18),
+    ("quantize", x(2, 3, 4), {"input": "x", "scale": np.array([0.5, 2, 1, 4], F16), "axis": I32(-1), "output_dtype": "uint8"}, 18),
     ("reduce_sum", x(2, 3, 4), {"x": "x", "axes": np.array([1], I32), "keep_dims": True}, 18),
     ("reduce_mean", x(2, 3, 4), {"x": "x"}, 18),  # every axis: a scalar
     ("reduce_max", x(2, 3, 4), {"x": "x", "axes": np.array([-1, 0], I32)}, 15),
@@ -209,8 +223,10 @@ def _id(case):
 
 def wrong(t: MilType) -> MilType:
     """Another type: one more in the last dimension, or another dtype for a scalar."""
-    if t.shape:
+    if t.shape and t.shape[-1] >= 0:
         return MilType(t.dtype, t.shape[:-1] + (t.shape[-1] + 1,))
+    if t.shape:  # an unknown last dimension matches any: another dtype
+        return MilType("fp32" if t.dtype != "fp32" else "fp16", t.shape)
     return MilType("fp32" if t.dtype != "fp32" else "fp16", t.shape)
 
 
@@ -257,6 +273,24 @@ INVALID = [
     ("prelu", x(1, 4, 3), {"x": "x", "alpha": w(3)}, 18, "alpha has shape [3]; it needs one value per channel ([4])"),
     ("scaled_dot_product_attention", {"q": In("fp16", 1, 5, 8), "k": In("fp16", 1, 7, 4), "v": In("fp16", 1, 7, 3)},
      {"query": "q", "key": "k", "value": "v"}, 18, "the query and key embedding differ (8 vs 4)"),
+    ("slice_by_size", x(4, 10), {"x": "x", "begin": np.array([0, 0, 0], I32), "size": np.array([1, 1, 1], I32)}, 18,
+     "begin has 3 values; x [4, 10] has rank 2"),
+    ("slice_by_size", x(4, 10), {"x": "x", "begin": np.array([0, 0], F16), "size": np.array([1, 1], I32)}, 18,
+     "'begin' is the literal of type tensor<fp16, [2]>; slice_by_size takes int8, int16, int32 there"),
+    ("slice_by_size", x(4, 10), {"x": "x", "begin": np.array([0, 0], I32), "size": np.array([1, 1], np.int8)}, 18,
+     "'size' is int8 but 'begin' is int32"),
+    ("depth_to_space", x(1, 8, 3), {"x": "x", "block_size": I32(2)}, 18, "x [1, 8, 3] must have rank 4"),
+    ("depth_to_space", x(1, 8, 3, 3, dtype="int32"), {"x": "x", "block_size": I32(2)}, 18, "depth_to_space takes fp16, fp32 there"),
+    ("space_to_depth", x(1, 8, 3), {"x": "x", "block_size": I32(2)}, 18, "x [1, 8, 3] must have rank 4"),
+    ("quantize", x(2, 3), {"input": "x", "scale": F16(0.5), "output_dtype": "int32"}, 18, "output_dtype 'int32' is not uint8 or int8"),
+    ("quantize", x(2, 3), {"input": "x", "scale": F16(0.5), "zero_point": np.int8(0), "output_dtype": "uint8"}, 18,
+     "zero_point is int8 but output_dtype is uint8"),
+    ("quantize", x(2, 3), {"input": "x", "scale": F16(0), "output_dtype": "int8"}, 18, "scale is 0"),
+    ("quantize", x(2, 3), {"input": "x", "scale": w(3), "output_dtype": "int8"}, 18, "scale is a vector, so axis is needed"),
+    ("quantize", x(2, 3), {"input": "x", "scale": w(2), "axis": I32(1), "output_dtype": "int8"}, 18,
+     "scale is [2]; it must be [3], input's dim 1"),
+    ("quantize", x(2, 3), {"input": "x", "scale": F16(1), "axis": I32(1), "output_dtype": "int8"}, 18,
+     "axis is given but scale is a scalar"),
 ]
 
 
@@ -300,6 +334,16 @@ def test_constexpr_result_types_are_coremltools_types(op, params):
     with pytest.raises(MilError) as e:
         parse_mil(text(str(wrong(want))), "k.mil")
     assert str(e.value).startswith(f"k.mil:4: {op} 'c': declared {wrong(want)} but MIL infers {want}"), str(e.value)
+
+
+def test_quantize_is_an_ios17_op():
+    params = {"input": "x", "scale": F16(0.5), "output_dtype": "int8"}
+    with pytest.raises(Exception):
+        coreml_types("quantize", x(2, 3), params, 16)
+    text, line = program("quantize", x(2, 3), params, [MilType("int8", (2, 3))], 16, False)
+    with pytest.raises(MilError, match=f"^t.mil:{line}: quantize 'r0': quantize is an iOS17 op; function 'main' has opset ios16"):
+        parse_mil(text, "t.mil")
+    parse_mil(text.replace("<ios16>", "<ios17>"), "t.mil")
 
 
 def test_the_seeds_hwx_shapes_are_not_mil():

@@ -65,7 +65,7 @@ from .mil_model import (
     NO_RESULT,
     Ref,
 )
-from .mil_consts import ConstantReader
+from .mil_consts import TWO_RESULTS, ConstantReader
 from ..specfile.milrefs import unescape
 from .mil_tokens import Tok, TokenCursor, check_brackets, decode, tokenize
 from .mil_types import infer_program
@@ -485,6 +485,18 @@ class _Parser(ConstantReader, TokenCursor):
                     self.skip_value()
             self.next()
         self.terminator(";", "missing ';' after the statement")
+        if constexpr and opt.text in TWO_RESULTS:  # sparse-to-sparse ops: the mask and the nonzero values
+            if len(results) != 2:
+                raise self.error(f"{opt.text} defines two results (the mask and the nonzero data), not {len(results)}", opt)
+            if val is not None:
+                raise self.error(f"'{opt.text}' does not take a val", val_tok)
+            values = self.constexpr_pair(opt, [(v.text, t) for v, t in results], args, arg_toks, fn)
+            op = MilOp(opt.text, results[0][0].text, results[0][1], args, name, opt.line,
+                       tuple((v.text, t) for v, t in results))
+            for (vt, ty), value in zip(results, values):
+                fn.consts[vt.text], fn.constexprs[vt.text] = value, op
+                fn.const_types[vt.text] = scope[vt.text] = ty
+            return
         if opt.text == "const" or constexpr:
             if len(results) != 1:
                 raise self.error(f"{opt.text} defines exactly one result, not {len(results)}", opt)

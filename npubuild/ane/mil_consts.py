@@ -28,6 +28,8 @@ from .mil_tokens import Tok
 _INT8 = ("int8", "uint8")
 _LUT_T = ("int8", "uint8", "fp16", "fp32")
 _SUB = ("int4", "uint4", "int8", "uint8", "fp16", "fp32")  # blockwise data / offset dtypes
+#: constexpr ops with two results (iOS18/compression.py): the mask and the nonzero data of a sparse tensor
+TWO_RESULTS = ("constexpr_sparse_blockwise_shift_scale",)
 _BITS = {"uint1": 1, "uint2": 2, "uint3": 3, "uint4": 4, "uint6": 6, "uint8": 8}  # iOS18 lut indices
 
 
@@ -111,7 +113,9 @@ class ConstantReader:
                 raise self.error(f"{op.text} needs argument '{key}'", op)
             return None
         v = args[key]
-        if isinstance(v, Ref):
+        if isinstance(v, _Given):
+            ty, value = MilType(v.dtype, v.value.shape), v.value
+        elif isinstance(v, Ref):
             if v.name not in fn.consts:
                 raise self.error(
                     f"argument '{key}' of {op.text} must be a constant; '{v.name}' is computed at run time",
@@ -159,6 +163,42 @@ class ConstantReader:
         if ty.dtype != got.dtype or not _shape_fits(got.shape, ty.shape or ()):
             raise self.error(f"{op.text} '{result}': declared {ty} but MIL infers {got}", op)
         return value
+
+    def constexpr_pair(self, op: Tok, results, args, toks, fn: MilFunction) -> list:
+        """The two values of a sparse-to-sparse constexpr op (``results``: its two (name, declared type))."""
+        for _, ty in results:
+            if ty.shape is not None and any(d < 0 for d in ty.shape):
+                raise self.error(f"{op.text} result {ty} cannot have '?' dimensions", op)
+            self.spend(self.check_constant(ty, op), op)
+        version = opset_version(fn.opset)
+        if version is not None and version < 18:
+            raise self.error(f"{op.text} is an iOS18 op; this function's opset is {fn.opset}", op)
+        params = ("data_mask", "nonzero_data", "scale", "offset")
+        extra = sorted(set(args) - set(params))
+        if extra:
+            raise self.error(f"unknown argument '{extra[0]}' for {op.text} ({', '.join(params)})", toks[extra[0]])
+        got = self.sparse_shift_scale(op, args, toks, fn)
+        for (name, ty), (value, dtype, shape) in zip(results, got):
+            inferred = MilType(dtype, tuple(shape))
+            if ty.dtype != dtype or not _shape_fits(inferred.shape, ty.shape or ()):
+                raise self.error(f"{op.text} '{name}': declared {ty} but MIL infers {inferred}", op)
+        return [value for value, _, _ in got]
+
+    def sparse_shift_scale(self, op, args, toks, fn):
+        # iOS18/compression.py constexpr_sparse_blockwise_shift_scale: (data_mask, scale * (nonzero_data - offset)
+        # at the mask's set positions, scale/offset in blocks of the dense shape); results uint1 mask, scale's dtype
+        mask, _ = self.const_arg(op, "data_mask", args, toks, fn, ("uint1",))
+        data, dty = self.const_arg(op, "nonzero_data", args, toks, fn, _SUB)
+        self.const_arg(op, "scale", args, toks, fn, FLOATS[:2])
+        if data.ndim != 1:
+            raise self.error(f"{op.text}: nonzero_data must be a vector (rank 1), not rank {data.ndim}", toks["nonzero_data"])
+        dense, _, _ = self._scatter(op, {"mask": toks["data_mask"]}, data, mask.reshape(-1).astype(bool), False, dty, mask.shape)
+        sub = {"data": _Given(dense, dty), "scale": args["scale"]}
+        sub_toks = {"data": toks["data_mask"], "scale": toks["scale"]}
+        if "offset" in args:
+            sub["offset"], sub_toks["offset"] = args["offset"], toks["offset"]
+        value, sdt, _ = self.blockwise_shift_scale(op, sub, sub_toks, fn)
+        return [(mask, "uint1", mask.shape), (value[mask.astype(bool)].reshape(-1), sdt, data.shape)]
 
     def blockwise_shift_scale(self, op, args, toks, fn):
         # iOS18/compression.py: output = scale * (data - offset), scale/offset repeated over blocks
@@ -314,6 +354,13 @@ class ConstantReader:
         out = np.zeros(mask.size, dtype=data.dtype)
         out[mask] = data
         return out.reshape(shape), dty.dtype, tuple(shape)
+
+
+class _Given:
+    """A value a constexpr rule computed, passed to another rule as its operand."""
+
+    def __init__(self, value, ty):
+        self.value, self.dtype = value, ty.dtype
 
 
 def _shape_fits(have: tuple, declared: tuple) -> bool:

@@ -148,6 +148,103 @@ def cast(a: Operands) -> list[T]:
     return [T(dtype, a.type("x").shape)]
 
 
+# ---- rules of ops added from real programs (tensor_transformation.py, iOS17/quantization_ops.py) ----------------
+
+
+def slice_by_size(a: Operands) -> list[T]:
+    """defs/iOS15/tensor_transformation.py slice_by_size: begin and size are vectors of x's rank; each
+    result dim is size[i], or for -1 x's dim minus begin[i] (coremltools' inference, which takes begin
+    as written: a negative begin with size -1 is refused here, since that inference is not the slice); a
+    size computed at run time leaves every dim unknown."""
+    x = a.type("x")
+    xs = need_rank(x)
+    for k in ("begin", "size"):
+        s = a.type(k).shape
+        if s is None or len(s) != 1:
+            raise Bad(f"{k} must be a vector (rank 1), not {a.type(k)}")
+        if known(s[0]) and s[0] != len(xs):
+            raise Bad(f"{k} has {s[0]} values; x {R.dims(xs)} has rank {len(xs)}")
+    size = a.ints("size", None) if a.known("size") is not None else None
+    if size is None:
+        return [T(x.dtype, (-1,) * len(xs))]
+    begin = a.ints("begin", None) if a.known("begin") is not None else None
+    out = []
+    for i, (d, s) in enumerate(zip(xs, size)):
+        if s < -1:
+            raise Bad(f"size {size} holds {s}; a size is -1 (the rest) or 0 and more")
+        if s != -1:
+            if known(d) and begin is not None and (begin[i] + d if begin[i] < 0 else begin[i]) + s > d:
+                raise Bad(f"begin {begin} and size {size} reach past dimension {i} of x {R.dims(xs)}")
+            out.append(s)
+        elif begin is None or not known(d):
+            out.append(-1)
+        elif begin[i] < 0 or begin[i] > d:
+            raise Bad(f"begin {begin[i]} with size -1 in dimension {i} of x {R.dims(xs)}: coremltools infers "
+                      f"{d} - ({begin[i]}) values, which is not the slice")
+        else:
+            out.append(d - begin[i])
+    return [T(x.dtype, tuple(out))]
+
+
+def _block(a: Operands) -> tuple[tuple, int]:
+    """x [n, C, H, W] and block_size (depth_to_space / space_to_depth)."""
+    xs, bs = need_rank(a.type("x")), a.int("block_size")
+    if len(xs) != 4:
+        raise Bad(f"x {R.dims(xs)} must have rank 4 ([n, C, H, W])")
+    if bs < 1:
+        raise Bad(f"block_size {bs} must be positive")
+    return xs, bs
+
+
+def depth_to_space(a: Operands) -> list[T]:
+    """defs/iOS15/tensor_transformation.py depth_to_space: [n, C / bs², H * bs, W * bs]; C must be a multiple of bs²."""
+    (n, c, h, w), bs = _block(a)
+    if known(c) and c % (bs * bs):
+        raise Bad(f"x has {c} channels, not a multiple of block_size² ({bs * bs})")
+    return [T(a.type("x").dtype, (n, c // (bs * bs) if known(c) else -1, *(d * bs if known(d) else -1 for d in (h, w))))]
+
+
+def space_to_depth(a: Operands) -> list[T]:
+    """defs/iOS15/tensor_transformation.py space_to_depth: [n, C * bs², H / bs, W / bs]; H and W must be multiples of bs."""
+    (n, c, h, w), bs = _block(a)
+    for what, d in (("H", h), ("W", w)):
+        if known(d) and d % bs:
+            raise Bad(f"x's {what} ({d}) is not a multiple of block_size ({bs})")
+    return [T(a.type("x").dtype, (n, c * bs * bs if known(c) else -1, *(d // bs if known(d) else -1 for d in (h, w))))]
+
+
+def quantize(a: Operands) -> list[T]:
+    """defs/iOS17/quantization_ops.py quantize: the result is input's shape in output_dtype (uint8 or
+    int8, zero_point's dtype); scale is not all 0; scale and zero_point are scalars (no axis) or vectors
+    of input's dim ``axis``."""
+    x = a.type("input")
+    out = a.text("output_dtype")
+    if out not in ("uint8", "int8"):
+        raise Bad(f"output_dtype {out!r} is not uint8 or int8")
+    if a.has("zero_point") and a.type("zero_point").dtype != out:
+        raise Bad(f"zero_point is {a.type('zero_point').dtype} but output_dtype is {out}")
+    scale = np.asarray(a.const("scale"))
+    if np.all(scale == 0):
+        raise Bad("scale is 0")
+    zp = np.asarray(a.const("zero_point")) if a.has("zero_point") else None
+    if scale.ndim == 0:
+        if a.has("axis"):
+            raise Bad("axis is given but scale is a scalar")
+        if zp is not None and zp.ndim != 0:
+            raise Bad("zero_point must be a scalar when scale is one")
+    elif scale.ndim == 1:
+        xs = need_rank(x, "input")
+        if not a.has("axis"):
+            raise Bad("scale is a vector, so axis is needed")
+        axis = norm_axis(a.int("axis"), len(xs))
+        for k, v in (("scale", scale), ("zero_point", zp)):
+            if v is not None and (v.ndim != 1 or (known(xs[axis]) and v.shape[0] != xs[axis])):
+                raise Bad(f"{k} is {list(v.shape)}; it must be [{xs[axis]}], input's dim {axis} (input {R.dims(xs)})")
+    else:
+        raise Bad(f"scale has rank {scale.ndim}; it must be a scalar or a vector")
+    return [T(out, x.shape)]
+
+
 SPECS: dict[str, Spec] = {}
 
 # elementwise binary, broadcasting (defs/iOS15/elementwise_binary.py)
@@ -196,6 +293,13 @@ SPECS["concat"] = _spec("values:* axis:=i32 interleave:=bool?", R.concat)
 SPECS["stack"] = _spec("values:* axis:=i32", R.stack)
 SPECS["split"] = _spec("x:T num_splits:=i32? split_sizes:=i32? axis:=i32", R.split, _MOVE[0])
 SPECS["tile"] = _spec("x:T reps:i32", R.tile, _MOVE[0])
+SPECS["slice_by_size"] = _spec("x:T begin:U size:U", slice_by_size, {"T": ANY15, "U": ("int32",)},
+                               domains17={"T": ANY17, "U": ("int8", "int16", "int32")})
+SPECS["depth_to_space"] = _spec("x:T block_size:=i32", depth_to_space)
+SPECS["space_to_depth"] = _spec("x:T block_size:=i32", space_to_depth)
+# quantization (defs/iOS17/quantization_ops.py)
+SPECS["quantize"] = _spec("input:T zero_point:=D? scale:=T axis:=i32? output_dtype:=str", quantize,
+                          {"T": FLOAT, "D": ("uint8", "int8")}, since=17)
 # reductions and normalisation (defs/iOS15/reduction.py, normalization.py; iOS17 ones)
 for _op in ("sum", "mean", "max", "min", "prod", "l1_norm", "l2_norm", "log_sum", "log_sum_exp", "sum_square"):
     SPECS[f"reduce_{_op}"] = _spec("x:T axes:=i32? keep_dims:=bool?", R.reduce, {"T": NUM})
