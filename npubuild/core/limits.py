@@ -41,7 +41,7 @@ class Limits:
     # specs
     max_rank: int = 8  # dimensions of one tensor
     max_elements: int = 2**31 - 1  # elements of one tensor (the kernels index with i32 offsets)
-    max_name_length: int = 64  # kernel family, graph, node, tensor and constant names
+    max_name_length: int = 128  # kernel family, graph, node, tensor and constant names (ONNX names reach ~100)
     max_constant_bytes: int = 256 << 20  # one graph constant (inline or .npy)
     yaml_max_depth: int = 64  # nesting of mappings and lists in a spec file
     yaml_max_alias_nodes: int = 10000  # values that expanding YAML aliases adds to one file (a "billion laughs" stops here)
