@@ -69,7 +69,8 @@ def test_a_hand_edit_is_named_and_restored(built):
 def test_a_new_shape_is_named_with_its_spec_line(built):
     built.write("specs/kernels/k.yaml", KERNELS + "      - [256]\n")
     runs, why = _explain(built)["relu_f32_256@host"]
-    assert runs and why == ["new: no build has made it yet; asked for by kernel family 'a' (specs/kernels/k.yaml:2)"]
+    # the line of the new shape's entry (the 3rd of family 'a', line 7), not the family's (line 2)
+    assert runs and why == ["new: no build has made it yet; asked for by kernel family 'a' (specs/kernels/k.yaml:7)"]
 
 
 def test_an_unknown_kernel_is_one_error(built):

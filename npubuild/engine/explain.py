@@ -51,8 +51,9 @@ def _diff(what: str, old: dict, new: dict, keys=None) -> list[str]:
 
 def wanted_by(plan, inst) -> list[str]:
     """The spec entries (file:line) that ask for ``inst``."""
-    out = [f"kernel family '{f.name}' ({f.file}:{f.line})" for f in plan.spec.families.values()
-           if any(i.key == inst.key for i in f.instances)]
+    # a family's shape entry: its own line (the family's when the lines are not known)
+    out = [f"kernel family '{f.name}' ({f.file}:{(f.lines or [f.line] * len(f.instances))[i]})"
+           for f in plan.spec.families.values() for i, j in enumerate(f.instances) if j.key == inst.key]
     out += [f"graph '{g.name}' ({g.file}:{g.line})" for g in plan.spec.graphs.values()
             if any(s.instance.key == inst.key for s in g.steps)]
     return out

@@ -237,7 +237,7 @@ def _kernel_family(ctx: _Ctx, name: str, node: Node, line: int, default_targets,
         ctx.err(node.value["dtype"].line if "dtype" in node.value else line,
                 f"{what}: op '{op.name}' does not take dtype {dtype}; use one of {', '.join(op.dtypes)}")
         return None
-    instances = []
+    instances, lines = [], []
     attrs_ok = _check_attrs(ctx, op, raw_attrs, attrs_node, line, what)  # once: they apply to every entry
     for entry in shapes_node.value:
         shapes = _entry_shapes(ctx, op, entry, what)
@@ -250,8 +250,9 @@ def _kernel_family(ctx: _Ctx, name: str, node: Node, line: int, default_targets,
             continue
         _check_restrictions(ctx, inst, targets, entry.line, what, device)
         instances.append(inst)
+        lines.append(entry.line)
     sources = pinned_sources(ctx, node, targets, what, base_dir, len(shapes_node.value))
-    return KernelFamily(name, ctx.file, line, op.name, dtype, targets, instances, device, body, sources)
+    return KernelFamily(name, ctx.file, line, op.name, dtype, targets, instances, device, body, sources, lines)
 
 
 def _entry_shapes(ctx: _Ctx, op, entry: Node, what: str):

@@ -21,6 +21,7 @@ class KernelFamily:
     device: tuple[str, ...] | None = None  # xdna devices, one design each (None: the project's xdna_device)
     xdna_body: str | None = None  # xdna body source (None: the project's xdna_bodies)
     sources: dict = field(default_factory=dict)  # target -> Path of a hand-written source that replaces the emitted one
+    lines: list[int] = field(default_factory=list)  # the line of each instance's shapes entry, as instances
 
 
 @dataclass
