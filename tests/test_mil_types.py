@@ -336,6 +336,21 @@ def test_constexpr_result_types_are_coremltools_types(op, params):
     assert str(e.value).startswith(f"k.mil:4: {op} 'c': declared {wrong(want)} but MIL infers {want}"), str(e.value)
 
 
+def test_an_fp32_default_parameter_beside_fp16_reads_as_coremltools_writes_it():
+    """coremltools' builder writes an omitted float parameter as an fp32 const without checking its domain
+    (batch_norm's epsilon beside fp16 mean); an fp32 tensor or a required input there is still refused."""
+    inputs, params = x(1, 3, 4, 4), {"x": "x", "mean": w(3), "variance": w(3, seed=4) ** 2}
+    want = coreml_types("batch_norm", inputs, params, 18)
+    text, line = program("batch_norm", inputs, {**params, "epsilon": F32(1e-5)}, want, 18, True)
+    assert infer_program(parse_mil(text, "t.mil"))["main"]["r0"] == want[0]
+    for bad in ({**params, "gamma": w(3, dtype=F32)}, {**params, "mean": w(3, dtype=F32)}):
+        with pytest.raises(Exception):
+            coreml_types("batch_norm", inputs, bad, 18)
+        text, line = program("batch_norm", inputs, bad, want, 18, True)
+        with pytest.raises(MilError, match=f"^t.mil:{line}: batch_norm 'r0': .*(is fp32 but 'mean' is fp16|is fp16 but 'mean' is fp32)"):
+            parse_mil(text, "t.mil")
+
+
 def test_quantize_is_an_ios17_op():
     params = {"input": "x", "scale": F16(0.5), "output_dtype": "int8"}
     with pytest.raises(Exception):

@@ -333,6 +333,7 @@ def check_operands(op, spec: Spec, a: Operands, version: int) -> None:
             raise Bad(f"unknown input '{k}' (MIL's {op.op} takes {', '.join(spec.inputs)})")
     domains = spec.domains17 if version >= 17 and spec.domains17 else spec.domains
     groups: dict[str, tuple[str, T]] = {}
+    deferred: list = []
     for k, flags in spec.inputs.items():
         const, optional, dom = flags.startswith("="), flags.endswith("?"), flags.strip("=?")
         if k not in op.args:
@@ -362,10 +363,23 @@ def check_operands(op, spec: Spec, a: Operands, version: int) -> None:
         if allowed is not None and t.dtype not in allowed:
             raise Bad(f"'{k}' is {shown} of type {t}; {op.op} takes {', '.join(allowed)} there (iOS{version})")
         if dom in domains:
-            if dom in groups and groups[dom][1].dtype != t.dtype:
-                raise Bad(f"'{k}' is {t.dtype} but '{groups[dom][0]}' is {groups[dom][1].dtype}; "
-                          f"{op.op} needs them of one dtype (iOS{version})")
-            groups.setdefault(dom, (k, t))
+            if optional and const and t.dtype == "fp32" and t.shape == ():
+                # coremltools' builder writes an omitted float parameter (epsilon, alpha, ...) as its fp32 default
+                # without checking its domain (builder.py: set_inputs(type_inference=False)): fp32 beside fp16 is read
+                deferred.append((k, t, dom))
+                continue
+            _same(op, groups, dom, k, t, version)
+    for k, t, dom in deferred:
+        if dom not in groups or groups[dom][1].dtype != "fp16":
+            _same(op, groups, dom, k, t, version)
+
+
+def _same(op, groups: dict, dom: str, k: str, t: T, version: int) -> None:
+    """Inputs of one type domain letter share a dtype."""
+    if dom in groups and groups[dom][1].dtype != t.dtype:
+        raise Bad(f"'{k}' is {t.dtype} but '{groups[dom][0]}' is {groups[dom][1].dtype}; "
+                  f"{op.op} needs them of one dtype (iOS{version})")
+    groups.setdefault(dom, (k, t))
 
 
 def _version(fn: MilFunction, file: str) -> int:
