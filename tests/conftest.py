@@ -53,7 +53,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
         terminalreporter.write_line("tests marked slow were left out: --run-slow (or CI=true) runs them too")
 
 
-SUMMARY = re.compile(r"npubuild: (\d+) kernels(?:, (\d+) graphs?)?; compiled (\d+), from store (\d+)(?: \((\d+) from shared stores\))?, "
+SUMMARY = re.compile(r"npubuild: (\d+) kernels(?:, (\d+) graphs?)?; compiled (\d+)(?: \(\d+ on the compile farm\))?, from store (\d+)(?: \((\d+) from shared stores\))?, "
                      r"up to date (\d+)")
 
 

@@ -80,7 +80,8 @@ class ProgressReporter(ConsoleReporter):
 
     def __init__(self, outstream, options):
         super().__init__(outstream, options)
-        self.counts = {"compiled": 0, "store": 0, "shared": 0, "uptodate": 0}  # store: local-store hits
+        # store: local-store hits; shared: those from a shared store; farm: compiled ones a farm worker compiled
+        self.counts = {"compiled": 0, "store": 0, "shared": 0, "uptodate": 0, "farm": 0}
         self.json = os.environ.get("NPUBUILD_SUMMARY", "").strip().lower() == "json"
         self.quiet = bool(_flag("NPUBUILD_QUIET")) or self.json
         self.verbose = bool(_flag("NPUBUILD_VERBOSE"))
@@ -258,7 +259,8 @@ class ProgressReporter(ConsoleReporter):
             extra = f", failed {len(self.failed)}, not built {len(self.not_built)}"
         shared = f" ({c['shared']} from shared stores)" if c["shared"] else ""
         built = f"{kernels} kernels" + (f", {graphs} graph{'s' if graphs != 1 else ''}" if graphs else "")
-        out.write(f"npubuild: {built}; compiled {c['compiled']}, from store {c['store'] + c['shared']}{shared}, "
+        farm = f" ({c['farm']} on the compile farm)" if c["farm"] else ""
+        out.write(f"npubuild: {built}; compiled {c['compiled']}{farm}, from store {c['store'] + c['shared']}{shared}, "
                   f"up to date {c['uptodate']}{extra}{fast} in {wall:.1f}s\n")
         if self.times and not self.quiet:
             slow = sorted(self.times, reverse=True)[:SLOWEST]

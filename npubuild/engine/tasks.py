@@ -395,6 +395,8 @@ class BuildReporter(ProgressReporter):
             outcome = task.values.get("outcome")
             if outcome in self.counts:
                 self.counts[outcome] += 1
+            if outcome == "compiled" and task.values.get("farm_worker"):
+                self.counts["farm"] += 1  # compiled on a farm worker (the rest of "compiled": here)
         if task.name.startswith("emit:") and task.values.get("restored"):
             self.note(f"warning: {task.name[len('emit:'):]}: its {task.targets[0]} was edited by hand; restored what the "
                       "emitter writes (generated sources are build outputs: change the spec or the emitter instead)")
