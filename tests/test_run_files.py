@@ -178,3 +178,34 @@ def test_bf16_as_numpy_saves_it_and_names_ending_in_bf16(tmp_path):
     np.savez(tmp_path / "d.npz", **{"x": np.ones(2, np.float32), "x.bf16": x.view(np.uint16)})
     with pytest.raises(UserError, match="holds 'x' twice"):
         read_npz(tmp_path / "d.npz", "inputs")
+
+
+def test_run_one_kernel_with_typed_inputs_and_expect_ref(project, tmp_path):
+    """`npubuild run KERNEL_ID`: the kernel alone, inputs as iree-run-module takes them (a .npy, SHAPExDTYPE=values,
+    SHAPExDTYPE for seeded random values), and --expect ref's max abs error against the NumPy oracle."""
+    import json
+
+    import numpy as np
+
+    p = project("kernels:\n  e:\n    op: exp\n    shapes:\n      - [4, 8]\n")
+    p.doit("build")
+    np.save(tmp_path / "x.npy", np.full((4, 8), 0.25, np.float32))
+    for given in (f"x=@{tmp_path / 'x.npy'}", "x=4x8xf32=0.25", "x=4x8xf32=" + ",".join(["0.25"] * 32)):
+        r = p.npubuild("run", "exp_f32_4x8", "--input", given, "--backend", "host", "--expect", "ref", "--json")
+        doc = json.loads(r.out)
+        y = np.array(doc["outputs"]["y"]["values"])
+        assert doc["backend"] == "host" and y.shape == (4, 8)
+        # the host kernel's exp is within a few ulp of NumPy's (docs/kernels.md); --expect reports the same gap
+        err = float(np.abs(y - np.exp(np.float32(0.25))).max())
+        assert err < 1e-6 and doc["expect"]["backend"] == "ref"
+        assert abs(doc["expect"]["max_abs_error"]["y"] - err) < 1e-7
+    a = json.loads(p.npubuild("run", "exp_f32_4x8", "--input", "x=4x8xf32", "--json", "--seed", "3").out)
+    b = json.loads(p.npubuild("run", "exp_f32_4x8", "--input", "x=4x8xf32", "--json", "--seed", "3").out)
+    assert a["outputs"]["y"]["values"] == b["outputs"]["y"]["values"]  # seeded
+    for bad, said in (("x=4x4xf32", "input 'x' must have shape [4, 8], got [4, 4]"),
+                      ("x=4x8xq8", "'4x8xq8' is not SHAPExDTYPE"),
+                      ("x=4x8xf32=1,2", "2 values for a 4x8 f32 (32 elements): give all of them, or one to fill it"),
+                      ("x=4x8xi8=300", "a value outside i8's range"),
+                      ("x", "write NAME=@FILE.npy")):
+        r = p.npubuild("run", "exp_f32_4x8", "--input", bad, check=False)
+        assert r.rc == 1 and said in r.err and "Traceback" not in r.err, r.err

@@ -11,15 +11,15 @@ from ..targets import backends
 from .common import ARTIFACTS, Command, arg, fmt_tensor
 
 
-def run_arrays(args, manifest: dict, cfg) -> tuple[dict, dict]:
-    """(params, inputs) for ``npubuild run``: from -p/-i, the rest from --example; every declared one
-    present, so no graph runs on an input nobody gave (an ANE graph would read zeros)."""
+def run_arrays(args, sig: dict, cfg) -> tuple[dict, dict]:
+    """(params, inputs) for ``npubuild run``: from -p/-i and --input, the rest from --example; every declared
+    one present, so no graph runs on an input nobody gave. ``sig``: the graph's (or kernel's) signature."""
     from ..runner.npzio import read_npz
-    from ..runner.signature import graph_signature
+    from .typed_input import parse_inputs
 
-    sig = graph_signature(manifest, args.graph)
     params = read_npz(args.params, "params", cfg.limits) if args.params else {}
     inputs = read_npz(args.inputs, "inputs", cfg.limits) if args.inputs else {}
+    inputs.update(parse_inputs(args.input or [], args.seed, cfg.limits))
     if args.example:
         from ..runner.examples import example_arrays
 
@@ -39,6 +39,41 @@ def run_arrays(args, manifest: dict, cfg) -> tuple[dict, dict]:
     return params, inputs
 
 
+def _kernel_signature(rt, kernel_id: str) -> dict:
+    """What run_arrays needs of a kernel run alone: its inputs by name, no params."""
+    rec = rt.kernel_record(kernel_id)
+    return {"graph": kernel_id, "inputs": {t["name"]: {"shape": t["shape"], "dtype": t["dtype"]} for t in rec["inputs"]},
+            "params": {}}
+
+
+def _open(rt, args):
+    """(runner, signature) of the graph or, when no graph has that name, the kernel ``args.graph`` names."""
+    from ..runner.signature import graph_signature
+
+    graphs, kernels = rt.manifest.get("graphs", {}), rt.manifest.get("kernels", {})
+    if args.graph not in graphs and args.graph not in kernels:
+        from ..core.errors import did_you_mean
+
+        raise UserError(f"no graph or kernel '{args.graph}' in {rt.path / 'manifest.json'}{did_you_mean(args.graph, [*graphs, *kernels])}; "
+                        f"graphs: {', '.join(sorted(graphs)) or 'none'}; kernels: `npubuild list`")
+    if args.graph in graphs:
+        return (lambda backend: rt.graph(args.graph, backend=backend)), graph_signature(rt.manifest, args.graph)
+    return (lambda backend: rt.kernel(args.graph, backend=backend)), _kernel_signature(rt, args.graph)
+
+
+def _max_errors(out: dict, want: dict) -> dict:
+    """Per output, the largest absolute difference from ``want`` (NaN where one has NaN and the other not)."""
+    import numpy as np
+
+    errs = {}
+    for name, v in out.items():
+        a, b = np.asarray(v, np.float64), np.asarray(want[name], np.float64)
+        both_nan = np.isnan(a) & np.isnan(b)
+        d = np.where(both_nan, 0.0, np.abs(a - b))
+        errs[name] = float(np.nanmax(d)) if not np.isnan(d).any() else float("nan")
+    return errs
+
+
 def run(args) -> int:
     from ..core.config import load_config
     from ..runner.npzio import write_npz
@@ -47,19 +82,30 @@ def run(args) -> int:
     cfg = load_config()
     path = Path(args.artifacts) if args.artifacts else cfg.artifacts
     rt = load(path)
-    g = rt.graph(args.graph, backend=args.backend)
+    runner, sig = _open(rt, args)
+    g = runner(args.backend)
     if g.fallback_reason:
         print(f"backend: {g.backend} ({g.fallback_reason})", file=sys.stderr)
     else:
         print(f"backend: {g.backend}", file=sys.stderr)
-    params, inputs = run_arrays(args, rt.manifest, cfg)  # every declared one, or a message with its shape and dtype
+    params, inputs = run_arrays(args, sig, cfg)  # every declared one, or a message with its shape and dtype
     g.set_params(**params)
     out = g.run(**inputs)
+    errors = None
+    if args.expect:
+        ref = runner(args.expect)
+        ref.set_params(**params)
+        errors = _max_errors(out, ref.run(**inputs))
+        for name, e in errors.items():
+            print(f"expect {args.expect}: {name}: max abs error {e:.3g}", file=sys.stderr)
     if args.output:
         write_npz(args.output, out)
         print(f"wrote {', '.join(out)} to {args.output}", file=sys.stderr)
     if args.json:
-        print(json.dumps(run_report(args.graph, g.backend, g.fallback_reason, out, args.output), allow_nan=False))
+        report = run_report(args.graph, g.backend, g.fallback_reason, out, args.output)
+        if errors is not None:
+            report["expect"] = {"backend": args.expect, "max_abs_error": {n: (e if e == e else None) for n, e in errors.items()}}
+        print(json.dumps(report, allow_nan=False))
     elif not args.output:
         import numpy as np
 
@@ -125,11 +171,16 @@ def run_report(graph: str, backend: str, fallback: str | None, out: dict, output
 
 COMMAND = Command(
     "run",
-    help="run a graph from the manifest",
+    help="run a graph (or one kernel) from the manifest",
     run=run,
     options=(
-        arg("graph"),
+        arg("graph", help="a graph, or a kernel id (`npubuild list`): the kernel runs alone on its inputs"),
         arg("-i", "--inputs", help="inputs as .npz (one array per graph input)"),
+        arg("--input", action="append", metavar="NAME=VALUE",
+            help="one input: NAME=@x.npy, NAME=4x8xf32=1,2,... (all values, or one to fill it) or NAME=4x8xf32 (seeded "
+                 "random values); repeat for each"),
+        arg("--expect", metavar="BACKEND", choices=[b for b in backends(kernels_only=True)],
+            help="run the same on BACKEND too (ref: the NumPy oracle) and print each output's max abs error"),
         arg("-p", "--params", help="params as .npz"),
         arg("-o", "--output", help="write outputs to this .npz (default: print them)"),
         arg("--backend", default="auto", choices=["auto", *backends()],

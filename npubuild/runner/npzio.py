@@ -48,29 +48,45 @@ def _open_regular(path: Path, what: str):
 
 
 def _member(z: zipfile.ZipFile, info: zipfile.ZipInfo, where: str, limits: Limits):
-    from numpy.lib import format as npy_format
-
     if info.file_size > limits.max_input_bytes + (1 << 16):
         raise UserError(f"{where} is {info.file_size} bytes, over the limit of {limits.max_input_bytes} (limits.max_input_bytes)")
     with z.open(info) as f:
-        try:
-            version = npy_format.read_magic(f)
-            if version == (1, 0):
-                shape, fortran, dtype = npy_format.read_array_header_1_0(f)
-            else:
-                shape, fortran, dtype = npy_format.read_array_header_2_0(f)
-        except (ValueError, SyntaxError, EOFError) as e:
-            raise UserError(f"{where} is not a .npy array ({e})") from None
-        bf16_bits = _bf16_bits(info.filename, dtype)
-        void_bf16 = dtype.kind == "V" and dtype.itemsize == 2 and dtype.fields is None
-        if (dtype.hasobject or dtype.kind not in "biufc") and not void_bf16:
-            raise UserError(f"{where} has dtype {dtype}; inputs are numeric or bool arrays (object and string arrays are refused)")
-        nbytes = math.prod(shape) * dtype.itemsize
-        if nbytes > limits.max_input_bytes:
-            raise UserError(f"{where} claims {nbytes} bytes, over the limit of {limits.max_input_bytes} (limits.max_input_bytes)")
-        if info.file_size - f.tell() != nbytes:
-            raise UserError(f"{where}: its header says {nbytes} bytes of data but the member holds {info.file_size - f.tell()}")
-        data = f.read(nbytes)
+        return _parse_npy(f, info.file_size, info.filename, where, limits, "member")
+
+
+def read_npy(path, what: str, limits: Limits = Limits()):
+    """One array of a .npy file (``npubuild run --input x=@x.npy``), checked as an .npz member is."""
+    path = Path(path)
+    with _open_regular(path, what) as f:
+        size = os.fstat(f.fileno()).st_size
+        if size > limits.max_input_bytes + (1 << 16):
+            raise UserError(f"{what} file {path} is {size} bytes, over the limit of {limits.max_input_bytes} (limits.max_input_bytes)")
+        return _parse_npy(f, size, path.name, f"{what} file {path}", limits)
+
+
+def _parse_npy(f, file_size: int, filename: str, where: str, limits: Limits, holder: str = "file"):
+    """The array of the .npy bytes ``f`` holds (``file_size`` in all): a numeric or bool dtype (bf16 as
+    written by :func:`write_npz`), at most ``limits.max_input_bytes``, exactly as long as its header says."""
+    from numpy.lib import format as npy_format
+
+    try:
+        version = npy_format.read_magic(f)
+        if version == (1, 0):
+            shape, fortran, dtype = npy_format.read_array_header_1_0(f)
+        else:
+            shape, fortran, dtype = npy_format.read_array_header_2_0(f)
+    except (ValueError, SyntaxError, EOFError) as e:
+        raise UserError(f"{where} is not a .npy array ({e})") from None
+    bf16_bits = _bf16_bits(filename, dtype)
+    void_bf16 = dtype.kind == "V" and dtype.itemsize == 2 and dtype.fields is None
+    if (dtype.hasobject or dtype.kind not in "biufc") and not void_bf16:
+        raise UserError(f"{where} has dtype {dtype}; inputs are numeric or bool arrays (object and string arrays are refused)")
+    nbytes = math.prod(shape) * dtype.itemsize
+    if nbytes > limits.max_input_bytes:
+        raise UserError(f"{where} claims {nbytes} bytes, over the limit of {limits.max_input_bytes} (limits.max_input_bytes)")
+    if file_size - f.tell() != nbytes:
+        raise UserError(f"{where}: its header says {nbytes} bytes of data but the {holder} holds {file_size - f.tell()}")
+    data = f.read(nbytes)
     arr = np.frombuffer(data, dtype=dtype)
     if bf16_bits or void_bf16:
         arr = arr.view(numpy_dtype("bf16"))

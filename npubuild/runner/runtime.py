@@ -164,6 +164,24 @@ class Runtime:
         owner = next((t for t in targets.all_targets() if t.graph_kind == g.kind), None) if g.kind else None
         if owner is not None:  # a graph its target runs whole (ane)
             return owner.open_graph(self, name, g.raw, backend)
+        return self._runner(g, backend)
+
+    def kernel(self, kernel_id: str, backend: str = "auto") -> "GraphRunner":
+        """One kernel of the manifest run alone: a graph of one step whose inputs are the kernel's (by their
+        names) and whose output is its output; the backend is chosen as for a graph."""
+        if not isinstance(backend, str):
+            raise UserError(f"a backend is a string, got {type(backend).__name__}; choose one of {', '.join(kernel_backends())}")
+        rec = self.record_of(kernel_id, checked=True).raw
+        names = [t["name"] for t in rec["inputs"]]
+        out = rec["outputs"][0]["name"]
+        raw = {"inputs": {t["name"]: {"shape": t["shape"], "dtype": t["dtype"]} for t in rec["inputs"]}, "params": {},
+               "constants": {}, "outputs": [out],
+               "steps": [{"node": kernel_id, "kernel": kernel_id, "op": rec["op"], "key": rec["key"], "inputs": names, "outputs": [out]}]}
+        return self._runner(GraphRecord.of(kernel_id, raw), backend)
+
+    def _runner(self, g: GraphRecord, backend: str) -> "GraphRunner":
+        """The runner of kernel graph ``g`` on ``backend`` (or the best one that works, for "auto")."""
+        name = g.name
         if backend not in kernel_backends():
             whole = targets.by_backend(backend)
             if whole is not None and whole.graph_kind:  # a backend that runs whole graphs of its own kind (ane)
