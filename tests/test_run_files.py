@@ -209,3 +209,20 @@ def test_run_one_kernel_with_typed_inputs_and_expect_ref(project, tmp_path):
                       ("x", "write NAME=@FILE.npy")):
         r = p.npubuild("run", "exp_f32_4x8", "--input", bad, check=False)
         assert r.rc == 1 and said in r.err and "Traceback" not in r.err, r.err
+
+
+def test_bench_times_a_kernel_and_the_oracle_in_the_same_run(project):
+    import json
+
+    p = project("kernels:\n  m:\n    op: matmul\n    shapes:\n      - {a: [4, 8], b: [8, 16]}\n")
+    p.doit("build")
+    doc = json.loads(p.npubuild("bench", "matmul_f32_4x8_8x16", "--backend", "host", "--repeat", "3", "--json").out)
+    assert doc["backend"] == "host" and set(doc["results"]) == {"host", "ref"}
+    for r in doc["results"].values():
+        assert r["calls"] == 3 and 0 < r["min_s"] <= r["median_s"]
+        assert r["elements_per_s"] == 4 * 16 / r["median_s"] and r["gop_per_s"] == 2 * 4 * 8 * 16 / r["median_s"] / 1e9
+    assert doc["speedup_over_ref"] == doc["results"]["ref"]["median_s"] / doc["results"]["host"]["median_s"]
+    text = p.npubuild("bench", "matmul_f32_4x8_8x16", "--backend", "host", "--repeat", "2").out
+    assert "GOP/s" in text and text.strip().splitlines()[-1].startswith("matmul_f32_4x8_8x16: host ")
+    r = p.npubuild("bench", "matmul_f32_4x8_8x16", "--repeat", "0", check=False)
+    assert r.rc == 1 and "--repeat must be at least 1" in r.err

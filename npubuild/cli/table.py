@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 
-from . import ane_compare, build, cache, doctor, explain, farm, gc, graph, inputs, keygen, ops, pack, run, show, unpack, verify
+from . import ane_compare, bench, build, cache, doctor, explain, farm, gc, graph, inputs, keygen, ops, pack, run, show, unpack, verify
 from . import list as list_cmd
 from .common import Command, OneOf, run_guarded
 
@@ -16,6 +16,7 @@ COMMANDS: tuple[Command, ...] = (
     ops.COMMAND,
     list_cmd.COMMAND,
     run.COMMAND,
+    bench.COMMAND,
     show.COMMAND,
     inputs.COMMAND,
     graph.COMMAND,
