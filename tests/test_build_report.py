@@ -196,14 +196,15 @@ def test_a_build_that_cannot_start_says_why_once_on_stderr(project):
 
 
 @pytest.mark.slow  # a few hundred host compiles, interrupted midway
-def test_an_interrupted_build_says_so_without_a_traceback_and_the_next_one_goes_on(project):
+@pytest.mark.parametrize("tool", [["doit"], ["npubuild.cli"]])
+def test_an_interrupted_build_says_so_without_a_traceback_and_the_next_one_goes_on(project, tool):
     import os
     import signal
     import time
 
     shapes = "".join(f"      - [{16 * i}]\n" for i in range(1, 300))
     p = project("kernels:\n  r:\n    op: exp\n    shapes:\n" + shapes)
-    proc = subprocess.Popen([sys.executable, "-m", "doit", "build"], cwd=p.root, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-m", *tool, "build"], cwd=p.root, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, env={**os.environ, "NPUBUILD_PROGRESS": "0"})
     deadline = time.monotonic() + 120
     while not list(p.artifacts.glob("kernels/*/host/kernel.so")) and time.monotonic() < deadline and proc.poll() is None:
@@ -215,6 +216,7 @@ def test_an_interrupted_build_says_so_without_a_traceback_and_the_next_one_goes_
     assert proc.returncode in (130, -signal.SIGINT), (proc.returncode, out, err)
     assert "Traceback" not in out + err and "KeyboardInterrupt" not in out + err, err
     assert "npubuild: interrupted: " in out and "not run" in out, out
+    assert "interrupted" not in err, err  # said once
     again = p.doit("build")
     assert again.summary["uptodate"] >= 1 and again.summary["compiled"] + again.summary["uptodate"] == 299
 

@@ -226,3 +226,19 @@ def test_bench_times_a_kernel_and_the_oracle_in_the_same_run(project):
     assert "GOP/s" in text and text.strip().splitlines()[-1].startswith("matmul_f32_4x8_8x16: host ")
     r = p.npubuild("bench", "matmul_f32_4x8_8x16", "--repeat", "0", check=False)
     assert r.rc == 1 and "--repeat must be at least 1" in r.err
+
+
+def test_bench_of_an_ane_graph_times_it_alone(project):
+    """An ANE graph runs only on ane: bench times it there, says there is no oracle beside it, and does not fail."""
+    import json
+
+    from .test_ane_state import ACC
+
+    p = project(targets=("ref",))
+    p.write("specs/graphs/acc.mil", ACC)
+    p.doit("build")
+    doc = json.loads(p.npubuild("bench", "acc", "--repeat", "2", "--json").out)
+    assert doc["backend"] == "ane" and set(doc["results"]) == {"ane"} and doc["speedup_over_ref"] is None
+    assert "no oracle timed beside it" in p.npubuild("bench", "acc", "--repeat", "2").out
+    r = p.npubuild("run", "acc", "--backend", "ref", "--example", check=False)
+    assert r.rc == 1 and "is an ANE graph (from specs/graphs/acc.mil)" in r.err

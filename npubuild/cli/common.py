@@ -55,7 +55,10 @@ def run_guarded(fn: Callable[[argparse.Namespace], int], args: argparse.Namespac
         print(f"npubuild: {e}" if "\n" not in str(e) else str(e), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("npubuild: interrupted", file=sys.stderr)
+        from ..engine.reporter import ProgressReporter
+
+        if not ProgressReporter.interrupt_said:  # a build's summary has said it, with what was done
+            print("npubuild: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # e.g. `npubuild ops | head`
         sys.stderr.close()

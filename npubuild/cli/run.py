@@ -46,7 +46,7 @@ def _kernel_signature(rt, kernel_id: str) -> dict:
             "params": {}}
 
 
-def _open(rt, args):
+def open_runner(rt, args):
     """(runner, signature) of the graph or, when no graph has that name, the kernel ``args.graph`` names."""
     from ..runner.signature import graph_signature
 
@@ -82,7 +82,7 @@ def run(args) -> int:
     cfg = load_config()
     path = Path(args.artifacts) if args.artifacts else cfg.artifacts
     rt = load(path)
-    runner, sig = _open(rt, args)
+    runner, sig = open_runner(rt, args)
     g = runner(args.backend)
     if g.fallback_reason:
         print(f"backend: {g.backend} ({g.fallback_reason})", file=sys.stderr)

@@ -71,7 +71,8 @@ class AneTarget:
     def open_graph(self, runtime, name: str, record: dict, backend: str):
         """The runner of an ANE graph; refuses a backend other than ane or auto."""
         if backend not in (self.backend, "auto"):
-            raise UserError(f"graph '{name}' is an ANE graph (from {name}.mil): run it with backend 'ane' (or auto)")
+            source = record.get("file") if isinstance(record.get("file"), str) else f"{name}.mil"
+            raise UserError(f"graph '{name}' is an ANE graph (from {source}): run it with backend 'ane' (or auto)")
         from ...runner.ane_graph import AneGraphRunner
 
         return AneGraphRunner(runtime, name, record, runtime.ane_resident)
