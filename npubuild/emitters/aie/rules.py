@@ -147,10 +147,13 @@ _ALL = (
          "padding (lib/Dialect/AIE/Transforms/AIEAssignBuffers.cpp)",
          "'aie.core' op stack_address must be aligned to {align} bytes for this target's stack ABI",
          "test/dialect/AIE/bad_stack_alignment.mlir (32 B on npu1, 64 B on npu2)"),
-    Rule("vector-alignment", "AIEAssignBuffers.cpp (buffers back to back after the stack, \"Fixme: alignment\"); "
-         "xdna-review-2 item 10",
-         "a {width}-byte vector access of the core's body needs {align}-byte aligned buffers: {what} is {size} bytes",
-         "test/dialect/AIE/bad_stack_alignment.mlir (the stack ABI's 32/64 B)"),
+    Rule("vector-alignment", "AIEAssignBuffers.cpp basicAllocation / simpleBankAwareAllocation (buffers back to back, "
+         "largest first, \"Fixme: alignment\"); the newest pads to getComputeTileMaxVectorAlignBits",
+         "a {width}-byte vector body needs {what} ({size} bytes) {align}-byte aligned; this layout puts it at {address}",
+         "test/assign-buffer-addresses/vector_alignment.mlir (a 64 B buffer after a 144 B one lands at 1184, 32 mod 64)"),
+    Rule("tile-memory", "AIEAssignBuffers.cpp basicAllocation / checkAndPrintOverflow",
+         "'aie.tile' op allocated buffers exceeded available memory: Sequential ({memory} bytes)",
+         "test/assign-buffer-addresses/basic_alloc_error.mlir"),
     # ---- runtime sequence ----
     Rule("npu-element-width", f"NpuDmaMemcpyNdOp::verify ({AIEX})",
          "'aiex.npu.dma_memcpy_nd' op Maximum element bit width allowed is 32bits. ",

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ...core.errors import UnsupportedOnTarget
+from . import buffer_layout
 from .rules import violation
 from .rules_parse import BITS, Module, memref, parse
 
@@ -34,20 +35,14 @@ def text_problems(text: str) -> list[str]:
     p += access_problems(mod)
     p += resource_problems(mod)
     p += core_problems(mod)
+    p += memory_problems(mod)
     p += sequence_problems(mod)
     return list(dict.fromkeys(p))
 
 
-# Reported, not (yet) an emit error: AIEAssignBuffers places buffers back to back, largest first, without
-# padding ("Fixme: alignment"), so a buffer whose size is no multiple of the vector width misaligns only the
-# smaller ones after it; this rule flags every such size, which is stricter than that (docs/toolchain.md).
-ADVISORY = ("[vector-alignment]",)
-
-
 def check_text(kernel: str, text: str) -> None:
-    """Raise when the emitted text breaks one of mlir-aie's rules (see :mod:`.rules`); the
-    :data:`ADVISORY` ones are left to :func:`text_problems`."""
-    p = [x for x in text_problems(text) if not x.startswith(ADVISORY)]
+    """Raise when the emitted text breaks one of mlir-aie's rules (see :mod:`.rules`)."""
+    p = text_problems(text)
     if p:
         raise UnsupportedOnTarget(f"{kernel}: the emitted aie.mlir breaks mlir-aie's rules: " + "; ".join(p))
 
@@ -234,27 +229,53 @@ def access_problems(mod: Module) -> list[str]:
 # ---- buffer descriptors and locks per tile ------------------------------------------------------------------------
 
 
-def resource_problems(mod: Module) -> list[str]:
-    bds, locks = Counter(), Counter()
+def _link_buffers(mod: Module) -> tuple[set[str], list]:
+    """The linked FIFOs and, per link, (mem tile, the FIFO whose buffers it keeps, children)."""
     linked: set[str] = set()
+    out = []
     for ins, outs, _, _ in mod.links:
         if any(n not in mod.fifos for n in (*ins, *outs)):
             continue
         linked.update((*ins, *outs))
         target = mod.fifos[outs[0]] if len(ins) > 1 else mod.fifos[ins[0]] if len(outs) > 1 else max(
             (mod.fifos[ins[0]], mod.fifos[outs[0]]), key=lambda f: f.elems)
-        tile = ins and mod.fifos[ins[0]].consumers[0]
-        k = max(len(ins), len(outs))
-        depth = target.depth[0]
-        bds[tile] += 2 * k * depth  # one BD per child per buffer on the child's channel, the same on the target's
-        locks[tile] += 2 * k
+        out.append((ins and mod.fifos[ins[0]].consumers[0], target, max(len(ins), len(outs))))
+    return linked, out
+
+
+def _fifo_ends(mod: Module, linked: set[str]):
+    """(tile, FIFO, depth) for every FIFO end that gets its own buffers, BDs and locks."""
     for f in mod.fifos.values():
         ends = [(f.producer, f.depth[0])] + [(t, f.depth[min(i + 1, len(f.depth) - 1)]) for i, t in enumerate(f.consumers)]
         for tile, depth in ends:
             if mod.kind(tile) == "shim" or (f.name in linked and mod.kind(tile) == "mem"):
                 continue
-            bds[tile] += depth
-            locks[tile] += 2
+            yield tile, f, depth
+
+
+def tile_buffers(mod: Module) -> dict[str, list[tuple[str, int]]]:
+    """Per core or mem tile, the (what, bytes) of every buffer the lowering gives it:
+    ``depth`` objects per FIFO end, a link's objects once, and the text's ``aie.buffer`` locals."""
+    out: dict[str, list[tuple[str, int]]] = {}
+    linked, links = _link_buffers(mod)
+    for tile, target, _ in links:
+        out.setdefault(tile, []).extend([(f"@{target.name}'s objects", target.bytes)] * target.depth[0])
+    for tile, f, depth in _fifo_ends(mod, linked):
+        out.setdefault(tile, []).extend([(f"@{f.name}'s objects", f.bytes)] * depth)
+    for tile, shape, dt in mod.buffers:
+        out.setdefault(tile, []).append((f"a local {'x'.join(map(str, shape))}x{dt} buffer", _nbytes(shape, dt)))
+    return out
+
+
+def resource_problems(mod: Module) -> list[str]:
+    bds, locks = Counter(), Counter()
+    linked, links = _link_buffers(mod)
+    for tile, target, k in links:
+        bds[tile] += 2 * k * target.depth[0]  # one BD per child per buffer on the child's channel, the same on the target's
+        locks[tile] += 2 * k
+    for tile, _, depth in _fifo_ends(mod, linked):
+        bds[tile] += depth
+        locks[tile] += 2
     p: list[str] = []
     for tile in sorted(set(bds) | set(locks)):
         kind = mod.kind(tile)
@@ -272,6 +293,7 @@ def resource_problems(mod: Module) -> list[str]:
 def core_problems(mod: Module) -> list[str]:
     p: list[str] = []
     stack_align = STACK_ALIGN.get(mod.device.split("_")[0], 32)
+    buffers = tile_buffers(mod)
     for core in mod.cores:
         stack = core.stack if core.stack is not None else 0x400
         if stack >= CORE_MEMORY:
@@ -280,17 +302,43 @@ def core_problems(mod: Module) -> list[str]:
             p.append(violation("stack-alignment", f"{core.tile}: stack_size {stack} puts the buffers after it off "
                                                   f"the {stack_align}-byte stack alignment", align=stack_align))
         width = max((mod.vectors.get(c, 0) for c in core.calls), default=0)
-        if not width:
+        if width:
+            p += _misaligned(core.tile, stack, buffers.get(core.tile, []), width, stack_align)
+    return p
+
+
+def _misaligned(tile: str, stack: int, buffers: list[tuple[str, int]], width: int, device_align: int) -> list[str]:
+    """The first buffer of ``tile`` that an unpadding buffer assignment leaves off the alignment
+    its size needs (:func:`.buffer_layout.required_alignment`), per scheme."""
+    ordered = sorted(buffers, key=lambda b: -b[1])
+    p = []
+    for scheme, addresses in buffer_layout.layouts(stack, [s for _, s in ordered], "core").items():
+        for (what, size), at in zip(ordered, addresses):
+            align = buffer_layout.required_alignment(size, width, device_align)
+            if at % align:
+                p.append(violation("vector-alignment", f"{tile}, {scheme}", width=width, align=align, what=what,
+                                   size=size, address=at))
+                break
+    return p
+
+
+def memory_problems(mod: Module) -> list[str]:
+    """A tile whose buffers do not fit its data memory once placed as the newest basic-sequential
+    assignment pads them (the largest layout of any version: vector_alignment.mlir)."""
+    p: list[str] = []
+    device_align = STACK_ALIGN.get(mod.device.split("_")[0], 32)
+    stacks = {c.tile: (c.stack if c.stack is not None else 0x400) for c in mod.cores}
+    for tile, buffers in sorted(tile_buffers(mod).items()):
+        kind = mod.kind(tile)
+        if kind == "shim":
             continue
-        align = min(width, stack_align)
-        sizes = [("the stack", stack)]
-        sizes += [(f"@{f.name}'s objects", f.bytes) for f in mod.fifos.values()
-                  if core.tile == f.producer or core.tile in f.consumers]
-        sizes += [(f"a local {'x'.join(map(str, shape))}x{dt} buffer", _nbytes(shape, dt))
-                  for tile, shape, dt in mod.buffers if tile == core.tile]
-        for what, size in sizes:
-            if size % align:
-                p.append(violation("vector-alignment", core.tile, width=width, align=align, what=what, size=size))
+        at = stacks.get(tile, 0)
+        for size in sorted((s for _, s in buffers), reverse=True):
+            align = (device_align if size >= device_align else 32) if kind == "core" else 4
+            at = -(-at // align) * align + size
+        if at > buffer_layout.MEMORY[kind]:
+            p.append(violation("tile-memory", f"{tile}: {len(buffers)} buffers and the stack end at byte {at}",
+                               memory=buffer_layout.MEMORY[kind]))
     return p
 
 
