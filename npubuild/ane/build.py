@@ -80,27 +80,48 @@ def yaml_program(graph, bounds: MilBounds):
 
 
 def plan_graph(mil_path: Path, display: str, bounds: MilBounds, graph=None):
-    """The plan of one .mil (or, with ``graph``, of that YAML graph); ``bounds`` (MilBounds.of(config)) says
-    where its blobs may be and what it may cost."""
+    """The plan of one .mil's default function (or, with ``graph``, of that YAML graph); ``bounds``
+    (MilBounds.of(config)) says where its blobs may be and what it may cost. Every function of a
+    multifunction program is planned (:func:`plan_functions`): one that cannot be refuses the graph."""
+    return next(iter(plan_functions(mil_path, display, bounds, graph).values()))
+
+
+FUNCTIONS_DIR = "functions"  # a multifunction graph's other functions: functions/<name>/ under the graph's directory
+
+
+def plan_functions(mil_path: Path, display: str, bounds: MilBounds, graph=None) -> dict:
+    """Function name -> plan for every function of one .mil, the default one first (``main``, or the only
+    function: MilProgram.main), each planned as a program of its own (compile_plan plans a program's main).
+    A function that cannot be planned refuses the whole graph, in one message naming each such function and
+    the file:line the planner names: the graph package holds every function, and one without a function its
+    .mil declares would fail only when that function is called. A YAML graph has one function."""
+    import dataclasses
+
     from .plan import compile_plan
 
     prog = yaml_program(graph, bounds) if graph is not None else load_plan(mil_path, display, bounds)
-    other = [f for name, f in prog.functions.items() if f is not prog.main]
-    if other:
-        raise UserError("\n".join(
-            f"{prog.file}:{f.line}: function '{f.name}': the ane target builds one function per graph ('{prog.main.name}'); "
-            "a multifunction program's other functions would be dropped from the plan and the package: put each in "
-            "a .mil of its own" for f in other))
-    try:
-        return compile_plan(prog, bounds)
-    except UserError as e:
-        failed = [o for o in prog.main.outputs if f"function output '{o}' is not produced by any program" in str(e)]
-        if not failed:
-            raise
-        view = view_output(prog.main, prog.file, failed)
-        if view is None:
-            raise
-        raise UserError(view) from None
+    default = prog.main
+    names = [default.name, *(n for n in prog.functions if n != default.name)]
+    plans, refused = {}, []
+    for name in names:
+        fn = prog.functions[name]
+        try:
+            try:
+                plans[name] = compile_plan(dataclasses.replace(prog, functions={name: fn}), bounds)
+            except UserError as e:
+                failed = [o for o in fn.outputs if f"function output '{o}' is not produced by any program" in str(e)]
+                view = view_output(fn, prog.file, failed) if failed else None
+                if view is None:
+                    raise
+                raise UserError(view) from None
+        except UserError as e:
+            if len(names) == 1:
+                raise
+            refused.append(f"function '{name}' ({prog.file}:{fn.line}) cannot be planned: {e}")
+    if refused:
+        raise UserError(f"{prog.file}: a multifunction program builds only when every function plans "
+                        f"({len(refused)} of {len(names)} do not; none of this graph is built):\n" + "\n".join(refused))
+    return plans
 
 
 # ops the plan computes by renaming a buffer (npubuild.ane.routes: a reshape, a transpose that moves only size-1 axes,
@@ -215,11 +236,14 @@ def check_written_bytes(plan, graph: str, limit: int, program=None) -> None:
                         "make the graph smaller (fewer or smaller layout changes) or raise max_artifact_size")
 
 
-def write_graph(plan, out_dir: Path, source=None, program=None, max_bytes: int | None = None) -> list[Path]:
+def write_graph(plan, out_dir: Path, source=None, program=None, max_bytes: int | None = None,
+                functions: dict | None = None) -> list[Path]:
     """Write every artifact of ``plan`` into ``out_dir``; returns the files. Each program also gets its
     Core ML package (:mod:`.coreml`, :mod:`.coreml_graph`), and with ``source`` = (the .mil, its display name, MilBounds)
     the graph gets one too; so does it with ``program``, the MilProgram a YAML graph was translated into.
-    ``max_bytes`` (default: the source's MilBounds.max_bytes) bounds everything written, checked first."""
+    ``max_bytes`` (default: the source's MilBounds.max_bytes) bounds everything written, checked first.
+    ``functions`` (a multifunction .mil: name -> (plan, record of :func:`write_function`), the default function's
+    first, ``plan`` its plan) makes the graph package a multifunction one and its records ``functions``."""
     from ..ops.lazy_numpy import np
     from .plan_model import HostNode
     from .programs import node_program, plan_record
@@ -251,7 +275,8 @@ def write_graph(plan, out_dir: Path, source=None, program=None, max_bytes: int |
         program_files[i] = rec
     from .coreml_graph import write_packages  # imports coremltools: only when ANE artifacts are built
 
-    packages, graph_package, package_files = write_packages(plan, out_dir, stems, out_dir.name, source)
+    packages, graph_package, package_files = write_packages(
+        plan, out_dir, stems, out_dir.name, source, {n: p for n, (p, _) in functions.items()} if functions else None)
     if program is not None:
         graph_package = _program_package(plan, program, out_dir)
         package_files += [out_dir / f["path"] for f in graph_package["files"]]
@@ -276,9 +301,55 @@ def write_graph(plan, out_dir: Path, source=None, program=None, max_bytes: int |
     record = plan_record(plan, program_files, fills_rec)
     if graph_package is not None:
         record["mlpackage"] = graph_package
+    if functions:
+        record["default_function"] = next(iter(functions))
+        record["functions"] = {n: rec for n, (_, rec) in list(functions.items())[1:]}
     pj = out_dir / PLAN_FILE
     atomic_write_text(pj, json.dumps(record, indent=1, sort_keys=True) + "\n")
     return [pj, *files]
+
+
+def write_function(plan, out_dir: Path, name: str, max_bytes: int | None) -> tuple[dict, list[Path]]:
+    """Write the programs of function ``name`` of a multifunction .mil (not its default one) under
+    ``out_dir``/functions/<name>/ as :func:`write_graph` writes a graph's (no graph package: the graph's holds
+    every function); returns its plan record, its paths relative to ``out_dir`` as the graph's are, and its files."""
+    sub = Path(FUNCTIONS_DIR) / re.sub(r"[^A-Za-z0-9_.-]", "_", name)
+    files = write_graph(plan, out_dir / sub, max_bytes=max_bytes)
+    pj = files.pop(0)  # its plan.json: the graph's record holds the function's
+    record = json.loads(pj.read_text())
+    pj.unlink()
+    for holder in [*record["nodes"], record]:
+        for key in ("mil", "weights", "fills"):
+            if isinstance(holder.get(key), dict):
+                holder[key]["path"] = f"{sub.as_posix()}/{holder[key]['path']}"
+        pkg = holder.get("mlpackage")
+        if isinstance(pkg, dict):
+            pkg["path"] = f"{sub.as_posix()}/{pkg['path']}"
+            for f in pkg["files"]:
+                f["path"] = f"{sub.as_posix()}/{f['path']}"
+    return record, files
+
+
+def write_functions(plans: dict, out_dir: Path, source) -> list[Path]:
+    """Write every function of a .mil (``plans`` from :func:`plan_functions`): one function is a graph as
+    before (:func:`write_graph`); several are the default function's artifacts, each other function's under
+    functions/<name>/ (:func:`write_function`), and one multifunction graph package. Everything written is
+    checked against max_bytes first, all functions together."""
+    if len(plans) == 1:
+        return write_graph(next(iter(plans.values())), out_dir, source)
+    max_bytes = source[2].max_bytes
+    if max_bytes is not None:
+        need = sum(written_bytes(p) for p in plans.values())
+        if need > max_bytes:
+            raise UserError(f"ane graph '{out_dir.name}': its functions' artifacts would take {need} bytes on disk, over "
+                            f"max_artifact_size ({max_bytes} bytes) in [tool.npubuild]: make the graph smaller or raise max_artifact_size")
+    names = list(plans)
+    functions, files = {names[0]: (plans[names[0]], None)}, []
+    for name in names[1:]:
+        record, written = write_function(plans[name], out_dir, name, max_bytes)
+        functions[name] = (plans[name], record)
+        files += written
+    return [*write_graph(plans[names[0]], out_dir, source, functions=functions), *files]
 
 
 def _program_package(plan, program, out_dir: Path) -> dict:
@@ -308,7 +379,7 @@ def build_graph(mil_path: str, display: str, out_dir: str, stores, bounds: MilBo
         if store.materialize(key, out) is not None:
             return {"outcome": "store"}
         if graph is None:
-            files = write_graph(plan_graph(mil, display, bounds), out, (mil, display, bounds))
+            files = write_functions(plan_functions(mil, display, bounds), out, (mil, display, bounds))
         else:
             from .plan import compile_plan
 
@@ -345,4 +416,14 @@ def manifest_record(out_dir: Path, artifacts: Path) -> dict:
         fix(n.get("weights"))
     if rec.get("fills"):
         fix(rec["fills"])
+    if rec.get("functions"):
+        from .coreml import relocate
+
+        for sub in rec["functions"].values():  # a multifunction graph's other functions (write_function)
+            for n in sub["nodes"]:
+                fix(n.get("mil"))
+                fix(n.get("weights"))
+            if sub.get("fills"):
+                fix(sub["fills"])
+            relocate(sub, prefix)  # the top-level record's own packages are relocated by its caller
     return rec

@@ -159,8 +159,10 @@ def op_types(prog) -> list[str]:
     return [op.op_type for op in prog.functions["main"].operations if op.op_type != "const"]
 
 
-def convert(prog, dest: Path, what: str) -> None:
-    """Convert ``prog`` and save it as the package ``dest`` (written beside it, then renamed into place)."""
+def convert(prog, dest: Path, what: str, normalised: bool = True) -> None:
+    """Convert ``prog`` and save it as the package ``dest`` (written beside it, then renamed into place);
+    ``normalised=False`` leaves it as coremltools saved it (:func:`normalise` drops an empty weights directory,
+    which ``ct.utils.save_multifunction`` requires of every package it reads: ``_try_get_weights_dir_path``)."""
     ct = coremltools()[0]
     tmp = dest.with_name("tmp-" + dest.name)  # ct requires the .mlpackage extension
     shutil.rmtree(tmp, ignore_errors=True)
@@ -176,7 +178,8 @@ def convert(prog, dest: Path, what: str) -> None:
         except Exception as e:  # coremltools raises ValueError, RuntimeError, AssertionError, ...
             shutil.rmtree(tmp, ignore_errors=True)
             raise fail(f"{what}: coremltools cannot convert it", e, captured.getvalue()) from None
-    normalise(tmp)
+    if normalised:
+        normalise(tmp)
     shutil.rmtree(dest, ignore_errors=True)
     os.replace(tmp, dest)
 

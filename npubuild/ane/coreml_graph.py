@@ -284,11 +284,12 @@ def _renamed(name: str, names: dict) -> str:
     return f"'{name}'" if names[name] == name else f"'{name}' (coremltools names it '{names[name]}')"
 
 
-def graph_package(plan, fn, file: str, dest: Path, out_dir: Path, what: str) -> dict:
+def graph_package(plan, fn, file: str, dest: Path, out_dir: Path, what: str, normalised: bool = True) -> dict:
     """Build, convert, save and check the whole-graph package of MIL function ``fn`` (read from ``file``, or
     translated from a YAML graph) at ``dest``; returns its manifest record: :func:`.coreml.package_files` and
     ``io_names``, every input and output of the plan -> its feature name in the package (:func:`package_names`:
-    an input named ``state`` is ``state_workaround`` there), so a caller of the package knows what to pass."""
+    an input named ``state`` is ``state_workaround`` there), so a caller of the package knows what to pass.
+    ``normalised=False``: saved as coremltools saves it (:func:`.coreml.convert`), for save_multifunction to read."""
     _, _, types, _ = coremltools()
     prog = graph_program(fn, file)
     outs = {v.name: types.builtin_to_string(v.dtype) for v in prog.functions["main"].outputs}
@@ -301,7 +302,7 @@ def graph_package(plan, fn, file: str, dest: Path, out_dir: Path, what: str) -> 
             raise CoreMLError(f"{what}: {_renamed(a, names)} and {_renamed(b, names)} would share the name '{names[n]}' in "
                               "the package (coremltools renames reserved words such as state, tensor, fp16): rename one")
         seen[names[n]] = n
-    convert(prog, dest, what)
+    convert(prog, dest, what, normalised)
     inputs = [(names[n], list(shape), dtype if dtype in ("fp16", "fp32") else "fp16") for n, shape, dtype in plan.inputs]
     declared = {o.result: list(o.type.shape or ()) for o in fn.ops}
     outputs = [(names[n], list(plan.output_shapes.get(n) or declared.get(n, [])), outs[n]) for n in plan.outputs]
@@ -312,19 +313,122 @@ def graph_package(plan, fn, file: str, dest: Path, out_dir: Path, what: str) -> 
     return rec
 
 
-def write_graph_package(plan, source, dest: Path, what: str) -> dict:
+def write_graph_package(plan, source, dest: Path, what: str, functions: dict | None = None) -> dict:
     """Build, convert, save and check ``dest`` from the .mil ``source`` = (path, display name, MilBounds);
-    returns its record (:func:`graph_package`)."""
+    returns its record (:func:`graph_package`). With ``functions`` (function name -> its plan, the default
+    function's first, ``plan`` among them) every one of them goes into one multifunction package
+    (:func:`multifunction_package`)."""
     from .mil import load_mil
 
     mil_path, display, bounds = source
-    fn = load_mil(mil_path, display, bounds).main
-    return graph_package(plan, fn, display, dest, dest.parent, what)
+    prog = load_mil(mil_path, display, bounds)
+    if functions and len(functions) > 1:
+        return multifunction_package(functions, prog.functions, display, dest, dest.parent, what)
+    return graph_package(plan, prog.main, display, dest, dest.parent, what)
 
 
-def write_packages(plan, out_dir: Path, stems: dict, graph: str, source=None) -> tuple[dict, dict | None, list[Path]]:
+def multifunction_package(plans: dict, fns: dict, file: str, dest: Path, out_dir: Path, what: str) -> dict:
+    """One package holding every function of a multifunction .mil, as ``ct.utils.save_multifunction`` makes
+    one (coremltools/models/utils.py): each function is built, converted and checked against its plan as a
+    package of its own (:func:`graph_package`, in a scratch directory beside ``dest``), a
+    ``MultiFunctionDescriptor`` takes each package's ``main`` as that function (``add_function(path, "main",
+    name)``), its ``default_function_name`` is the first of ``plans`` (``main``, or the only function), and
+    ``save_multifunction`` writes the package, deduplicating equal constants across functions (its
+    ``const_deduplication`` pass), so a weight the functions share is stored once. The result is normalised and
+    reloaded: :func:`check_functions`. Returns its record: :func:`.coreml.package_files`, ``default_function``,
+    ``io_names`` (the default function's) and ``functions`` (name -> {io_names}) in the package's order."""
+    import os
+    import shutil
+
+    from coremltools.models.utils import MultiFunctionDescriptor, save_multifunction
+
+    from .coreml import normalise, quiet
+
+    names = list(plans)
+    default = names[0]
+    work = dest.with_name("tmp-functions-" + dest.name)
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    try:
+        singles, recs = {}, {}
+        for k, name in enumerate(names):
+            singles[name] = work / f"f{k}.mlpackage"
+            recs[name] = graph_package(plans[name], fns[name], file, singles[name], work, f"{what}: function '{name}'",
+                                       normalised=False)
+        desc = MultiFunctionDescriptor()
+        for name in names:
+            desc.add_function(str(singles[name]), "main", name)
+        desc.default_function_name = default
+        tmp = work / dest.name
+        with quiet() as captured:
+            try:
+                save_multifunction(desc, str(tmp))
+            except Exception as e:  # ValueError, RuntimeError, ... from coremltools
+                raise fail(f"{what}: coremltools' save_multifunction cannot join the functions {', '.join(names)}", e,
+                           captured.getvalue()) from None
+        normalise(tmp)
+        check_functions(tmp, singles, default, what)
+        shutil.rmtree(dest, ignore_errors=True)
+        os.replace(tmp, dest)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    rec = package_files(dest, out_dir)
+    rec["default_function"] = default
+    rec["io_names"] = recs[default]["io_names"]
+    rec["functions"] = {name: {"io_names": recs[name]["io_names"]} for name in names}
+    return rec
+
+
+def check_functions(pkg: Path, singles: dict, default: str, what: str) -> None:
+    """Reload the multifunction package ``pkg`` as :func:`.coreml.check_package` reloads a package (``load_spec``
+    and coremltools' milproto loader) and compare it with the single-function packages it was joined from
+    (``singles``: function name -> package, each checked against its plan already): the spec is an iOS18
+    mlProgram whose ``description.functions`` are those functions in that order, its ``defaultFunctionName``
+    ``default``, each function's inputs, outputs and states its package's, and each MIL function holds its
+    package's ops."""
+    from collections import Counter
+
+    from coremltools.converters.mil.frontend.milproto.load import load as milproto_load
+
+    from .coreml import DATA, MIN_SPEC_VERSION, quiet
+
+    ct = coremltools()[0]
+
+    def reload(path: Path):
+        with quiet() as captured:
+            try:
+                spec = ct.utils.load_spec(str(path))
+                return spec, milproto_load(spec, spec.specificationVersion, str(path.joinpath(*DATA, "weights")))
+            except Exception as e:
+                raise fail(f"{what}: the saved package {path.name} does not reload (load_spec + milproto)", e,
+                           captured.getvalue()) from None
+
+    spec, prog = reload(pkg)
+    if spec.WhichOneof("Type") != "mlProgram" or spec.specificationVersion < MIN_SPEC_VERSION:
+        raise CoreMLError(f"{what}: the package is a {spec.WhichOneof('Type')} of specification version "
+                          f"{spec.specificationVersion}, not an iOS18 mlProgram (version {MIN_SPEC_VERSION})")
+    descs = {f.name: f for f in spec.description.functions}
+    if list(descs) != list(singles) or spec.description.defaultFunctionName != default:
+        raise CoreMLError(f"{what}: the package's functions are {', '.join(descs) or 'none'} (default "
+                          f"'{spec.description.defaultFunctionName}'), built were {', '.join(singles)} (default '{default}')")
+    for name, single in singles.items():
+        one, one_prog = reload(single)
+        for side in ("input", "output", "state"):
+            have, want = list(getattr(descs[name], side)), list(getattr(one.description, side))
+            if have != want:
+                raise CoreMLError(f"{what}: function '{name}': the package's {side}s are {[f.name for f in have]}, "
+                                  f"its own package's {[f.name for f in want]}")
+        saved = [op.op_type for op in prog.functions[name].operations if op.op_type != "const"]
+        built = [op.op_type for op in one_prog.functions["main"].operations if op.op_type != "const"]
+        if Counter(saved) != Counter(built):
+            raise CoreMLError(f"{what}: function '{name}' holds the ops {' '.join(saved)}, its own package {' '.join(built)}")
+
+
+def write_packages(plan, out_dir: Path, stems: dict, graph: str, source=None,
+                   functions: dict | None = None) -> tuple[dict, dict | None, list[Path]]:
     """Every package of ``plan`` under ``out_dir``: ``stems[i]`` is program node i's directory; ``source``
-    (path, display name, MilBounds) the graph's .mil, for the whole-graph package (none without it).
+    (path, display name, MilBounds) the graph's .mil, for the whole-graph package (none without it);
+    ``functions`` (name -> plan, default first) makes that package a multifunction one (:func:`write_graph_package`).
     Returns (node index -> package record, the graph's package record or None, every file written)."""
     records, files = {}, []
     for i, node in enumerate(plan.nodes):
@@ -336,7 +440,7 @@ def write_packages(plan, out_dir: Path, stems: dict, graph: str, source=None) ->
     graph_rec = None
     if source is not None:
         dest = out_dir / f"{re.sub(r'[^A-Za-z0-9_.-]', '_', graph)}.mlpackage"
-        graph_rec = write_graph_package(plan, source, dest, f"ane graph '{graph}': the graph package")
+        graph_rec = write_graph_package(plan, source, dest, f"ane graph '{graph}': the graph package", functions)
     for rec in [*records.values(), *([graph_rec] if graph_rec else [])]:
         files += [out_dir / f["path"] for f in rec["files"]]
     return records, graph_rec, files
