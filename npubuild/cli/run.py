@@ -56,6 +56,16 @@ def open_runner(rt, args):
 
         raise UserError(f"no graph or kernel '{args.graph}' in {rt.path / 'manifest.json'}{did_you_mean(args.graph, [*graphs, *kernels])}; "
                         f"graphs: {', '.join(sorted(graphs)) or 'none'}; kernels: `npubuild list`")
+    function = getattr(args, "function", None)  # which function of a multifunction ANE graph (run --function)
+    if function is not None:
+        g = graphs.get(args.graph)
+        if not isinstance(g, dict) or g.get("kind") != "ane":
+            raise UserError(f"--function {function}: '{args.graph}' is not an ANE graph; only ANE graphs from a multifunction "
+                            ".mil have functions")
+        from ..runner.ane_graph import function_record
+
+        view = {**rt.manifest, "graphs": {args.graph: function_record(args.graph, g, function)}}
+        return (lambda backend: rt.graph(args.graph, backend=backend, function=function)), graph_signature(view, args.graph)
     if args.graph in graphs:
         return (lambda backend: rt.graph(args.graph, backend=backend)), graph_signature(rt.manifest, args.graph)
     return (lambda backend: rt.kernel(args.graph, backend=backend)), _kernel_signature(rt, args.graph)
@@ -103,6 +113,8 @@ def run(args) -> int:
         print(f"wrote {', '.join(out)} to {args.output}", file=sys.stderr)
     if args.json:
         report = run_report(args.graph, g.backend, g.fallback_reason, out, args.output)
+        if args.function is not None:
+            report["function"] = args.function
         if errors is not None:
             report["expect"] = {"backend": args.expect, "max_abs_error": {n: (e if e == e else None) for n, e in errors.items()}}
         print(json.dumps(report, allow_nan=False))
@@ -183,6 +195,8 @@ COMMAND = Command(
             help="run the same on BACKEND too (ref: the NumPy oracle) and print each output's max abs error"),
         arg("-p", "--params", help="params as .npz"),
         arg("-o", "--output", help="write outputs to this .npz (default: print them)"),
+        arg("--function", metavar="NAME", help="an ANE graph from a multifunction .mil: run this function of it "
+            "(default: its default function, main; `npubuild show GRAPH` lists them)"),
         arg("--backend", default="auto", choices=["auto", *backends()],
             help="auto: xrt when pyxrt imports, an NPU answers and every kernel has an xdna binary, else host, else ref; "
             "graphs from .mil files run on ane (the fp16 host emulation)"),

@@ -19,6 +19,30 @@ from ..ops.lazy_numpy import np
 INPUT_DTYPES = ("float16", "float32", "float64")
 
 
+def function_names(record: dict) -> list[str]:
+    """The functions of an ANE graph's record, the default one first (a graph from a one-function .mil or a
+    YAML graph: just its default, ``main``)."""
+    others = record.get("functions") if isinstance(record.get("functions"), dict) else {}
+    default = record.get("default_function") if isinstance(record.get("default_function"), str) else "main"
+    return [default, *others]
+
+
+def function_record(name: str, record: dict, function: str | None) -> dict:
+    """The plan record of function ``function`` of the ANE graph ``name`` (``record``: its manifest record):
+    the graph's own for None or its default function, else the one its ``functions`` holds (npubuild.ane.build
+    writes it), with the graph's ``file``; a UserError listing the functions when there is no such one."""
+    names = function_names(record)
+    if function is None or function == names[0]:
+        return record
+    if not isinstance(function, str) or function not in names:
+        raise UserError(f"ANE graph '{name}' has no function {function!r}; its functions: {', '.join(names)}"
+                        + (" (a multifunction .mil builds one function per func)" if len(names) == 1 else ""))
+    sub = record["functions"][function]
+    if not isinstance(sub, dict):
+        raise VerifyError(f"ANE graph '{name}': the record of function '{function}' is not a plan; rebuild with `doit build`")
+    return {**sub, "file": record.get("file"), "function": function}
+
+
 class AneGraphRunner:
     backend = "ane"
     fallback_reason = None
@@ -30,6 +54,7 @@ class AneGraphRunner:
         from .ane import AneRuntime
 
         self.rt, self.name, self.record = rt, name, record
+        self.function = record.get("function") or function_names(record)[0]  # which function of the graph this runs
         # the record's indices, currencies and weight places, also when the files were not verified
         # (load(verify_files=False)): an edited record is one message here, not an IndexError in a run
         problems = graph_problems(name, record, lambda f: None, lambda f: f.get("size") if isinstance(f, dict) else None)

@@ -149,7 +149,9 @@ class Runtime:
     def graph_names(self) -> list[str]:
         return sorted(self.records.graphs)
 
-    def graph(self, name: str, backend: str = "auto") -> "GraphRunner":
+    def graph(self, name: str, backend: str = "auto", function: str | None = None) -> "GraphRunner":
+        """The runner of graph ``name`` on ``backend``; ``function``: which function of an ANE graph built from a
+        multifunction .mil (default: its default function, ``main``)."""
         graphs = self.records.graphs
         if not isinstance(name, str):
             raise UserError(f"a graph name is a string, got {type(name).__name__}; graphs: {', '.join(sorted(graphs)) or 'none'}")
@@ -162,8 +164,16 @@ class Runtime:
             raise UserError(f"no graph '{name}' in {self.path / 'manifest.json'}{did_you_mean(name, graphs)}; graphs: {listing}")
         g = graphs[name]
         owner = next((t for t in targets.all_targets() if t.graph_kind == g.kind), None) if g.kind else None
+        if function is not None and owner is None:
+            raise UserError(f"graph '{name}' is a graph of kernels: it has no functions (an ANE graph from a multifunction "
+                            ".mil has one per func)")
         if owner is not None:  # a graph its target runs whole (ane)
-            return owner.open_graph(self, name, g.raw, backend)
+            record = g.raw
+            if function is not None:
+                from .ane_graph import function_record
+
+                record = function_record(name, g.raw, function)
+            return owner.open_graph(self, name, record, backend)
         return self._runner(g, backend)
 
     def kernel(self, kernel_id: str, backend: str = "auto") -> "GraphRunner":
