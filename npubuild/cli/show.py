@@ -30,11 +30,28 @@ def show_lines(sig: dict) -> list[str]:
 
 def run(args) -> int:
     sig = signature_of(args)
+    functions = _functions(args) if sig["kind"] == "ane" else []
+    if len(functions) > 1:  # an ANE graph from a multifunction .mil: shown is its default function
+        sig["functions"] = functions
     if args.json:
         print(json.dumps(sig, indent=1))
     else:
-        print("\n".join(show_lines(sig)))
+        lines = show_lines(sig)
+        if len(functions) > 1:
+            lines.insert(1, f"functions: {functions[0]} (default, shown), {', '.join(functions[1:])} "
+                            f"(`npubuild run {args.graph} --function NAME`)")
+        print("\n".join(lines))
     return 0
+
+
+def _functions(args) -> list[str]:
+    """The functions of the ANE graph ``args.graph``, the default one first."""
+    from ..runner.ane_graph import function_names
+    from .common import read_manifest_of
+
+    _, m = read_manifest_of(args)
+    g = m.get("graphs", {}).get(args.graph)
+    return function_names(g) if isinstance(g, dict) else []
 
 
 COMMAND = Command(
