@@ -121,6 +121,9 @@ def test_two_functions_build_into_one_multifunction_package_and_each_runs(mf_pro
     np.testing.assert_allclose(np.asarray(report["outputs"]["y"]["values"]), got_dec.astype(np.float64))
     bad = p.npubuild("run", "g", "--function", "nope", "--example", check=False)
     assert bad.rc != 0 and "no function 'nope'" in bad.err
+    shown = p.npubuild("show", "g").out.splitlines()
+    assert shown[1] == "functions: main (default, shown), decode (`npubuild run g --function NAME`)"
+    assert json.loads(p.npubuild("show", "g", "--json").out)["functions"] == ["main", "decode"]
     assert p.npubuild("verify").rc == 0
     # a second build is a no-op; deleting a decode program's file makes it build again
     assert p.doit("build").summary["compiled"] == 0
