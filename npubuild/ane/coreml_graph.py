@@ -336,7 +336,7 @@ def multifunction_package(plans: dict, fns: dict, file: str, dest: Path, out_dir
     ``save_multifunction`` writes the package, deduplicating equal constants across functions (its
     ``const_deduplication`` pass), so a weight the functions share is stored once. The result is normalised and
     reloaded: :func:`check_functions`. Returns its record: :func:`.coreml.package_files`, ``default_function``,
-    ``io_names`` (the default function's) and ``functions`` (name -> {io_names}) in the package's order."""
+    ``io_names`` (the default function's) and ``functions`` ([{name, io_names}] in the package's order)."""
     import os
     import shutil
 
@@ -375,7 +375,7 @@ def multifunction_package(plans: dict, fns: dict, file: str, dest: Path, out_dir
     rec = package_files(dest, out_dir)
     rec["default_function"] = default
     rec["io_names"] = recs[default]["io_names"]
-    rec["functions"] = {name: {"io_names": recs[name]["io_names"]} for name in names}
+    rec["functions"] = [{"name": name, "io_names": recs[name]["io_names"]} for name in names]  # a list: plan.json sorts keys
     return rec
 
 
