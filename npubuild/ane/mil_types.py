@@ -27,9 +27,15 @@ program must be pure MIL (``pure=True``). Any other op name is an error.
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from . import mil_shapes as R
+from . import mil_shapes_gather as G
+from . import mil_shapes_image as IM
+from . import mil_shapes_pool as P
+from . import mil_shapes_rnn as RNN
+from . import mil_shapes_tensor as TO
+from . import mil_shapes_transform as TR
 from .mil_model import MilError, MilFunction, MilProgram, MilType, OPSETS, Ref, opset_version
 from ..ops.lazy_numpy import np
 from .mil_shapes import Bad, Operands, T, broadcast, known, like_x, need_rank, norm_axis
@@ -59,12 +65,27 @@ class Spec:
     domains17: dict | None = None
     split17: bool = False
     since: int = 15
+    later: tuple = ()  # the op's redefinitions in later opsets (each Spec's ``since`` says from which)
+
+    def at(self, version: int) -> "Spec":
+        """The definition in force at iOS ``version``: the newest of ``later`` from that version or before."""
+        spec = self
+        for s in self.later:
+            if version >= s.since:
+                spec = s
+        return spec
 
 
 def _spec(inputs: str, rule, domains=None, **kw) -> Spec:
     """``_spec("x:T alpha:=U", rule, ...)``: inputs as ``name:flags`` words."""
     ins = dict(w.split(":") for w in inputs.split())
     return Spec(ins, rule, domains or {"T": FLOAT, "U": FLOAT}, **kw)
+
+
+def _versions(first: Spec, *later: Spec) -> Spec:
+    """An op coremltools redefines in later opsets (defs/iOS16, iOS17, iOS18): each later Spec's
+    ``since`` is the opset its definition starts at."""
+    return replace(first, later=later)
 
 
 # ---- rules of the elementwise ops and activations (the others are in mil_shapes) ----------------------------
@@ -316,6 +337,123 @@ SPECS["scaled_dot_product_attention"] = _spec("query:T key:T value:T attn_mask:M
 SPECS["read_state"] = _spec("input:S", R.read_state, since=18)
 SPECS["coreml_update_state"] = _spec("state:S value:T", R.coreml_update_state, {"T": ANY17}, since=18)
 SPECS["write_state"] = _spec("input:S data:T", R.write_state, {"T": ANY17}, since=18)
+# gather and scatter (defs/iOS15/scatter_gather.py; iOS16: int16/uint16 indices, batch_dims; iOS17: 8-bit, validate_indices)
+_IDX16 = ("int32", "uint16", "int16")
+_IDX17 = ("int32", "int16", "uint16", "int8", "uint8")
+_GATHER17 = ("fp16", "fp32", "int32", "int16", "uint16", "int8", "uint8")
+SPECS["gather"] = _versions(
+    _spec("x:T indices:i32 axis:=i32?", G.gather, {"T": NUM}),
+    _spec("x:T indices:I axis:=i32? batch_dims:=i32?", G.gather, {"T": NUM, "I": _IDX16}, since=16),
+    _spec("x:T indices:I axis:=i32? batch_dims:=i32? validate_indices:=bool?", G.gather, {"T": _GATHER17, "I": _IDX17},
+          since=17))
+SPECS["gather_along_axis"] = _versions(
+    _spec("x:T indices:i32 axis:=i32?", G.gather_along_axis, {"T": NUM}),
+    _spec("x:T indices:I axis:=i32?", G.gather_along_axis, {"T": NUM, "I": _IDX16}, since=16),
+    _spec("x:T indices:I axis:=i32? validate_indices:=bool?", G.gather_along_axis, {"T": _GATHER17, "I": _IDX17}, since=17))
+SPECS["gather_nd"] = _versions(
+    _spec("x:T indices:i32", G.gather_nd, {"T": NUM}),
+    _spec("x:T indices:I batch_dims:=i32?", G.gather_nd, {"T": NUM, "I": _IDX16}, since=16),
+    _spec("x:T indices:I batch_dims:=i32? validate_indices:=bool?", G.gather_nd, {"T": _GATHER17, "I": _IDX17}, since=17))
+for _op, _rule, _axis in (("scatter", G.scatter, "axis:=i32? "), ("scatter_along_axis", G.scatter_along_axis, "axis:=i32? "),
+                          ("scatter_nd", G.scatter_nd, "")):
+    SPECS[_op] = _versions(_spec(f"data:T indices:i32 updates:T {_axis}mode:=str?", _rule, {"T": NUM}),
+                           _spec(f"data:T indices:i32 updates:T {_axis}mode:=str? validate_indices:=bool?", _rule,
+                                 {"T": NUM}, since=17))
+# pooling and transposed / quantized convolution (defs/iOS15/pool.py, conv.py; defs/iOS17/conv.py)
+_POOL = "x:T kernel_sizes:=i32 strides:=i32? pad_type:=str pad:=i32? ceil_mode:=bool?"
+SPECS["max_pool"] = _spec(_POOL, P.pool)
+SPECS["avg_pool"] = _spec(_POOL + " exclude_padding_from_average:=bool?", P.pool)
+SPECS["l2_pool"] = _spec(_POOL, P.l2_pool)
+_CONVT = "pad:=i32? output_shape:=i32? pad_type:=str? strides:=i32? dilations:=i32? groups:=i32?"
+SPECS["conv_transpose"] = _versions(_spec("x:T weight:=T bias:=T? " + _CONVT, P.conv_transpose),
+                                    _spec("x:T weight:U bias:U? " + _CONVT, P.conv_transpose, since=17))
+SPECS["conv_quantized"] = _spec("x:T weight:U bias:=U? quantization_type:=str nbits:=i32? quant_scale:=T quant_bias:=T "
+                                "strides:=i32? pad_type:=str? pad:=i32? dilations:=i32? groups:=i32?", R.conv,
+                                {"T": FLOAT, "U": ("uint8",)})
+# tensor operations (defs/iOS15/tensor_operation.py; defs/iOS16, iOS17/tensor_operation.py)
+SPECS["band_part"] = _spec("x:T lower:=i32? upper:=i32?", like_x, {"T": ANY15})
+SPECS["cumsum"] = _spec("x:T axis:=i32? exclusive:=bool? reverse:=bool?", TO.cumsum, {"T": NUM})
+SPECS["fill"] = _spec("shape:i32 value:=T?", TO.fill, {"T": ANY15})
+SPECS["fill_like"] = _spec("ref_tensor:T value:=U?", TO.fill_like, {"T": ANY15, "U": ANY15}, since=16)
+SPECS["non_zero"] = _spec("x:T", TO.non_zero, {"T": ANY15})
+SPECS["one_hot"] = _spec("indices:i32 one_hot_vector_size:i32 axis:=i32? on_value:=T? off_value:=T?", TO.one_hot, {"T": ANY15})
+SPECS["pad"] = _spec("x:T pad:i32 mode:=str? constant_val:=T?", TO.pad)
+SPECS["range_1d"] = _spec("end:T start:T step:T", TO.range_1d, {"T": NUM})
+SPECS["argsort"] = _spec("x:T axis:=i32? ascending:=bool?", TO.argsort, {"T": NUM})
+_TOPK = "x:T k:=i32? axis:=i32? ascending:=bool?"
+SPECS["topk"] = _versions(
+    _spec(_TOPK, TO.topk, {"T": NUM}),
+    _spec(_TOPK + " sort:=bool? return_indices:=bool?", TO.topk, {"T": NUM}, since=16),
+    _spec("x:T k:=K? axis:=i32? ascending:=bool? sort:=bool? return_indices:=bool? output_indices_dtype:=str?", TO.topk,
+          {"T": ("fp16", "fp32", "int8", "int16", "int32", "uint8", "uint16"), "K": ("int8", "int16", "int32")}, since=17))
+SPECS["flatten2d"] = _spec("x:T axis:=i32?", TO.flatten2d, {"T": ANY15})
+SPECS["shape"] = _spec("x:T", TO.shape, {"T": ANY15})
+SPECS["non_maximum_suppression"] = _versions(
+    _spec("boxes:T scores:T iou_threshold:=T score_threshold:=T max_boxes:=i32 per_class_suppression:=bool?",
+          TO.non_maximum_suppression),
+    _spec("boxes:T scores:T iou_threshold:=T max_boxes:=i32 per_class_suppression:=bool?", TO.non_maximum_suppression,
+          since=17))
+# random (defs/iOS15/random.py)
+SPECS["random_bernoulli"] = _spec("shape:i32 prob:=T? seed:=i32?", TO.random_bernoulli)
+SPECS["random_normal"] = _spec("shape:i32 mean:=T? stddev:=T? seed:=i32?", TO.random_normal)
+SPECS["random_uniform"] = _spec("shape:i32 low:=T? high:=T? seed:=i32?", TO.random_uniform)
+SPECS["random_categorical"] = _spec("x:T mode:=str? size:=i32? seed:=i32?", TO.random_categorical)
+# dequantize (defs/iOS17/quantization_ops.py)
+SPECS["dequantize"] = _spec("input:Q zero_point:=Q? scale:=D axis:=i32?", TO.dequantize,
+                            {"Q": ("uint8", "int8"), "D": FLOAT}, since=17)
+# rearranging (defs/iOS15/tensor_transformation.py; defs/iOS16, iOS17, iOS18/tensor_transformation.py; iOS15/linear.py)
+SPECS["reverse"] = _spec("x:T axes:=i32?", like_x, _MOVE[0], domains17=_MOVE[1])
+SPECS["reverse_sequence"] = _versions(
+    _spec("x:T lengths:i32 seq_axis:=i32? batch_axis:=i32?", like_x, _MOVE[0]),
+    _spec("x:T lengths:U seq_axis:=i32? batch_axis:=i32?", like_x, {"T": ANY17, "U": ("int8", "int16", "int32")}, since=17))
+SPECS["sliding_windows"] = _spec("x:T axis:=i32 size:=i32 stride:=i32?", TR.sliding_windows, {"T": NUM},
+                                 domains17={"T": ANY17})
+SPECS["pixel_shuffle"] = _spec("x:T upscale_factor:=i32", TR.pixel_shuffle)
+SPECS["pixel_unshuffle"] = _spec("x:T downscale_factor:=u32", TR.pixel_unshuffle, since=16)
+SPECS["space_to_batch"] = _spec("x:T block_shape:=i32 paddings:=i32", TR.space_to_batch)
+SPECS["batch_to_space"] = _spec("x:T block_shape:=i32 crops:=i32", TR.batch_to_space)
+SPECS["reshape_like"] = _spec("x:T ref_tensors:* begins:* ends:* end_masks:*", TR.reshape_like, _MOVE[0],
+                              domains17={"T": ANY17}, since=16)
+SPECS["slice_update"] = _spec("x:T update:T begin:U end:U stride:=U? begin_mask:=bool? end_mask:=bool? squeeze_mask:=bool?",
+                              TR.slice_update, {"T": ANY17, "U": ("int8", "int16", "int32")}, since=18)
+SPECS["einsum"] = _spec("values:* equation:=str", TR.einsum)
+# image resizing (defs/iOS15/image_resizing.py; defs/iOS16, iOS17/image_resizing.py)
+SPECS["upsample_nearest_neighbor"] = _spec("x:T scale_factor_height:=U? scale_factor_width:=U?", IM.upsample,
+                                           {"T": FLOAT, "U": ("fp32", "int32")})
+_UPB = "x:T scale_factor_height:=U? scale_factor_width:=U? align_corners:=bool?"
+SPECS["upsample_bilinear"] = _versions(
+    _spec(_UPB, IM.upsample, {"T": FLOAT, "U": ("int32", "fp32")}),
+    _spec(_UPB + " half_pixel_centers:=bool?", IM.upsample, {"T": FLOAT, "U": ("int32", "fp32")}, since=16))
+SPECS["resize_nearest_neighbor"] = _spec("x:T target_size_height:=i32 target_size_width:=i32", IM.resize_nearest_neighbor)
+SPECS["resize_bilinear"] = _spec("x:T target_size_height:=i32? target_size_width:=i32? sampling_mode:=str?",
+                                 IM.resize_bilinear)
+_CROPR = ("target_height:=i32? target_width:=i32? normalized_coordinates:=bool? spatial_scale:=f32? "
+          "box_coordinate_mode:=str? sampling_mode:=str?")
+SPECS["crop_resize"] = _versions(
+    _spec("x:T roi:T " + _CROPR, IM.crop_resize),
+    _spec("x:T roi:T " + _CROPR + " pad_value:=T?", IM.crop_resize, since=16),
+    _spec("x:T boxes:B box_indices:I? " + _CROPR + " pad_value:=T?", IM.crop_resize,
+          {"T": FLOAT, "B": ("fp16", "fp32", "uint16"), "I": ("uint16", "int32")}, since=17))
+SPECS["crop"] = _spec("x:T crop_height:=i32 crop_width:=i32", IM.crop)
+SPECS["affine"] = _spec("x:T transform_matrix:T output_height:=i32 output_width:=i32 sampling_mode:=str padding_mode:=str "
+                        "padding_value:=T coordinates_mode:=str align_corners:=bool", IM.affine)
+_RESAMPLE = "x:T coordinates:U sampling_mode:=str padding_mode:=str padding_value:=T coordinates_mode:=str align_corners:=bool"
+SPECS["resample"] = _versions(
+    _spec(_RESAMPLE, IM.resample, {"T": FLOAT, "U": ("int32", "fp32")}),
+    _spec(_RESAMPLE, IM.resample, {"T": FLOAT, "U": ("int32", "fp16", "fp32")}, since=16),
+    _spec(_RESAMPLE, IM.resample, {"T": FLOAT, "U": ("int8", "uint8", "int16", "uint16", "int32", "fp16", "fp32")}, since=17))
+SPECS["resize"] = _spec("x:T shape:U resized_dims:=u32 interpolation_mode:=str? sampling_mode:=str?", IM.resize,
+                        {"T": NUM, "U": ("int32", "int16", "uint16", "uint32")}, since=17)
+# recurrent (defs/iOS15/recurrent.py: fp32 only; iOS17: fp16 too; iOS18: gru's reset_after, input_bias)
+_RNN = "x:T initial_h:T weight_ih:=T weight_hh:=T bias:=T? direction:=str? output_sequence:=bool?"
+_GRU = _RNN + " recurrent_activation:=str? activation:=str?"
+_LSTM = (_RNN + " initial_c:T peephole:=T? weight_ih_back:=T? weight_hh_back:=T? bias_back:=T? peephole_back:=T? "
+         "recurrent_activation:=str? cell_activation:=str? activation:=str? clip:=T?")
+_F32 = {"T": ("fp32",)}
+SPECS["gru"] = _versions(_spec(_GRU, RNN.gru, _F32), _spec(_GRU, RNN.gru, since=17),
+                         _spec(_GRU + " reset_after:=bool? input_bias:=T?", RNN.gru, since=18))
+SPECS["lstm"] = _versions(_spec(_LSTM, RNN.lstm, _F32), _spec(_LSTM, RNN.lstm, since=17))
+SPECS["rnn"] = _versions(_spec(_RNN + " activation:=str?", RNN.rnn, _F32), _spec(_RNN + " activation:=str?", RNN.rnn, since=17))
 # npubuild's extension op (docs/ane.md)
 SPECS["rms_norm"] = _spec("x:T w:T? eps:=U?", R.rms_norm, split17=True)
 
@@ -323,7 +461,7 @@ SPECS["rms_norm"] = _spec("x:T w:T? eps:=U?", R.rms_norm, split17=True)
 def _fixed(dom: str, version: int):
     """The dtypes of a domain that is not a shared letter; None for any."""
     return {"i32": ("int32",), "int": ("int8", "int16", "int32") if version >= 17 else ("int32",),
-            "bool": ("bool",), "str": ("string",)}.get(dom)
+            "bool": ("bool",), "str": ("string",), "u32": ("uint32",), "f32": ("fp32",), "u1": ("uint1",)}.get(dom)
 
 
 def check_operands(op, spec: Spec, a: Operands, version: int) -> None:
@@ -447,6 +585,7 @@ def infer_function(fn: MilFunction, prog: MilProgram, pure: bool = False) -> dic
         if version < spec.since:
             raise MilError(file, op.line, f"{label}: {op.op} is an iOS{spec.since} op; function '{fn.name}' has opset "
                                           f"{fn.opset}")
+        spec = spec.at(version)
         a = Operands(op, types, fn.consts, version, fn.constexprs)
         declared = " and ".join(str(t) for _, t in op.results) or "no result"
         try:
