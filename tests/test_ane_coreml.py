@@ -475,8 +475,10 @@ def test_ane_compare_compares_each_node(built, capsys):
     assert ane_compare.run("blk", str(built.artifacts), seed=3, predict=fake_recording_predict) == 0
     lines = capsys.readouterr().out.splitlines()
     nodes = [(i, n) for i, n in enumerate(_record(built)["nodes"]) if "mil" in n]
-    assert [ln.split(":")[0] for ln in lines[:-1]] == [f"n{i} {n['name']} ({n['route']})" for i, n in nodes]
-    assert lines[-1] == f"ane-compare blk: {len(nodes)} node(s), seed 3, 0 failed on Core ML"
+    assert [ln.split(":")[0] for ln in lines[:len(nodes)]] == [f"n{i} {n['name']} ({n['route']})" for i, n in nodes]
+    assert lines[len(nodes)].startswith("graph package ane/blk/blk.mlpackage function main: y: max abs err ")
+    assert lines[-1] == f"ane-compare blk: {len(nodes)} node(s) and the graph package (1 function(s)), seed 3, 0 failed on Core ML"
+    assert len(lines) == len(nodes) + 2  # no devices without Core ML's compute plan
     first = nodes[0][1]
     assert seen[0] == ("model.mlpackage", {f"in{p}": (tuple(Cur.parse(c).shape), np.float16) for p, c in enumerate(first["ins"])})
     rows = ane_compare.compare_graph(__import__("npubuild").load(built.artifacts), "blk", fake_coreml_predict, seed=3)
