@@ -216,11 +216,11 @@ def written_bytes(plan, program=None) -> int:
     weight.bin and the same values in its Core ML package), the graph package's constants (the program's)
     and the fills. The plan's own budget counts each weight once; this is the bound on what a build writes."""
     from ..ops.lazy_numpy import np
-    from .plan_model import HostNode, ProgNode
+    from .plan_model import ProgNode, RsqrtNode
 
     total = sum(2 * _weight_bytes(n) for n in plan.nodes if isinstance(n, ProgNode))
     total += sum(2 * np.asarray(v).size for v in plan.const_fills.values())
-    total += sum(2 * np.asarray(n.gamma).size for n in plan.nodes if isinstance(n, HostNode) and n.gamma is not None)
+    total += sum(2 * np.asarray(n.gamma).size for n in plan.nodes if isinstance(n, RsqrtNode) and n.gamma is not None)
     if program is not None:
         total += sum(np.asarray(v).nbytes for v in program.main.consts.values())
     return total
@@ -245,7 +245,7 @@ def write_graph(plan, out_dir: Path, source=None, program=None, max_bytes: int |
     ``functions`` (a multifunction .mil: name -> (plan, record of :func:`write_function`), the default function's
     first, ``plan`` its plan) makes the graph package a multifunction one and its records ``functions``."""
     from ..ops.lazy_numpy import np
-    from .plan_model import HostNode
+    from .plan_model import HostNode, RsqrtNode
     from .programs import node_program, plan_record
     from .weightbin import write_weight_bin
 
@@ -258,7 +258,7 @@ def write_graph(plan, out_dir: Path, source=None, program=None, max_bytes: int |
     program_files, stems = {}, {}
     for i, node in enumerate(plan.nodes):
         if isinstance(node, HostNode):
-            continue
+            continue  # computed on the host (the rsqrt broadcast, a CPU node): no program, no files
         stem = stems[i] = f"n{i}_{re.sub(r'[^A-Za-z0-9_.-]', '_', node.name)}"
         text, blob, blobs = node_program(node)
         mil = out_dir / stem / "model.mil"
@@ -288,7 +288,7 @@ def write_graph(plan, out_dir: Path, source=None, program=None, max_bytes: int |
         fills.append(np.asarray(values, dtype=np.float16).reshape(-1))
         keys.append(f"const:{name}")
     for i, node in enumerate(plan.nodes):
-        if isinstance(node, HostNode) and node.gamma is not None:
+        if isinstance(node, RsqrtNode) and node.gamma is not None:
             fills.append(np.asarray(node.gamma, dtype=np.float16).reshape(-1))
             keys.append(f"gamma:{i}")
     fills_rec = None

@@ -43,8 +43,9 @@ from ..ops.lazy_numpy import np
 from .mil_model import MilBounds
 from .numerics import blockwise_dequantize
 from .plan_model import (  # noqa: F401 - re-exported for callers of .plan
-    AnePlan, Bind, Cur, HostNode, Packed, PlanError, ProgNode, count, natural, temp_name,
+    AnePlan, Bind, CpuNode, Cur, HostNode, OffRoute, Packed, PlanError, ProgNode, RsqrtNode, count, natural, temp_name,
 )
+from .cpu_ops_placement import Placement
 from .routes import Routes
 
 INT_DTYPES = ("int4", "int8", "uint1", "uint2", "uint3", "uint4", "uint6", "uint8")
@@ -61,6 +62,7 @@ class _Op:
     args: dict  # name -> variable name (str) or literal value (_Lit)
     line: int | None = None
     dtype: str = "fp16"
+    results: list | None = None  # every (name, shape, dtype) of an op with several results (split, topk, ...)
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,8 @@ def _flat_ops(fn) -> list[_Op]:
     out = []
     for o in fn.ops:
         args = {k: (v.name if isinstance(v, Ref) else _Lit(getattr(v, "value", v))) for k, v in o.args.items()}  # tuples stay whole
-        out.append(_Op(o.op, o.result, list(o.type.shape or ()), args, o.line, o.type.dtype))
+        results = [(n, list(t.shape or ()), t.dtype) for n, t in o.results] if len(o.results) > 1 else None
+        out.append(_Op(o.op, o.result, list(o.type.shape or ()), args, o.line, o.type.dtype, results))
     return out
 
 
@@ -82,7 +85,8 @@ def _flat_ops(fn) -> list[_Op]:
 
 
 def compile_plan(prog, bounds: MilBounds | None = None) -> AnePlan:
-    """The plan of ``prog``'s main function; ``bounds`` limits the buffers and weights it may plan."""
+    """The plan of ``prog``'s main function; ``bounds`` limits the buffers and weights it may plan, and (a
+    PlanBounds with ane_strict) refuses any op no ANE route computes instead of placing it on the CPU."""
     fn = prog.main
     return _Compiler(prog.file, fn, bounds or MilBounds()).run()
 
@@ -96,8 +100,9 @@ def _all_finite(v) -> bool:
     return True
 
 
-class _Compiler(Routes):
+class _Compiler(Placement, Routes):
     def __init__(self, file: str, fn, bounds: MilBounds):
+        self.strict = bool(getattr(bounds, "ane_strict", False))
         self.file = file
         self.fn = fn
         self.consts = dict(fn.consts)  # the lowering adds the reshaped conv biases
@@ -278,7 +283,8 @@ class _Compiler(Routes):
     def check_declared(self) -> None:
         """Every input and result the plan sizes buffers from must have known, positive dimensions
         (a '?' or 0 would be taken as 1 and the plan would disagree with the program); programs
-        compute in fp16, so every result is fp16 but a cast's, and an input fp16 or fp32 (read by a cast)."""
+        compute in fp16, so an input is fp16 or fp32 (read by a cast); a result of another dtype (an int32 index,
+        a bool mask, an fp32 value) is computed by a CPU node (:mod:`.placement`)."""
         for n, t in self.fn.inputs:
             line = self.fn.input_lines.get(n, self.fn.line)
             if any(d <= 0 for d in t.shape or ()):
@@ -290,11 +296,9 @@ class _Compiler(Routes):
             t = o.type
             if o.op == "write_state":
                 continue  # no result (its operands are checked where they are made)
-            if any(d <= 0 for d in t.shape or ()):
-                raise PlanError(f"{self.file}:{o.line}: '{o.result}' is declared {t}; an ANE graph needs known, positive dimensions")
-            if t.dtype != "fp16" and o.op != "cast":  # a cast's dtype is its route's to judge
-                raise PlanError(f"{self.file}:{o.line}: '{o.result}' is declared {t}; an ANE graph computes in fp16 "
-                                "(only a cast may make fp32, for the graph's outputs)")
+            for name, t in o.results:
+                if any(d <= 0 for d in t.shape or ()):
+                    raise PlanError(f"{self.file}:{o.line}: '{name}' is declared {t}; an ANE graph needs known, positive dimensions")
 
     def declared_count(self, name: str) -> int | None:
         """Values of a variable as the program declares it (None for names the plan made up)."""
@@ -323,7 +327,10 @@ class _Compiler(Routes):
                 flat.append(_Op("mul", o.result, o.shape, {"x": x, "y": sig}, o.line))
             elif o.op == "conv" and "bias" in o.args:
                 bias, nb = o.args["bias"], temp_name(o.result, "nb")
-                if not self.is_const(bias) or len(o.shape) < 2 or np.size(self.consts[bias]) != o.shape[1]:
+                if not self.is_const(bias):
+                    flat.append(o)  # a bias computed at run time: the conv is placed whole, bias and all
+                    continue
+                if len(o.shape) < 2 or np.size(self.consts[bias]) != o.shape[1]:
                     raise self.err(o, f"conv '{o.result}' needs a constant bias of {o.shape[1] if len(o.shape) > 1 else '?'} "
                                       "values (one per output channel, coremltools iOS15/conv.py)")
                 b = temp_name(o.result, "bias")
@@ -338,8 +345,7 @@ class _Compiler(Routes):
         x = self.arg(o, "x")
         xs = self.shape_of(x)
         if count(xs) != (xs[-1] if xs else 1):
-            raise self.err(o, f"rms_norm '{o.result}' on x {xs} is off route: npubuild's rms_norm extension op normalises "
-                              "over the last axis, and the host rsqrt route takes one such vector (x [1, ..., 1, D])")
+            return [o]  # several vectors: no ANE route (routes.route_rms_norm says why); placed whole
         eps = float(self.scalar(o, "eps", 1e-5))
         w = o.args.get("w")
         fold = isinstance(w, str) and self.is_const(w)
@@ -424,8 +430,8 @@ class _Compiler(Routes):
             self.shapes[o.result] = o.shape
         flat = self.lower(ops)
         for o in flat:
-            self.shapes[o.result] = o.shape
-            self.dtypes[o.result] = o.dtype
+            for name, shape, dtype in o.results or [(o.result, o.shape, o.dtype)]:
+                self.shapes[name], self.dtypes[name] = shape, dtype
         flat = self.fuse(flat)
         self.readers: dict[str, list[int]] = {}
         for i, o in enumerate(flat):
@@ -447,7 +453,9 @@ class _Compiler(Routes):
         but the plan's parameters go into the manifest, which is strict JSON: refuse it at its line, before a
         build writes anything (weights may hold NaN/Inf: they are stored as binary)."""
         for node in plan.nodes:
-            params = {"eps": node.eps} if isinstance(node, HostNode) else node.attrs
+            if isinstance(node, CpuNode):
+                continue  # its constants were checked where it was placed (placement.cpu_args)
+            params = {"eps": node.eps} if isinstance(node, RsqrtNode) else node.attrs
             for key, v in params.items():
                 if not _all_finite(v):
                     where = f"{self.file}:{node.line}: " if node.line else f"{self.file}: "
@@ -479,7 +487,13 @@ class _Compiler(Routes):
                                   f"place: '{value}' must be add(x = read_state(input = {state}), y = ...) on [1, T, 1, D], "
                                   "with nothing reading the state's old value after that add")
             return self.pass_through(o, value) if o.op == "coreml_update_state" else None  # its result: the value written
-        return super().route(o)
+        try:
+            why = self.dtype_problem(o)
+            if why:
+                raise self.off(o, why)
+            return super().route(o)
+        except OffRoute as e:
+            self.place_cpu(o, e)
 
     def in_place_ok(self, x: str) -> bool:
         """Whether the add at ``self.pos`` may write its sum into ``x``'s buffer: only when ``x`` is a declared
@@ -515,8 +529,11 @@ class _Compiler(Routes):
             binds = []
             for port, (name, want) in enumerate(ins):
                 root = self.resolve(name)
+                as_held = want is None  # a CPU node reads any layout: it takes the value as it is held
                 if root in self.prod:
                     pn, have = self.prod[root]
+                    if as_held:
+                        want = self.nodes[nidx].ins[port] = have
                     src = pn
                     if have != want:
                         src = adapters.get((pn, want))
@@ -531,6 +548,8 @@ class _Compiler(Routes):
                     const_fills[root] = self.const_f16(root).reshape(-1)
                 elif root not in self.input_shapes and root not in self.host_exts:
                     raise self.err(o, f"'{name}' read by '{o.result}' is neither a function input, a constant nor a result")
+                if as_held:
+                    want = self.nodes[nidx].ins[port] = ext_curs.setdefault(root, natural(self.shape_of(root), dtype))
                 if want.dtype != dtype:
                     raise self.err(o, f"{o.op} '{o.result}' reads '{name}' ({dtype}) as {want.dtype}; an ANE program computes "
                                       "in fp16: cast it first")
@@ -573,7 +592,7 @@ class _Compiler(Routes):
         """Every buffer the runtime will allocate, in its physical layout, within limits.max_elements."""
         lim = self.limits.max_elements
         for node in self.nodes:
-            for cur in (*node.ins, node.out) if isinstance(node, ProgNode) else ():
+            for cur in (*node.ins, node.out) if isinstance(node, (ProgNode, CpuNode)) else ():
                 if cur.buffer_elems > lim:
                     where = f"{self.file}:{node.line}: " if node.line else f"{self.file}: "
                     raise PlanError(where + str(over(f"the buffer of {cur} in program '{node.name}'", f"{cur.buffer_elems} fp16 values",

@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass, field
 
 from ..core.errors import UserError
+from .mil_model import MilBounds
 from .mil_tokens import tokenize
 
 PLANE = 32  # fp16 values per 64-byte channel plane: a strided[n] buffer holds n * PLANE
@@ -21,6 +22,27 @@ DTYPES = ("fp16", "fp32")  # what a program reads and writes; fp32 only at a cas
 
 class PlanError(UserError):
     pass
+
+
+@dataclass(frozen=True)
+class PlanBounds(MilBounds):
+    """MilBounds plus how the plan places ops no ANE route computes: on the CPU, or (``ane_strict``,
+    ``[tool.npubuild] ane_strict = true``) nowhere: the route's refusal is the build's error."""
+
+    ane_strict: bool = False
+
+    @classmethod
+    def of(cls, config) -> "PlanBounds":
+        return cls(tuple(config.data_roots()), config.limits, config.max_artifact_size, bool(getattr(config, "ane_strict", False)))
+
+
+class OffRoute(PlanError):
+    """No ANE route computes the op as it is written: a placement on the CPU (or, with ane_strict, this
+    error). ``why`` is the route's reason without the op's location, as the plan records it."""
+
+    def __init__(self, message: str, why: str):
+        super().__init__(message)
+        self.why = why
 
 
 @dataclass(frozen=True)
@@ -163,6 +185,11 @@ class Packed:
 
 @dataclass
 class ProgNode:
+    """A per-node ANE program (placement ``ane``)."""
+
+    placement = "ane"
+    reason = None
+
     name: str
     route: str
     attrs: dict
@@ -176,8 +203,18 @@ class ProgNode:
     packed: dict = field(default_factory=dict)  # weight name -> Packed: how the program stores it
 
 
-@dataclass
 class HostNode:
+    """A node the host computes (placement ``cpu``): no ANE program, no Core ML package of its own (the
+    graph package keeps its op). :class:`RsqrtNode` and :class:`CpuNode` are the two kinds."""
+
+    placement = "cpu"
+
+
+RSQRT_REASON = "rms_norm's rsqrt(mean(x²) + eps), broadcast: the reference design computes it on the host"
+
+
+@dataclass
+class RsqrtNode(HostNode):
     """``rsqrt(mean(src²) + eps)`` (times gamma), broadcast into the external ``ext``."""
 
     name: str
@@ -188,6 +225,29 @@ class HostNode:
     gamma: object = None  # fp16 array or None
     line: int | None = None
     route: str = "host_rsqrt_broadcast"
+    reason: str = RSQRT_REASON
+
+
+@dataclass
+class CpuNode(HostNode):
+    """One result of a MIL op no ANE route computes, computed on the host with MIL's semantics
+    (:mod:`.cpu_ops`), as Core ML's CPU fallback would. ``attrs``: ``op``; ``args`` (parameter name ->
+    ``{"in": port}``, ``{"value": constant}`` or ``{"tuple": [...]}`` of those); ``ports`` (each input's
+    MIL ``shape`` and ``dtype``); ``shape`` and ``dtype`` of the result; ``index``, which result of the op
+    this node is. ``ins`` are the currencies its inputs are held in (read as they are: the host decodes
+    any layout), ``out`` the currency of its result (fp32 for fp32, int and bool results: an fp32
+    buffer holds int32 values exactly up to 2^24). ``reason``: why no ANE route took it."""
+
+    name: str
+    attrs: dict
+    ins: list
+    out: Cur
+    reason: str
+    binds: list = field(default_factory=list)
+    line: int | None = None
+    route: str = "cpu"
+    alias: list = field(default_factory=list)  # never in place
+    zero: list = field(default_factory=list)
 
 
 @dataclass

@@ -15,7 +15,7 @@ ML does).
 from __future__ import annotations
 
 from ..ops.lazy_numpy import np
-from .plan_model import AnePlan, Bind, Cur, HostNode, Packed, ProgNode
+from .plan_model import AnePlan, Bind, CpuNode, Cur, Packed, ProgNode, RsqrtNode
 from .program_ops import NodeProgram, node_ops
 from .weightbin import NUMPY_DTYPES, SUB_BYTE, write_weight_bin
 
@@ -92,15 +92,21 @@ def plan_record(plan: AnePlan, program_files: dict, fills_file: dict | None) -> 
     ``fills_file`` the graph's constants/gamma weight.bin record with offsets."""
     nodes = []
     for i, n in enumerate(plan.nodes):
-        if isinstance(n, HostNode):
-            rec = {"name": n.name, "route": n.route, "src": n.src.to_json(), "ext": n.ext, "n": n.n, "eps": n.eps}
+        placed = {"placement": n.placement, **({"reason": n.reason} if n.reason else {})}  # as MLComputePlan reports per op
+        if isinstance(n, RsqrtNode):
+            rec = {"name": n.name, "route": n.route, "src": n.src.to_json(), "ext": n.ext, "n": n.n, "eps": n.eps, **placed}
             if n.gamma is not None:
                 rec["gamma"] = fills_file["offsets"][f"gamma:{i}"]
             nodes.append(rec)
             continue
+        if isinstance(n, CpuNode):  # no program, no files: the runtime computes it (npubuild.runner.ane.cpu_execute)
+            nodes.append({"name": n.name, "route": n.route, "attrs": n.attrs, "ins": [str(c) for c in n.ins], "out": str(n.out),
+                          "binds": [b.to_json() for b in n.binds], "alias": [], "zero": [], **placed})
+            continue
         nodes.append({
             "name": n.name,
             "route": n.route,
+            **placed,
             "attrs": n.attrs,
             "ins": [str(c) for c in n.ins],
             "out": str(n.out),
@@ -153,7 +159,12 @@ def plan_from_record(rec: dict, read_weights) -> AnePlan:
         if n["route"] == "host_rsqrt_broadcast":
             src = Bind(**n["src"])
             gamma = read_weights(rec["fills"], n["gamma"], [n["n"]]) if "gamma" in n else None
-            nodes.append(HostNode(n["name"], src, n["ext"], n["n"], n["eps"], gamma))
+            nodes.append(RsqrtNode(n["name"], src, n["ext"], n["n"], n["eps"], gamma))
+            continue
+        if n["route"] == "cpu":
+            node = CpuNode(n["name"], n["attrs"], [Cur.parse(c) for c in n["ins"]], Cur.parse(n["out"]), n.get("reason") or "")
+            node.binds = [Bind(**b) for b in n["binds"]]
+            nodes.append(node)
             continue
         node = ProgNode(n["name"], n["route"], n["attrs"], [Cur.parse(c) for c in n["ins"]], Cur.parse(n["out"]))
         node.binds = [Bind(**b) for b in n["binds"]]

@@ -36,7 +36,7 @@ from __future__ import annotations
 from ..ops.lazy_numpy import np
 from .matmul_form import classify
 from .numerics import GELU_MODES
-from .plan_model import Bind, HostNode, PlanError, broadcast, count, natural
+from .plan_model import Bind, OffRoute, PlanError, RsqrtNode, broadcast, count, natural
 
 EW_OPS = ("add", "sub", "mul", "minimum", "maximum")
 UNARY = ("sigmoid", "tanh", "relu", "gelu")
@@ -65,8 +65,10 @@ class Routes:
                 parts.append(f"{k} {self.shape_of(v)}")
         return f"({', '.join(parts)} -> {o.shape})" if parts else f"(-> {o.shape})"
 
-    def off(self, o, why: str) -> PlanError:
-        return self.err(o, f"{o.op} '{o.result}' {self.signature(o)} is off route: {why}")
+    def off(self, o, why: str, message: str | None = None) -> OffRoute:
+        """No ANE route computes ``o`` as written: the plan places it on the CPU (ane_strict: this error)."""
+        where = str(self.err(o, ""))
+        return OffRoute(where + (message or f"{o.op} '{o.result}' {self.signature(o)} is off route: {why}"), why)
 
     def expect_shape(self, o, shape: list, how: str) -> None:
         if list(o.shape) != list(shape):
@@ -83,10 +85,19 @@ class Routes:
             return self.route_unary(o)
         handler = {"softmax": self.route_softmax, "transpose": self.route_transpose, "reshape": self.route_reshape,
                    "cast": self.route_cast, "conv": self.route_conv, "__conv_act": self.route_conv_act,
-                   "__conv_chain": self.route_conv_chain, "matmul": self.route_matmul}.get(op)
+                   "__conv_chain": self.route_conv_chain, "matmul": self.route_matmul,
+                   "rms_norm": self.route_rms_norm}.get(op)
         if handler is None:
-            raise self.err(o, f"op '{op}' ('{o.result}', shape {o.shape}) is not on an ANE graph route; {ROUTES_HELP}")
+            raise self.off(o, f"{op} has no ANE program", f"op '{op}' ('{o.result}', shape {o.shape}) is not on an ANE graph "
+                                                           f"route; {ROUTES_HELP}")
         handler(o)
+
+    def route_rms_norm(self, o) -> None:
+        """An rms_norm the lowering left whole: x is not one vector (the lowering takes [1, ..., 1, D])."""
+        xs = self.shape_of(self.arg(o, "x"))
+        raise self.off(o, f"rms_norm over {count(xs) // max(xs[-1] if xs else 1, 1)} vectors: the host rsqrt route takes one",
+                       f"rms_norm '{o.result}' on x {xs} is off route: npubuild's rms_norm extension op normalises over the "
+                       "last axis, and the host rsqrt route takes one such vector (x [1, ..., 1, D])")
 
     def route_rsqrt(self, o) -> None:
         src = self.arg(o, "x")
@@ -97,7 +108,7 @@ class Routes:
         gamma = self.const_f16(o.args["w"]).reshape(-1) if "w" in o.args else None
         if gamma is not None and gamma.size != elems:
             raise self.err(o, f"rms_norm of '{src}' has {elems} values but its gamma '{o.args['w']}' has {gamma.size}")
-        self.nodes.append(HostNode(o.result, bind, o.result, elems, float(o.args["eps"].value), gamma, o.line))
+        self.nodes.append(RsqrtNode(o.result, bind, o.result, elems, float(o.args["eps"].value), gamma, o.line))
         self.created.append(len(self.nodes) - 1)
         self.host_exts[o.result] = (root, self.shape_of(src))
 
@@ -147,7 +158,8 @@ class Routes:
         cur = natural(xs)
         if o.op == "relu":
             if count(xs) != 64:
-                raise self.err(o, f"relu '{o.result}' on {count(xs)} elements is off route (the ANE relu program takes exactly 64 channels)")
+                raise self.off(o, f"relu on {count(xs)} values: the ANE relu program takes exactly 64 channels",
+                               f"relu '{o.result}' on {count(xs)} elements is off route (the ANE relu program takes exactly 64 channels)")
             self.add_node(o, "relu", {"fn": "relu", "shape": cur.shape}, [(x, cur)], cur)
         elif o.op == "gelu":
             self.add_node(o, "gelu", {"mode": self.gelu_mode(o), "shape": cur.shape}, [(x, cur)], cur)
@@ -260,7 +272,7 @@ class Routes:
 
     def conv_weight(self, o, name: str):
         if not self.is_const(name):
-            raise self.err(o, f"conv '{o.result}' needs a constant weight")
+            raise self.off(o, "the weight is computed at run time: the ANE conv program holds a constant weight")
         why = self.conv_problem(o)
         if why:
             raise self.off(o, why)
@@ -302,13 +314,16 @@ class Routes:
         head = f"matmul '{o.result}' x {xs} y {ys} (transpose_x={tx}, transpose_y={ty})"
         form = classify(xs, ys, tx, ty, self.is_const(x), self.is_const(y))
         if isinstance(form, str):
+            if "route" in form:  # a valid matmul no ANE program computes (matmul_form says so), not a type error
+                raise self.off(o, form, f"{head}: {form}")
             raise self.err(o, f"{head}: {form}")
         self.expect_shape(o, form.out, f"matmul of x {xs} y {ys} (transpose_x={tx}, transpose_y={ty})")
         out = natural(form.out)
         if form.kind is None:
-            raise self.err(o, f"{head} is not on an ANE route ({form.roles}); routes: a constant matrix times one vector "
-                              "or rows (matvec, linear), a vector times the rows or columns of a matrix (avw, attn_v), "
-                              "an outer product of two vectors (outer)")
+            raise self.off(o, f"matmul {form.roles}: no ANE matmul program computes it",
+                           f"{head} is not on an ANE route ({form.roles}); routes: a constant matrix times one vector "
+                           "or rows (matvec, linear), a vector times the rows or columns of a matrix (avw, attn_v), "
+                           "an outer product of two vectors (outer)")
         if form.kind in ("matvec", "linear"):
             cname, vname = (y, x) if form.const_side == "y" else (x, y)
             n, k = form.attrs["n"], form.attrs["k"]

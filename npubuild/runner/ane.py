@@ -16,7 +16,8 @@ into ``s``: KV-cache accumulation and weight updates), never onto a plain
 input, which nothing but :meth:`AneRuntime.write_ext` writes; a run with a
 function input never written is an error naming it (Core ML's predict
 refuses it too); :meth:`AneRuntime.reset_state` zeroes the states; host nodes
-(the rsqrt broadcast of ``rms_norm``); external inputs written with
+(the rsqrt broadcast of ``rms_norm``) and CPU nodes (ops the plan placed on the CPU: :func:`cpu_execute`,
+run between programs on the same buffers); external inputs written with
 :meth:`AneRuntime.write_ext`, queued until a consumer program is loaded and
 materialises the buffer; lazy program loading under a residency budget where a
 load that does not fit evicts the most recently run program other than the one
@@ -121,6 +122,37 @@ def execute(node, ins: list):
     if r == "outer":
         return np.outer(ins[0], ins[1]).reshape(-1)
     raise UserError(f"program '{node.name}': unknown route '{r}'")
+
+
+def cpu_execute(node, ins: list):
+    """A CPU node's result (flat, row-major, float32 holding its MIL dtype's values) from its decoded inputs:
+    the op's MIL semantics (npubuild.ane.cpu_ops) as Core ML's CPU fallback of an fp16 model computes it —
+    fp16 operands read as fp16 and computed in float32 (or wider), the result rounded once to fp16; fp32, int
+    and bool values keep their dtype (held in an fp32 buffer, exact for int32 up to 2^24)."""
+    from ..ane.cpu_ops import Args, compute
+    from ..ane.cpu_ops_tensor import NP_DTYPES
+
+    a = node.attrs
+    vals = []
+    for x, port in zip(ins, a["ports"]):
+        v = x.reshape(port["shape"])
+        vals.append(v if port["dtype"] in ("fp16", "fp32") else v.astype(NP_DTYPES[port["dtype"]]))
+
+    def arg(spec):
+        if "in" in spec:
+            return vals[spec["in"]]
+        if "tuple" in spec:
+            return tuple(arg(s) for s in spec["tuple"])
+        return np.asarray(spec["value"]) if isinstance(spec["value"], list) else spec["value"]
+
+    args = Args({k: arg(spec) for k, spec in a["args"].items()})
+    args.out_shape, args.out_dtype = list(a["shape"]), a["dtype"]
+    res = np.asarray(compute(a["op"], args)[a["index"]])
+    if res.size != node.out.elems:
+        raise UserError(f"CPU node '{node.name}' ({a['op']}) computed {res.size} values, its result holds {node.out.elems}")
+    if a["dtype"] == "fp16":
+        return res.astype(np.float16).astype(np.float32).reshape(-1)  # one rounding, straight from the computed value
+    return res.astype(NP_DTYPES[a["dtype"]]).astype(np.float32).reshape(-1)
 
 
 class AneRuntime:
@@ -255,11 +287,22 @@ class AneRuntime:
             if node.route == "host_rsqrt_broadcast":
                 self._host_rsqrt(node)
                 continue
+            if node.route == "cpu":
+                self._cpu(i, node)
+                continue
             self.ensure(i)
             prog = self.progs[i]
             ins = [decode(self.port_buffer(i, p), c) for p, c in enumerate(prog.ins)]
             out = execute(prog, ins)
             encode(out, prog.out, self.node_buffer(i))
+
+    def _cpu(self, i: int, node) -> None:
+        """A CPU node, between programs: it reads its operands' buffers in their currencies and writes its own."""
+        ins = [decode(self.port_buffer(i, p), c) for p, c in enumerate(node.ins)]
+        out = cpu_execute(node, ins)
+        if i not in self.bufs:
+            self.bufs[i] = alloc(node.out)
+        encode(out, node.out, self.bufs[i])
 
     def _host_rsqrt(self, node) -> None:
         if node.src.ext is not None:
@@ -274,5 +317,10 @@ class AneRuntime:
     def output(self, name: str):
         """A function output's logical values (fp16; fp32 for the output of a cast to fp32)."""
         i = self.plan.outputs[name]
-        cur = self.plan.nodes[i].out
+        node = self.plan.nodes[i]
+        cur = node.out
+        if node.route == "cpu" and node.attrs["dtype"] not in ("fp16", "fp32"):  # an int or bool result of a CPU node
+            from ..ane.cpu_ops_tensor import NP_DTYPES
+
+            return decode(self.node_buffer(i), cur).astype(NP_DTYPES[node.attrs["dtype"]])
         return decode(self.node_buffer(i), cur).astype(_np_dtype(cur))
