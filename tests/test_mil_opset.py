@@ -15,6 +15,8 @@ reader, or a coremltools that defines other ops, makes this test say what change
 """
 from __future__ import annotations
 
+import re
+
 import coremltools as ct
 import numpy as np
 import pytest
@@ -287,6 +289,18 @@ def build(op: str, inputs: dict, params: dict, version: int) -> Program:
     return prog
 
 
+def unknown_result_dims(text: str) -> str:
+    """The program with each op result's dims declared '?' (rank kept), so nothing the reader infers comes
+    from the declaration (a known declared dim refines an unknown inferred one)."""
+    out = []
+    for line in text.split("\n"):
+        lhs, eq, rhs = line.partition(" = ")
+        if eq and not rhs.startswith("const()"):
+            lhs = re.sub(r"\[([^\]]*)\]", lambda m: "[" + ", ".join("?" for d in m.group(1).split(", ") if d) + "]", lhs)
+        out.append(lhs + eq + rhs)
+    return "\n".join(out)
+
+
 def test_the_lists_match_the_registry():
     assert frontend_dialect() == FRONTEND_DIALECT
     reg = registry()
@@ -317,13 +331,15 @@ def test_every_known_op_reads_as_coremltools_types_it(op):
                 for var in (v if isinstance(v, (list, tuple)) else (v,)):
                     assert var.name in consts or var.name in fn.inputs, (op, o.op_type, var.name)
         inferred = infer_program(parse_mil(text, f"{op}.mil"))["main"]
+        # and with every result dim declared '?': what the reader infers itself, not taken from the declaration
+        inferred_alone = infer_program(parse_mil(unknown_result_dims(text), f"{op}.mil"))["main"]
         for o in fn.operations:
             if o.op_type == "const":
                 continue
             for v in o.outputs:
                 want = mil_type(v)
-                got = inferred[v.name]
-                assert (got.dtype, tuple(got.shape or ())) == (want.dtype, tuple(want.shape or ())), (op, version, v.name)
+                for got in (inferred[v.name], inferred_alone[v.name]):
+                    assert (got.dtype, tuple(got.shape or ())) == (want.dtype, tuple(want.shape or ())), (op, version, v.name)
 
 
 _MASK = np.array([[1, 0, 1, 1], [0, 1, 0, 0], [1, 1, 0, 1]], np.uint8)

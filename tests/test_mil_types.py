@@ -34,7 +34,7 @@ def literal(v) -> str:
         return f'string("{v}")'
     a = np.asarray(v)
     dt = {"float16": "fp16", "float32": "fp32", "int32": "int32", "bool": "bool", "uint32": "uint32", "int8": "int8",
-          "uint8": "uint8"}[str(a.dtype)]
+          "uint8": "uint8", "int16": "int16", "uint16": "uint16"}[str(a.dtype)]
     if a.dtype.metadata and "true_dtype" in a.dtype.metadata:  # coremltools' sub-byte arrays: np_int4_dtype ...
         dt = types.builtin_to_string(a.dtype.metadata["true_dtype"])
 
@@ -291,6 +291,42 @@ INVALID = [
      "scale is [2]; it must be [3], input's dim 1"),
     ("quantize", x(2, 3), {"input": "x", "scale": F16(1), "axis": I32(1), "output_dtype": "int8"}, 18,
      "axis is given but scale is a scalar"),
+    ("gather", {"x": In("fp16", 5, 4), "i": In("int32", 3)}, {"x": "x", "indices": "i", "axis": I32(2)}, 18,
+     "axis 2 is out of range for x [5, 4]"),
+    ("gather", {"x": In("fp16", 5, 4), "i": In("int16", 3)}, {"x": "x", "indices": "i"}, 15,
+     "'indices' is 'i' of type tensor<int16, [3]>; gather takes int32 there (iOS15)"),
+    ("gather", x(5, 4), {"x": "x", "indices": np.array([1, 5], I32), "validate_indices": True}, 18,
+     "validate_indices is true but indices [1, 5] reach outside [0, 5)"),
+    ("gather_along_axis", {"x": In("fp16", 5, 4), "i": In("int32", 5, 4, 1)}, {"x": "x", "indices": "i"}, 18,
+     "x [5, 4] and indices [5, 4, 1] must have the same rank"),
+    ("scatter", {"d": In("fp16", 4, 5), "i": In("int32", 2), "u": In("fp16", 2, 4)},
+     {"data": "d", "indices": "i", "updates": "u", "axis": I32(1)}, 18, "updates is [2, 4]; it must be [4, 2]"),
+    ("max_pool", x(1, 3, 8, 8), {"x": "x", "kernel_sizes": np.array([2, 2], I32), "pad_type": "same", "ceil_mode": True}, 18,
+     "ceil_mode must be false with pad_type same"),
+    ("avg_pool", x(1, 3, 8, 8), {"x": "x", "kernel_sizes": np.array([2, 2], I32), "pad_type": "same_lower"}, 15,
+     "pad_type same_lower is not in iOS15's pools"),
+    ("pad", x(2, 5), {"x": "x", "pad": np.array([1, 2], I32), "mode": "edge"}, 18,
+     "mode 'edge' is not one of constant, reflect, replicate"),
+    ("topk", x(2, 5), {"x": "x", "k": I32(6)}, 18, "k 6 is larger than dimension -1 of x [2, 5]"),
+    ("topk", x(2, 5), {"x": "x", "k": I32(2), "output_indices_dtype": "int8"}, 18,
+     "output_indices_dtype 'int8' is not int32 or uint16"),
+    ("cumsum", x(2, 5), {"x": "x", "axis": I32(-2)}, 18, "axis -2 must be in [-1, 1]"),
+    ("one_hot", {"i": In("int32", 3)}, {"indices": "i", "one_hot_vector_size": I32(4), "on_value": F16(1),
+                                        "off_value": I32(0)}, 18, "'off_value' is int32 but 'on_value' is fp16"),
+    ("einsum", {"a": In("fp16", 2, 3, 4), "b": In("fp16", 4, 3, 5)}, {"values": ["a", "b"], "equation": "abc,cbd->adb"}, 18,
+     "equation 'abc,cbd->adb' is not one coremltools takes"),
+    ("crop_resize", {"x": In("fp16", 2, 3, 8, 8), "b": In("fp16", 4, 5)},
+     {"x": "x", "boxes": "b", "box_indices": np.array([0, 1, 0, 1], I32)}, 18, "boxes [4, 5] must be [N, 4]"),
+    ("lstm", {"x": In("fp32", 5, 2, 4), "h": In("fp32", 2, 3), "c": In("fp32", 2, 3)},
+     {"x": "x", "initial_h": "h", "initial_c": "c", "weight_ih": w(12, 4, dtype=F32), "weight_hh": w(12, 3, dtype=F32),
+      "direction": "sideways"}, 18, "direction 'sideways' is not one of forward, reverse, bidirectional"),
+    ("gru", {"x": In("fp16", 5, 2, 4), "h": In("fp16", 2, 3)},
+     {"x": "x", "initial_h": "h", "weight_ih": w(9, 4), "weight_hh": w(9, 3)}, 15,
+     "'x' is 'x' of type tensor<fp16, [5, 2, 4]>; gru takes fp32 there (iOS15)"),
+    ("resize", x(1, 3, 4, 5), {"x": "x", "shape": np.array([6, 0], I32), "resized_dims": np.uint32(3)}, 18,
+     "resized_dims 3 exceeds shape's 2 values"),
+    ("dequantize", x(2, 3, dtype="int8"), {"input": "x", "scale": w(2), "axis": I32(1)}, 18,
+     "scale is [2]; it must be [3], input's dim 1"),
 ]
 
 
