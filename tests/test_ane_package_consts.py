@@ -183,7 +183,7 @@ def test_named_const_parameters_and_renamed_inputs_build_a_package(built, graph)
         assert conv.inputs["pad_type"].val == "valid" and int(conv.inputs["groups"].val) == 1
 
 
-def test_view_output_and_second_function_are_refused_at_their_line(tmp_path):
+def test_view_output_is_refused_at_its_line_and_a_second_function_builds(tmp_path):
     p = new_project(tmp_path / "proj", targets=("ref",))
     p.write("specs/graphs/view.mil", VIEW)
     p.write("specs/graphs/multi.mil", MULTI)
@@ -193,9 +193,12 @@ def test_view_output_and_second_function_are_refused_at_their_line(tmp_path):
     assert r.rc != 0
     assert ("specs/graphs/view.mil:6: function output 'y' is only a view of the function input 'x' (reshape 'y'): "
             "no ANE program computes it") in out, out
-    assert "specs/graphs/multi.mil:7: function 'decode': the ane target builds one function per graph ('main')" in out, out
+    assert "multi.mil" not in out, out  # a multifunction program builds every function (tests/test_ane_multifunction.py)
     assert (p.artifacts / "ane" / "ok" / "ok.mlpackage").is_dir()  # the other graph still builds
-    assert not (p.artifacts / "ane" / "view" / "plan.json").exists() and not (p.artifacts / "ane" / "multi" / "plan.json").exists()
+    assert not (p.artifacts / "ane" / "view" / "plan.json").exists()
+    multi = json.loads((p.artifacts / "ane" / "multi" / "plan.json").read_text())
+    assert multi["default_function"] == "main" and list(multi["functions"]) == ["decode"]
+    assert [f["name"] for f in multi["mlpackage"]["functions"]] == ["main", "decode"]
 
 
 def test_reserved_output_names_are_mapped_and_a_clash_is_refused(tmp_path):
