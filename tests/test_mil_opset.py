@@ -21,7 +21,7 @@ import coremltools as ct
 import numpy as np
 import pytest
 from coremltools.converters.mil import Builder as mb
-from coremltools.converters.mil.mil import Function, Program, types
+from coremltools.converters.mil.mil import Function, Program, get_new_symbol, types
 from coremltools.converters.mil.mil.ops.registry import SSAOpRegistry
 
 from npubuild.ane.mil import parse_mil
@@ -246,6 +246,31 @@ EXTRA = [
     ("resize", x(1, 3, 4, 5), {"x": "x", "shape": np.array([6, 0], I32), "resized_dims": np.uint32(2)}, 17),
     ("resize", {"x": In("int32", 1, 3, 4, 5), "s": In("int32", 3)}, {"x": "x", "shape": "s", "resized_dims": np.uint32(1),
                                                                      "interpolation_mode": "NEAREST_NEIGHBOR"}, 18),
+    # dims unknown until run time (-1: a symbol in coremltools, '?' in the text)
+    ("gather", {"x": In("fp16", -1, 4), "i": In("int32", 2, -1)}, {"x": "x", "indices": "i", "axis": I32(1)}, 18),
+    ("gather_nd", {"x": In("fp16", -1, 5, 6), "i": In("int32", -1, 1)}, {"x": "x", "indices": "i"}, 18),
+    ("max_pool", x(1, 3, -1, 7), {"x": "x", "kernel_sizes": np.array([3, 2], I32), "strides": np.array([2, 2], I32),
+                                  "pad_type": "same"}, 18),
+    ("conv_transpose", x(1, 4, -1, 5), {"x": "x", "weight": w(4, 3, 3, 3), "strides": np.array([2, 2], I32)}, 18),
+    ("pad", x(-1, 5), {"x": "x", "pad": np.array([1, 2, 0, 1], I32)}, 18),
+    ("topk", x(-1, 5), {"x": "x", "k": I32(2), "axis": I32(0)}, 18),
+    ("flatten2d", x(-1, 3, 4), {"x": "x", "axis": I32(1)}, 18),
+    ("sliding_windows", x(2, -1), {"x": "x", "axis": I32(1), "size": I32(4)}, 18),
+    ("pixel_shuffle", x(1, 8, -1, 2), {"x": "x", "upscale_factor": I32(2)}, 18),
+    ("space_to_batch", x(-1, 3, 4, 6), {"x": "x", "block_shape": np.array([2, 3], I32),
+                                        "paddings": np.array([[0, 0], [0, 0]], I32)}, 18),
+    ("upsample_bilinear", x(1, 3, -1, 5), {"x": "x", "scale_factor_height": I32(2), "scale_factor_width": I32(2)}, 18),
+    ("resize_bilinear", x(1, -1, 4, 5), {"x": "x", "target_size_height": I32(7), "target_size_width": I32(2)}, 18),
+    ("crop", x(1, 3, -1, 9), {"x": "x", "crop_height": np.array([1, 2], I32), "crop_width": np.array([0, 4], I32)}, 18),
+    ("one_hot", {"i": In("int32", -1, 3)}, {"indices": "i", "one_hot_vector_size": I32(5)}, 18),
+    ("shape", x(-1, 3), {"x": "x"}, 18),
+    ("einsum", {"a": In("fp16", 1, -1, 3, 4), "b": In("fp16", 1, 4, 3, 5)}, {"values": ["a", "b"], "equation": "nchw,nwhr->nchr"}, 18),
+    ("gru", {"x": In("fp32", -1, 2, 4), "h": In("fp32", 2, 3)},
+     {"x": "x", "initial_h": "h", "weight_ih": w(9, 4, dtype=F32), "weight_hh": w(9, 3, dtype=F32), "output_sequence": True}, 18),
+    ("scatter", {"d": In("fp16", -1, 5), "i": In("int32", 2), "u": In("fp16", -1, 2)},
+     {"data": "d", "indices": "i", "updates": "u", "axis": I32(1)}, 18),
+    ("reverse", x(-1, 3), {"x": "x"}, 18),
+    ("dequantize", x(-1, 3, dtype="int8"), {"input": "x", "scale": F16(0.5)}, 18),
     # recurrent
     ("gru", {"x": In("fp32", 5, 2, 4), "h": In("fp32", 2, 3)},
      {"x": "x", "initial_h": "h", "weight_ih": w(9, 4, dtype=F32), "weight_hh": w(9, 3, dtype=F32)}, 15),
@@ -273,9 +298,11 @@ def _is_input(v, inputs: dict) -> bool:
 
 
 def build(op: str, inputs: dict, params: dict, version: int) -> Program:
-    """One op with coremltools' builder on function inputs ``inputs``; its results are the outputs."""
-    holders = {n: (mb.state_tensor_placeholder if i.state else mb.placeholder)(shape=i.shape, dtype=types.string_to_builtin(i.dtype))
-               for n, i in inputs.items()}
+    """One op with coremltools' builder on function inputs ``inputs`` (a dim -1 is a symbol, '?' in the
+    text); its results are the outputs."""
+    holders = {n: (mb.state_tensor_placeholder if i.state else mb.placeholder)(
+        shape=tuple(get_new_symbol() if d < 0 else d for d in i.shape), dtype=types.string_to_builtin(i.dtype))
+        for n, i in inputs.items()}
     prog = Program()
     with Function(holders, opset_version=TARGETS[version]) as f:
         def bind(v):
