@@ -120,7 +120,7 @@ def plan_functions(mil_path: Path, display: str, bounds: MilBounds, graph=None) 
             refused.append(f"function '{name}' ({prog.file}:{fn.line}) cannot be planned: {e}")
     if refused:
         raise UserError(f"{prog.file}: a multifunction program builds only when every function plans "
-                        f"({len(refused)} of {len(names)} do not; none of this graph is built):\n" + "\n".join(refused))
+                        f"({len(refused)} of {len(names)} functions cannot be planned; no part of this graph is built):\n" + "\n".join(refused))
     return plans
 
 
