@@ -327,6 +327,7 @@ INVALID = [
      "resized_dims 3 exceeds shape's 2 values"),
     ("dequantize", x(2, 3, dtype="int8"), {"input": "x", "scale": w(2), "axis": I32(1)}, 18,
      "scale is [2]; it must be [3], input's dim 1"),
+    ("random_normal", {}, {"shape": np.array([2, 3], I32), "mean": F16(0)}, 18, "mean is fp16 but stddev fp32"),
 ]
 
 

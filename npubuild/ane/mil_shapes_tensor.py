@@ -54,11 +54,21 @@ def random_bernoulli(a: Operands) -> list[T]:
     return random_dist(a, "prob")
 
 
+def _same_dtype(a: Operands, p: str, q: str) -> None:
+    """random_normal's mean and stddev, random_uniform's low and high: one dtype (an absent one is its
+    default, an fp32 0.0 or 1.0), as their type_inference checks."""
+    dp, dq = (a.type(k).dtype if a.has(k) else "fp32" for k in (p, q))
+    if dp != dq:
+        raise Bad(f"{p} is {dp} but {q} {dq}; they must share a dtype")
+
+
 def random_normal(a: Operands) -> list[T]:
+    _same_dtype(a, "mean", "stddev")
     return random_dist(a, "mean")
 
 
 def random_uniform(a: Operands) -> list[T]:
+    _same_dtype(a, "low", "high")
     return random_dist(a, "low")
 
 
