@@ -39,20 +39,23 @@ NOT_IN_REGISTRY = {
     "write_state": "the MIL text form of a state write; coremltools' builder spells it coreml_update_state",
 }
 
-_BLOCKS = ("control flow: its bodies are nested blocks (coremltools' Block, printed as functions of their own), which "
-           "the program(1.3) reader does not parse; only straight-line functions are read")
-_LISTS = ("a list op: it takes or makes a list<tensor<...>> (coremltools' types.list, a run-time TensorArray), a type "
-          "the reader has no value, shape or dtype for")
-#: registry ops (iOS15..iOS18) the reader does not type, and why: each is refused as "not a MIL op npubuild knows"
+_BLOCKS = ("control flow: its bodies are nested blocks (coremltools' Block, written as '{ ... } -> (...)' inside the op), "
+           "which the program(1.3) parser (mil.py) does not read; functions are read as straight-line ops")
+_LISTS = ("a list op: it takes or makes a list<tensor<...>, n> (coremltools' types.list, a run-time TensorArray); the "
+          "parser (mil.py) refuses that type ('unsupported type 'list'') and the reader's types (MilType, "
+          "mil_shapes.T) are tensors and states only")
+#: registry ops (iOS15..iOS18) the reader does not type, and why; in a program each is refused at its line
+#: (a list or dict type as an unsupported type, a nested block by the parser, any other as an op npubuild does not know)
 NOT_TYPED = {
     "cond": _BLOCKS,
     "while_loop": _BLOCKS,
     **{op: _LISTS for op in ("make_list", "list_length", "list_read", "list_write", "list_gather", "list_scatter")},
-    "classify": ("classes is a constant list (of strings or int64) and the results are one class (string or int64 scalar) "
-                 "and a dict<class, fp64> of probabilities: list and dict types the reader does not have"),
-    "constexpr_lut_to_sparse": ("a constexpr op: the parser computes constexpr ops into constants (mil_consts.py, with "
-                                "the two-result ones in TWO_RESULTS), which has no decompression for it yet; it is no "
-                                "type rule of mil_types"),
+    "classify": ("classes is a constant list (of strings or int64) and the results are one class (a string or int64 "
+                 "scalar) and a dict<class, fp64> of probabilities: list and dict types the parser (mil.py) refuses and "
+                 "the reader's types do not have"),
+    "constexpr_lut_to_sparse": ("a constexpr op: the parser computes constexpr ops into constants (mil_consts.py "
+                                "ConstantReader, two-result ones listed in TWO_RESULTS) and refuses this one as an "
+                                "'unsupported constexpr op'; it needs a decompression there, not a type rule in mil_types"),
 }
 #: frontend dialect ops, left out: coremltools' passes lower them to core ops before a program is written
 FRONTEND_DIALECT = {"complex", "complex_abs", "complex_fft", "complex_fftn", "complex_ifft", "complex_ifftn", "complex_imag",
