@@ -12,13 +12,14 @@ the reference (half an ulp of rounding plus float32 arithmetic)."""
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
 
 from npubuild.ane.mil import parse_mil
 from npubuild.ane.plan import Bind, Cur, HostNode, PlanError, compile_plan
-from npubuild.ane.plan_model import is_mil_identifier
+from npubuild.ane.plan_model import CpuNode, PlanBounds, is_mil_identifier
 from npubuild.ane.programs import node_program
 from npubuild.runner.ane import AneRuntime, execute
 
@@ -43,9 +44,16 @@ def within_ulps(y, ref, n=1.0) -> bool:
     return bool(np.all(np.abs(y - ref) <= n * ulp(ref)))
 
 
-def _plan(tmp_path, text):
+def _plan(tmp_path, text, strict: bool = False):
+    """The plan of ``text``; ``strict``: as under ane_strict = true, where an op no ANE route computes is refused
+    with the route's reason instead of placed on the CPU (docs/ane.md, Placement)."""
     (tmp_path / "m.mil").write_text(text)
-    return compile_plan(parse_mil(text, file="m.mil", base_dir=tmp_path))
+    return compile_plan(parse_mil(text, file="m.mil", base_dir=tmp_path), PlanBounds(ane_strict=True) if strict else None)
+
+
+def cpu_ops(plan) -> list[str]:
+    """The MIL ops the plan placed on the CPU, in node order."""
+    return [n.attrs["op"] for n in plan.nodes if isinstance(n, CpuNode)]
 
 
 def _raw(path, values, dtype):
@@ -301,12 +309,17 @@ def test_softmax_computes_the_axis_it_names(tmp_path):
     assert np.array_equal(run_plan(plan, x=rand(64, 2)).output("y"), np.ones(64, f16))
 
 
-def test_softmax_over_an_axis_the_route_cannot_reduce_is_refused(tmp_path):
+def test_softmax_over_an_axis_the_route_cannot_reduce_is_placed_on_the_cpu(tmp_path):
     text = program('        tensor<fp16, [1, 4, 8, 32]> y = softmax(x = x, axis = int32(2))[name = string("y")];',
                    "tensor<fp16, [1, 4, 8, 32]> x")
     with pytest.raises(PlanError, match=r"m.mil:4: softmax 'y' \(x \[1, 4, 8, 32\] -> \[1, 4, 8, 32\]\) is off route: "
                                         r"softmax over axis 2 reduces 8 values 32 apart in 4 groups"):
-        _plan(tmp_path, text)
+        _plan(tmp_path, text, strict=True)
+    plan = _plan(tmp_path, text)
+    assert cpu_ops(plan) == ["softmax"] and plan.nodes[0].reason.startswith("softmax over axis 2 reduces 8 values")
+    xv = rand((1, 4, 8, 32), 40, -3, 3)
+    e = np.exp(xv.astype(np.float64) - xv.max(axis=2, keepdims=True))
+    assert within_ulps(run_plan(plan, x=xv).output("y").reshape(1, 4, 8, 32), e / e.sum(axis=2, keepdims=True))
 
 
 def test_transpose_applies_its_permutation(tmp_path):
@@ -406,13 +419,21 @@ def test_cast_makes_fp32_at_the_edges(tmp_path):
     rt.run()
     y = rt.output("y")
     assert y.dtype == np.float32 and within_ulps(y, 1 / (1 + np.exp(-h(xv).astype(np.float64))))
-    # without the cast, MIL's sigmoid of an fp32 input is fp32: no ANE program computes that
-    with pytest.raises(PlanError, match=r"m.mil:4: 's' is declared tensor<fp32, \[1, 64, 1, 1\]>; an ANE graph computes in fp16"):
-        _plan(tmp_path, program('        tensor<fp32, [1, 64, 1, 1]> s = sigmoid(x = x)[name = string("s")];\n'
-                                '        tensor<fp32, [1, 64, 1, 1]> y = cast(x = s, dtype = string("fp32"))[name = string("y")];',
-                                "tensor<fp32, [1, 64, 1, 1]> x"))
+    # without the cast, MIL's sigmoid of an fp32 input is fp32: no ANE program computes that; the CPU does, in fp32
+    fp32 = program('        tensor<fp32, [1, 64, 1, 1]> s = sigmoid(x = x)[name = string("s")];\n'
+                   '        tensor<fp32, [1, 64, 1, 1]> y = cast(x = s, dtype = string("fp32"))[name = string("y")];',
+                   "tensor<fp32, [1, 64, 1, 1]> x")
+    with pytest.raises(PlanError, match=r"m.mil:4: sigmoid 's' \(x \[1, 64, 1, 1\] -> \[1, 64, 1, 1\]\) is off route: "
+                                        r"its result 's' is fp32: the ANE programs write fp16"):
+        _plan(tmp_path, fp32, strict=True)
+    y = run_plan(_plan(tmp_path, fp32), x=xv).output("y")
+    assert y.dtype == np.float32 and np.allclose(y, 1 / (1 + np.exp(-xv.astype(np.float64))), rtol=1e-6, atol=0)  # fp32 throughout
+    to_int = program('        tensor<int32, [1, 64, 1, 1]> y = cast(x = x, dtype = string("int32"))[name = string("y")];')
     with pytest.raises(PlanError, match=r"m.mil:4: cast 'y' \(x \[1, 64, 1, 1\] -> \[1, 64, 1, 1\]\) is off route: cast to 'int32'"):
-        _plan(tmp_path, program('        tensor<int32, [1, 64, 1, 1]> y = cast(x = x, dtype = string("int32"))[name = string("y")];'))
+        _plan(tmp_path, to_int, strict=True)
+    xi = np.linspace(-40, 40, 64).astype(f16)
+    y = run_plan(_plan(tmp_path, to_int), x=xi).output("y")
+    assert y.dtype == np.int32 and np.array_equal(y, xi.astype(np.int32))  # astype: toward zero, as cast's value inference
 
 
 CONV = ('        tensor<fp16, [{w}]> W = const()[val = tensor<fp16, [{w}]>(BLOBFILE(path = string("@model_path/cw.bin"), offset = uint64(0)))];\n'
@@ -427,11 +448,14 @@ CONV = ('        tensor<fp16, [{w}]> W = const()[val = tensor<fp16, [{w}]>(BLOBF
      r"pad \[1, 1, 1, 1\]: the ANE conv program does not pad"),
     ("16, 32, 1, 1", "1, 32, 1, 4", "1, 16, 1, 4", "", "32 -> 16 channels"),
 ], ids=["3x3", "stride-2", "grouped", "padded", "narrow"])
-def test_convs_off_the_1x1_route_are_refused(tmp_path, w, xs, ys, extra, why):
+def test_convs_off_the_1x1_route_are_cpu_nodes_and_refused_under_strict(tmp_path, w, xs, ys, extra, why):
     np.zeros(math.prod(int(d) for d in w.split(",")), f16).tofile(tmp_path / "cw.bin")
     text = program(CONV.format(w=w, y=ys, extra=extra), f"tensor<fp16, [{xs}]> x")
     with pytest.raises(PlanError, match=rf"m.mil:5: conv 'y' \(x \[{xs}\], weight \[{w}\] -> \[{ys}\]\) is off route: {why}"):
-        _plan(tmp_path, text)
+        _plan(tmp_path, text, strict=True)
+    plan = _plan(tmp_path, text)
+    assert cpu_ops(plan) == ["conv"] and re.match(why, plan.nodes[0].reason)
+    assert np.array_equal(run_plan(plan, x=rand([int(d) for d in xs.split(",")], 41)).output("y"), np.zeros(plan.nodes[0].out.elems))
 
 
 def test_a_1x1_conv_keeps_its_spatial_shape_and_bias(tmp_path):
@@ -469,7 +493,11 @@ def test_broadcast_operands(tmp_path):
                   "tensor<fp16, [1, 32, 1, 8]> x, tensor<fp16, [1, 32, 1, 1]> v")
     with pytest.raises(PlanError, match=r"m.mil:4: mul 'y' \(x \[1, 32, 1, 8\], y \[1, 32, 1, 1\] -> \[1, 32, 1, 8\]\) is off route: "
                                         r"'v' \[1, 32, 1, 1\] is computed at run time and broadcasts to \[1, 32, 1, 8\]"):
-        _plan(tmp_path, bad)
+        _plan(tmp_path, bad, strict=True)
+    vv = rand((1, 32, 1, 1), 42)
+    plan = _plan(tmp_path, bad)
+    assert cpu_ops(plan) == ["mul"]
+    assert within_ulps(run_plan(plan, x=xv, v=vv).output("y").reshape(1, 32, 1, 8), xv.astype(np.float64) * vv)
 
 
 def test_matmul_routes_follow_the_roles_of_the_axes(tmp_path):
@@ -487,23 +515,37 @@ def test_matmul_routes_follow_the_roles_of_the_axes(tmp_path):
                   "tensor<fp16, [1, 1, 8, 8]> a, tensor<fp16, [1, 1, 8, 8]> b")
     with pytest.raises(PlanError, match=r"m.mil:4: matmul 'y' x \[1, 1, 8, 8\] y \[1, 1, 8, 8\] .* is not on an ANE route "
                                         r"\(x \(m, k\), y \(k, n\) -> \(m, n\)\)"):
-        _plan(tmp_path, two)
+        _plan(tmp_path, two, strict=True)
+    av, bv = rand((1, 1, 8, 8), 43), rand((1, 1, 8, 8), 44)
+    plan = _plan(tmp_path, two)
+    assert cpu_ops(plan) == ["matmul"]
+    ref = np.matmul(av.astype(np.float64), bv)
+    assert within_ulps(run_plan(plan, a=av, b=bv).output("y").reshape(1, 1, 8, 8), ref, 2), "float32 sums of 8 products, one rounding"
 
 
-def test_off_route_ops_name_the_op_and_shapes(tmp_path):
-    with pytest.raises(PlanError, match=r"m.mil:4: op 'exp' \('y', shape \[1, 64, 1, 1\]\) is not on an ANE graph route"):
-        _plan(tmp_path, program('        tensor<fp16, [1, 64, 1, 1]> y = exp(x = x)[name = string("y")];'))
-    with pytest.raises(PlanError, match=r"m.mil:4: relu 'y' on 32 elements is off route"):
-        _plan(tmp_path, program('        tensor<fp16, [1, 32, 1, 1]> y = relu(x = x)[name = string("y")];', "tensor<fp16, [1, 32, 1, 1]> x"))
-    with pytest.raises(PlanError, match=r"m.mil:4: rms_norm 'y' on x \[1, 4, 1, 16\] is off route"):
-        _plan(tmp_path, program('        tensor<fp16, [1, 4, 1, 16]> y = rms_norm(x = x)[name = string("y")];', "tensor<fp16, [1, 4, 1, 16]> x"))
+def test_off_route_ops_name_the_op_and_shapes_under_strict(tmp_path):
+    cases = [
+        (program('        tensor<fp16, [1, 64, 1, 1]> y = exp(x = x)[name = string("y")];'),
+         r"m.mil:4: op 'exp' \('y', shape \[1, 64, 1, 1\]\) is not on an ANE graph route", "exp"),
+        (program('        tensor<fp16, [1, 32, 1, 1]> y = relu(x = x)[name = string("y")];', "tensor<fp16, [1, 32, 1, 1]> x"),
+         r"m.mil:4: relu 'y' on 32 elements is off route", "relu"),
+        (program('        tensor<fp16, [1, 4, 1, 16]> y = rms_norm(x = x)[name = string("y")];', "tensor<fp16, [1, 4, 1, 16]> x"),
+         r"m.mil:4: rms_norm 'y' on x \[1, 4, 1, 16\] is off route", "rms_norm"),
+    ]
+    for text, message, op in cases:
+        with pytest.raises(PlanError, match=message):
+            _plan(tmp_path, text, strict=True)
+        assert cpu_ops(_plan(tmp_path, text)) == [op]  # without ane_strict: a CPU node
 
 
 def test_tuple_arguments_are_off_route_not_a_crash(tmp_path):
     text = program('        tensor<fp16, [1, 128, 1, 1]> y = concat(axis = int32(1), interleave = bool(false), values = (a, b))[name = string("y")];',
                    "tensor<fp16, [1, 64, 1, 1]> a, tensor<fp16, [1, 64, 1, 1]> b")
     with pytest.raises(PlanError, match=r"m.mil:4: op 'concat' \('y', shape \[1, 128, 1, 1\]\) is not on an ANE graph route"):
-        _plan(tmp_path, text)
+        _plan(tmp_path, text, strict=True)
+    av, bv = rand((1, 64, 1, 1), 45), rand((1, 64, 1, 1), 46)
+    y = run_plan(_plan(tmp_path, text), a=av, b=bv).output("y")
+    assert np.array_equal(y, np.concatenate([av, bv], axis=1).reshape(-1))  # a copy: exact
 
 
 # ---- every emitted program is MIL whose every declared type coremltools infers, and computes the emulation's answer ------

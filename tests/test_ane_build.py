@@ -116,8 +116,15 @@ OFF_ROUTE = """program(1.3)
 """
 
 
+def _strict(p) -> None:
+    """ane_strict = true: an op no ANE route computes fails the build instead of running on the CPU."""
+    with open(p.root / "pyproject.toml", "a") as f:
+        f.write("ane_strict = true\n")
+
+
 def test_an_off_route_graph_fails_its_task_and_stops_no_other_build(mil_project):
     p = mil_project
+    _strict(p)
     np.zeros(32 * 32 * 9, np.float16).tofile(p.root / "specs" / "graphs" / "k3.bin")
     p.write("specs/graphs/a_conv3.mil", OFF_ROUTE)  # sorts before swiglu: it must not stop it
     r = p.doit("build", check=False)
@@ -134,6 +141,7 @@ def test_an_off_route_graph_fails_its_task_and_stops_no_other_build(mil_project)
 
 def test_bad_mil_fails_the_build_naming_file_and_line(mil_project):
     p = mil_project
+    _strict(p)  # exp has a CPU form: only ane_strict refuses it
     mil = p.root / "specs" / "graphs" / "swiglu.mil"
     text = mil.read_text()
     line = text[: text.index("silu(x = g)")].count("\n") + 1

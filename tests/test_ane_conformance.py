@@ -33,6 +33,7 @@ import pytest
 
 from npubuild.ane.mil import MilError, parse_mil
 from npubuild.ane.plan import PlanError, compile_plan
+from npubuild.ane.plan_model import PlanBounds
 from npubuild.runner.ane import AneRuntime
 
 from .conftest import REPO
@@ -350,11 +351,14 @@ REFUSED = [
 
 
 @pytest.mark.parametrize("name, specs, build, message", REFUSED, ids=[r[0] for r in REFUSED])
-def test_graphs_off_the_routes_are_refused_naming_the_op(name, specs, build, message):
+def test_graphs_off_the_routes_are_refused_naming_the_op_under_strict(name, specs, build, message):
     text = program_text(mb.program(input_specs=specs, opset_version=iOS18)(build))
     prog = parse_mil(text, file="conf.mil", pure=True)  # valid MIL: the reader takes it
     with pytest.raises(PlanError, match=r"conf.mil:\d+: " + message):
-        compile_plan(prog)
+        compile_plan(prog, PlanBounds(ane_strict=True))
+    # without ane_strict the op is one CPU node, named with the route's reason
+    plan = compile_plan(prog)
+    assert [(n.placement, n.route) for n in plan.nodes] == [("cpu", "cpu")] and plan.nodes[0].reason
 
 
 # ---- every model.mil a build of the repository's specs writes, against coremltools' type inference --------------------

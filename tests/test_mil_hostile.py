@@ -24,6 +24,7 @@ from npubuild.ane.mil import MilError, _Parser, load_mil, parse_mil
 from npubuild.ane.mil_tokens import check_brackets, tokenize
 from npubuild.ane.mil_model import MilBounds
 from npubuild.ane.plan import PlanError, compile_plan
+from npubuild.ane.plan_model import PlanBounds
 from npubuild.ane.weightbin import WeightBinError, read_blob, write_weight_bin
 from npubuild.core.config import load_config
 from npubuild.core.errors import UserError
@@ -403,10 +404,11 @@ def test_declared_types_must_be_what_mil_infers(scratch, text, line, fragments):
      ("'y'", "int32", "fp16")),
 ], ids=["result-?", "result-int"])
 def test_valid_mil_the_plan_cannot_take_is_a_plan_error(scratch, text, line, fragments):
-    """The plan's own refusals (its messages are the plan's: only their line and subject are fixed here)."""
+    """The plan's own refusals (its messages are the plan's: only their line and subject are fixed here); under
+    ane_strict, also what would otherwise be a CPU node (an int32 cast)."""
     parse_in(scratch, text)  # valid MIL ...
     with pytest.raises(PlanError) as e:  # ... but not for an ANE graph
-        plan_in(scratch, text)
+        plan_in(scratch, text, PlanBounds(roots=(scratch,), ane_strict=True))
     raises_at(e.value, line, *fragments)
 
 
@@ -451,9 +453,10 @@ def test_arguments_of_the_wrong_kind_are_refused_at_their_line(scratch):
                    '        tensor<fp16, [1, 64, 1, 1]> y = conv(weight = w, x = c)[name = string("y")];',
                    inputs="tensor<fp16, [1, 64, 1, 1]> x, tensor<fp16, [64, 64, 1, 1]> w")
     parse_in(scratch, text)  # a weight computed at run time is valid MIL ...
-    with pytest.raises(PlanError) as e:  # ... that no ANE route takes
-        plan_in(scratch, text)
+    with pytest.raises(PlanError) as e:  # ... that no ANE route takes: refused under ane_strict
+        plan_in(scratch, text, PlanBounds(roots=(scratch,), ane_strict=True))
     raises_at(e.value, 4, "conv 'c'", "constant weight")
+    assert [n.placement for n in plan_in(scratch, text).nodes] == ["cpu", "cpu"]  # else the CPU computes both
 
 
 def test_mutated_programs_give_user_errors_only(tmp_path):

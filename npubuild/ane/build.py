@@ -164,12 +164,18 @@ def _digest(path: Path, bounds: MilBounds) -> bytes:
         return b"unreadable"
 
 
+def _strict_mark(bounds) -> bytes:
+    """ane_strict in a graph's key: a strict build refuses what a default one places on the CPU, so a stored
+    plan with CPU nodes must not satisfy a strict build (nor the reverse)."""
+    return b"\0ane_strict" if getattr(bounds, "ane_strict", False) else b""
+
+
 def yaml_graph_key(graph, bounds: MilBounds) -> str:
     """A YAML graph's key: what its program is made of (:func:`.from_graph.describe`: the kernel keys hold the
     ops and attrs) and its constants' values (inline, or the .npy file's bytes)."""
     from ..core.canonical import canonical_json
 
-    h = hashlib.sha256(b"ane-yaml-graph-1\0" + code_version().encode())
+    h = hashlib.sha256(b"ane-yaml-graph-1\0" + code_version().encode() + _strict_mark(bounds))
     from .from_graph import describe
 
     h.update(canonical_json(describe(graph)).encode())
@@ -180,7 +186,7 @@ def yaml_graph_key(graph, bounds: MilBounds) -> str:
 
 
 def graph_key(mil_path: Path, bounds: MilBounds) -> str:
-    h = hashlib.sha256(b"ane-graph-2\0" + code_version().encode())
+    h = hashlib.sha256(b"ane-graph-2\0" + code_version().encode() + _strict_mark(bounds))
     try:
         h.update(hashlib.sha256(read_regular(mil_path, bounds.limits.spec_max_file_size)).digest())
     except (OSError, ValueError):

@@ -18,6 +18,8 @@ Keys (all optional):
   xrt_contexts = <by device>          NPU hardware contexts the xrt backend keeps open (npu1: 6,
                                       npu2: 16; env XRT_CONTEXT_CACHE_SIZE wins)
   ane_resident_programs = <no limit>  ANE programs the ane backend keeps loaded (env NPUBUILD_ANE_RESIDENT)
+  ane_strict = false                  true: an op of an ane graph no ANE route computes fails the build with the
+                                      route's reason instead of running on the CPU (docs/ane.md, Placement)
   stores = []                         further stores tried after the local one, in order: strings or tables
                                       {url = "...", mode = "rw" | "ro"}; url file:///dir (shared directory),
                                       http(s)://host[:port]/prefix (Bazel HTTP cache protocol), redis://host[:port][/db]
@@ -64,6 +66,7 @@ from .farm_settings import FarmSettings, parse_farm_settings
 
 KNOWN_KEYS = (
     "specs", "artifacts", "store", "targets", "max_open_kernels", "xdna_device", "xdna_strict", "xrt_contexts", "ane_resident_programs",
+    "ane_strict",
     "stores", "max_artifact_size", "trusted_keys", "require_signatures", "signing_key", "limits", "data_dirs",
     "host_cpu", "xdna_bodies", "flags", "executor",
     "farm_trusted", "farm_trusted_workers", "farm_tls_ca", "farm_tls_cert", "farm_tls_key", "farm_verify",
@@ -126,6 +129,7 @@ class Config:
     flags: ToolFlags = ToolFlags()
     executor: str = "local"  # or dask://host:port
     farm: FarmSettings = FarmSettings()  # the farm_* keys: whom the compile farm trusts (docs/farm.md)
+    ane_strict: bool = False  # refuse CPU placements in ane graphs (npubuild.ane.cpu_ops_placement)
 
     def data_roots(self) -> tuple:
         """Where spec data files (.npy, BLOBFILE) may be: the project, then data_dirs."""
@@ -216,6 +220,7 @@ def load_config(root: Path | None = None) -> Config:
         flags=tool_flags_from(table.get("flags"), str(pp)),
         executor=parse_executor(os.environ.get("NPUBUILD_EXECUTOR") or table.get("executor", "local"), pp),
         farm=parse_farm_settings(table, root, pp),
+        ane_strict=_bool(table.get("ane_strict", False), "ane_strict"),
     )
 
 

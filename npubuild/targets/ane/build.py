@@ -79,12 +79,12 @@ def graph_units(plan) -> list[GraphUnit]:
     if not plan.ane_graphs:
         return []
     from ...ane.build import PLAN_FILE, build_graph, code_version
-    from ...ane.mil_model import MilBounds
+    from ...ane.plan_model import PlanBounds
     from ...artifacts.stores import StoreAccess
 
     version = code_version()
     store = StoreAccess.from_config(plan.config)
-    bounds = MilBounds.of(plan.config)
+    bounds = PlanBounds.of(plan.config)  # with ane_strict: CPU placements are the build's errors
     units = []
     for name, (path, display) in sorted(plan.ane_graphs.items()):
         out = graph_dir(plan, name)
@@ -94,7 +94,7 @@ def graph_units(plan) -> list[GraphUnit]:
             action=(build_graph, (path, display, out, store, bounds, graph)),
             sources=sources(plan, name, bounds, readable=True),
             outputs=[f"{out}/{PLAN_FILE}"],
-            key=version,
+            key=f"{version}:strict" if bounds.ane_strict else version,  # ane_strict changes what the task does
             intact=OutputsMatchPlan(out),
             clean=[out],  # the programs, weights and Core ML packages: the whole directory
             fails=_plan_fails(path, display, bounds, graph),
