@@ -1,10 +1,43 @@
 """``npubuild show GRAPH``: a graph's inputs, params, constants, outputs and nodes, from the built
-manifest only (so it works on an artifact folder shared without its specs)."""
+manifest only (so it works on an artifact folder shared without its specs). For an ANE graph also
+where each node runs, as Core ML's MLComputePlan reports per op: ``ane`` (a per-node ANE program) or
+``cpu`` (computed on the host), with the reason the plan recorded (npubuild.ane.programs.plan_record)."""
 from __future__ import annotations
 
 import json
 
-from .common import ARTIFACTS, Command, arg, fmt_tensor, signature_of
+from .common import ARTIFACTS, Command, arg, fmt_tensor, read_manifest_of, signature_of
+
+
+def placements(record: dict) -> list[dict]:
+    """Each node of an ANE graph's record in run order: name, op (a CPU node's MIL op, else its route),
+    placement and, for a CPU node, why (read defensively: a field of the wrong type shows as ?)."""
+    nodes = record.get("nodes") if isinstance(record.get("nodes"), list) else []
+    order = record.get("order")
+    if not (isinstance(order, list) and sorted(order, key=str) == sorted(range(len(nodes)), key=str)):
+        order = range(len(nodes))
+    out = []
+    for i in order:
+        n = nodes[i] if isinstance(nodes[i], dict) else {}
+        attrs = n.get("attrs") if isinstance(n.get("attrs"), dict) else {}
+        cpu = n.get("route") == "cpu"
+        op = attrs.get("op") if cpu and isinstance(attrs.get("op"), str) else n.get("route")
+        placement = n.get("placement") if n.get("placement") in ("ane", "cpu") else ("ane" if "mil" in n else "cpu")
+        reason = n.get("reason") if isinstance(n.get("reason"), str) else None
+        out.append({"name": n.get("name") if isinstance(n.get("name"), str) else f"node{i}", "op": op if isinstance(op, str) else "?",
+                    "placement": placement, "reason": reason})
+    return out
+
+
+def placement_lines(places: list[dict]) -> list[str]:
+    on = {p: sum(1 for n in places if n["placement"] == p) for p in ("ane", "cpu")}
+    lines = [f"placement: {on['ane']} on ane, {on['cpu']} on cpu"]
+    w = max((len(n["name"]) for n in places), default=0)
+    wo = max((len(n["op"]) for n in places), default=0)
+    for n in places:
+        why = f"  {n['reason']}" if n["placement"] == "cpu" and n["reason"] else ""
+        lines.append(f"  {n['name']:<{w}}  {n['placement']}  {n['op']:<{wo}}{why}".rstrip())
+    return lines
 
 
 def show_lines(sig: dict) -> list[str]:
@@ -33,6 +66,10 @@ def run(args) -> int:
     functions = _functions(args) if sig["kind"] == "ane" else []
     if len(functions) > 1:  # an ANE graph from a multifunction .mil: shown is its default function
         sig["functions"] = functions
+    places = None
+    if sig["kind"] == "ane":  # where each node of the shown function runs (MLComputePlan's question)
+        _, m = read_manifest_of(args)
+        places = sig["placement"] = placements(m["graphs"][args.graph])
     if args.json:
         print(json.dumps(sig, indent=1))
     else:
@@ -40,7 +77,7 @@ def run(args) -> int:
         if len(functions) > 1:
             lines.insert(1, f"functions: {functions[0]} (default, shown), {', '.join(functions[1:])} "
                             f"(`npubuild run {args.graph} --function NAME`)")
-        print("\n".join(lines))
+        print("\n".join(lines + (placement_lines(places) if places is not None else [])))
     return 0
 
 
@@ -58,7 +95,7 @@ COMMAND = Command(
     "show",
     help="a graph's inputs, params, constants, outputs and nodes, from the manifest",
     description="Inputs, params, constants and outputs with shape and dtype; each node with its op, kernel id and "
-    "targets. Reads the built manifest only (graphs from .mil files included).",
+    "targets; for an ANE graph where each node runs (ane or cpu) and why. Reads the built manifest only (graphs from .mil files included).",
     run=run,
     options=(
         arg("graph"),
