@@ -7,13 +7,15 @@ and the same text with a wrong declaration must fail at the op's file:line showi
 Cases coremltools refuses must be refused by npubuild too."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import coremltools as ct  # a dependency of npubuild (pyproject.toml): the reference these tests compare with
 import numpy as np
 import pytest
 from coremltools.converters.mil import Builder as mb
 from coremltools.converters.mil.mil import Function, types
 
-from npubuild.ane.mil import MilError, parse_mil
+from npubuild.ane.mil import MilError, load_mil, parse_mil
 from npubuild.ane.mil_model import MilType
 from npubuild.ane.mil_types import infer_program
 
@@ -458,3 +460,16 @@ def test_unknown_dimensions_match_and_are_refined():
     assert got["y"] == MilType("fp16", (-1, 32)) and got["z"] == MilType("fp16", (3, 32)) and got["s"] == MilType("fp16", (3,))
     with pytest.raises(MilError, match=r"q.mil:6: reduce_sum 's': declared tensor<fp16, \[\?, 1\]> but MIL infers tensor<fp16, \[3\]>"):
         parse_mil(text.replace("weight = W", f"weight = {weight}").replace("[?]> s", "[?, 1]> s"), "q.mil")
+
+
+SAMPLES_DIR = Path(__file__).parent / "data" / "mil_samples"
+
+
+@pytest.mark.parametrize("path", sorted(SAMPLES_DIR.glob("*.mil")), ids=lambda p: p.name)
+def test_real_world_mil_samples_read(path):
+    """MIL text written by Apple's tools (sources in data/mil_samples/README.md) reads: every op's declared
+    type is the one MIL infers, and every op result has a type."""
+    prog = load_mil(path)
+    for name, types_ in infer_program(prog).items():
+        fn = prog.functions[name]
+        assert {r for op in fn.ops for r, _ in op.results} <= set(types_)
