@@ -133,14 +133,24 @@ def test_two_functions_build_into_one_multifunction_package_and_each_runs(mf_pro
     assert (p.artifacts / victim).is_file()
 
 
-def test_a_function_that_cannot_be_planned_refuses_the_graph_naming_it(mf_project):
-    # decode's y is an op MIL knows and no ANE route takes: main still plans, decode does not
-    p = mf_project(two_functions(decode_tail="atan(x = c)"))
+@pytest.mark.parametrize("tail, strict, why", [
+    # an output that is only a view of the input: no placement computes it
+    ("reshape(x = x, shape = tensor<int32, [4]>([1, 64, 1, 1]))", False,
+     "g.mil:11: function output 'y' is only a view of the function input 'x' (reshape 'y')"),
+    # an op no ANE route takes, with ane_strict (without it the op is placed on the CPU)
+    ("atan(x = c)", True, "g.mil:11: op 'atan' ('y', shape [1, 64, 1, 1]) is not on an ANE graph route"),
+])
+def test_a_function_that_cannot_be_planned_refuses_the_graph_naming_it(mf_project, tail, strict, why):
+    p = mf_project(two_functions(decode_tail=tail))
+    if strict:
+        (p.root / "pyproject.toml").write_text((p.root / "pyproject.toml").read_text() + "ane_strict = true\n")
     r = p.doit("build", check=False)
     assert r.rc != 0
     text = r.out + r.err
-    assert "function 'decode' (specs/graphs/g.mil:8) cannot be planned" in text  # where the function starts
-    assert "g.mil:11: op 'atan'" in text  # the planner's own file:line, the op it refuses
+    assert "(1 of 2 functions cannot be planned; no part of this graph is built)" in text, text
+    assert "function 'decode' (specs/graphs/g.mil:8) cannot be planned" in text, text  # where the function starts
+    assert why in text, text  # the planner's own file:line and reason
     assert "function 'main'" not in text  # main plans: only decode is named
     m = json.loads((p.artifacts / "manifest.json").read_text())
     assert "g" not in m["graphs"] and "r" in str(m["kernels"])  # the graph is refused whole; the kernel still builds
+    assert not (p.artifacts / "ane" / "g" / "plan.json").exists()
