@@ -2,7 +2,9 @@
 
 Each rule reads an op's operands through :class:`Operands` and returns the
 types of its results (the elementwise ops' rules are beside the op table in
-:mod:`.mil_types`), or raises :class:`Bad` saying why the operands do not
+:mod:`.mil_types`; gather/scatter, pooling, tensor operations, rearranging,
+image resizing and recurrent ops each have a module ``mil_shapes_*`` of their
+own), or raises :class:`Bad` saying why the operands do not
 make a valid op. The rules follow coremltools 9.0's ``type_inference`` of each
 op (``coremltools/converters/mil/mil/ops/defs/iOS15..iOS18``; the file is
 named at each rule), written anew: broadcasting and conv output sizes from

@@ -17,7 +17,12 @@ The op table below lists, per op, its inputs and type domains as coremltools
 defines them for the function's opset (``ios15``..``ios18`` / ``CoreML5``..
 ``CoreML9``; a function without one is read as ios18): iOS17 gave many ops a
 second domain ``U`` for their parameters (``defs/iOS17/*.py``) where iOS15 had
-one ``T`` for all. The source file of each group is named beside it.
+one ``T`` for all, and an op coremltools redefines in a later opset (gather's
+``batch_dims`` from iOS16, topk's ``output_indices_dtype`` from iOS17, ...) has
+one Spec per definition (``Spec.later``). The source file of each group is named
+beside it. The rules are in :mod:`.mil_shapes` and, per op family, in
+:mod:`.mil_shapes_gather`, :mod:`.mil_shapes_pool`, :mod:`.mil_shapes_tensor`,
+:mod:`.mil_shapes_transform`, :mod:`.mil_shapes_image` and :mod:`.mil_shapes_rnn`.
 
 ``rms_norm`` is no MIL op (coremltools has none; its torch frontend decomposes
 it): npubuild reads it as an **extension op** (:func:`.mil_shapes.rms_norm`),
@@ -461,7 +466,7 @@ SPECS["rms_norm"] = _spec("x:T w:T? eps:=U?", R.rms_norm, split17=True)
 def _fixed(dom: str, version: int):
     """The dtypes of a domain that is not a shared letter; None for any."""
     return {"i32": ("int32",), "int": ("int8", "int16", "int32") if version >= 17 else ("int32",),
-            "bool": ("bool",), "str": ("string",), "u32": ("uint32",), "f32": ("fp32",), "u1": ("uint1",)}.get(dom)
+            "bool": ("bool",), "str": ("string",), "u32": ("uint32",), "f32": ("fp32",)}.get(dom)
 
 
 def check_operands(op, spec: Spec, a: Operands, version: int) -> None:
