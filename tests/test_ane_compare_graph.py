@@ -103,8 +103,16 @@ def test_a_graph_package_that_differs_or_fails_is_reported(built, capsys):
     out = capsys.readouterr().out
     assert "graph package ane/g/g.mlpackage function decode: Core ML failed: Error compiling model: no ANE" in out
     assert "  devices: Core ML's compute plan failed: no compute plan" in out
-    nodes = sum(1 for n in _graph(built)["nodes"] if "mil" in n)  # the default: the node packages too (main's)
-    assert out.splitlines()[-1] == f"ane-compare g: {nodes} node(s) and the graph package (2 function(s)), seed 0, 1 failed on Core ML"
+    # the default: every function's node packages too, the other functions' rows named by their function
+    g = _graph(built)
+    main_nodes = [(i, n) for i, n in enumerate(g["nodes"]) if "mil" in n]
+    decode_nodes = [(i, n) for i, n in enumerate(g["functions"]["decode"]["nodes"]) if "mil" in n]
+    lines = out.splitlines()
+    heads = [f"n{i} {n['name']} ({n['route']})" for i, n in main_nodes] + [f"decode n{i} {n['name']} ({n['route']})" for i, n in decode_nodes]
+    assert [ln.split(":")[0] for ln in lines[:len(heads)]] == heads
+    assert all(": max abs err " in ln for ln in lines[:len(heads)])
+    total = len(main_nodes) + len(decode_nodes)
+    assert lines[-1] == f"ane-compare g: {total} node(s) and the graph package (2 function(s)), seed 0, 1 failed on Core ML"
 
 
 def test_cli_no_nodes_flag_and_no_runtime(built):

@@ -130,11 +130,14 @@ def ane_record(rt, name: str) -> dict:
     return record
 
 
-def compare_graph(rt, name: str, predict, seed: int = 0) -> list[dict]:
+def compare_graph(rt, name: str, predict, seed: int = 0, function: str | None = None) -> list[dict]:
     """One row per program node of the ANE graph ``name`` of the loaded artifacts ``rt``: node, name, route,
-    package, and max_abs / max_ulp, or error (what the predictor raised)."""
-    record = ane_record(rt, name)
-    runner = rt.graph(name, backend="ane")
+    package, and max_abs / max_ulp, or error (what the predictor raised); ``function``: the nodes of that function
+    of a multifunction graph (rows then name it), else the default function's."""
+    from .ane_graph import function_record
+
+    record = function_record(name, ane_record(rt, name), function)
+    runner = rt.graph(name, backend="ane", function=function)
     rows = []
     for i, n in enumerate(record["nodes"]):
         if "mil" not in n:
@@ -147,6 +150,8 @@ def compare_graph(rt, name: str, predict, seed: int = 0) -> list[dict]:
         rng = np.random.default_rng([seed, i])
         inputs = [rng.uniform(-1, 1, size=cur.shape).astype(np.float32 if cur.dtype == "fp32" else np.float16) for cur in node.ins]
         row = {"node": i, "name": node.name, "route": node.route, "package": pkg["path"]}
+        if function is not None:
+            row["function"] = function
         try:
             out = predict(safe_path(rt.path, pkg["path"]), {f"in{p}": a for p, a in enumerate(inputs)})
             got = np.asarray(out["y"], dtype=np.float16).reshape(node.out.shape)
@@ -231,7 +236,7 @@ def format_package_row(r: dict) -> list[str]:
 
 
 def format_row(r: dict) -> str:
-    head = f"n{r['node']} {r['name']} ({r['route']})"
+    head = f"{r['function'] + ' ' if r.get('function') else ''}n{r['node']} {r['name']} ({r['route']})"
     if "error" in r:
         return f"{head}: Core ML failed: {r['error']}"
     ulp = "n/a (NaN in one answer only)" if r["max_ulp"] is None else str(r["max_ulp"])
@@ -253,7 +258,14 @@ def run(name: str, artifacts: str | None, seed: int = 0, predict=None, platform:
             raise UserError(reason)
         predict = coreml_predictor()
         devices = devices or coreml_devices()
-    rows = compare_graph(rt, name, predict, seed) if nodes else []
+    rows = []
+    if nodes:  # every function's nodes: the default function's as a one-function graph's, then each other's, named
+        from .ane_graph import function_names
+
+        names = function_names(ane_record(rt, name))
+        rows = compare_graph(rt, name, predict, seed)
+        for f in names[1:]:
+            rows += compare_graph(rt, name, predict, seed, function=f)
     for r in rows:
         print(format_row(r))
     functions = compare_package(rt, name, predict, seed, devices)
