@@ -390,6 +390,24 @@ def test_an_fp32_default_parameter_beside_fp16_reads_as_coremltools_writes_it():
             parse_mil(text, "t.mil")
 
 
+@pytest.mark.parametrize("op, params, message", [
+    ("resize_nearest_neighbor", {"x": "x", "target_size_height": I32(-2), "target_size_width": I32(3)},
+     "target_size_height -2 is negative; a size is 0 or more"),
+    ("topk", {"x": "x", "k": I32(-2)}, "k -2 is negative"),
+])
+def test_negative_sizes_coremltools_takes_are_refused(op, params, message):
+    """coremltools infers a negative dim from a negative constant size (a type no tensor has); the reader
+    refuses the op at its line."""
+    want = coreml_types(op, x(1, 3, 4, 5), params, 18)
+    assert any(d < -1 for t in want for d in t.shape)
+    text, line = program(op, x(1, 3, 4, 5), params, [MilType(t.dtype, (1,)) for t in want], 18, False)
+    with pytest.raises(MilError, match=f"^t.mil:{line}: {op} 'r0'"):
+        parse_mil(text, "t.mil")
+    with pytest.raises(MilError) as e:
+        parse_mil(text, "t.mil")
+    assert message in str(e.value)
+
+
 def test_quantize_is_an_ios17_op():
     params = {"input": "x", "scale": F16(0.5), "output_dtype": "int8"}
     with pytest.raises(Exception):

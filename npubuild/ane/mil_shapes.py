@@ -128,6 +128,15 @@ def known(d) -> bool:
     return d is not None and d >= 0
 
 
+def size(v: int, what: str) -> int:
+    """A result dim taken from a constant (a target size, k, an output shape): 0 or more. coremltools
+    takes a negative one as written (resize_nearest_neighbor to height -2 infers [..., -2, W]), a type no
+    tensor has: refused here."""
+    if v < 0:
+        raise Bad(f"{what} {v} is negative; a size is 0 or more")
+    return v
+
+
 def need_rank(t: T, what: str = "x") -> tuple:
     if t.shape is None:
         raise Bad(f"{what} has a rank not known before run time; this op needs it")

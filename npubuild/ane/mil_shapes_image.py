@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 from ..ops.lazy_numpy import np
-from .mil_shapes import Bad, Operands, T, dims, known, need_rank
+from .mil_shapes import Bad, Operands, T, dims, known, need_rank, size
 
 SAMPLING = ("STRICT_ALIGN_CORNERS", "ALIGN_CORNERS", "UNALIGN_CORNERS", "DEFAULT", "OFFSET_CORNERS")
 BOX_MODES = ("CORNERS_HEIGHT_FIRST", "CORNERS_WIDTH_FIRST", "CENTER_SIZE_HEIGHT_FIRST", "CENTER_SIZE_WIDTH_FIRST")
@@ -47,7 +47,7 @@ def upsample(a: Operands) -> list[T]:
 def resize_nearest_neighbor(a: Operands) -> list[T]:
     """resize_nearest_neighbor: the last two dims become target_size_height, target_size_width."""
     xs = _rank3(a)
-    xs[-1], xs[-2] = a.int("target_size_width"), a.int("target_size_height")
+    xs[-1], xs[-2] = (size(a.int(k), k) for k in ("target_size_width", "target_size_height"))
     return [T(a.type("x").dtype, tuple(xs))]
 
 
@@ -56,7 +56,7 @@ def resize_bilinear(a: Operands) -> list[T]:
     sampling_mode (default DEFAULT) is one of coremltools' five."""
     xs = _rank3(a)
     _one_of(a, "sampling_mode", SAMPLING, "DEFAULT")
-    xs[-1], xs[-2] = a.int("target_size_width", 1), a.int("target_size_height", 1)
+    xs[-1], xs[-2] = (size(a.int(k, 1), k) for k in ("target_size_width", "target_size_height"))
     return [T(a.type("x").dtype, tuple(xs))]
 
 
@@ -82,7 +82,7 @@ def crop_resize(a: Operands) -> list[T]:
     xs = need_rank(x)
     if len(xs) != 4:
         raise Bad(f"x {dims(xs)} must have rank 4")
-    th, tw = a.int("target_height", 1), a.int("target_width", 1)
+    th, tw = (size(a.int(k, 1), k) for k in ("target_height", "target_width"))
     if a.version < 17:
         rs = need_rank(a.type("roi"), "roi")
         if len(rs) != 5:
@@ -130,7 +130,7 @@ def affine(a: Operands) -> list[T]:
         raise Bad("coremltools implements only padding_mode constant with padding_value 0")
     if known(ms[-1]) and ms[-1] != 6:
         raise Bad(f"transform_matrix {dims(ms)} must have 6 values per row")
-    xs[2], xs[3] = a.int("output_height"), a.int("output_width")
+    xs[2], xs[3] = (size(a.int(k), k) for k in ("output_height", "output_width"))
     return [T(x.dtype, tuple(xs))]
 
 
@@ -173,6 +173,6 @@ def resize(a: Operands) -> list[T]:
     start = (len(vals) if vals is not None else s.shape[0]) - rd
     for i in range(rd):
         j = len(xs) - rd + i
-        t = -1 if vals is None or start < 0 else vals[start + i]
+        t = -1 if vals is None or start < 0 else size(vals[start + i], "shape's value")
         xs[j] = xs[j] if t == 0 else t
     return [T(x.dtype, tuple(xs))]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from .mil_shapes import Bad, Operands, T, dims, known, need_rank
+from .mil_shapes import Bad, Operands, T, dims, known, need_rank, size
 
 POOL_PADS = ("valid", "same", "custom", "same_lower")
 
@@ -107,7 +107,7 @@ def conv_transpose(a: Operands) -> list[T]:
         if not bs or (known(c_out) and bs[0] != c_out):
             raise Bad(f"bias is {dims(bs)}; it needs one value per output channel ({c_out})")
     if a.has("output_shape"):
-        out = a.ints("output_shape")
+        out = [size(d, "output_shape's value") for d in a.ints("output_shape")]
         if len(out) < 2 or (known(xs[0]) and out[0] != xs[0]) or (known(c_out) and out[1] != c_out):
             raise Bad(f"output_shape {out} must start with x's N ({xs[0]}) and C_out ({c_out})")
         return [T(x.dtype, tuple(out))]
@@ -127,10 +127,10 @@ def conv_transpose(a: Operands) -> list[T]:
             sizes.append(-1)
             continue
         ek = (k - 1) * dil[r] + 1
-        size = strides[r] * d if pad_type == "same" else strides[r] * (d - 1) + ek
+        out_d = strides[r] * d if pad_type == "same" else strides[r] * (d - 1) + ek
         if pad_type == "custom":
-            size -= pad[2 * r] + pad[2 * r + 1]
-        if size <= 0:
-            raise Bad(f"spatial dimension {r} would have {size} values")
-        sizes.append(size)
+            out_d -= pad[2 * r] + pad[2 * r + 1]
+        if out_d <= 0:
+            raise Bad(f"spatial dimension {r} would have {out_d} values")
+        sizes.append(out_d)
     return [T(x.dtype, (xs[0], c_out, *sizes))]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 
 from ..ops.lazy_numpy import np
-from .mil_shapes import Bad, Operands, T, dims, known, need_rank, norm_axis
+from .mil_shapes import Bad, Operands, T, dims, known, need_rank, norm_axis, size
 
 
 def _shaped(a: Operands, dtype: str, key: str = "shape") -> list[T]:
@@ -78,7 +78,7 @@ def random_categorical(a: Operands) -> list[T]:
     xs = need_rank(x)
     if not xs:
         raise Bad("x must have rank 1 or more")
-    return [T(x.dtype, tuple(xs[:-1]) + (a.int("size", 1),))]
+    return [T(x.dtype, tuple(xs[:-1]) + (size(a.int("size", 1), "size"),))]
 
 
 def cumsum(a: Operands) -> list[T]:
@@ -102,7 +102,7 @@ def topk(a: Operands) -> list[T]:
     output_indices_dtype (int32 or uint16), which is only for return_indices true."""
     x = a.type("x")
     xs = list(need_rank(x))
-    k, axis = a.int("k", 1), a.int("axis", -1)
+    k, axis = size(a.int("k", 1), "k"), a.int("axis", -1)
     if not -len(xs) <= axis < len(xs):
         raise Bad(f"axis {axis} is out of range for x {dims(xs)}")
     if known(xs[axis]) and k > xs[axis]:
@@ -226,7 +226,7 @@ def non_maximum_suppression(a: Operands) -> list[T]:
     ss = need_rank(s, "scores")
     if len(ss) != 3:
         raise Bad(f"scores {dims(ss)} must have rank 3")
-    m = a.int("max_boxes")
+    m = size(a.int("max_boxes"), "max_boxes")
     if a.version >= 17:
         n, c, _ = ss
         return [T(b.dtype, (n, 4, m)), T(s.dtype, (n, c, m)), T("int32", (n, m))]
