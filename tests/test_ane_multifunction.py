@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import npubuild
-from npubuild.core.errors import UserError
+from npubuild.core.errors import UserError, VerifyError
 
 CONV = ('conv(dilations = tensor<int32, [2]>([1, 1]), groups = int32(1), pad = tensor<int32, [4]>([0, 0, 0, 0]), '
         'pad_type = string("valid"), strides = tensor<int32, [2]>([1, 1]), weight = W, x = x)')
@@ -127,10 +127,26 @@ def test_two_functions_build_into_one_multifunction_package_and_each_runs(mf_pro
     assert p.npubuild("verify").rc == 0
     # a second build is a no-op; deleting a decode program's file makes it build again
     assert p.doit("build").summary["compiled"] == 0
-    victim = next(n for n in g["functions"]["decode"]["nodes"] if "mil" in n)["mil"]["path"]
+    first = next(n for n in g["functions"]["decode"]["nodes"] if "mil" in n)
+    # a changed decode file: the runtime refuses that function when it opens it (load() checks the default's files)
+    weights = p.artifacts / first["weights"]["path"]
+    weights.write_bytes(weights.read_bytes()[:-2] + b"\x00\x7c")
+    rt = npubuild.load(p.artifacts)
+    try:
+        with pytest.raises(VerifyError, match=rf"ANE graph 'g' function 'decode' node 0 \(c\) \[weights\]: {first['weights']['path']} changed"):
+            rt.graph("g", backend="ane", function="decode")
+        rt.graph("g", backend="ane").run(x=x_pre)  # the default function's files are intact
+    finally:
+        rt.close()
+    victim = first["mil"]["path"]
     (p.artifacts / victim).unlink()
     p.doit("build")
     assert (p.artifacts / victim).is_file()
+    rt = npubuild.load(p.artifacts)
+    try:
+        assert rt.graph("g", backend="ane", function="decode").run(x=x_dec)["y"].tolist() == got_dec.tolist()
+    finally:
+        rt.close()
 
 
 @pytest.mark.parametrize("tail, strict, why", [

@@ -43,6 +43,34 @@ def function_record(name: str, record: dict, function: str | None) -> dict:
     return {**sub, "file": record.get("file"), "function": function}
 
 
+def function_files(record: dict):
+    """(what, file record) for every file a function's plan record names: each program's model.mil and
+    weight.bin, the fills, and each file of the node packages (the graph package is the graph record's)."""
+    for i, n in enumerate(record.get("nodes") or []):
+        if not isinstance(n, dict):
+            continue
+        for role in ("mil", "weights"):
+            if isinstance(n.get(role), dict):
+                yield f"node {i} ({n.get('name')}) [{role}]", n[role]
+        pkg = n.get("mlpackage")
+        for f in pkg.get("files", []) if isinstance(pkg, dict) else []:
+            yield f"node {i} ({n.get('name')}) [mlpackage]", f
+    if isinstance(record.get("fills"), dict):
+        yield "[fills]", record["fills"]
+
+
+def check_function_files(artifacts, name: str, function: str, record: dict) -> None:
+    """Re-hash every file of function ``function`` of the ANE graph ``name`` against its record, as `npubuild
+    verify` does for the files the manifest's graph records name (which do not include a multifunction graph's
+    other functions): a VerifyError naming the first that is missing or changed."""
+    from ..artifacts.manifest import read_verified
+
+    for what, f in function_files(record):
+        if not isinstance(f, dict) or not {"path", "sha256", "size"} <= set(f):
+            raise VerifyError(f"ANE graph '{name}' function '{function}' {what}: not a file record; rebuild with `doit build`")
+        read_verified(artifacts, f, f"ANE graph '{name}' function '{function}' {what}")
+
+
 class AneGraphRunner:
     backend = "ane"
     fallback_reason = None

@@ -170,9 +170,11 @@ class Runtime:
         if owner is not None:  # a graph its target runs whole (ane)
             record = g.raw
             if function is not None:
-                from .ane_graph import function_record
+                from .ane_graph import check_function_files, function_record
 
                 record = function_record(name, g.raw, function)
+                if record is not g.raw:  # a non-default function: its files are not among those load() verified
+                    check_function_files(self.path, name, function, record)
             return owner.open_graph(self, name, record, backend)
         return self._runner(g, backend)
 
