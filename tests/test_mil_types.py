@@ -330,6 +330,20 @@ INVALID = [
     ("dequantize", x(2, 3, dtype="int8"), {"input": "x", "scale": w(2), "axis": I32(1)}, 18,
      "scale is [2]; it must be [3], input's dim 1"),
     ("random_normal", {}, {"shape": np.array([2, 3], I32), "mean": F16(0)}, 18, "mean is fp16 but stddev fp32"),
+    ("gather", {"x": In("fp16", 5, 4), "i": In("int32", 5, 3)}, {"x": "x", "indices": "i", "batch_dims": I32(1)}, 15,
+     "unknown input 'batch_dims'"),  # from iOS16
+    ("gather", {"x": In("fp16", 5, 4), "i": In("int32", 3)}, {"x": "x", "indices": "i", "validate_indices": True}, 16,
+     "unknown input 'validate_indices'"),  # from iOS17
+    ("topk", x(2, 5), {"x": "x", "k": I32(2), "return_indices": False, "output_indices_dtype": "int32"}, 18,
+     "output_indices_dtype is only for return_indices true"),
+    ("slice_update", {"x": In("fp16", 4, 6), "u": In("fp16", 2, 2)},
+     {"x": "x", "update": "u", "begin": np.array([1, 0], I32), "end": np.array([3, 6], I32), "stride": np.array([1, 2], I32)}, 18,
+     "update is [2, 2]; the slice is [2, 3]"),
+    ("conv_transpose", x(1, 4, 5, 5), {"x": "x", "weight": w(4, 3, 3, 3), "bias": w(4)}, 18,
+     "bias is [4]; it needs one value per output channel (3)"),
+    ("non_maximum_suppression", {"b": In("fp16", 2, 10, 4), "s": In("fp16", 2, 10, 3)},
+     {"boxes": "b", "scores": "s", "iou_threshold": F16(0.5), "score_threshold": F16(0.1), "max_boxes": I32(4)}, 18,
+     "unknown input 'score_threshold'"),  # iOS17 dropped it
 ]
 
 
