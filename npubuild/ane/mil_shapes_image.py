@@ -61,7 +61,8 @@ def resize_bilinear(a: Operands) -> list[T]:
 
 
 def crop(a: Operands) -> list[T]:
-    """crop: crop_height and crop_width (2 values each) come off the last two dims."""
+    """crop: crop_height and crop_width (2 values each) come off the last two dims; cropping more than a
+    dim holds is refused (coremltools infers a negative dim)."""
     xs = _rank3(a)
     for i, k in ((-2, "crop_height"), (-1, "crop_width")):
         c = a.ints(k)

@@ -90,7 +90,8 @@ def l2_pool(a: Operands) -> list[T]:
 def conv_transpose(a: Operands) -> list[T]:
     """defs/iOS15/conv.py conv_transpose: weight [C_in, C_out / groups, *K]; C_out = weight's dim 1 * groups;
     output_shape, when given, is the result's shape (its N and C_out must match); otherwise per spatial
-    dim valid s * (d - 1) + dilated K, same s * d, custom that minus both pads."""
+    dim valid s * (d - 1) + dilated K, same s * d, custom that minus both pads (pads that leave no output
+    are refused, where coremltools infers 0 or a negative dim, as conv refuses them)."""
     x, w = a.type("x"), a.type("weight")
     xs, ws = need_rank(x), need_rank(w, "weight")
     n = len(xs) - 2

@@ -6,7 +6,9 @@ space_to_batch, batch_to_space), ``defs/iOS16/tensor_transformation.py``
 (reshape_like, pixel_unshuffle), ``defs/iOS18/tensor_transformation.py``
 (slice_update) and ``defs/iOS15/linear.py`` (einsum). Where coremltools divides a
 dimension and keeps a fraction (pixel_unshuffle, space_to_batch), a dimension that
-does not divide is refused: no tensor has that shape.
+does not divide is refused, and so is a size it would infer as negative (crops
+larger than batch_to_space's result, a sliding window larger than its axis): no
+tensor has that shape.
 """
 from __future__ import annotations
 
@@ -88,7 +90,8 @@ def batch_to_space(a: Operands) -> list[T]:
 
 
 def sliding_windows(a: Operands) -> list[T]:
-    """sliding_windows: dim ``axis`` becomes (d - size) // stride + 1 windows, followed by a new dim ``size``."""
+    """sliding_windows: dim ``axis`` becomes (d - size) // stride + 1 windows, followed by a new dim ``size``;
+    a window larger than the axis is refused (coremltools infers 0 or fewer windows)."""
     x = a.type("x")
     xs = list(need_rank(x))
     axis, size, stride = a.int("axis"), a.int("size"), a.int("stride", 1)
