@@ -280,3 +280,164 @@ def test_build_and_show_list_placements(project):
     r = p.doit("build", check=False)
     assert r.rc != 0 and "specs/graphs/r16.mil:4: relu 'y' on 16 elements is off route" in r.out + r.err
     shutil.rmtree(p.root / "specs" / "graphs")
+
+
+# ---- every CPU form against coremltools' own value inference, in fp32 ---------------------------------------------------
+# An fp32 graph is all CPU nodes (the ANE programs are fp16) computing in fp32 end to end, so each form can be held
+# to coremltools' value_inference of the same builder program (tests/mil_convert.coreml_value: NumPy, in float32
+# for fp32 ops) to float32 precision. Float constant tensors are fp16 values: the plan reads constants as fp16.
+
+def c16(shape, seed, lo=-1.0, hi=1.0):
+    """A constant of fp16 values, as fp32 (the plan reads float constants as fp16: these lose nothing)."""
+    return rand(shape, seed, lo, hi).astype(np.float32)
+
+
+def _chan(v):
+    return np.asarray(v, np.float64).reshape(1, -1, 1, 1)
+
+
+# NumPy references written here where coremltools' value inference has none (batch_norm, instance_norm,
+# depth_to_space, space_to_depth) or does not follow its own definition (concat's value_inference ignores
+# interleave, which its docstring defines as output[0::2] = in1, output[1::2] = in2 along axis; cumsum's
+# exclusive branch raises). Each from the op's definition in coremltools' iOS15 docstrings.
+OWN_REFS = {
+    "batch_norm": lambda x: (x - _chan(c16(3, 37))) / np.sqrt(_chan(c16(3, 38, 0.5, 1.5)) + 1e-3) * _chan(c16(3, 39)) + _chan(c16(3, 40)),
+    "instance_norm": lambda x: ((x - x.mean(axis=(2, 3), keepdims=True)) / np.sqrt(x.var(axis=(2, 3), keepdims=True) + 1e-3)
+                                * _chan(c16(3, 41)) + _chan(c16(3, 42))),
+    "depth_to_space": lambda x: x.reshape(1, 2, 2, 2, 2, 2).transpose(0, 3, 4, 1, 5, 2).reshape(1, 2, 4, 4),  # DCR
+    "space_to_depth": lambda x: x.reshape(1, 2, 2, 2, 2, 2).transpose(0, 3, 5, 1, 2, 4).reshape(1, 8, 2, 2),
+    "concat-interleave": lambda x, y: np.stack([x[:, j // 2] if j % 2 == 0 else y[:, j // 2] for j in range(6)], axis=1),
+    "cumsum": lambda x: np.stack([x[:, j + 1:].sum(axis=1) for j in range(4)], axis=1),  # reverse and exclusive
+}
+
+
+def _sweep_cases():
+    from coremltools.converters.mil import Builder as mb
+
+    i32 = lambda v: np.asarray(v, np.int32)  # noqa: E731
+    unary = {"abs": None, "acos": (-0.9, 0.9), "asin": (-0.9, 0.9), "atan": None, "atanh": (-0.9, 0.9), "ceil": None,
+             "cos": None, "cosh": None, "erf": None, "exp": None, "exp2": None, "floor": None, "round": None,
+             "sign": None, "sin": None, "sinh": None, "sqrt": (0.1, 2.0), "square": None, "tan": (-1.0, 1.0), "tanh": None,
+             "relu": None, "relu6": (-8.0, 8.0), "sigmoid": None, "softplus": None, "softsign": None}
+    cases = [(f"{op}", [(2, 3, 4)], (lambda op: lambda x: getattr(mb, op)(x=x))(op), rng) for op, rng in unary.items()]
+    for op in ("add", "sub", "mul", "real_div", "maximum", "minimum", "pow", "floor_div", "mod"):
+        rng = (0.5, 2.0) if op in ("pow", "real_div", "floor_div", "mod") else None
+        cases.append((op, [(2, 3, 4), (3, 1)], (lambda op: lambda x, y: getattr(mb, op)(x=x, y=y))(op), rng))
+    for op in ("equal", "not_equal", "greater", "greater_equal", "less", "less_equal"):
+        cases.append((op, [(2, 3, 4), (2, 3, 4)], (lambda op: lambda x, y: mb.cast(x=getattr(mb, op)(x=mb.round(x=x), y=mb.round(x=y)),
+                                                                                        dtype="fp32"))(op), None))
+    for op in ("logical_and", "logical_or", "logical_xor"):
+        cases.append((op, [(2, 3, 4), (2, 3, 4)], (lambda op: lambda x, y: mb.cast(x=getattr(mb, op)(
+            x=mb.greater(x=x, y=0.0), y=mb.less(x=y, y=0.0)), dtype="fp32"))(op), None))
+    cases += [
+        ("logical_not", [(2, 3, 4)], lambda x: mb.cast(x=mb.logical_not(x=mb.greater(x=x, y=0.0)), dtype="fp32"), None),
+        ("inverse", [(2, 3, 4)], lambda x: mb.inverse(x=x, epsilon=1e-3), (0.5, 2.0)),
+        ("log", [(2, 3, 4)], lambda x: mb.log(x=x, epsilon=1e-3), (0.5, 2.0)),
+        ("rsqrt", [(2, 3, 4)], lambda x: mb.rsqrt(x=x, epsilon=1e-3), (0.5, 2.0)),
+        ("threshold", [(2, 3, 4)], lambda x: mb.threshold(x=x, alpha=0.25), None),
+        ("clip", [(2, 3, 4)], lambda x: mb.clip(x=x, alpha=-0.5, beta=0.75), None),
+        ("leaky_relu", [(2, 3, 4)], lambda x: mb.leaky_relu(x=x, alpha=0.1), None),
+        ("elu", [(2, 3, 4)], lambda x: mb.elu(x=x, alpha=0.7), None),
+        ("prelu", [(1, 3, 4, 2)], lambda x: mb.prelu(x=x, alpha=c16(3, 30, 0.0, 0.5)), None),
+        ("sigmoid_hard", [(2, 3, 4)], lambda x: mb.sigmoid_hard(x=x, alpha=0.3, beta=0.4), None),
+        ("scaled_tanh", [(2, 3, 4)], lambda x: mb.scaled_tanh(x=x, alpha=1.5, beta=0.5), None),
+        ("linear_activation", [(2, 3, 4)], lambda x: mb.linear_activation(x=x, alpha=1.5, beta=0.25), None),
+        ("clamped_relu", [(2, 3, 4)], lambda x: mb.clamped_relu(x=x, alpha=0.2, beta=0.5), None),
+        ("thresholded_relu", [(2, 3, 4)], lambda x: mb.thresholded_relu(x=x, alpha=0.3), None),
+        ("softplus_parametric", [(1, 3, 4, 2)], lambda x: mb.softplus_parametric(x=x, alpha=c16(3, 31, 0.5, 1.5),
+                                                                                 beta=c16(3, 32, 0.5, 1.5)), None),
+        ("gelu-tanh", [(2, 3, 4)], lambda x: mb.gelu(x=x, mode="TANH_APPROXIMATION"), None),
+        ("gelu-sigmoid", [(2, 3, 4)], lambda x: mb.gelu(x=x, mode="SIGMOID_APPROXIMATION"), None),
+        ("gelu-exact", [(2, 3, 4)], lambda x: mb.gelu(x=x, mode="EXACT"), None),
+        ("softmax", [(2, 3, 4)], lambda x: mb.softmax(x=x, axis=1), None),
+        ("matmul", [(2, 3, 4), (2, 5, 4)], lambda x, y: mb.matmul(x=x, y=y, transpose_y=True), None),
+        ("matmul-broadcast", [(2, 1, 3, 4), (5, 4, 2)], lambda x, y: mb.matmul(x=x, y=y), None),
+        ("linear", [(3, 4)], lambda x: mb.linear(x=x, weight=c16((5, 4), 33), bias=c16(5, 34)), None),
+        ("layer_norm", [(2, 3, 4)], lambda x: mb.layer_norm(x=x, axes=[1, 2], gamma=c16((3, 4), 35), beta=c16((3, 4), 36),
+                                                            epsilon=1e-4), None),
+        ("batch_norm", [(1, 3, 2, 2)], lambda x: mb.batch_norm(x=x, mean=c16(3, 37), variance=c16(3, 38, 0.5, 1.5),
+                                                               gamma=c16(3, 39), beta=c16(3, 40), epsilon=1e-3), None),
+        ("instance_norm", [(1, 3, 2, 4)], lambda x: mb.instance_norm(x=x, gamma=c16(3, 41), beta=c16(3, 42), epsilon=1e-3), None),
+        ("l2_norm", [(2, 3, 2, 2)], lambda x: mb.l2_norm(x=x, epsilon=1e-4), None),
+        ("concat", [(2, 3), (2, 1)], lambda x, y: mb.concat(values=(x, y), axis=1), None),
+        ("concat-interleave", [(2, 3), (2, 3)], lambda x, y: mb.concat(values=(x, y), axis=1, interleave=True), None),
+        ("stack", [(2, 3), (2, 3)], lambda x, y: mb.stack(values=(x, y), axis=1), None),
+        ("split", [(2, 6)], lambda x: mb.split(x=x, split_sizes=[1, 5], axis=1)[1], None),
+        ("slice_by_index", [(4, 6)], lambda x: mb.slice_by_index(x=x, begin=[1, 5], end=[4, 0], stride=[2, -2],
+                                                                 begin_mask=[False, False], end_mask=[False, True]), None),
+        ("slice_by_size", [(4, 6)], lambda x: mb.slice_by_size(x=x, begin=[1, 2], size=[2, -1]), None),
+        ("reshape", [(2, 3, 4)], lambda x: mb.reshape(x=x, shape=[4, 6]), None),
+        ("transpose", [(2, 3, 4)], lambda x: mb.transpose(x=x, perm=[2, 0, 1]), None),
+        ("squeeze", [(2, 1, 4)], lambda x: mb.squeeze(x=x, axes=[1]), None),
+        ("expand_dims", [(2, 4)], lambda x: mb.expand_dims(x=x, axes=[1]), None),
+        ("tile", [(2, 3)], lambda x: mb.tile(x=x, reps=[2, 1]), None),
+        ("gather", [(4, 3)], lambda x: mb.gather(x=x, indices=i32([3, 0, 2]), axis=0), None),
+        ("gather_along_axis", [(3, 4)], lambda x: mb.gather_along_axis(x=x, indices=i32([[0, 3], [1, 1], [2, 0]]), axis=1), None),
+        ("pad", [(2, 3)], lambda x: mb.pad(x=x, pad=i32([1, 0, 2, 1]), mode="constant", constant_val=0.5), None),
+        ("pad-reflect", [(3, 4)], lambda x: mb.pad(x=x, pad=i32([0, 0, 2, 1]), mode="reflect"), None),
+        ("cast-int", [(2, 3)], lambda x: mb.cast(x=mb.cast(x=mb.mul(x=x, y=4.0), dtype="int32"), dtype="fp32"), None),
+        ("select", [(2, 3), (2, 3)], lambda x, y: mb.select(cond=mb.greater(x=x, y=y), a=x, b=y), None),
+        ("sdpa", [(1, 2, 3, 4), (1, 2, 5, 4), (1, 2, 5, 4)],
+         lambda q, k, v: mb.scaled_dot_product_attention(query=q, key=k, value=v), None),
+        ("band_part", [(4, 4)], lambda x: mb.band_part(x=x, lower=1, upper=0), None),
+        ("cumsum", [(2, 4)], lambda x: mb.cumsum(x=x, axis=1, exclusive=True, reverse=True), None),
+        ("topk", [(2, 5)], lambda x: mb.topk(x=x, k=2, axis=1)[0], None),
+        ("argsort", [(2, 5)], lambda x: mb.cast(x=mb.argsort(x=x, axis=1), dtype="fp32"), None),
+        ("depth_to_space", [(1, 8, 2, 2)], lambda x: mb.depth_to_space(x=x, block_size=2), None),
+        ("space_to_depth", [(1, 2, 4, 4)], lambda x: mb.space_to_depth(x=x, block_size=2), None),
+        ("reverse", [(2, 3)], lambda x: mb.reverse(x=x, axes=[1]), None),
+        ("reduce_argmax", [(2, 3, 4)], lambda x: mb.cast(x=mb.reduce_argmax(x=x, axis=1), dtype="fp32"), None),
+        ("reduce_argmin", [(2, 3, 4)], lambda x: mb.cast(x=mb.reduce_argmin(x=x, axis=-1, keep_dims=True), dtype="fp32"), None),
+    ]
+    for op in ("reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_l1_norm", "reduce_l2_norm",
+               "reduce_sum_square", "reduce_log_sum", "reduce_log_sum_exp"):
+        cases.append((op, [(2, 3, 4)], (lambda op: lambda x: getattr(mb, op)(x=x, axes=[0, 2], keep_dims=False))(op),
+                      (0.5, 2.0) if op == "reduce_log_sum" else None))
+    return cases
+
+
+def _sweep_ids():
+    try:
+        return [c[0] for c in _sweep_cases()]
+    except ImportError:
+        return []
+
+
+@pytest.mark.parametrize("case", _sweep_ids())
+def test_cpu_forms_match_coremltools_value_inference_in_fp32(tmp_path, case):
+    ct = pytest.importorskip("coremltools")
+    from coremltools.converters.mil import Builder as mb
+    from coremltools.converters.mil.mil import types
+
+    from npubuild.ane.mil import MilError
+
+    from .mil_convert import coreml_value, program_text
+
+    name, shapes, build, rng = next(c for c in _sweep_cases() if c[0] == case)
+    names = ["x", "y", "z"][:len(shapes)]
+    specs = [mb.TensorSpec(shape=s, dtype=types.fp32) for s in shapes]
+    fn = {1: lambda x: build(x), 2: lambda x, y: build(x, y), 3: lambda x, y, z: build(x, y, z)}[len(shapes)]
+    prog = mb.program(input_specs=specs, opset_version=ct.target.iOS18)(fn)
+    text = program_text(prog)
+    lo, hi = rng or (-2.0, 2.0)
+    inputs = {n: np.random.default_rng([7, i]).uniform(lo, hi, size=s).astype(np.float32) for i, (n, s) in enumerate(zip(names, shapes))}
+    args = list(prog.functions["main"].inputs)
+    inputs = dict(zip(args, inputs.values()))
+    if name in OWN_REFS:
+        ref = [OWN_REFS[name](*(np.asarray(v, np.float64) for v in inputs.values()))]
+    else:
+        ref, missing = coreml_value(prog, inputs)
+        assert missing is None, f"coremltools has no value inference for {missing}: give a reference in OWN_REFS"
+    try:
+        plan = plan_of(tmp_path, text)
+    except MilError as e:
+        if "not a MIL op npubuild knows" in str(e):
+            pytest.skip(f"the reader does not type this op yet: {e}")
+        raise
+    assert all(n.placement == "cpu" for n in plan.nodes)  # fp32 throughout: nothing for an fp16 ANE program
+    rt = run(plan, **inputs)
+    out = prog.functions["main"].outputs[0].name
+    y = rt.output(out)
+    want = np.asarray(ref[0], np.float64).reshape(-1)
+    # float32 arithmetic against coremltools' NumPy (float32 or float64): a few float32 ulps of the operands' size
+    assert np.allclose(y.astype(np.float64), want, rtol=2e-6, atol=2e-6, equal_nan=True), (name, y, want)
