@@ -141,7 +141,8 @@ def shape(a: Operands) -> list[T]:
 
 def range_1d(a: Operands) -> list[T]:
     """range_1d: start, end and step of one dtype; ceil((end - start) / step) values when all are
-    constants, else an unknown length."""
+    constants, else an unknown length. A negative count (end before start for a positive step) is refused:
+    coremltools infers it as written, a dim no tensor has."""
     vals = [a.known(k) for k in ("start", "end", "step")]
     dtype = a.type("start").dtype
     if any(v is None for v in vals):

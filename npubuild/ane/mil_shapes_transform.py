@@ -39,7 +39,8 @@ def _mul(d: int, f: int) -> int:
 
 
 def pixel_shuffle(a: Operands) -> list[T]:
-    """pixel_shuffle: [N, C / f², H * f, W * f] for upscale_factor f."""
+    """pixel_shuffle: [N, C / f², H * f, W * f] for upscale_factor f; C must be a multiple of f² (coremltools
+    floors C / f², as depth_to_space here refuses it too)."""
     n, c, h, w = _nchw(a)
     f = a.int("upscale_factor")
     if f < 1:
