@@ -393,6 +393,87 @@ def test_mutated_samples_give_file_line_errors_only():
             assert str(e).startswith("f.mil:"), str(e)
 
 
+def _random_case(rng: random.Random, op: str):
+    """Random operands for ``op`` (valid or not): (inputs, params, version)."""
+    r = rng.randint
+    v = r(15, 18)
+    n = r(1, 2)
+    xs = [r(1, 2), r(1, 4)] + [r(1, 9) for _ in range(n)]
+    p: dict = {"x": "x"}
+    if op in ("max_pool", "avg_pool", "l2_pool"):
+        p.update(kernel_sizes=np.array([r(1, 4) for _ in range(n)], I32), strides=np.array([r(1, 3) for _ in range(n)], I32),
+                 pad_type=rng.choice(["valid", "same", "custom", "same_lower"]),
+                 pad=np.array([r(0, 2) for _ in range(2 * n)], I32), ceil_mode=rng.random() < .3)
+    elif op == "conv_transpose":
+        p.update(weight=np.ones((xs[1], r(1, 3), *[r(1, 3) for _ in range(n)]), np.float16),
+                 strides=np.array([r(1, 3) for _ in range(n)], I32), dilations=np.array([r(1, 2) for _ in range(n)], I32),
+                 pad_type=rng.choice(["valid", "same", "custom"]), pad=np.array([r(0, 2) for _ in range(2 * n)], I32))
+    elif op == "pad":
+        p.update(pad=np.array([r(0, 2) for _ in range(2 * r(0, len(xs) + 1))], I32), mode=rng.choice(["constant", "reflect", "edge"]))
+    elif op == "gather":
+        p.update(indices=np.zeros([r(1, 3) for _ in range(r(0, 2))], I32), axis=I32(r(-len(xs) - 1, len(xs))))
+        if v >= 16:
+            p["batch_dims"] = I32(r(0, 1))
+    elif op == "scatter_nd":
+        k = r(1, len(xs) + 1)
+        ins = [r(1, 3), k]
+        return ({"x": In("fp32", *xs), "u": In("fp32", ins[0], *xs[k:][: r(0, 9)])},
+                {"data": "x", "indices": np.zeros(ins, I32), "updates": "u"}, v)
+    elif op == "topk":
+        p.update(k=I32(r(0, 5)), axis=I32(r(-len(xs) - 1, len(xs))))
+    elif op == "one_hot":
+        return {"i": In("int32", *xs)}, {"indices": "i", "one_hot_vector_size": I32(r(0, 3)), "axis": I32(r(-len(xs) - 2, len(xs) + 1))}, v
+    elif op == "flatten2d":
+        p.update(axis=I32(r(-len(xs) - 1, len(xs) + 1)))
+    elif op == "upsample_bilinear":
+        p.update(scale_factor_height=np.float32(rng.choice([0.5, 1.5, 2.7])), scale_factor_width=np.float32(rng.choice([1, 3.3])))
+    elif op == "crop":
+        p.update(crop_height=np.array([r(0, 2), r(0, 2)], I32), crop_width=np.array([r(0, 2), r(0, 2)], I32))
+    elif op == "lstm":
+        v, h, f = r(17, 18), r(1, 3), rng.choice([4, 4, 3])
+        d = rng.choice(["forward", "bidirectional", "up"])
+        x3 = [r(1, 3), r(1, 2), r(1, 3)]
+        hw = {"weight_ih": np.ones((f * h, x3[2]), np.float16), "weight_hh": np.ones((f * h, h), np.float16)}
+        extra = {"weight_ih_back": hw["weight_ih"], "weight_hh_back": hw["weight_hh"]} if d == "bidirectional" else {}
+        return ({"x": In("fp16", *x3), "h": In("fp16", x3[1], h), "c": In("fp16", x3[1], h)},
+                {"x": "x", "initial_h": "h", "initial_c": "c", **hw, **extra, "direction": d, "output_sequence": rng.random() < .5}, v)
+    return {"x": In("fp16", *xs)}, p, v
+
+
+RANDOM_OPS = ("max_pool", "avg_pool", "l2_pool", "conv_transpose", "pad", "gather", "scatter_nd", "topk", "one_hot", "flatten2d",
+              "upsample_bilinear", "crop", "lstm")
+
+
+@pytest.mark.parametrize("op", RANDOM_OPS)
+def test_random_operands_read_as_coremltools_types_them(op):
+    """Random operands, valid or not: what coremltools types, the reader types the same (its result dims
+    declared '?'), or refuses only where coremltools infers a dim of 0 or less (a type no tensor has);
+    what coremltools refuses, the reader refuses as no valid type."""
+    from .test_mil_types import program
+
+    rng = random.Random(op)
+    for _ in range(60):
+        inputs, params, version = _random_case(rng, op)
+        try:
+            prog = build(op, inputs, params, version)
+        except Exception:
+            prog = None
+        if prog is None:
+            text, _ = program(op, inputs, params, [MilType("fp16", (1,))], version, False)
+            with pytest.raises(MilError, match="no valid type|unknown input"):
+                parse_mil(text, "r.mil")
+            continue
+        results = [v for o in prog.functions["main"].operations if o.op_type != "const" for v in o.outputs]
+        outs, names = [mil_type(v) for v in results], [v.name for v in results]
+        try:
+            got = infer_program(parse_mil(unknown_result_dims(program_text(prog)), "r.mil"))["main"]
+        except MilError as e:
+            assert any(not types.symbolic.is_symbolic(d) and d <= 0 for v in results for d in v.shape), (op, version, params, str(e))
+            continue
+        assert [(got[n].dtype, tuple(got[n].shape or ())) for n in names] == [(t.dtype, tuple(t.shape or ())) for t in outs], \
+            (op, version, params)
+
+
 _MASK = np.array([[1, 0, 1, 1], [0, 1, 0, 0], [1, 1, 0, 1]], np.uint8)
 CONSTEXPR_SAMPLES = [*CONSTEXPR, ("constexpr_sparse_blockwise_shift_scale", {
     "data_mask": _MASK.astype(types.np_uint1_dtype), "nonzero_data": np.arange(-3, int(_MASK.sum()) - 3, dtype=np.int8),
