@@ -5,8 +5,11 @@ is enumerated. For every op the reader knows (``mil_types.SPECS``) that coremlto
 its samples is built with coremltools' MIL builder (``mb``) into a Program, printed as ``program(1.3)``
 text the way coremltools holds it (every parameter a named ``const``, strings included:
 ``tests/mil_convert.program_text``), read with npubuild's reader, and every op result's type is
-compared with the type coremltools inferred for it. The samples are the operands of the op-by-op
-cases of ``tests/test_mil_types.py`` plus ``EXTRA`` below: inputs only, never expected types.
+compared with the type coremltools inferred for it, once as printed and once with every result dim
+declared ``?`` (so each inferred dim is the reader's own). The samples are the operands of the op-by-op
+cases of ``tests/test_mil_types.py`` plus ``EXTRA`` below (a -1 dim is a symbol, ``?`` in the text):
+inputs only, never expected types. Random operands for some ops (``RANDOM_OPS``) and random mutations of
+the sample programs check the same against coremltools, or that only file:line errors come out.
 
 What cannot be checked this way is listed with the reason: ops the reader knows that are not in the
 registry (``NOT_IN_REGISTRY``), and the registry's ops the reader does not type (``NOT_TYPED``, each with
