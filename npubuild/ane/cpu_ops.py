@@ -9,8 +9,8 @@ tensors in their own dtype, constant parameters as Python values — and rounds 
 result to the result's MIL dtype (fp16 for an fp16 model), as Core ML's CPU
 fallback of an fp16 model computes in fp32 and stores fp16.
 
-This module holds the registry, the element-wise ops, the activations and the
-reductions; :mod:`.cpu_ops_nn` the linear algebra, convolutions, pooling and
+This module holds the dispatch, the element-wise ops, the activations and the
+reductions (the registry and shared helpers are :mod:`.cpu_ops_base`); :mod:`.cpu_ops_nn` the linear algebra, convolutions, pooling and
 normalisations; :mod:`.cpu_ops_tensor` the layout and indexing ops.
 """
 from __future__ import annotations
@@ -18,51 +18,18 @@ from __future__ import annotations
 import math
 
 from ..ops.lazy_numpy import np
+from . import cpu_ops_nn, cpu_ops_tensor  # noqa: F401 - they register their forms
+from .cpu_ops_base import OPS, Args, _p, _per_channel, axis_of, register  # noqa: F401 - Args is the forms' interface
 from .numerics import gelu as _gelu_forms
 
-OPS: dict = {}
-
-
-class Args(dict):
-    """An op's operands by parameter name, plus the declared result (``out_shape``, ``out_dtype``)."""
-
-    out_shape: list = []
-    out_dtype: str = "fp16"
-
-    def __getattr__(self, key):
-        try:
-            return self[key]
-        except KeyError:
-            raise AttributeError(key) from None
-
-
-def register(*names):
-    def deco(fn):
-        for n in names:
-            OPS[n] = fn
-        return fn
-
-    return deco
-
-
 def has_form(op: str) -> bool:
-    _load()
     return op in OPS
 
 
 def compute(op: str, args: Args):
     """The results of ``op`` (a tuple, one array per MIL result)."""
-    _load()
     out = OPS[op](args)
     return out if isinstance(out, tuple) else (out,)
-
-
-def _load() -> None:
-    from . import cpu_ops_nn, cpu_ops_tensor  # noqa: F401 - they register their forms
-
-
-def axis_of(axis, rank: int) -> int:
-    return int(axis) % rank if rank else 0
 
 
 # ---- element-wise binary (iOS15/elementwise_binary.py: NumPy broadcasting, Python's operators) ---------------------------
@@ -125,11 +92,6 @@ def _unary(name):
 
 for _n in _UNARY:
     register(_n)(_unary(_n))
-
-
-def _p(a, key, default):
-    v = a.get(key)
-    return default if v is None else v
 
 
 @register("inverse")
@@ -199,12 +161,6 @@ def _scaled_tanh(a):
 @register("sigmoid_hard")
 def _sigmoid_hard(a):
     return np.minimum(np.maximum(_p(a, "alpha", 0.2) * a.x + _p(a, "beta", 0.5), 0), 1)
-
-
-def _per_channel(v, rank: int):
-    """A per-channel parameter [C] shaped to broadcast along axis 1 of a rank-``rank`` tensor."""
-    v = np.asarray(v).reshape(-1)
-    return v.reshape([1, -1] + [1] * (rank - 2)) if rank >= 2 else v
 
 
 @register("prelu")

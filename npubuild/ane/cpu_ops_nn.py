@@ -1,12 +1,12 @@
 """CPU forms of MIL's linear algebra, convolution, pooling and normalisation ops (coremltools 9.0
 ``ops/defs/iOS15/linear.py``, ``conv.py``, ``pool.py``, ``normalization.py``, iOS18 ``transformers.py``),
-and npubuild's ``rms_norm`` extension op (docs/ane.md). Registered in :mod:`.cpu_ops`."""
+and npubuild's ``rms_norm`` extension op (docs/ane.md). Registered in :mod:`.cpu_ops_base`."""
 from __future__ import annotations
 
 import math
 
 from ..ops.lazy_numpy import np
-from .cpu_ops import _p, _per_channel, axis_of, register
+from .cpu_ops_base import _p, _per_channel, axis_of, register
 
 
 def _t(v, flag) -> "np.ndarray":

@@ -19,10 +19,9 @@ scalars) is kept in the node's attributes.
 from __future__ import annotations
 
 import json
-import math
 
 from ..ops.lazy_numpy import np
-from .plan_model import CpuNode, natural
+from .plan_model import CpuNode, Lit, natural
 
 # ops that are state plumbing or the planner's own fused forms: their dtypes are the routes' business
 _NO_DTYPE_CHECK = ("read_state", "write_state", "coreml_update_state", "__rsqrt_bcast", "__conv_act", "__conv_chain")
@@ -73,11 +72,10 @@ class Placement:
         """How a CPU node reads operand ``v``: ``{"in": port}`` (a value, or a float constant tensor read as
         fp16), ``{"value": ...}`` (a constant kept in the attributes) or ``{"tuple": [...]}``."""
         from .mil_model import Ref
-        from .plan import _Lit
 
-        if isinstance(v, _Lit):
+        if isinstance(v, Lit):
             if isinstance(v.value, tuple):
-                return {"tuple": [self.cpu_arg(o, x.name if isinstance(x, Ref) else _Lit(getattr(x, "value", x)), ins, ports)
+                return {"tuple": [self.cpu_arg(o, x.name if isinstance(x, Ref) else Lit(getattr(x, "value", x)), ins, ports)
                                   for x in v.value]}
             return {"value": _json_value(v.value)}
         if self.is_const(v):
@@ -94,10 +92,9 @@ class Placement:
 
 
 def _json_value(v):
+    """A constant as JSON data (a NaN or infinity stays one: place_cpu's strict-JSON check refuses it at its line)."""
     if isinstance(v, np.ndarray):
         return v.tolist()
     if isinstance(v, np.generic):
         return v.item()
-    if isinstance(v, float) and not math.isfinite(v):
-        return v  # refused by place_cpu's strict-JSON check, at the op's line
     return v

@@ -2,11 +2,11 @@
 ``ops/defs/iOS15/tensor_transformation.py``, ``tensor_operation.py``, ``scatter_gather.py`` and their
 iOS16/iOS17 revisions). Ops whose result is only a new shape of x (reshape, squeeze, expand_dims,
 flatten2d, reshape_like) take the shape the reader inferred and checked for the result. Registered in
-:mod:`.cpu_ops`."""
+:mod:`.cpu_ops_base`."""
 from __future__ import annotations
 
 from ..ops.lazy_numpy import np
-from .cpu_ops import _p, axis_of, register
+from .cpu_ops_base import _p, axis_of, register
 
 NP_DTYPES = {"fp16": "float32", "fp32": "float32", "fp64": "float64", "int8": "int8", "uint8": "uint8", "int16": "int16",
              "uint16": "uint16", "int32": "int32", "uint32": "uint32", "int64": "int64", "bool": "bool"}

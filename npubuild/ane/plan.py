@@ -15,7 +15,9 @@ The reference design's graph scheduler, in Python:
    Guards: every fused conv is on route, the fused intermediates are no function
    outputs and have exactly the uses the pattern needs.
 3. **Routes** (:mod:`.routes`): each op maps to a program route, taken only when
-   it computes the op's MIL semantics; a value is held in the currency
+   it computes the op's MIL semantics; an op no route takes is a CPU node
+   (:mod:`.cpu_ops_placement`, computed by :mod:`.cpu_ops`), or with ``ane_strict``
+   the route's refusal; a value is held in the currency
    (physical layout) of its shape (:func:`.plan_model.natural`): ``strided[n]``
    for ``[1, n, 1, 1]``, ``contig[n]`` for values on the last axis, ``packed[t x
    d]`` for ``[1, t, 1, d]`` rows. ``reshape`` (and a transpose that keeps the
@@ -36,7 +38,6 @@ function outputs; :func:`.programs.plan_record` turns it into the manifest's JSO
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from ..core.limits import over
 from ..ops.lazy_numpy import np
@@ -45,40 +46,11 @@ from .numerics import blockwise_dequantize
 from .plan_model import (  # noqa: F401 - re-exported for callers of .plan
     AnePlan, Bind, CpuNode, Cur, HostNode, OffRoute, Packed, PlanError, ProgNode, RsqrtNode, count, natural, temp_name,
 )
+from .plan_model import Lit as _Lit, Op as _Op, flat_ops as _flat_ops
 from .cpu_ops_placement import Placement
 from .routes import Routes
 
 INT_DTYPES = ("int4", "int8", "uint1", "uint2", "uint3", "uint4", "uint6", "uint8")
-
-
-# ---- the op list the scheduler works on --------------------------------------------------------------------------------------
-
-
-@dataclass
-class _Op:
-    op: str
-    result: str
-    shape: list
-    args: dict  # name -> variable name (str) or literal value (_Lit)
-    line: int | None = None
-    dtype: str = "fp16"
-    results: list | None = None  # every (name, shape, dtype) of an op with several results (split, topk, ...)
-
-
-@dataclass(frozen=True)
-class _Lit:
-    value: object
-
-
-def _flat_ops(fn) -> list[_Op]:
-    from .mil_model import Ref
-
-    out = []
-    for o in fn.ops:
-        args = {k: (v.name if isinstance(v, Ref) else _Lit(getattr(v, "value", v))) for k, v in o.args.items()}  # tuples stay whole
-        results = [(n, list(t.shape or ()), t.dtype) for n, t in o.results] if len(o.results) > 1 else None
-        out.append(_Op(o.op, o.result, list(o.type.shape or ()), args, o.line, o.type.dtype, results))
-    return out
 
 
 # ---- compile ---------------------------------------------------------------------------------------------------------------

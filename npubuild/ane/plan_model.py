@@ -135,6 +135,38 @@ def natural(shape, dtype: str = "fp16") -> Cur:
     return Cur.packed(n // last, last, dtype)
 
 
+# ---- the op list the planner works on -----------------------------------------------------------------------------------
+
+
+@dataclass
+class Op:
+    """One op of the function as the planner reads it (and the ops its lowering and fusion make)."""
+
+    op: str
+    result: str
+    shape: list
+    args: dict  # name -> variable name (str) or literal value (Lit)
+    line: int | None = None
+    dtype: str = "fp16"
+    results: list | None = None  # every (name, shape, dtype) of an op with several results (split, topk, ...)
+
+
+@dataclass(frozen=True)
+class Lit:
+    value: object
+
+
+def flat_ops(fn) -> list[Op]:
+    from .mil_model import Ref
+
+    out = []
+    for o in fn.ops:
+        args = {k: (v.name if isinstance(v, Ref) else Lit(getattr(v, "value", v))) for k, v in o.args.items()}  # tuples stay whole
+        results = [(n, list(t.shape or ()), t.dtype) for n, t in o.results] if len(o.results) > 1 else None
+        out.append(Op(o.op, o.result, list(o.type.shape or ()), args, o.line, o.type.dtype, results))
+    return out
+
+
 # ---- names the plan makes ----------------------------------------------------------------------------------------------
 # Lowering temporaries and adapters get names no MIL text can spell, so a user's `y_sig` beside
 # `y = silu(a)` is a different value from the lowering's sigmoid: the separator is a character the

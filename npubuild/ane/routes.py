@@ -3,8 +3,10 @@ what the op means in coremltools 9.0 (``coremltools/converters/mil/mil/ops/defs/
 
 A mixin of the plan compiler (:mod:`.plan`): every check reads the shapes the MIL
 program declares (MIL values are immutable, row-major tensors), and anything a
-route cannot compute is a :class:`PlanError` at build time naming the op, its
-``file:line``, its operand shapes and why — never a wrong answer at run time.
+route cannot compute is an :class:`.plan_model.OffRoute` naming the op, its
+``file:line``, its operand shapes and why — never a wrong answer at run time. The
+planner places such an op on the CPU (:mod:`.cpu_ops_placement`, the ``why``
+becoming the node's reason) or, under ``ane_strict``, raises it as the build's error.
 
 * element-wise ``add sub mul minimum maximum`` (``elementwise_binary.py``): NumPy
   broadcasting; a computed operand must have the result's shape, a constant may
