@@ -311,6 +311,71 @@ OWN_REFS = {
 }
 
 
+def _loop_ref(fn):
+    """A reference written as loops over the op's definition: ``fn(out, *inputs)`` edits a copy of input 0."""
+    def ref(x, *rest):
+        out = np.array(x, copy=True)
+        fn(out, x, *rest)
+        return out
+    return ref
+
+
+def _scatter_max(out, x, u):
+    for r, cols in enumerate([[0, 3], [1, 1], [2, 0]]):
+        for k, c in enumerate(cols):
+            out[r, c] = max(out[r, c], u[r, k])
+
+
+def _pixel_unshuffle_ref(x):
+    out = np.zeros((1, 8, 2, 2))
+    for c in range(2):
+        for i in range(2):
+            for j in range(2):
+                out[0, c * 4 + i * 2 + j] = x[0, c, i::2, j::2]  # channel c's pixels at offset (i, j) of each 2x2 block
+    return out
+
+
+def _reverse_sequence_ref(x):
+    out = np.array(x, copy=True)
+    for b, n in enumerate([2, 5, 0]):
+        out[b, :n] = x[b, :n][::-1]
+    return out
+
+
+def _space_to_batch_ref(x):
+    xp = np.pad(x, [(0, 0), (0, 0), (0, 0), (1, 1)])  # paddings [[0, 0], [1, 1]]: W 2 -> 4
+    out = np.zeros((4, 2, 2, 2))
+    for oh in range(2):
+        for ow in range(2):
+            out[oh * 2 + ow] = xp[0, :, oh::2, ow::2]  # TF space_to_batch_nd: batch (oh * bw + ow) * n + b
+    return out
+
+
+def _batch_to_space_ref(x):
+    full = np.zeros((1, 2, 4, 4))
+    for oh in range(2):
+        for ow in range(2):
+            full[0, :, oh::2, ow::2] = x[oh * 2 + ow]
+    return full[:, :, 0:3, 1:4]  # crops [[0, 1], [1, 0]]
+
+
+OWN_REFS.update({
+    "scatter": _loop_ref(lambda out, x, u: [out.__setitem__(j, out[j] + u[i]) for i, j in enumerate([3, 1])]),
+    "scatter-update": _loop_ref(lambda out, x, u: [out.__setitem__((slice(None), j), u[:, i]) for i, j in enumerate([2, 0])]),
+    "scatter_along_axis-max": _loop_ref(_scatter_max),
+    "scatter_nd": _loop_ref(lambda out, x, u: [out.__setitem__(j, out[j] * u[i]) for i, j in enumerate([1, 3])]),
+    "slice_update": _loop_ref(lambda out, x, u: out.__setitem__((slice(1, 4, 2), slice(0, 6, 2)), u)),
+    "pixel_unshuffle": _pixel_unshuffle_ref,
+    "crop": lambda x: x[:, :, 1:3, 0:3],
+    "sliding_windows": lambda x: np.stack([x[:, 2 * i:2 * i + 3] for i in range(3)], axis=1),
+    "reverse_sequence": _reverse_sequence_ref,
+    "space_to_batch": _space_to_batch_ref,
+    "batch_to_space": _batch_to_space_ref,
+    # quantization_ops.py: quantize = clip(round(x / scale) + zero_point), dequantize = (q - zero_point) * scale
+    "dequantize": lambda x: (np.clip(np.round(x / np.float32(0.05)), -128, 127) + 2) * np.float32(0.05),
+})
+
+
 def _sweep_cases():
     from coremltools.converters.mil import Builder as mb
 
@@ -388,6 +453,33 @@ def _sweep_cases():
         ("reverse", [(2, 3)], lambda x: mb.reverse(x=x, axes=[1]), None),
         ("reduce_argmax", [(2, 3, 4)], lambda x: mb.cast(x=mb.reduce_argmax(x=x, axis=1), dtype="fp32"), None),
         ("reduce_argmin", [(2, 3, 4)], lambda x: mb.cast(x=mb.reduce_argmin(x=x, axis=-1, keep_dims=True), dtype="fp32"), None),
+    ]
+    cases += [
+        ("scatter", [(4, 3), (2, 3)], lambda x, u: mb.scatter(data=x, indices=i32([3, 1]), updates=u, axis=0, mode="add"), None),
+        ("scatter-update", [(4, 3), (4, 2)], lambda x, u: mb.scatter(data=x, indices=i32([2, 0]), updates=u, axis=1,
+                                                                     mode="update"), None),
+        ("scatter_along_axis", [(3, 4), (3, 2)], lambda x, u: mb.scatter_along_axis(
+            data=x, indices=i32([[0, 3], [1, 2], [2, 0]]), updates=u, axis=1, mode="update"), None),
+        ("scatter_along_axis-max", [(3, 4), (3, 2)], lambda x, u: mb.scatter_along_axis(
+            data=x, indices=i32([[0, 3], [1, 1], [2, 0]]), updates=u, axis=1, mode="max"), None),
+        ("scatter_nd", [(4, 3), (2, 3)], lambda x, u: mb.scatter_nd(data=x, indices=i32([[1], [3]]), updates=u, mode="mul"), None),
+        ("slice_update", [(4, 6), (2, 3)], lambda x, u: mb.slice_update(x=x, update=u, begin=i32([1, 0]), end=i32([4, 6]),
+                                                                        stride=i32([2, 2])), None),
+        ("fill_like", [(2, 3)], lambda x: mb.add(x=x, y=mb.fill_like(ref_tensor=x, value=0.5)), None),
+        ("pixel_unshuffle", [(1, 2, 4, 4)], lambda x: mb.pixel_unshuffle(x=x, downscale_factor=np.uint32(2)), None),
+        ("crop", [(1, 2, 5, 6)], lambda x: mb.crop(x=x, crop_height=[1, 2], crop_width=[0, 3]), None),
+        ("sliding_windows", [(2, 7)], lambda x: mb.sliding_windows(x=x, axis=1, size=3, stride=2), None),
+        ("reverse_sequence", [(3, 5)], lambda x: mb.reverse_sequence(x=x, lengths=i32([2, 5, 0]), seq_axis=1, batch_axis=0), None),
+        ("space_to_batch", [(1, 2, 4, 2)], lambda x: mb.space_to_batch(x=x, block_shape=i32([2, 2]),
+                                                                       paddings=i32([[0, 0], [1, 1]])), None),
+        ("quantize", [(2, 3)], lambda x: mb.cast(x=mb.quantize(input=x, scale=np.float32(0.05), zero_point=np.int8(3),
+                                                              output_dtype="int8"), dtype="fp32"), None),
+        ("quantize-axis", [(2, 3)], lambda x: mb.cast(x=mb.quantize(input=x, scale=c16(3, 50, 0.01, 0.05), zero_point=np.uint8([1, 2, 3]),
+                                                                   axis=1, output_dtype="uint8"), dtype="fp32"), None),
+        ("dequantize", [(2, 3)], lambda x: mb.dequantize(input=mb.quantize(input=x, scale=np.float32(0.05), output_dtype="int8"),
+                                                         scale=np.float32(0.05), zero_point=np.int8(-2)), None),
+        ("batch_to_space", [(4, 2, 2, 2)], lambda x: mb.batch_to_space(x=x, block_shape=i32([2, 2]),
+                                                                       crops=i32([[0, 1], [1, 0]])), None),
     ]
     for op in ("reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod", "reduce_l1_norm", "reduce_l2_norm",
                "reduce_sum_square", "reduce_log_sum", "reduce_log_sum_exp"):

@@ -8,7 +8,8 @@ OPS: dict = {}
 
 
 class Args(dict):
-    """An op's operands by parameter name, plus the declared result (``out_shape``, ``out_dtype``)."""
+    """An op's operands by parameter name, plus the declared result (``out_shape``, ``out_dtype``). A parameter
+    named like a dict method (``values``, ``update``) is read as ``a["values"]``: ``a.values`` is the method."""
 
     out_shape: list = []
     out_dtype: str = "fp16"

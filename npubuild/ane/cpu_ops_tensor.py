@@ -56,9 +56,8 @@ def _split(a):
     return tuple(np.split(x, cuts, axis=axis))
 
 
-@register("slice_by_index")
-def _slice_by_index(a):
-    x = np.asarray(a.x)
+def _index(a, x):
+    """The index slice_by_index (and slice_update) take: Python slicing per axis, masks as the op defines them."""
     r = x.ndim
     begin = [int(v) for v in np.asarray(_p(a, "begin", [0] * r)).reshape(-1)]
     end = [int(v) for v in np.asarray(_p(a, "end", list(x.shape))).reshape(-1)]
@@ -70,7 +69,22 @@ def _slice_by_index(a):
             idx.append(begin[i])  # the axis is taken at begin and dropped
         else:
             idx.append(slice(None if bm[i] else begin[i], None if em[i] else end[i], stride[i]))
-    return x[tuple(idx)]
+    return tuple(idx)
+
+
+@register("slice_by_index")
+def _slice_by_index(a):
+    x = np.asarray(a.x)
+    return x[_index(a, x)]
+
+
+@register("slice_update")
+def _slice_update(a):
+    # iOS18 slice_update: x with x[begin:end:stride, ...] (masks as slice_by_index) replaced by update
+    out = np.array(a.x, copy=True)
+    idx = _index(a, out)
+    out[idx] = np.reshape(a["update"], out[idx].shape)  # a.update would be dict.update
+    return out
 
 
 @register("slice_by_size")
@@ -228,3 +242,143 @@ def _upsample_nn(a):
     x = np.asarray(a.x)
     sh, sw = int(_p(a, "scale_factor_height", 1)), int(_p(a, "scale_factor_width", 1))
     return np.repeat(np.repeat(x, sh, axis=-2), sw, axis=-1)
+
+
+# ---- scatter (scatter_gather.py: mode update, add, sub, mul, div, max, min; default add) --------------------------------
+
+_AT = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide, "max": np.maximum, "min": np.minimum}
+
+
+def _scatter_into(out, index, updates, mode: str):
+    if mode == "update":
+        out[index] = updates
+    else:
+        _AT[mode].at(out, index, updates)  # repeated indices accumulate, as the mode's operation applied in turn
+    return out
+
+
+@register("scatter")
+def _scatter(a):
+    data = np.asarray(a.data)
+    axis = axis_of(_p(a, "axis", 0), data.ndim)
+    out = np.moveaxis(np.array(data, copy=True, dtype=np.result_type(data, np.asarray(a.updates))), axis, 0)
+    idx = np.asarray(a.indices).astype(np.int64) % data.shape[axis]
+    _scatter_into(out, idx, np.moveaxis(np.asarray(a.updates), axis, 0), _p(a, "mode", "add"))
+    return np.moveaxis(out, 0, axis)
+
+
+@register("scatter_along_axis")
+def _scatter_along_axis(a):
+    data = np.asarray(a.data)
+    axis = axis_of(_p(a, "axis", 0), data.ndim)
+    idx = np.asarray(a.indices).astype(np.int64) % data.shape[axis]
+    grid = list(np.indices(idx.shape, sparse=True))
+    grid[axis] = idx
+    out = np.array(data, copy=True, dtype=np.result_type(data, np.asarray(a.updates)))
+    return _scatter_into(out, tuple(grid), np.asarray(a.updates), _p(a, "mode", "add"))
+
+
+@register("scatter_nd")
+def _scatter_nd(a):
+    data = np.asarray(a.data)
+    idx = np.asarray(a.indices).astype(np.int64)
+    index = tuple(np.moveaxis(idx, -1, 0) % np.asarray(data.shape[:idx.shape[-1]]).reshape([-1] + [1] * (idx.ndim - 1)))
+    out = np.array(data, copy=True, dtype=np.result_type(data, np.asarray(a.updates)))
+    return _scatter_into(out, index, np.asarray(a.updates), _p(a, "mode", "add"))
+
+
+# ---- more layout ops (tensor_transformation.py, image_resizing.py, iOS16) ----------------------------------------------
+
+@register("fill_like")
+def _fill_like(a):
+    return np.full(np.shape(a.ref_tensor), _p(a, "value", 0.0))
+
+
+@register("pixel_unshuffle")
+def _pixel_unshuffle(a):
+    x = np.asarray(a.x)
+    n, c, h, w = x.shape
+    r = int(a.downscale_factor)
+    return x.reshape(n, c, h // r, r, w // r, r).transpose(0, 1, 3, 5, 2, 4).reshape(n, c * r * r, h // r, w // r)
+
+
+@register("crop")
+def _crop(a):
+    x = np.asarray(a.x)
+    (t, b), (lft, rgt) = (np.asarray(a.crop_height).reshape(2).tolist(), np.asarray(a.crop_width).reshape(2).tolist())
+    return x[..., t:x.shape[-2] - b, lft:x.shape[-1] - rgt]
+
+
+@register("sliding_windows")
+def _sliding_windows(a):
+    # [*d0, d_axis, *dn] -> [*d0, windows, size, *dn]: window i starts at i * stride
+    x = np.asarray(a.x)
+    axis, size, stride = axis_of(a.axis, x.ndim), int(a.size), int(_p(a, "stride", 1))
+    w = np.lib.stride_tricks.sliding_window_view(x, size, axis=axis)  # the window axis last
+    w = w[(slice(None),) * axis + (slice(None, None, stride),)]
+    return np.moveaxis(w, -1, axis + 1)
+
+
+@register("reverse_sequence")
+def _reverse_sequence(a):
+    x = np.asarray(a.x)
+    seq, batch = axis_of(_p(a, "seq_axis", 0), x.ndim), axis_of(_p(a, "batch_axis", 0), x.ndim)
+    out = np.array(x, copy=True)
+    for b, n in enumerate(np.asarray(a.lengths).reshape(-1).tolist()):
+        src = [slice(None)] * x.ndim
+        src[batch], src[seq] = b, slice(0, int(n))
+        dst = np.take(x[tuple(src)], np.arange(int(n))[::-1], axis=seq - (batch < seq))  # the first n reversed
+        out[tuple(src)] = dst
+    return out
+
+
+@register("space_to_batch")
+def _space_to_batch(a):
+    # TF's space_to_batch_nd in NCHW: output batch (oh * bw + ow) * n + b holds padded[b, :, i * bh + oh, j * bw + ow]
+    x = np.asarray(a.x)
+    bh, bw = np.asarray(a.block_shape).reshape(2).tolist()
+    (pt, pb), (pl, pr) = np.asarray(a.paddings).reshape(2, 2).tolist()
+    xp = np.pad(x, [(0, 0), (0, 0), (pt, pb), (pl, pr)])
+    n, c, h, w = xp.shape
+    return xp.reshape(n, c, h // bh, bh, w // bw, bw).transpose(3, 5, 0, 1, 2, 4).reshape(bh * bw * n, c, h // bh, w // bw)
+
+
+@register("batch_to_space")
+def _batch_to_space(a):
+    # the inverse of space_to_batch, then ``crops`` [[top, bottom], [left, right]] taken off
+    x = np.asarray(a.x)
+    bh, bw = np.asarray(a.block_shape).reshape(2).tolist()
+    (ct, cb), (cl, cr) = np.asarray(a.crops).reshape(2, 2).tolist()
+    nb, c, h, w = x.shape
+    n = nb // (bh * bw)
+    y = x.reshape(bh, bw, n, c, h, w).transpose(2, 3, 4, 0, 5, 1).reshape(n, c, h * bh, w * bw)
+    return y[:, :, ct:h * bh - cb, cl:w * bw - cr]
+
+
+# ---- quantization (iOS17 quantization_ops.py) -----------------------------------------------------------------------------
+
+def _quant_param(v, x, axis):
+    """scale / zero_point: a scalar, or a vector along ``axis`` of x (broadcast to x's rank)."""
+    v = np.asarray(v, np.float64)
+    if v.ndim == 0 or v.size == 1 and axis is None:
+        return v.reshape(())
+    shape = [1] * x.ndim
+    shape[axis_of(axis, x.ndim)] = -1
+    return v.reshape(shape)
+
+
+@register("quantize")
+def _quantize(a):
+    x = np.asarray(a.input, np.float64)
+    scale = _quant_param(a.scale, x, a.get("axis"))
+    zp = _quant_param(_p(a, "zero_point", 0), x, a.get("axis"))
+    lo, hi = (-128, 127) if a.output_dtype == "int8" else (0, 255)
+    return np.clip(np.round(x / scale) + zp, lo, hi)
+
+
+@register("dequantize")
+def _dequantize(a):
+    x = np.asarray(a.input, np.float64)
+    scale = _quant_param(a.scale, x, a.get("axis"))
+    zp = _quant_param(_p(a, "zero_point", 0), x, a.get("axis"))
+    return (x - zp) * scale
