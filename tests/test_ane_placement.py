@@ -359,7 +359,38 @@ def _batch_to_space_ref(x):
     return full[:, :, 0:3, 1:4]  # crops [[0, 1], [1, 0]]
 
 
+def _conv_transpose_ref(x):
+    """y[o, i * 2 + kh * 2, j * 2 + kw] += x[c, i, j] * w[c, o, kh, kw] (strides 2, dilations 2), then pad [1, 0, 0, 2] off."""
+    w = c16((2, 3, 2, 3), 51)
+    full = np.zeros((1, 3, (3 - 1) * 2 + (2 - 1) * 2 + 1, (2 - 1) * 2 + (3 - 1) * 2 + 1))
+    for c in range(2):
+        for i in range(3):
+            for j in range(2):
+                for kh in range(2):
+                    for kw in range(3):
+                        full[0, :, i * 2 + kh * 2, j * 2 + kw * 2] += x[0, c, i, j] * w[c, :, kh, kw]
+    return full[:, :, 1:, :full.shape[3] - 2] + c16(3, 52).reshape(1, 3, 1, 1)
+
+
+def _pool_ref(x, reduce, k=(2, 3), s=(2, 1), pad=(1, 0, 1, 1), fill=0.0):
+    xp = np.pad(x, [(0, 0), (0, 0), (pad[0], pad[1]), (pad[2], pad[3])], constant_values=fill)
+    oh, ow = (xp.shape[2] - k[0]) // s[0] + 1, (xp.shape[3] - k[1]) // s[1] + 1
+    return np.array([[[[reduce(xp[0, c, i * s[0]:i * s[0] + k[0], j * s[1]:j * s[1] + k[1]]) for j in range(ow)]
+                       for i in range(oh)] for c in range(x.shape[1])]])
+
+
+def _avg_excluding_pad(x):
+    ones = _pool_ref(np.ones_like(x), np.sum)
+    return _pool_ref(x, np.sum) / ones
+
+
 OWN_REFS.update({
+    "conv_transpose": _conv_transpose_ref,
+    "max_pool": lambda x: _pool_ref(x, np.max, fill=-np.inf),
+    "avg_pool": lambda x: _pool_ref(x, np.mean),  # padding counts as zeros in the mean
+    "avg_pool-exclude": _avg_excluding_pad,
+    "l2_pool": lambda x: _pool_ref(x, lambda v: np.sqrt(np.sum(v * v))),
+    "conv-dilated": lambda x: _conv_dilated_ref(x),
     "scatter": _loop_ref(lambda out, x, u: [out.__setitem__(j, out[j] + u[i]) for i, j in enumerate([3, 1])]),
     "scatter-update": _loop_ref(lambda out, x, u: [out.__setitem__((slice(None), j), u[:, i]) for i, j in enumerate([2, 0])]),
     "scatter_along_axis-max": _loop_ref(_scatter_max),
@@ -374,6 +405,18 @@ OWN_REFS.update({
     # quantization_ops.py: quantize = clip(round(x / scale) + zero_point), dequantize = (q - zero_point) * scale
     "dequantize": lambda x: (np.clip(np.round(x / np.float32(0.05)), -128, 127) + 2) * np.float32(0.05),
 })
+
+
+def _conv_dilated_ref(x):
+    """conv.py conv with dilations [2, 1], same padding (2 rows, 1 column in all: 1 / 1 and 0 / 1), groups 2."""
+    w = c16((4, 1, 2, 2), 53)
+    xp = np.pad(x, [(0, 0), (0, 0), (1, 1), (0, 1)])
+    out = np.zeros((1, 4, 4, 3))
+    for o in range(4):
+        for i in range(4):
+            for j in range(3):
+                out[0, o, i, j] = sum(xp[0, o // 2, i + kh * 2, j + kw] * w[o, 0, kh, kw] for kh in range(2) for kw in range(2))
+    return out
 
 
 def _sweep_cases():
@@ -478,6 +521,19 @@ def _sweep_cases():
                                                                    axis=1, output_dtype="uint8"), dtype="fp32"), None),
         ("dequantize", [(2, 3)], lambda x: mb.dequantize(input=mb.quantize(input=x, scale=np.float32(0.05), output_dtype="int8"),
                                                          scale=np.float32(0.05), zero_point=np.int8(-2)), None),
+        ("conv_transpose", [(1, 2, 3, 2)], lambda x: mb.conv_transpose(x=x, weight=c16((2, 3, 2, 3), 51), bias=c16(3, 52),
+                                                                       strides=[2, 2], dilations=[2, 2], pad_type="custom",
+                                                                       pad=[1, 0, 0, 2]), None),
+        ("conv-dilated", [(1, 2, 4, 3)], lambda x: mb.conv(x=x, weight=c16((4, 1, 2, 2), 53), dilations=[2, 1], groups=2,
+                                                           pad_type="same"), None),
+        ("max_pool", [(1, 2, 5, 4)], lambda x: mb.max_pool(x=x, kernel_sizes=[2, 3], strides=[2, 1], pad_type="custom",
+                                                           pad=[1, 0, 1, 1]), None),
+        ("avg_pool", [(1, 2, 5, 4)], lambda x: mb.avg_pool(x=x, kernel_sizes=[2, 3], strides=[2, 1], pad_type="custom",
+                                                           pad=[1, 0, 1, 1], exclude_padding_from_average=False), None),
+        ("avg_pool-exclude", [(1, 2, 5, 4)], lambda x: mb.avg_pool(x=x, kernel_sizes=[2, 3], strides=[2, 1], pad_type="custom",
+                                                                   pad=[1, 0, 1, 1], exclude_padding_from_average=True), None),
+        ("l2_pool", [(1, 2, 5, 4)], lambda x: mb.l2_pool(x=x, kernel_sizes=[2, 3], strides=[2, 1], pad_type="custom",
+                                                         pad=[1, 0, 1, 1]), None),
         ("batch_to_space", [(4, 2, 2, 2)], lambda x: mb.batch_to_space(x=x, block_shape=i32([2, 2]),
                                                                        crops=i32([[0, 1], [1, 0]])), None),
     ]

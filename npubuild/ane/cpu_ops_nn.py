@@ -91,6 +91,42 @@ def _conv(a):
     return y
 
 
+@register("conv_transpose")
+def _conv_transpose(a):
+    # conv.py conv_transpose: each input pixel i adds x[i] * w at output i * stride + k * dilation (weight
+    # [C_in, C_out / groups, *K]), then ``pad`` is taken off each end (custom; valid takes none; same and an
+    # output_shape follow TF's convention, as coremltools' shape inference says it does: the declared size, the
+    # odd pixel cut at the end)
+    x, w = np.asarray(a.x, np.float32), np.asarray(a.weight, np.float32)
+    kernel, r = list(w.shape[2:]), w.ndim - 2
+    strides = [int(v) for v in np.asarray(_p(a, "strides", [1] * r)).reshape(-1)]
+    dil = [int(v) for v in np.asarray(_p(a, "dilations", [1] * r)).reshape(-1)]
+    groups = int(_p(a, "groups", 1))
+    n, cin = x.shape[:2]
+    cout = w.shape[1] * groups
+    full = [(d - 1) * s + (k - 1) * dd + 1 for d, s, k, dd in zip(x.shape[2:], strides, kernel, dil)]
+    out = np.zeros((n, cout, *full), np.float32)
+    xg = x.reshape(n, groups, cin // groups, *x.shape[2:])
+    wg = w.reshape(groups, cin // groups, cout // groups, *kernel)
+    sp = "opq"[:r]
+    for tap in np.ndindex(*kernel):
+        contrib = np.einsum(f"ngc{sp},gcd->ngd{sp}", xg, wg[(slice(None),) * 3 + tap]).reshape(n, cout, *x.shape[2:])
+        at = tuple(slice(t * d, t * d + (m - 1) * s + 1, s) for t, d, m, s in zip(tap, dil, x.shape[2:], strides))
+        out[(slice(None), slice(None), *at)] += contrib
+    want = list(a.out_shape[2:])
+    if _p(a, "pad_type", "valid") == "custom":
+        p = [int(v) for v in np.asarray(_p(a, "pad", [0] * 2 * r)).reshape(-1)]
+        begin = [p[2 * i] for i in range(r)]
+    else:
+        begin = [max(f - o, 0) // 2 if _p(a, "pad_type", "valid") == "same" else 0 for f, o in zip(full, want)]
+    y = out[(slice(None), slice(None), *(slice(b, b + o) for b, o in zip(begin, want)))]
+    if list(y.shape[2:]) != want:  # an output_shape past the computed pixels: zeros, as TF pads them
+        y = np.pad(y, [(0, 0), (0, 0), *((0, o - h) for o, h in zip(want, y.shape[2:]))])
+    if a.get("bias") is not None:
+        y = y + _per_channel(a.bias, y.ndim)
+    return y
+
+
 def _pool(a, reduce, value):
     x = np.asarray(a.x, np.float32)
     kernel = [int(k) for k in np.asarray(a.kernel_sizes).reshape(-1)]
