@@ -128,10 +128,18 @@ def test_two_functions_build_into_one_multifunction_package_and_each_runs(mf_pro
     # a second build is a no-op; deleting a decode program's file makes it build again
     assert p.doit("build").summary["compiled"] == 0
     first = next(n for n in g["functions"]["decode"]["nodes"] if "mil" in n)
-    # a changed decode file: the runtime refuses that function when it opens it (load() checks the default's files)
+    # the other functions' files are the manifest's too: pack ships them, verify and load() check them
+    assert p.npubuild("pack", "-o", str(p.root / "b.bundle")).rc == 0
+    assert p.npubuild("unpack", str(p.root / "b.bundle"), "-C", str(p.root / "elsewhere")).rc == 0
+    assert (p.root / "elsewhere" / first["weights"]["path"]).is_file()
     weights = p.artifacts / first["weights"]["path"]
     weights.write_bytes(weights.read_bytes()[:-2] + b"\x00\x7c")
-    rt = npubuild.load(p.artifacts)
+    v = p.npubuild("verify", check=False)
+    assert v.rc != 0 and f"altered: {first['weights']['path']} (ane graph g function decode node 0 (c) [weights])" in v.err, v.err
+    with pytest.raises(VerifyError, match=rf"ane graph g function decode node 0 \(c\) \[weights\]"):
+        npubuild.load(p.artifacts)
+    # unverified at load: the runtime still refuses that function when it opens it
+    rt = npubuild.load(p.artifacts, verify_files=False)
     try:
         with pytest.raises(VerifyError, match=rf"ANE graph 'g' function 'decode' node 0 \(c\) \[weights\]: {first['weights']['path']} changed"):
             rt.graph("g", backend="ane", function="decode")

@@ -130,16 +130,25 @@ def manifest_files(m: dict):
             if isinstance(c, dict) and "path" in c:
                 yield f"graph {gname} constant {cname}", c
         if g.get("kind") == "ane":
-            for i, n in enumerate(g.get("nodes") or []):
-                for role in ("mil", "weights"):
-                    if isinstance(n, dict) and n.get(role):
-                        yield f"ane graph {gname} node {i} ({n.get('name')}) [{role}]", n[role]
-            if g.get("fills"):
-                yield f"ane graph {gname} [fills]", g["fills"]
-            # every file of each Core ML package (a directory Core ML reads whole: npubuild.ane.coreml)
-            for what, h in [*((f"ane graph {gname} node {i} [mlpackage]", n) for i, n in enumerate(g.get("nodes") or [])), (f"ane graph {gname} [mlpackage]", g)]:
-                pkg = h.get("mlpackage") if isinstance(h, dict) else None
-                yield from ((what, f) for f in pkg["files"]) if isinstance(pkg, dict) and isinstance(pkg.get("files"), list) else ()
+            yield from _ane_files(f"ane graph {gname}", g)
+            # a multifunction graph's other functions: each a plan record of its own (npubuild.ane.build)
+            for fname, f in _items(g.get("functions")):
+                if isinstance(f, dict):
+                    yield from _ane_files(f"ane graph {gname} function {fname}", f)
+
+
+def _ane_files(label: str, g: dict):
+    """(what, record) for the files of one ANE plan record: node programs, fills, Core ML packages."""
+    for i, n in enumerate(g.get("nodes") or []):
+        for role in ("mil", "weights"):
+            if isinstance(n, dict) and n.get(role):
+                yield f"{label} node {i} ({n.get('name')}) [{role}]", n[role]
+    if g.get("fills"):
+        yield f"{label} [fills]", g["fills"]
+    # every file of each Core ML package (a directory Core ML reads whole: npubuild.ane.coreml)
+    for what, h in [*((f"{label} node {i} [mlpackage]", n) for i, n in enumerate(g.get("nodes") or [])), (f"{label} [mlpackage]", g)]:
+        pkg = h.get("mlpackage") if isinstance(h, dict) else None
+        yield from ((what, f) for f in pkg["files"]) if isinstance(pkg, dict) and isinstance(pkg.get("files"), list) else ()
 
 
 def _items(d):
