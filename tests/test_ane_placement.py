@@ -20,6 +20,7 @@ from npubuild.ane.mil import parse_mil
 from npubuild.ane.plan import PlanError, compile_plan
 from npubuild.ane.plan_model import CpuNode, PlanBounds, ProgNode
 from npubuild.cli.show import placement_lines, placements
+from npubuild.core.errors import UserError
 from npubuild.runner.ane import AneRuntime
 from npubuild.runner.ane_graph import AneGraphRunner
 
@@ -247,6 +248,10 @@ def test_cpu_nodes_write_no_program_and_run_from_the_artifacts(tmp_path):
     xv = rand((1, 1, 1, 64), 22)
     y1, y2 = runner.run(x=xv)["y"], runner.run(x=xv)["y"]
     assert close(y1, mixed_ref(xv, w["W"]), 1e-6) and y1.tobytes() == y2.tobytes()
+    edited = json.loads(json.dumps(rec))  # a CPU node's shape edited in the manifest: one message, not its allocation
+    next(n for n in edited["nodes"] if n["route"] == "cpu")["attrs"]["shape"] = [46340, 46340]
+    with pytest.raises(UserError, match=r"CPU node 'n' \(layer_norm\): its shapes are not its currencies' .*rebuild"):
+        AneGraphRunner(types.SimpleNamespace(path=art), "g", edited, None).run(x=xv)
     places = placements(json.loads(json.dumps(rec)))
     lines = placement_lines(places)
     assert lines[0] == "placement: 4 on ane, 3 on cpu"

@@ -34,6 +34,8 @@ values in row-major order, whatever the layout.
 """
 from __future__ import annotations
 
+import math
+
 from ..ane.numerics import ACT, gelu
 from ..ane.plan_model import PLANE
 from ..core.errors import UserError
@@ -133,6 +135,11 @@ def cpu_execute(node, ins: list):
     from ..ane.cpu_ops_tensor import NP_DTYPES
 
     a = node.attrs
+    # the record's shapes must be the currencies' (which the record check bounds): an edited shape is one error,
+    # not an allocation of its size (fill, reshape read the declared shape)
+    if math.prod(a["shape"]) != node.out.elems or len(a["ports"]) != len(ins) or \
+            any(math.prod(p["shape"]) != x.size for x, p in zip(ins, a["ports"])):
+        raise UserError(f"CPU node '{node.name}' ({a['op']}): its shapes are not its currencies' ({node.out}); rebuild with `doit build`")
     vals = []
     for x, port in zip(ins, a["ports"]):
         v = x.reshape(port["shape"])
