@@ -592,3 +592,49 @@ def test_cpu_forms_match_coremltools_value_inference_in_fp32(tmp_path, case):
     want = np.asarray(ref[0], np.float64).reshape(-1)
     # float32 arithmetic against coremltools' NumPy (float32 or float64): a few float32 ulps of the operands' size
     assert np.allclose(y.astype(np.float64), want, rtol=2e-6, atol=2e-6, equal_nan=True), (name, y, want)
+
+
+# the grid points of coremltools' resize_bilinear / upsample_bilinear Notes (iOS15/image_resizing.py), for Xin = 2 sampled
+# as [0, 1]: resizing the row [0, 1] gives back exactly these positions
+GRIDS = [
+    ("UNALIGN_CORNERS", 5, [0., 0.1, 0.5, 0.9, 1.]), ("STRICT_ALIGN_CORNERS", 5, [0., 0.25, 0.5, 0.75, 1.]),
+    ("ALIGN_CORNERS", 5, [0., 0.25, 0.5, 0.75, 1.]), ("DEFAULT", 5, [0., 0.4, 0.8, 1., 1.]),
+    ("OFFSET_CORNERS", 5, [0.1, 0.3, 0.5, 0.7, 0.9]), ("UNALIGN_CORNERS", 6, [0., 0., 1 / 3, 2 / 3, 1., 1.]),
+    ("STRICT_ALIGN_CORNERS", 6, [0., 0.2, 0.4, 0.6, 0.8, 1.]), ("DEFAULT", 6, [0., 1 / 3, 2 / 3, 1., 1., 1.]),
+    ("OFFSET_CORNERS", 6, [1 / 12, 0.25, 5 / 12, 7 / 12, 0.75, 11 / 12]),
+]
+
+
+@pytest.mark.parametrize("mode, n, grid", GRIDS, ids=[f"{m}-{n}" for m, n, _ in GRIDS])
+def test_resize_bilinear_samples_the_grid_its_definition_gives(tmp_path, mode, n, grid):
+    text = program(f'        tensor<fp16, [1, 1, 1, {n}]> y = resize_bilinear(x = x, target_size_height = int32(1), '
+                   f'target_size_width = int32({n}), sampling_mode = string("{mode}"))[name = string("y")];',
+                   "tensor<fp16, [1, 1, 1, 2]> x")
+    plan = plan_of(tmp_path, text)
+    assert where(plan) == [("cpu", "resize_bilinear")]
+    assert close(run(plan, x=np.array([0, 1], f16)).output("y"), grid)
+
+
+@pytest.mark.parametrize("align", [True, False])
+def test_upsample_bilinear_interpolates_both_axes(tmp_path, align):
+    xv = rand((1, 2, 3, 2), 60)
+    text = program(f'        tensor<fp16, [1, 2, 6, 6]> y = upsample_bilinear(x = x, scale_factor_height = int32(2), '
+                   f'scale_factor_width = int32(3), align_corners = bool({str(align).lower()}))[name = string("y")];',
+                   "tensor<fp16, [1, 2, 3, 2]> x")
+    plan = plan_of(tmp_path, text)
+
+    def grid(n_in, n_out):  # the op's Notes: align_corners true / false
+        i = np.arange(n_out)
+        g = i * (n_in - 1) / (n_out - 1) if align else i * n_in / n_out + 0.5 * n_in / n_out - 0.5
+        return np.clip(g, 0, n_in - 1)
+
+    x = xv.astype(np.float64)
+    ref = np.zeros((1, 2, 6, 6))
+    for i, gy in enumerate(grid(3, 6)):
+        for j, gx in enumerate(grid(2, 6)):
+            y0, x0 = int(np.floor(gy)), int(np.floor(gx))
+            y1, x1 = min(y0 + 1, 2), min(x0 + 1, 1)
+            wy, wx = gy - y0, gx - x0
+            ref[0, :, i, j] = (x[0, :, y0, x0] * (1 - wy) * (1 - wx) + x[0, :, y0, x1] * (1 - wy) * wx
+                               + x[0, :, y1, x0] * wy * (1 - wx) + x[0, :, y1, x1] * wy * wx)
+    assert close(run(plan, x=xv).output("y"), ref, 1e-6)

@@ -230,3 +230,46 @@ def _sdpa(a):
     with np.errstate(all="ignore"):
         e = np.exp(s - np.max(s, axis=-1, keepdims=True))
         return np.matmul(e / np.sum(e, axis=-1, keepdims=True), v)
+
+
+# ---- bilinear resizing (image_resizing.py: the grid of input positions each output samples, per mode) --------------------
+
+def _grid(n_in: int, n_out: int, mode: str):
+    """The input positions sampled along one axis, as the op's Notes define them for each sampling mode."""
+    i = np.arange(n_out, dtype=np.float64)
+    if mode in ("STRICT_ALIGN_CORNERS", "ALIGN_CORNERS"):
+        if n_out == 1:
+            g = np.full(1, (n_in - 1) / 2 if mode == "ALIGN_CORNERS" else 0.0)
+        else:
+            g = i * (n_in - 1) / (n_out - 1)
+    elif mode == "DEFAULT":
+        g = i * (n_in - n_in / n_out) / (n_out - 1) if n_out > 1 else np.zeros(1)
+    elif mode == "OFFSET_CORNERS":
+        delta = max(1, n_in - 1) / n_out
+        g = 0.5 * delta + i * delta
+    else:  # UNALIGN_CORNERS
+        g = i * n_in / n_out + 0.5 * n_in / n_out - 0.5
+    return np.clip(g, 0, n_in - 1)
+
+
+def _lerp(x, axis: int, grid):
+    lo = np.floor(grid).astype(np.int64)
+    hi = np.minimum(lo + 1, x.shape[axis] - 1)
+    w = (grid - lo).reshape([-1] + [1] * (x.ndim - 1 - axis % x.ndim))
+    return np.take(x, lo, axis=axis) * (1 - w) + np.take(x, hi, axis=axis) * w
+
+
+def _bilinear(x, out_hw, modes):
+    y = _lerp(np.asarray(x, np.float64), -2, _grid(x.shape[-2], out_hw[0], modes))
+    return _lerp(y, -1, _grid(x.shape[-1], out_hw[1], modes))
+
+
+@register("resize_bilinear")
+def _resize_bilinear(a):
+    return _bilinear(a.x, a.out_shape[-2:], _p(a, "sampling_mode", "DEFAULT"))
+
+
+@register("upsample_bilinear")
+def _upsample_bilinear(a):
+    # the output size is the declared one (the scale recomputed from it, as the op says); align_corners default true
+    return _bilinear(a.x, a.out_shape[-2:], "STRICT_ALIGN_CORNERS" if _p(a, "align_corners", True) else "UNALIGN_CORNERS")
