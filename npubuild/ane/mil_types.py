@@ -174,69 +174,7 @@ def cast(a: Operands) -> list[T]:
     return [T(dtype, a.type("x").shape)]
 
 
-# ---- rules of ops added from real programs (tensor_transformation.py, iOS17/quantization_ops.py) ----------------
-
-
-def slice_by_size(a: Operands) -> list[T]:
-    """defs/iOS15/tensor_transformation.py slice_by_size: begin and size are vectors of x's rank; each
-    result dim is size[i], or for -1 x's dim minus begin[i] (coremltools' inference, which takes begin
-    as written: a negative begin with size -1 is refused here, since that inference is not the slice); a
-    size computed at run time leaves every dim unknown."""
-    x = a.type("x")
-    xs = need_rank(x)
-    for k in ("begin", "size"):
-        s = a.type(k).shape
-        if s is None or len(s) != 1:
-            raise Bad(f"{k} must be a vector (rank 1), not {a.type(k)}")
-        if known(s[0]) and s[0] != len(xs):
-            raise Bad(f"{k} has {s[0]} values; x {R.dims(xs)} has rank {len(xs)}")
-    size = a.ints("size", None) if a.known("size") is not None else None
-    if size is None:
-        return [T(x.dtype, (-1,) * len(xs))]
-    begin = a.ints("begin", None) if a.known("begin") is not None else None
-    out = []
-    for i, (d, s) in enumerate(zip(xs, size)):
-        if s < -1:
-            raise Bad(f"size {size} holds {s}; a size is -1 (the rest) or 0 and more")
-        if s != -1:
-            if known(d) and begin is not None and (begin[i] + d if begin[i] < 0 else begin[i]) + s > d:
-                raise Bad(f"begin {begin} and size {size} reach past dimension {i} of x {R.dims(xs)}")
-            out.append(s)
-        elif begin is None or not known(d):
-            out.append(-1)
-        elif begin[i] < 0 or begin[i] > d:
-            raise Bad(f"begin {begin[i]} with size -1 in dimension {i} of x {R.dims(xs)}: coremltools infers "
-                      f"{d} - ({begin[i]}) values, which is not the slice")
-        else:
-            out.append(d - begin[i])
-    return [T(x.dtype, tuple(out))]
-
-
-def _block(a: Operands) -> tuple[tuple, int]:
-    """x [n, C, H, W] and block_size (depth_to_space / space_to_depth)."""
-    xs, bs = need_rank(a.type("x")), a.int("block_size")
-    if len(xs) != 4:
-        raise Bad(f"x {R.dims(xs)} must have rank 4 ([n, C, H, W])")
-    if bs < 1:
-        raise Bad(f"block_size {bs} must be positive")
-    return xs, bs
-
-
-def depth_to_space(a: Operands) -> list[T]:
-    """defs/iOS15/tensor_transformation.py depth_to_space: [n, C / bs², H * bs, W * bs]; C must be a multiple of bs²."""
-    (n, c, h, w), bs = _block(a)
-    if known(c) and c % (bs * bs):
-        raise Bad(f"x has {c} channels, not a multiple of block_size² ({bs * bs})")
-    return [T(a.type("x").dtype, (n, c // (bs * bs) if known(c) else -1, *(d * bs if known(d) else -1 for d in (h, w))))]
-
-
-def space_to_depth(a: Operands) -> list[T]:
-    """defs/iOS15/tensor_transformation.py space_to_depth: [n, C * bs², H / bs, W / bs]; H and W must be multiples of bs."""
-    (n, c, h, w), bs = _block(a)
-    for what, d in (("H", h), ("W", w)):
-        if known(d) and d % bs:
-            raise Bad(f"x's {what} ({d}) is not a multiple of block_size ({bs})")
-    return [T(a.type("x").dtype, (n, c * bs * bs if known(c) else -1, *(d // bs if known(d) else -1 for d in (h, w))))]
+# ---- rules of ops added from real programs (iOS17/quantization_ops.py; tensor_transformation.py ones: mil_shapes_transform) --
 
 
 def quantize(a: Operands) -> list[T]:
@@ -319,10 +257,10 @@ SPECS["concat"] = _spec("values:* axis:=i32 interleave:=bool?", R.concat)
 SPECS["stack"] = _spec("values:* axis:=i32", R.stack)
 SPECS["split"] = _spec("x:T num_splits:=i32? split_sizes:=i32? axis:=i32", R.split, _MOVE[0])
 SPECS["tile"] = _spec("x:T reps:i32", R.tile, _MOVE[0])
-SPECS["slice_by_size"] = _spec("x:T begin:U size:U", slice_by_size, {"T": ANY15, "U": ("int32",)},
+SPECS["slice_by_size"] = _spec("x:T begin:U size:U", TR.slice_by_size, {"T": ANY15, "U": ("int32",)},
                                domains17={"T": ANY17, "U": ("int8", "int16", "int32")})
-SPECS["depth_to_space"] = _spec("x:T block_size:=i32", depth_to_space)
-SPECS["space_to_depth"] = _spec("x:T block_size:=i32", space_to_depth)
+SPECS["depth_to_space"] = _spec("x:T block_size:=i32", TR.depth_to_space)
+SPECS["space_to_depth"] = _spec("x:T block_size:=i32", TR.space_to_depth)
 # quantization (defs/iOS17/quantization_ops.py)
 SPECS["quantize"] = _spec("input:T zero_point:=D? scale:=T axis:=i32? output_dtype:=str", quantize,
                           {"T": FLOAT, "D": ("uint8", "int8")}, since=17)
