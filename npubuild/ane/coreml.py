@@ -28,21 +28,18 @@ coremltools (2-3 s to import) is imported on first use only: a no-op build never
 """
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import io
 import json
-import logging
 import os
 import shutil
 import uuid
-import warnings
 from collections import Counter
 from pathlib import Path
 
 from ..core.errors import UserError
 from ..core.fsio import sha256_file
 from ..ops.lazy_numpy import np
+from .ct_quiet import quiet  # noqa: F401 - coremltools' lock and quiet stderr, used here and by callers
 
 PACKAGE = "model.mlpackage"
 DATA = ("Data", "com.apple.CoreML")
@@ -59,23 +56,6 @@ class CoreMLError(UserError):
 
 
 # ---- coremltools, quietly ----------------------------------------------------------------------------------------------
-
-
-@contextlib.contextmanager
-def quiet():
-    """Keep coremltools out of the build output: its tqdm progress bars (PassPipelineManager.apply_pipeline
-    writes them to sys.stderr), its warnings and its logger (on Linux it logs that libcoremlpython, the Core ML
-    runtime binding, is absent). Yields the captured text, for error messages."""
-    log = logging.getLogger("coremltools")
-    level = log.level
-    buf = io.StringIO()
-    log.setLevel(logging.ERROR)
-    try:
-        with warnings.catch_warnings(), contextlib.redirect_stderr(buf):
-            warnings.simplefilter("ignore")
-            yield buf
-    finally:
-        log.setLevel(level)
 
 
 def coremltools():

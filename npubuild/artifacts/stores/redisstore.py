@@ -8,6 +8,7 @@ allkeys-lru`` to make it a cache that evicts; values are limited to Redis's
 """
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
@@ -24,12 +25,27 @@ class RedisStore(Backend):
         db = parts.path.strip("/")
         if db and not db.isdigit():
             raise ValueError(f"{self.display}: the path must be a database number")
-        self.conn = RespConnection(
-            parts.hostname or "127.0.0.1", parts.port or 6379,
+        self._address = dict(
+            host=parts.hostname or "127.0.0.1", port=parts.port or 6379,
             password=unquote(parts.password) if parts.password is not None else None,
             username=unquote(parts.username) if parts.username else None,
             db=int(db or 0), timeout=timeout,
         )
+        # one connection per thread: a build runs its tasks on threads (npubuild.engine.jobs), and a RESP
+        # exchange on a socket two threads share would read the other's reply
+        self._local = threading.local()
+        self._conns: list[RespConnection] = []
+        self._lock = threading.Lock()
+
+    @property
+    def conn(self) -> RespConnection:
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = RespConnection(**self._address)
+            self._local.conn = conn
+            with self._lock:
+                self._conns.append(conn)
+        return conn
 
     def _do(self, fn, *args):
         try:
@@ -57,4 +73,8 @@ class RedisStore(Backend):
             raise StoreDown(f"redis: unexpected reply to SET: {printable(repr(reply), 60)}")
 
     def close(self) -> None:
-        self.conn.close()
+        with self._lock:
+            conns, self._conns = self._conns, []
+        for conn in conns:
+            conn.close()
+        self._local = threading.local()

@@ -79,6 +79,7 @@ def graph_units(plan) -> list[GraphUnit]:
     if not plan.ane_graphs:
         return []
     from ...ane.build import PLAN_FILE, build_graph, code_version
+    from ...ane.ct_quiet import one_at_a_time
     from ...ane.plan_model import PlanBounds
     from ...artifacts.stores import StoreAccess
 
@@ -91,7 +92,7 @@ def graph_units(plan) -> list[GraphUnit]:
         graph = plan.ane_yaml.get(name)
         units.append(GraphUnit(
             name=name,
-            action=(build_graph, (path, display, out, store, bounds, graph)),
+            action=(one_at_a_time, (build_graph, path, display, out, store, bounds, graph)),
             sources=sources(plan, name, bounds, readable=True),
             outputs=[f"{out}/{PLAN_FILE}"],
             key=f"{version}:strict" if bounds.ane_strict else version,  # ane_strict changes what the task does
