@@ -25,6 +25,7 @@ from ..core.errors import UserError
 from ..core.fsio import atomic_write_text, tmp_prefix
 from . import mlir_env
 from .fpcache import cached_fingerprint, stat_files
+from .tool_run import LOG_TAIL_LINES, failure  # noqa: F401 - LOG_TAIL_LINES re-exported (callers read it here)
 
 # Lowering of func/scf/arith/memref/vector with the bare-pointer calling convention:
 # ``void kernel(T0 *in0, ..., Tout *out)``. ``arith-expand{include-bf16}`` turns
@@ -79,7 +80,6 @@ def native_cpu() -> str:
 FINGERPRINT_FILE = "host-toolchain.json"
 _FINGERPRINT_SCHEMA = 2
 _ENV_OVERRIDES = ("NPUBUILD_LLC", "NPUBUILD_CC", "CC")
-LOG_TAIL_LINES = 20
 
 
 # ---- tools ------------------------------------------------------------------------------------
@@ -418,5 +418,4 @@ def compile_shared_library(mlir_text: str, out_so: Path, log_path: Path, timeout
             log.append("# FAILED")
         atomic_write_text(log_path, "\n".join(log) + "\n")
     if not ok:
-        tail = "\n".join("\n".join(log).splitlines()[-LOG_TAIL_LINES:])
-        raise UserError(f"host compile of {out_so.name} failed (full log: {log_path}):\n{tail}")
+        raise failure(log, log_path, f"host compile of {out_so.name}", out_so)

@@ -18,7 +18,6 @@ from pathlib import Path
 
 from ..core.errors import UserError
 from ..core.fsio import atomic_write_text
-from .host import LOG_TAIL_LINES
 
 TIMEOUT_ENV = "NPUBUILD_AIECC_TIMEOUT"
 DEFAULT_TIMEOUT = 1800.0
@@ -133,8 +132,21 @@ def write_log(log: list[str], log_path: Path, ok: bool) -> None:
     atomic_write_text(log_path, "\n".join(log) + "\n")
 
 
-def failure(log: list[str], log_path: Path, what: str) -> UserError:
-    tail = "\n".join("\n".join(log).splitlines()[-LOG_TAIL_LINES:])
+LOG_TAIL_LINES = 20  # lines of a failed tool's log an error message quotes (the whole log is in its file)
+
+# what a tool prints for ENOSPC / EDQUOT (strerror): its failure was the disk's, not the source's
+_DISK_FULL_TEXT = ("No space left on device", "Disk quota exceeded")
+
+
+def failure(log: list[str], log_path: Path, what: str, out: Path | None = None) -> Exception:
+    """The error of a failed tool run: the tail of its log, or, when a tool said the disk is full, that
+    (an OSError(ENOSPC) the build reports in one line, npubuild.core.nospace)."""
+    text = "\n".join(log)
+    if any(s in text for s in _DISK_FULL_TEXT):
+        import errno
+
+        return OSError(errno.ENOSPC, f"{what}: a tool ran out of disk space (full log: {log_path})", str(out or log_path))
+    tail = "\n".join(text.splitlines()[-LOG_TAIL_LINES:])
     return UserError(f"{what} failed (full log: {log_path}):\n{tail}")
 
 
