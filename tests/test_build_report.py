@@ -13,7 +13,14 @@ import time
 
 import pytest
 
+from npubuild.engine.jobs import default_jobs
+
 from .conftest import new_project
+
+
+def threads_of(pid: int) -> int:
+    """How many threads the process ``pid`` runs (Linux /proc)."""
+    return len(os.listdir(f"/proc/{pid}/task"))
 
 
 def _relu_family(n: int, targets: str) -> str:
@@ -206,10 +213,15 @@ def test_an_interrupted_build_says_so_without_a_traceback_and_the_next_one_goes_
     p = project("kernels:\n  r:\n    op: exp\n    shapes:\n" + shapes)
     proc = subprocess.Popen([sys.executable, "-m", *tool, "build"], cwd=p.root, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, env={**os.environ, "NPUBUILD_PROGRESS": "0"})
+    # a kernel.so appears when its compile has written it, before the task has finished (store, record):
+    # with every core building at once (the default), one more than the workers means one task finished
     deadline = time.monotonic() + 120
-    while not list(p.artifacts.glob("kernels/*/host/kernel.so")) and time.monotonic() < deadline and proc.poll() is None:
+    workers = max(1, default_jobs())
+    while len(list(p.artifacts.glob("kernels/*/host/kernel.so"))) <= workers and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.05)
     assert proc.poll() is None, "the build ended before it could be interrupted"
+    if default_jobs() > 1:  # the default build runs on every core: doit's worker threads, one per core, beside the main one
+        assert threads_of(proc.pid) >= 1 + default_jobs(), threads_of(proc.pid)
     proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=120)
     # Python ends an interrupted program by SIGINT (a shell shows 130): what any interrupted tool does

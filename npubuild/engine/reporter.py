@@ -51,8 +51,9 @@ def task_kind(name: str) -> str:
     return f"{verb}@{what.rpartition('@')[2]}" if "@" in what else verb
 
 
-def workers_of(argv: list | None) -> int:
-    """How many tasks doit runs at once (``-n N``, ``--process=N``); 1 when not said."""
+def workers_of(argv: list | None, default: int = 0) -> int:
+    """How many tasks doit runs at once: ``-n N`` / ``--process=N``, else ``default`` (doit's
+    ``num_process``; 0 is serial, one at a time)."""
     args = list(argv or ())
     for i, a in enumerate(args):
         value = None
@@ -67,7 +68,7 @@ def workers_of(argv: list | None) -> int:
                 return max(1, int(value))
             except ValueError:
                 return 1
-    return 1
+    return max(1, default)
 
 
 class ProgressReporter(ConsoleReporter):

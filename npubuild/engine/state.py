@@ -59,6 +59,15 @@ class Build:
     def invocation(self) -> list | None:
         return self.argv if self.argv is not None else noop.doit_argv()
 
+    @property
+    def jobs(self) -> int:
+        """doit's ``num_process`` when ``-n`` is not given: every core (npubuild.engine.jobs)."""
+        if not hasattr(self, "_jobs"):
+            from .jobs import default_jobs
+
+            self._jobs = default_jobs()
+        return self._jobs
+
     def load_config(self):
         if self.config is None and self.error is None:
             try:

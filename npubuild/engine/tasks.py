@@ -66,8 +66,36 @@ def _interrupt_hook(exc_type, exc, tb, _default=sys.excepthook):
     _default(exc_type, exc, tb)
 
 
+def _worker_signals() -> None:
+    """In a forked doit worker (``-P process``): SIGTERM ends it at once (the main
+    process stops its workers with terminate() when interrupted; the main's handler above would
+    turn that into a KeyboardInterrupt the worker catches and then waits on its job queue for
+    ever), and SIGINT, which Ctrl-C sends the whole process group, ends it quietly: the main
+    process says what was interrupted, once."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, _exit_interrupted)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+
+def _exit_interrupted(signum, frame):
+    os._exit(128 + signum)
+
+
+_at_fork = False
+
+# doit's python-actions capture their output by swapping the process-wide sys.stdout and sys.stderr, and
+# restore what they found at the end: under the thread pool a build runs by default (npubuild.engine.jobs)
+# interleaved swaps leave another task's capture buffer in place of the real stream. npubuild's actions print
+# nothing (they report through results, exceptions and build logs), so they run uncaptured.
+NO_CAPTURE = {"capture": False}
+
+
 def install_signal_handlers() -> None:
+    global _at_fork
     sys.excepthook = _interrupt_hook
+    if not _at_fork and hasattr(os, "register_at_fork"):
+        os.register_at_fork(after_in_child=_worker_signals)
+        _at_fork = True
     for sig in (signal.SIGTERM, signal.SIGHUP):
         try:
             signal.signal(sig, _sigterm_as_interrupt)
@@ -212,7 +240,7 @@ class BuildTasks:
     def namespace(self) -> dict:
         """What doit's ModuleTaskLoader reads: the creators, and DOIT_CONFIG with a reporter of this build."""
         return {**{name: getattr(self, name) for name in dir(self) if name.startswith("task_")},
-                "DOIT_CONFIG": {**_DOIT_CONFIG, "reporter": BuildReporter.of(self.build)}}
+                "DOIT_CONFIG": {**_DOIT_CONFIG, "num_process": self.build.jobs, "reporter": BuildReporter.of(self.build)}}
 
     def task_emit(self):
         """Emit kernel sources (one task per kernel instance and target)."""
@@ -234,6 +262,7 @@ class BuildTasks:
             yield {
                 "name": f"{kid}@{pair.label}",
                 "actions": [(emit_source, (t.name, inst, out, opts))],
+                "io": NO_CAPTURE,
                 "targets": [out, f"{d}/{EMIT_RECORD}"],
                 "uptodate": [KeyUnchanged(f"{inst.key}:{versions[vk]}"), SourceMatchesEmitRecord(out, t.name, inst.key, opts)],
                 "clean": True,
@@ -274,6 +303,7 @@ class BuildTasks:
                 "name": f"{kid}@{pair.label}",
                 "actions": [(compile_kernel, (t.name, kid, inst, src, d, store, recipe.toolchain, recipe.flags, opts, plan.config.limits, plan.config.executor,
                                              plan.config.farm))],
+                "io": NO_CAPTURE,
                 "file_dep": [src, *t.linked_files(inst, opts)],
                 "targets": [*(f"{d}/{b}" for b in t.binaries.values()), f"{d}/{RECORD_NAME}"],
                 "uptodate": [KeyUnchanged(recipe.key), OutputsMatchRecord(d, t.binaries.values())],
@@ -336,6 +366,7 @@ def _graph_task(target, unit) -> dict:
     return {
         "name": f"{unit.name}@{target.name}",
         "actions": [unit.action],
+        "io": NO_CAPTURE,
         "file_dep": unit.sources,
         "targets": unit.outputs,
         "uptodate": [KeyUnchanged(unit.key), Intact(unit.intact)],
@@ -359,7 +390,7 @@ class BuildReporter(ProgressReporter):
         super().__init__(outstream, options)
         self.build_ok = False
         self.tasks: dict = {}
-        self.workers = workers_of(self.build.invocation()) if self.build is not None else 1
+        self.workers = workers_of(self.build.invocation(), self.build.jobs) if self.build is not None else 1
 
     def initialize(self, tasks, selected_tasks):
         gc.enable()
@@ -474,6 +505,7 @@ guard_doit(Path(DEP_FILE))  # a full disk while doit loads tasks, opens or saves
 _DOIT_CONFIG = {
     "backend": "sqlite3",
     "continue": True,  # a failed compile does not stop the independent ones (like ninja -k 0)
+    "par_type": "thread",  # with num_process (every core unless -n says otherwise): npubuild.engine.jobs says why
     "dep_file": DEP_FILE,
     "default_tasks": ["build"],
 }
