@@ -106,14 +106,7 @@ def plan_functions(mil_path: Path, display: str, bounds: MilBounds, graph=None) 
     for name in names:
         fn = prog.functions[name]
         try:
-            try:
-                plans[name] = compile_plan(dataclasses.replace(prog, functions={name: fn}), bounds)
-            except UserError as e:
-                failed = [o for o in fn.outputs if f"function output '{o}' is not produced by any program" in str(e)]
-                view = view_output(fn, prog.file, failed) if failed else None
-                if view is None:
-                    raise
-                raise UserError(view) from None
+            plans[name] = compile_plan(dataclasses.replace(prog, functions={name: fn}), bounds)
         except UserError as e:
             if len(names) == 1:
                 raise
@@ -122,38 +115,6 @@ def plan_functions(mil_path: Path, display: str, bounds: MilBounds, graph=None) 
         raise UserError(f"{prog.file}: a multifunction program builds only when every function plans "
                         f"({len(refused)} of {len(names)} functions cannot be planned; no part of this graph is built):\n" + "\n".join(refused))
     return plans
-
-
-# ops the plan computes by renaming a buffer (npubuild.ane.routes: a reshape, a transpose that moves only size-1 axes,
-# a cast to the dtype x has): a chain of them from a function input or a constant runs no program
-VIEW_OPS = ("reshape", "transpose", "cast", "squeeze", "expand_dims", "identity")
-
-
-def view_output(fn, file: str, outputs=None) -> str | None:
-    """Why the plan cannot bind an output of ``fn``, at ``file:line``: an output that is a function input or a
-    constant, or only a view of one (reshape, transpose, ...). The plan binds each output to the buffer of the
-    program that writes it, and a view writes none; the graph package would compute it, but the plan, the
-    runtime and the manifest record have no output bound to an input's buffer. None when no output is such
-    (``outputs``: only these)."""
-    from .mil_model import Ref
-
-    ops = {r: o for o in fn.ops for r, _ in o.results}
-    inputs = {n for n, _ in fn.inputs}
-    for out in fn.outputs if outputs is None else outputs:
-        name, chain = out, []
-        while name in ops and ops[name].op in VIEW_OPS and isinstance(ops[name].args.get("x"), Ref):
-            chain.append(ops[name])
-            name = ops[name].args["x"].name
-        if name not in inputs and name not in fn.consts:
-            continue
-        kind = "function input" if name in inputs else "constant"
-        line = chain[0].line if chain else fn.input_lines.get(name, fn.line)
-        how = " of ".join(f"{o.op} '{o.result}'" for o in chain)
-        what = f"is the {kind} '{name}'" if not chain else f"is only a view of the {kind} '{name}' ({how})"
-        return (f"{file}:{line}: function output '{out}' {what}: no ANE program computes it, and the ane plan binds "
-                "every output to a program's result (an output bound to an input's or a constant's buffer is not "
-                "supported yet); return a value an op computes, or read the input itself")
-    return None
 
 
 def _digest(path: Path, bounds: MilBounds) -> bytes:

@@ -68,6 +68,31 @@ class Placement:
             self.prod[name] = (idx, out)
             self.wants.append((idx, list(ins), o))  # bind() takes each operand as it is held (want None)
 
+    def copy_view_outputs(self) -> dict:
+        """Function output -> the CPU node that copies it, for each output that is a function input or a
+        constant, or only a view of one (a reshape, a transpose that keeps the order, ...): no program writes
+        such an output (a view renames a buffer), and the plan binds outputs to results. Core ML returns a
+        copy; so does a CPU reshape here (in strict mode too: it places no op the program has)."""
+        from .plan_model import OffRoute, Op, temp_name
+
+        copies = {}
+        for name in self.fn.outputs:
+            root = self.resolve(name)
+            if root in self.prod:
+                continue
+            shape = list(self.shapes.get(name) or self.shape_of(name))
+            dtype = self.dtypes.get(name) or self.dtype_of(root)
+            line = next((o.line for o in self.flat if o.result == name), None) or self.fn.input_lines.get(name, self.fn.line)
+            o = Op("reshape", temp_name(name, "copy"), shape, {"x": root, "shape": Lit(shape)}, line, dtype)
+            why = f"the function output '{name}' is the value of '{root}' (no op computes it): a copy"
+            strict, self.strict = self.strict, False
+            try:
+                self.place_cpu(o, OffRoute(why, why))
+            finally:
+                self.strict = strict
+            copies[name] = o.result
+        return copies
+
     def cpu_arg(self, o, v, ins: list, ports: list) -> dict:
         """How a CPU node reads operand ``v``: ``{"in": port}`` (a value, or a float constant tensor read as
         fp16), ``{"value": ...}`` (a constant kept in the attributes) or ``{"tuple": [...]}``."""

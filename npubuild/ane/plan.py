@@ -416,6 +416,7 @@ class _Compiler(Placement, Routes):
         self.wants: list[tuple[int, list[tuple[str, Cur]], _Op]] = []
         for self.pos, o in enumerate(flat):
             self.route(o)
+        self.copies = self.copy_view_outputs()
         plan = self.bind()
         self.check_finite(plan)
         return plan
@@ -550,7 +551,7 @@ class _Compiler(Placement, Routes):
             order.append(idx)
         outputs = {}
         for name in self.fn.outputs:
-            root = self.resolve(name)
+            root = self.copies.get(name) or self.resolve(name)
             if root not in self.prod:
                 raise self.err(None, f"function output '{name}' is not produced by any program")
             outputs[name] = self.prod[root][0]
