@@ -19,7 +19,7 @@ import pytest
 
 from npubuild.ane.mil import parse_mil
 from npubuild.ane.plan import Bind, Cur, HostNode, PlanError, compile_plan
-from npubuild.ane.plan_model import CpuNode, PlanBounds, is_mil_identifier
+from npubuild.ane.plan_model import CpuNode, PlanBounds, ProgNode, is_mil_identifier
 from npubuild.ane.programs import node_program
 from npubuild.runner.ane import AneRuntime, execute
 
@@ -99,9 +99,9 @@ def test_rms_q8_swiglu(tmp_path):
     plan = _plan(tmp_path, SWIGLU.format(d=tmp_path))
     assert isinstance(plan.nodes[plan.order[0]], HostNode)  # rms_norm: host rsqrt broadcast first
     # x is read in two layouts (as the row xr by the rms_norm's mul, as a channel vector by the last add):
-    # its buffer is strided, as its shape says, and the row is a repack adapter reading that buffer
+    # its buffer is strided, as its shape says, and the row is a layout step (a CPU reshape) reading that buffer
     assert plan.ext_curs["x"] == Cur.strided(64)
-    assert [(n.route, n.binds) for n in plan.nodes if n.name == "xr%rp"] == [("repack", [Bind(ext="x")])]
+    assert [(n.route, n.attrs["op"], n.binds) for n in plan.nodes if n.name == "xr%rp"] == [("cpu", "reshape", [Bind(ext="x")])]
     i = np.arange(d)
     xv = h(((i * 9 + 4) % 17) / 16.0 - 0.5)
     rt = run_plan(plan, x=xv)
@@ -237,15 +237,17 @@ def test_adapters_are_inserted_once_per_producer_and_currency(tmp_path):
     plan = _plan(tmp_path, TRAIN_STATE)
     names = [n.name for n in plan.nodes]
     # hr = reshape(h) passes h's strided buffer through; y's avw and dW2's outer product both want it contig
-    assert names.count("hr%rp") == 1 and plan.nodes[names.index("hr%rp")].route == "repack"
-    # dh = reshape(dhr) passes attn_v's contig result through; dz1's mul wants it strided: the identity matvec
-    assert names.count("dh%unrp") == 1
+    assert names.count("hr%rp") == 1 and plan.nodes[names.index("hr%rp")].attrs["op"] == "reshape"
+    # dh = reshape(dhr) passes attn_v's contig result through; dz1's mul wants it strided: a layout step too (the
+    # seed's identity matvec), no program and no n x n weight
+    assert names.count("dh%rp") == 1 and isinstance(plan.nodes[names.index("dh%rp")], HostNode)
+    assert not any(isinstance(n, ProgNode) and n.route == "matvec" and n.name.endswith("%unrp") for n in plan.nodes)
     rp = names.index("hr%rp")
     first_user = min(plan.order.index(i) for i, n in enumerate(plan.nodes) if any(b.node == rp for b in n.binds))
     assert plan.order.index(rp) == first_user - 1  # evaluated just before its first consumer
     assert sum(any(b.node == rp for b in n.binds) for n in plan.nodes) == 2
-    unrp = plan.nodes[names.index("dh%unrp")]
-    assert unrp.route == "matvec" and np.array_equal(unrp.weights["w"], np.eye(64, dtype=f16))
+    unrp = plan.nodes[names.index("dh%rp")]
+    assert (str(unrp.ins[0]), str(unrp.out)) == ("contig[64]", "strided[64]")  # contig -> strided, by the host
     assert plan.nodes[names.index("h")].out == Cur.strided(64) and plan.nodes[rp].out == Cur.contig(64)
     assert not any(is_mil_identifier(n) for n in names if "%" in n)  # adapters are named outside MIL's namespace
 

@@ -108,7 +108,7 @@ def test_show_json_of_an_ane_graph(cli, built):
     assert len(doc["nodes"]) == len(rec["nodes"])
     assert [n["name"] for n in doc["nodes"]] == [rec["nodes"][i]["name"] for i in rec["order"]]  # run order
     by_name = {n["name"]: n for n in doc["nodes"]}
-    assert by_name["y"]["op"] == "ew add" and set(by_name["y"]["inputs"]) == {"x", "dnc%unrp"}
+    assert by_name["y"]["op"] == "ew add" and set(by_name["y"]["inputs"]) == {"x", "dnc%rp"}
     assert any(n["targets"] == ["host"] for n in doc["nodes"])  # rms_norm's rsqrt runs on the host
 
 
@@ -301,7 +301,7 @@ def test_graph_of_an_ane_graph_connects_every_node(cli, tmp_path):
     edges = _edges(stmts)
     touched = {a for a, _ in edges} | {b for _, b in edges}
     assert nodes == touched  # no node without an edge: every input of a node found its producer
-    assert 'label="dnc%unrp\\nstrided[64] fp16"' in out
+    assert 'label="dnc%rp\\nstrided[64] fp16"' in out
 
 
 def test_graph_svg_is_valid_svg(cli, tmp_path):

@@ -337,17 +337,18 @@ def test_one_big_blob_named_many_times_is_bounded_by_the_program_budget(scratch)
     raises_at(e.value, 12, "the constants and blob files of this program take 4352 bytes, over the limit of 4096")
 
 
-def test_a_plan_whose_adapter_would_be_huge_is_refused_before_allocating(scratch):
-    # softmax over a [1, 1, 1, 200000] row makes a contig[200000] that add wants strided; the adapter
-    # would be np.eye(200000) (74.5 GiB)
+def test_a_layout_adapter_of_a_huge_vector_allocates_no_weight(scratch):
+    # softmax over a [1, 1, 1, 200000] row makes a contig[200000] that add wants strided; the seed's adapter was an
+    # identity matvec (np.eye(200000): 74.5 GiB, refused by max_constant_bytes); a layout step holds no weight
     text = program('        tensor<fp16, [1, 1, 1, 200000]> r = reshape(x = x, shape = tensor<int32, [4]>([1, 1, 1, 200000]))[name = string("r")];\n'
                    '        tensor<fp16, [1, 1, 1, 200000]> s = softmax(x = r, axis = int32(3))[name = string("s")];\n'
                    '        tensor<fp16, [1, 200000, 1, 1]> sc = reshape(x = s, shape = tensor<int32, [4]>([1, 200000, 1, 1]))[name = string("sc")];\n'
                    '        tensor<fp16, [1, 200000, 1, 1]> y = add(x = sc, y = x)[name = string("y")];',
                    inputs="tensor<fp16, [1, 200000, 1, 1]> x")
-    with pytest.raises(PlanError) as e:
-        plan_in(scratch, text)
-    raises_at(e.value, 7, "adapter of 'sc' is 80000000000 bytes, over the limit of 268435456 (limits.max_constant_bytes")
+    plan = plan_in(scratch, text)
+    adapters = [n for n in plan.nodes if n.name.endswith("%rp")]
+    assert adapters and all(not getattr(n, "weights", None) for n in adapters)
+    assert sum(w.nbytes for n in plan.nodes for w in (getattr(n, "weights", None) or {}).values()) < 1 << 20
 
 
 def test_planned_buffers_are_bounded_by_max_elements(scratch):

@@ -35,17 +35,28 @@ def test_a_mil_file_name_that_is_not_a_graph_name_is_refused_and_nothing_is_writ
     assert r.rc != 0 and msg in r.err and "Traceback" not in r.err
 
 
-# a [1, 1, 1, N] softmax row reshaped into [1, N, 1, 1] and added to x: the adapter is an N x N identity matvec
-ADAPTER = ('        tensor<fp16, [1, 1, 1, {n}]> r = reshape(x = x, shape = tensor<int32, [4]>([1, 1, 1, {n}]))[name = string("r")];\n'
-           '        tensor<fp16, [1, 1, 1, {n}]> s = softmax(x = r, axis = int32(3))[name = string("s")];\n'
-           '        tensor<fp16, [1, {n}, 1, 1]> sc = reshape(x = s, shape = tensor<int32, [4]>([1, {n}, 1, 1]))[name = string("sc")];\n'
-           '        tensor<fp16, [1, {n}, 1, 1]> y = add(x = sc, y = x)[name = string("y")];')
+# an N -> N 1x1 conv whose N x N fp16 weight is read from a blob beside the .mil: the program holds it
+WEIGHTED = ('        tensor<fp16, [{n}, {n}, 1, 1]> W = const()[name = string("W"), val = tensor<fp16, [{n}, {n}, 1, 1]>'
+            '(BLOBFILE(path = string("@model_path/w.bin"), offset = uint64(0)))];\n'
+            '        tensor<fp16, [1, {n}, 1, 1]> y = conv(dilations = tensor<int32, [2]>([1, 1]), groups = int32(1), '
+            'pad = tensor<int32, [4]>([0, 0, 0, 0]), pad_type = string("valid"), strides = tensor<int32, [2]>([1, 1]), '
+            'weight = W, x = x)[name = string("y")];')
+
+
+def _weighted(scratch, n: int) -> str:
+    import numpy as np
+
+    (scratch / "specs" / "graphs").mkdir(parents=True, exist_ok=True)
+    w = np.random.default_rng(n).uniform(-0.1, 0.1, (n, n)).astype("<f2")
+    for d in (scratch, scratch / "specs" / "graphs"):  # wherever the test's .mil lives
+        (d / "w.bin").write_bytes(w.tobytes())
+    return program(WEIGHTED.format(n=n), inputs=f"tensor<fp16, [1, {n}, 1, 1]> x")
 
 
 def test_what_a_graph_writes_is_bounded_before_anything_is_written(scratch, tmp_path):
-    n = 512  # one identity adapter of 512 x 512 fp16 values: 0.5 MiB in the plan, stored in its weight.bin and its package
-    text = program(ADAPTER.format(n=n), inputs=f"tensor<fp16, [1, {n}, 1, 1]> x")
-    limit = 3 * n * n  # 1.5x the identity: the plan's own budget (each weight once) fits, what would be written does not
+    n = 512  # one 512 x 512 fp16 weight: 0.5 MiB in the plan, stored in its weight.bin and its package
+    text = _weighted(scratch, n)
+    limit = 3 * n * n  # 1.5x the weight: the plan's own budget (each weight once) fits, what would be written does not
     bounds = MilBounds(roots=(scratch,), max_bytes=limit)
     plan = plan_in(scratch, text, bounds)
     assert written_bytes(plan) >= 2 * n * n * 2 > limit
@@ -59,11 +70,11 @@ def test_what_a_graph_writes_is_bounded_before_anything_is_written(scratch, tmp_
 
 def test_a_graph_under_the_bound_is_written_and_takes_no_more_than_it_said(scratch, tmp_path):
     n = 64
-    plan = plan_in(scratch, program(ADAPTER.format(n=n), inputs=f"tensor<fp16, [1, {n}, 1, 1]> x"))
+    plan = plan_in(scratch, _weighted(scratch, n))
     out = tmp_path / "g"
     write_graph(plan, out, max_bytes=written_bytes(plan) + (1 << 20))
     weights = sum(p.stat().st_size for p in out.rglob("*.bin"))
-    assert 2 * n * n * 2 <= weights  # the identity is in the program's weight.bin and its package's
+    assert 2 * n * n * 2 <= weights  # the weight is in the program's weight.bin and its package's
 
 
 @pytest.mark.parametrize("lit", ["fp16(nan)", "fp16(inf)", "fp16(-inf)", "tensor<fp16, []>(nan)"])

@@ -27,9 +27,10 @@ The reference design's graph scheduler, in Python:
    (``write_state``/``coreml_update_state``) rides it (``add4d``); other state
    writes are refused; a plain input is never written (``in_place_ok``).
 4. **Adapters**: a consumer wanting another currency than its producer (or an
-   external's buffer) holds gets a repack (a ``reshape`` program) or, contig ->
-   strided, the reference design's identity matvec, one per (producer, currency),
-   evaluated just before the first consumer that needed it.
+   external's buffer) holds gets a layout step of the emulator (a CPU ``reshape``
+   node; the reference design's repack program and identity-matvec "unrepack" are
+   no packages of their own), one per (producer, currency), evaluated just before
+   the first consumer that needed it.
 
 The plan records nodes, eval order, externals (function inputs and constants
 read as inputs) with every (node, port) bound to them, constant fills and
@@ -579,12 +580,12 @@ class _Compiler(Placement, Routes):
         idx = len(self.nodes)
         if have.elems != want.elems or have.dtype != want.dtype:
             raise self.err(o, f"'{o.result}' wants '{name}' as {want} but it is held as {have}; no adapter converts these")
-        if have.kind == "contig" and want.kind == "strided":
-            self.spend(o, have.a * have.a * 2, f"of the {have} -> {want} adapter of '{name}'")  # before np.eye: n² values
-            eye = np.eye(have.a, dtype=np.float16)  # the reference design's unrepack: an identity matvec, contig in, strided out
-            node = ProgNode(temp_name(name, "unrp"), "matvec", {"k": have.a, "n": have.a}, [have], want, {"w": eye}, line=o.line)
-        else:
-            node = ProgNode(temp_name(name, "rp"), "repack", {"from": have.shape, "shape": want.shape}, [have], want, line=o.line)
+        # a layout change, not an op of the program: a step of the emulator (the seed's repack program and its
+        # identity-matvec "unrepack" were packages of their own; Core ML lays out the graph package itself)
+        attrs = {"op": "reshape", "args": {"x": {"in": 0}}, "ports": [{"shape": list(have.shape), "dtype": have.dtype}],
+                 "shape": list(want.shape), "dtype": have.dtype, "index": 0}
+        node = CpuNode(temp_name(name, "rp"), attrs, [have], want, f"layout adapter {have} -> {want} for '{o.result}'",
+                       line=o.line)
         node.binds = [src]
         self.nodes.append(node)
         return idx

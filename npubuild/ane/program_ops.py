@@ -194,8 +194,6 @@ def node_ops(node: ProgNode) -> NodeProgram:
         return b.finish(b.gelu(ins[0], shp[0], a["mode"]))
     if r == "softmax":
         return b.finish(b.op("softmax", shp[0], x=ins[0], axis=b.scalar(a["axis"], "int32", "axis")))
-    if r == "repack":
-        return b.finish(b.reshape(ins[0], shp[0], node.out.shape, name="y"))
     if r == "transpose":
         x = b.reshape(ins[0], shp[0], a["in_shape"])
         return b.finish(b.op("transpose", a["out_shape"], b.p.type_of(x)[0], x=x, perm=b.ints("perm", a["perm"])))

@@ -99,7 +99,7 @@ def execute(node, ins: list):
         return gelu(ins[0], a["mode"])
     if r == "softmax":
         return _softmax(ins[0].reshape(a["shape"]), a["axis"]).reshape(-1)
-    if r in ("repack", "cast"):
+    if r == "cast":
         return ins[0]
     if r == "transpose":
         return np.transpose(ins[0].reshape(a["in_shape"]), a["perm"]).reshape(-1)
