@@ -90,3 +90,17 @@ def test_cache_push_seeds_a_shared_store(project, tmp_path):
     shutil.rmtree(p.artifacts)
     (p.root / ".npubuild.doit.db").unlink()
     assert p.doit("build").summary["store"] == 2
+
+
+def test_a_json_command_that_fails_prints_json_too(project):
+    """`--json` asked for: a failure is {"error": ...} on stdout (the line on stderr, exit 1), never text on stdout."""
+    import json
+
+    p = project("kernels:\n  r:\n    op: relu\n    shapes: [[64]]\n")
+    r = p.npubuild("cache", "push", "--json", check=False)
+    assert r.rc == 1 and "no read-write store is configured" in r.err
+    assert json.loads(r.out) == {"error": r.err.strip().removeprefix("npubuild: ")}
+    r = p.npubuild("show", "nope", "--json", check=False)
+    assert r.rc == 1 and "error" in json.loads(r.out)
+    plain = p.npubuild("cache", "push", check=False)
+    assert plain.rc == 1 and plain.out == ""  # without --json: stderr only

@@ -53,6 +53,7 @@ def run_guarded(fn: Callable[[argparse.Namespace], int], args: argparse.Namespac
         return fn(args)
     except UserError as e:
         print(f"npubuild: {e}" if "\n" not in str(e) else str(e), file=sys.stderr)
+        json_error(args, str(e))
         return 1
     except KeyboardInterrupt:
         from ..engine.reporter import ProgressReporter
@@ -69,7 +70,17 @@ def run_guarded(fn: Callable[[argparse.Namespace], int], args: argparse.Namespac
         if not is_disk_full(e):
             raise
         print(f"npubuild: {disk_full_message(e)}", file=sys.stderr)
+        json_error(args, disk_full_message(e))
         return 1
+
+
+def json_error(args: argparse.Namespace, message: str) -> None:
+    """A command asked for ``--json`` still gives a JSON document on stdout when it fails: ``{"error": ...}``
+    (the same line is on stderr, and the exit status is 1), so a script reading stdout never parses text."""
+    if getattr(args, "json", False):
+        import json
+
+        print(json.dumps({"error": message}))
 
 
 def store_dir(args) -> Path:
