@@ -242,17 +242,24 @@ def test_a_failed_recompile_leaves_every_other_kernel_and_graph_usable(project):
 
     import npubuild
 
-    good = "func.func @kernel(%a: memref<1024xf32>, %b: memref<1024xf32>) {\n  return\n}\n"
-    p = project("kernels:\n  r:\n    op: relu\n    shapes: [[1024]]\n    sources: {host: tuned/r.mlir}\n",
-                "graphs:\n  g:\n    inputs: {x: {shape: [1024]}}\n    nodes:\n      y: {op: exp, inputs: [x]}\n    outputs: [y]\n")
+    graph = "graphs:\n  g:\n    inputs: {x: {shape: [1024]}}\n    nodes:\n      y: {op: exp, inputs: [x]}\n    outputs: [y]\n"
+    p = project("kernels:\n  r:\n    op: relu\n    shapes: [[1024]]\n", graph)
+    p.doit("build")
+    good = (p.artifacts / "kernels" / "relu_f32_1024" / "host" / "kernel.mlir").read_text()  # npubuild's own, pinned as is
+    p.write("specs/kernels/k.yaml", "kernels:\n  r:\n    op: relu\n    shapes: [[1024]]\n    sources: {host: tuned/r.mlir}\n")
     p.write("specs/kernels/tuned/r.mlir", good)
     p.doit("build")
-    p.write("specs/kernels/tuned/r.mlir", good.replace("  return", "  bogus.op\n  return"))
+    p.write("specs/kernels/tuned/r.mlir", good + "\nbogus.op\n")
     r = p.doit("build", check=False)
-    assert r.rc != 0 and "npubuild: manifest.json written for everything that built; left out (1): relu_f32_1024@host" in r.out
+    assert r.rc != 0 and ("npubuild: manifest.json written for everything that built; the previous good build kept (1): "
+                          "relu_f32_1024@host") in r.out, r.out
     assert p.npubuild("verify").rc == 0
     rt = npubuild.load(p.artifacts)
-    assert rt.manifest["kernels"]["relu_f32_1024"]["unavailable"]["host"].startswith("compile failed in the last build: ")
+    host = rt.manifest["kernels"]["relu_f32_1024"]["targets"]["host"]
+    assert host["stale"].startswith("compile failed in the last build: ") and "previous good build's binary" in host["stale"]
+    assert "source" not in host["files"]  # the source on disk is the new one: only the previous binary is named
+    ran = p.npubuild("run", "relu_f32_1024", "--input", "x=1024xf32", "--backend", "host", "--expect", "ref")
+    assert ran.rc == 0 and ran.err.count("relu_f32_1024 [host]: compile failed in the last build: ") == 1, ran.err
     g = rt.graph("g", backend="host")  # a graph that does not use the failed kernel runs on host
     g.set_params()
     x = np.linspace(-1, 1, 1024, dtype=np.float32)
@@ -261,7 +268,14 @@ def test_a_failed_recompile_leaves_every_other_kernel_and_graph_usable(project):
     assert p.npubuild("pack", "-o", str(p.root / "b.tar.gz")).rc == 0
     p.write("specs/kernels/tuned/r.mlir", good)  # fixed: the next build puts the kernel back
     p.doit("build")
-    assert "host" in json.loads((p.artifacts / "manifest.json").read_text())["kernels"]["relu_f32_1024"]["targets"]
+    assert "stale" not in json.loads((p.artifacts / "manifest.json").read_text())["kernels"]["relu_f32_1024"]["targets"]["host"]
+    # a kernel that never compiled has no previous good build: it is left out, with the reason
+    p.write("specs/kernels/k2.yaml", "kernels:\n  s:\n    op: relu\n    shapes: [[512]]\n    sources: {host: tuned/s.mlir}\n")
+    p.write("specs/kernels/tuned/s.mlir", "bogus.op\n")
+    r = p.doit("build", check=False)
+    assert r.rc != 0 and "left out (1): relu_f32_512@host" in r.out, r.out
+    m = json.loads((p.artifacts / "manifest.json").read_text())
+    assert " failed in the last build: " in m["kernels"]["relu_f32_512"]["unavailable"]["host"]  # no previous build to keep
 
 
 def test_the_eta_weighs_each_kind_of_task_by_its_own_mean():

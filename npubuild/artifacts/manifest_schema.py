@@ -104,6 +104,7 @@ class _Schema:
         self.field(t, "key", where, "sha256", optional=True)
         self.field(t, "toolchain", where, "str", optional=True)
         self.field(t, "compiled", where, "bool", optional=True)
+        self.field(t, "stale", where, "str", optional=True)
         self.field(t, "abi", where, "dict", optional=True)
         self.each(t, "resources", where, self.core_resources, optional=True)
 

@@ -43,10 +43,15 @@ def _under(artifacts: Path, *parts: str) -> Path:
         raise UserError(f"refusing to write outside {artifacts}: {e}") from None
 
 
-def _unit_entry(plan, unit, problem: str | None, options: dict, toolchains: dict) -> dict:
-    """The manifest entry of one kernel unit (its files, key, toolchain, ABI ...); records its toolchain."""
+def _unit_entry(plan, unit, problem: str | None, options: dict, toolchains: dict, stale: str | None = None) -> dict:
+    """The manifest entry of one kernel unit (its files, key, toolchain, ABI ...); records its toolchain.
+    ``stale``: this build's compile of the unit failed (why); the entry is then the previous good build's
+    binaries, each still as its build record says, without the source (the one on disk is the new one), and
+    says so; None (not a dict) when there is no such build."""
     art, kid, tgt, inst = plan.config.artifacts, unit.kid, unit.target, unit.instance
     d = kernel_dir(art, kid, unit.label)
+    if stale is not None:
+        return _previous_good(plan, unit, d, toolchains, stale)
     if problem and not (d / RECORD_NAME).is_file():
         # emitted, not compiled (no toolchain here): the source is still an artifact
         src = d / tgt.source_name
@@ -75,6 +80,29 @@ def _unit_entry(plan, unit, problem: str | None, options: dict, toolchains: dict
     pinned = plan.pinned.get(kid, {}).get(tgt.name)
     if pinned is not None:
         entry["pinned_source"] = pinned[1]  # hand-written, in place of the emitted source
+    return entry
+
+
+def _previous_good(plan, unit, d: Path, toolchains: dict, why: str) -> dict | None:
+    """The entry of the binaries a unit's last successful compile left (its build record and files untouched by
+    the failed one: binaries are replaced only on success), or None when they are not all as that record says."""
+    art, tgt = plan.config.artifacts, unit.target
+    try:
+        build = json.loads((d / RECORD_NAME).read_text())
+        files = {}
+        for role, name in tgt.binaries.items():
+            f, p = build["files"][name], d / name
+            if p.stat().st_size != f["size"] or sha256_file(p) != f["sha256"]:
+                return None
+            files[role] = {"path": p.relative_to(art).as_posix(), "sha256": f["sha256"], "size": f["size"]}
+        key, toolchain = build["key"], build["toolchain"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    toolchains[f"{tgt.name}:{toolchain['id']}"] = toolchain
+    entry = {"files": files, "key": key, "toolchain": toolchain["id"], "compiled": True,
+             "stale": f"{why}; this is the previous good build's binary, not of the source the specs name now"}
+    if "resources" in tgt.binaries:
+        entry["resources"] = core_resources(d / tgt.binaries["resources"], files["resources"], unit.kid)
     return entry
 
 
@@ -110,8 +138,12 @@ def build_manifest(plan, failed: dict[str, str] | None = None) -> dict:
                 continue
             for unit in units.get((kid, t), ()):
                 why = failed.get(f"{kid}@{unit.label}")
-                if why is not None:
-                    unavailable[unit.label] = why
+                if why is not None:  # the previous good binary stays usable; without one, the unit is left out
+                    previous = _unit_entry(plan, unit, problems[t], {}, toolchains, stale=why)
+                    if previous is None:
+                        unavailable[unit.label] = why
+                    else:
+                        targets[unit.label] = previous
                     continue
                 # one entry per unit: "xdna", or "xdna.npu1" and "xdna.npu2" for a kernel wanted on both
                 targets[unit.label] = _unit_entry(plan, unit, problems[t], {**options[t], **unit.own}, toolchains)
@@ -290,10 +322,20 @@ def write_manifest_after_failures(plan, failed: dict[str, str]) -> str:
         manifest = build_manifest(plan, failed)
     except UserError as e:
         return f"npubuild: manifest.json not rewritten: {e}"
-    left = sorted(failed)
+    def kept(unit: str) -> bool:
+        kid, _, label = unit.partition("@")
+        return "stale" in manifest["kernels"].get(kid, {}).get("targets", {}).get(label, {})
+
+    old = sorted(u for u in failed if kept(u))
+    left = sorted(u for u in failed if not kept(u))
     kernels = [k for k in left if k.partition("@")[0] in manifest["kernels"]]
-    return (f"npubuild: manifest.json written for everything that built; left out ({len(left)}): {', '.join(left[:5])}"
-            f"{' ...' if len(left) > 5 else ''}" + ("; their kernels run on the targets that built" if kernels else ""))
+    said = []
+    if old:
+        said.append(f"the previous good build kept ({len(old)}): {', '.join(old[:5])}{' ...' if len(old) > 5 else ''}")
+    if left:
+        said.append(f"left out ({len(left)}): {', '.join(left[:5])}{' ...' if len(left) > 5 else ''}"
+                    + ("; their kernels run on the targets that built" if kernels else ""))
+    return "npubuild: manifest.json written for everything that built; " + "; ".join(said)
 
 
 def written_files(art: Path, manifest: dict) -> dict:

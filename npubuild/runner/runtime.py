@@ -19,6 +19,7 @@ the runtime itself.
 from __future__ import annotations
 
 import itertools
+import sys
 from collections import OrderedDict
 from pathlib import Path
 
@@ -83,6 +84,7 @@ class Runtime:
         self.kernels = KernelCache(self._open_kernel, max_open)
         self.files = PinnedFiles(path)  # what runs: private copies of the bytes that were hashed
         self._checked: set[str] = set()  # kernel records found to be instances of their ops
+        self._stale_said: set = set()  # (kernel, target) whose previous-good binary the runtime has said it runs
         self.xrt_contexts = xrt_contexts
         self.ane_resident = ane_resident  # ANE programs kept loaded (None: no limit)
         self.limits = limits or Limits()  # the project's
@@ -140,7 +142,15 @@ class Runtime:
         target = targets.by_backend(backend)
         if target is None or backend not in kernel_backends():
             raise UserError(f"unknown backend '{backend}'")
+        self._say_stale(rec, backend)
         return target.open(rec.open_record(), self.context)
+
+    def _say_stale(self, rec, backend: str) -> None:
+        """Once per kernel and target: the binary is the previous good build's (the last compile failed)."""
+        for label, t in rec.raw.get("targets", {}).items():
+            if label.partition(".")[0] == backend and isinstance(t, dict) and t.get("stale") and (rec.id, label) not in self._stale_said:
+                self._stale_said.add((rec.id, label))
+                sys.stderr.write(f"npubuild: kernel {rec.id} [{label}]: {t['stale']}\n")
 
     def has_target(self, kernel_id: str, target: str) -> bool:
         return self.record_of(kernel_id).built_for(target)
