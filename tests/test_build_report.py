@@ -258,6 +258,7 @@ def test_a_failed_recompile_leaves_every_other_kernel_and_graph_usable(project):
     host = rt.manifest["kernels"]["relu_f32_1024"]["targets"]["host"]
     assert host["stale"].startswith("compile failed in the last build: ") and "previous good build's binary" in host["stale"]
     assert "source" not in host["files"]  # the source on disk is the new one: only the previous binary is named
+    assert "relu_f32_1024" in p.npubuild("list").out.split("[host: last compile failed, the previous good build is kept]")[0]
     ran = p.npubuild("run", "relu_f32_1024", "--input", "x=1024xf32", "--backend", "host", "--expect", "ref")
     assert ran.rc == 0 and ran.err.count("relu_f32_1024 [host]: compile failed in the last build: ") == 1, ran.err
     g = rt.graph("g", backend="host")  # a graph that does not use the failed kernel runs on host
@@ -276,6 +277,8 @@ def test_a_failed_recompile_leaves_every_other_kernel_and_graph_usable(project):
     assert r.rc != 0 and "left out (1): relu_f32_512@host" in r.out, r.out
     m = json.loads((p.artifacts / "manifest.json").read_text())
     assert " failed in the last build: " in m["kernels"]["relu_f32_512"]["unavailable"]["host"]  # no previous build to keep
+    listed = json.loads(p.npubuild("list", "--json").out)["kernels"]
+    assert " failed in the last build: " in listed["relu_f32_512"]["unavailable"]["host"] and "stale" not in listed["relu_f32_1024"]
 
 
 def test_the_eta_weighs_each_kind_of_task_by_its_own_mean():

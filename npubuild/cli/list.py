@@ -7,17 +7,17 @@ from .common import Command, arg
 
 
 def run(args) -> int:
-    from ..engine.catalog import built_resources, xdna_summaries
+    from ..engine.catalog import built_state, xdna_summaries
     from ..engine.plan import build_plan
     from ..core.config import load_config
     from ..emitters.aie.summary import one_line
 
     plan = build_plan(load_config())
     xdna = xdna_summaries(plan)
+    built = built_state(plan)
     if args.json:
-        built = built_resources(plan)
         doc = {
-            "kernels": {k: dict(i.describe(), targets=list(plan.targets[k]), **({"resources": built[k]} if k in built else {}),
+            "kernels": {k: dict(i.describe(), targets=list(plan.targets[k]), **built.get(k, {}),
                                 **({"xdna": xdna[k]} if k in xdna else {}))
                         for k, i in plan.instances.items()},
             "graphs": {n: [s.node for s in g.steps] for n, g in plan.spec.graphs.items()},
@@ -32,6 +32,11 @@ def run(args) -> int:
             s = xdna[kid]
             extra = f"  xdna: {one_line(s)}" if "other_devices" not in s else "  xdna " + "; ".join(
                 f"{d}: {one_line(x)}" for d, x in [(s.get("device"), s), *s["other_devices"].items()])
+        said = built.get(kid, {})
+        for t in said.get("stale", {}):
+            extra += f"  [{t}: last compile failed, the previous good build is kept]"
+        for t, why in said.get("unavailable", {}).items():
+            extra += f"  [{t}: not built: {why.splitlines()[0][:120]}]"
         print(f"  {kid:<48} {','.join(plan.targets[kid])}{extra}")
     print(f"{len(plan.spec.graphs)} graphs:")
     for name, g in plan.spec.graphs.items():

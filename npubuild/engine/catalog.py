@@ -61,9 +61,11 @@ def xdna_design_kind(name: str) -> str:
     return "whole: one chunk holding the full tensors (must fit a core's 64 KiB)"
 
 
-def built_resources(plan) -> dict:
-    """kernel id -> target -> per-core stack and program memory measured by the last build
-    (the manifest's ``resources``), for the kernels whose key the specs still give."""
+def built_state(plan) -> dict:
+    """kernel id -> what the last build says of it, for the kernels whose key the specs still give:
+    ``resources`` (target -> per-core stack and program memory measured), ``stale`` (target -> why the
+    previous good build's binary is kept: its last compile failed) and ``unavailable`` (target -> why it
+    was not built), each only when there is some."""
     from ..artifacts.manifest import MANIFEST, read_manifest
 
     art = plan.config.artifacts
@@ -72,15 +74,20 @@ def built_resources(plan) -> dict:
     try:
         m = read_manifest(art, plan.config.limits)
     except (UserError, OSError) as e:
-        print(f"npubuild list: measured resources not shown: {e}", file=sys.stderr)
+        print(f"npubuild list: what the last build made is not shown: {e}", file=sys.stderr)
         return {}
     out = {}
     for kid, inst in plan.instances.items():
         k = m["kernels"].get(kid)
-        if isinstance(k, dict) and k.get("key") == inst.key:
-            res = {t: tr["resources"] for t, tr in k.get("targets", {}).items() if isinstance(tr, dict) and "resources" in tr}
-            if res:
-                out[kid] = res
+        if not (isinstance(k, dict) and k.get("key") == inst.key):
+            continue
+        targets = {t: tr for t, tr in k.get("targets", {}).items() if isinstance(tr, dict)}
+        state = {"resources": {t: tr["resources"] for t, tr in targets.items() if "resources" in tr},
+                 "stale": {t: tr["stale"] for t, tr in targets.items() if tr.get("stale")},
+                 "unavailable": dict(k.get("unavailable") or {})}
+        state = {key: v for key, v in state.items() if v}
+        if state:
+            out[kid] = state
     return out
 
 
