@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 
 from . import ane_compare, bench, build, cache, doctor, explain, farm, gc, graph, inputs, keygen, ops, pack, run, show, unpack, verify
+from . import commands as commands_cmd
 from . import list as list_cmd
 from .common import Command, OneOf, run_guarded
 
@@ -21,6 +22,8 @@ COMMANDS: tuple[Command, ...] = (
     inputs.COMMAND,
     graph.COMMAND,
     explain.COMMAND,
+    commands_cmd.COMMAND,
+    commands_cmd.COMPDB,
     farm.COMMAND,
     ane_compare.COMMAND,
     verify.COMMAND,

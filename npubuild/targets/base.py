@@ -35,6 +35,17 @@ class GraphUnit(NamedTuple):
     fails: bool  # its plan fails now: it runs after every other unit, so one bad graph stops no one else's build
 
 
+class ToolCommand(NamedTuple):
+    """One step of a kernel's compile as ``npubuild commands`` and ``npubuild compdb`` show it: made by the
+    same functions the compile calls (a target's ``commands``), never a second copy of its flags."""
+
+    arguments: list[str]  # the argv the compile runs; [] for a step done in process (``note`` says what)
+    directory: str  # where it runs (the compile uses a fresh temporary directory inside it)
+    note: str | None = None  # one comment line: a step done in process, a tool not installed here
+    file: str | None = None  # the C/C++ source it compiles (a compile_commands.json entry), else None
+    output: str | None = None  # what it writes, relative to ``directory``
+
+
 @runtime_checkable
 class Kernel(Protocol):
     """One opened kernel: called with the step's input arrays, returns its output.
@@ -96,6 +107,9 @@ class Target(Protocol):
 
     def compile(self, source_text: str, out_dir: Path, log_path: Path, instance, options: dict, store_root: Path,
                 toolchain: dict, **kw) -> None: ...
+
+    # a kernel target may also answer ``commands(instance, options, out_dir, toolchain, flags) -> list[ToolCommand]``:
+    # the tool command lines its compile runs, in order (``npubuild commands``, ``npubuild compdb``)
 
     # -- what the runtime asks -------------------------------------------------------------
     # A target whose unit is a whole graph names the manifest graphs it runs (ane: "ane") and

@@ -112,7 +112,7 @@ def recipe_key(recipe: dict) -> str:
     return hashlib.sha256(canonical_json({"aie_kernel": recipe}).encode()).hexdigest()
 
 
-def _archiver(tools: dict) -> str:
+def archiver(tools: dict) -> str:
     """Peano's ``llvm-ar``, else the system ``ar`` (mlir-aie's makefiles run ``ar rvs``)."""
     peano = tools.get("peano") or {}
     base = peano.get("install_dir") or (str(Path(peano["path"]).parent.parent) if peano.get("path") else None)
@@ -133,12 +133,12 @@ def _archive(members: list[Path], out: Path, log_path: Path, tools: dict, timeou
     from .tool_run import CompileFailed, check_output, failure, fsync_dir, fsync_file, run_logged, write_log
 
     log: list[str] = [f"# npubuild archive -> {out}"]
-    ar = _archiver(tools)
+    ar = archiver(tools)
     tmp = Path(tempfile.mkdtemp(prefix=tmp_prefix("ar"), dir=out.parent))
     ok = False
     try:
         try:
-            run_logged([ar, "rcs", out.name, *(str(m.absolute()) for m in members)], tmp, dict(os.environ), timeout, log)
+            run_logged(archive_argv(ar, out.name, members), tmp, dict(os.environ), timeout, log)
             check_output(tmp / out.name, Path(ar).name, log)
             fsync_file(tmp / out.name)  # as every tool output: durable before it takes its name
             os.replace(tmp / out.name, out)
@@ -152,6 +152,39 @@ def _archive(members: list[Path], out: Path, log_path: Path, tools: dict, timeou
         write_log(log, log_path, ok)
     if not ok:
         raise failure(log, log_path, f"archiving {out.name}")
+
+
+def placeholder_paths(entry) -> dict:
+    """:func:`kernel_paths` for a machine without mlir-aie: the same places under ``<mlir_aie>``, for
+    ``npubuild commands`` to show what the compile would run."""
+    from ..emitters.aie.kernel_library import LUT_INCLUDE, LUT_RUNTIME
+
+    root = "<mlir_aie>"
+    return {"source": f"{root}/aie_kernels/{entry.source}", "include": f"{root}/include",
+            "lut_source": f"{root}/{LUT_RUNTIME}" if entry.lut else None,
+            "lut_include": f"{root}/{LUT_INCLUDE}" if entry.lut else None}
+
+
+def _stem(entry) -> str:
+    return entry.object_name.rsplit(".", 1)[0]
+
+
+def compile_steps(entry, p: dict, link: Path) -> list[tuple[str, Path, Path, list[str], list[str]]]:
+    """The Peano compiles that make ``entry``'s linked file, in order: (source, object, log, include dirs,
+    defines), from its :func:`kernel_paths` ``p``. A LUT kernel is two objects, archived into
+    ``entry.object_name`` (:func:`archive_argv`); any other kernel is that one object."""
+    final = Path(link) / entry.object_name
+    if not entry.lut:
+        return [(p["source"], final, final.with_name(f"{_stem(entry)}.log"), [p["include"]], list(entry.defines))]
+    stem = _stem(entry)
+    return [(p["source"], final.with_name(f"{stem}.kernel.o"), final.with_name(f"{stem}.log"), [p["include"], p["lut_include"]],
+             list(entry.defines)),
+            (p["lut_source"], final.with_name(f"{stem}.{LUT_OBJECT}"), final.with_name(f"{stem}.lut.log"), [p["include"]], [])]
+
+
+def archive_argv(ar: str, out_name: str, members) -> list[str]:
+    """``ar rcs`` of the LUT kernel's objects (mlir-aie's makefiles run ``ar rvs``), run beside ``out``."""
+    return [ar, "rcs", out_name, *(str(Path(m).absolute()) for m in members)]
 
 
 def build_aie_kernel(entry, tools: dict, toolchain: dict, store_root: Path, out_dir: Path,
@@ -168,19 +201,14 @@ def build_aie_kernel(entry, tools: dict, toolchain: dict, store_root: Path, out_
     if store.materialize(key, link) is not None:
         return final
     link.mkdir(parents=True, exist_ok=True)
-    includes = [p["include"]] + ([p["lut_include"]] if p["lut_include"] else [])
-    stem = entry.object_name.rsplit(".", 1)[0]
-    obj = final if not entry.lut else link / f"{stem}.kernel.o"
-    compile_object(Path(p["source"]), obj, link / f"{stem}.log", tools=tools, arch=entry.arch,
-                   include_dirs=includes, defines=list(entry.defines), timeout=timeout,
-                   extra_flags=list(peano_extra))
+    steps = compile_steps(entry, p, link)
+    for src, obj, log, includes, defines in steps:
+        compile_object(Path(src), obj, log, tools=tools, arch=entry.arch,
+                       include_dirs=includes, defines=defines, timeout=timeout, extra_flags=list(peano_extra))
     if entry.lut:
-        lut_obj = link / f"{stem}.{LUT_OBJECT}"
-        compile_object(Path(p["lut_source"]), lut_obj, link / f"{stem}.lut.log", tools=tools, arch=entry.arch,
-                       include_dirs=[p["include"]], defines=[], timeout=timeout,
-                       extra_flags=list(peano_extra))
-        _archive([obj, lut_obj], final, link / f"{stem}.ar.log", tools, timeout)
-        for f in (obj, lut_obj):
+        objs = [step[1] for step in steps]
+        _archive(objs, final, link / f"{_stem(entry)}.ar.log", tools, timeout)
+        for f in objs:
             f.unlink(missing_ok=True)
     store.put(key, {entry.object_name: final}, {"aie_kernel": entry.object_name})
     return final

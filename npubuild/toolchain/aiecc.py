@@ -284,7 +284,7 @@ def compile_design(
     try:
         try:
             _stage_inputs(tmp, mlir_text, linked, log)
-            run_logged(_aiecc_command(tools, cli_dialect, tmp, peano_dir, opt_level, extra_options), tmp, env, timeout, log)
+            run_logged(design_command(tools["aiecc"]["path"], cli_dialect, tmp, peano_dir, opt_level, extra_options), tmp, env, timeout, log)
             _check_design_outputs(tmp, log)
             # before the outputs replace the previous ones: an over-the-limit core keeps them
             _write_resources(mlir_text, tmp, arch, peano_dir, log)
@@ -326,7 +326,7 @@ def _design_preflight(tools: dict, cli_dialect: str, objects, timeout: float, lo
 def _aiecc_env(tools: dict, cli_dialect: str, log: list[str]) -> tuple[str, dict[str, str]]:
     """(Peano's install dir, aiecc's environment): PEANO_INSTALL_DIR set and xclbinutil's
     directory first on PATH; the overrides are logged."""
-    peano_dir = tools["peano"].get("install_dir") or str(Path(tools["peano"]["path"]).parent.parent)
+    peano_dir = peano_install_dir(tools)
     xclbinutil_dir = str(Path(tools["xclbinutil"]["path"]).parent)
     overrides = {
         "PEANO_INSTALL_DIR": peano_dir,
@@ -343,14 +343,21 @@ def _aiecc_env(tools: dict, cli_dialect: str, log: list[str]) -> tuple[str, dict
     return peano_dir, env
 
 
-def _aiecc_command(tools: dict, cli_dialect: str, tmp: Path, peano_dir: str, opt_level: int | None, extra_options) -> list[str]:
-    """aiecc's argv for the design staged in ``tmp``, its work in ``tmp/prj`` (the opt level only
-    where the legacy driver takes one)."""
+def peano_install_dir(tools: dict) -> str | None:
+    """Peano's install directory (what aiecc's --peano and PEANO_INSTALL_DIR name), None when Peano is not found."""
+    peano = tools.get("peano") or {}
+    return peano.get("install_dir") or (str(Path(peano["path"]).parent.parent) if peano.get("path") else None)
+
+
+def design_command(aiecc: str, cli_dialect: str, workdir: Path, peano_dir: str | None, opt_level: int | None,
+                   extra_options) -> list[str]:
+    """aiecc's argv for the design staged in ``workdir``, its work in ``workdir/prj`` (the opt level only
+    where the legacy driver takes one): what :func:`compile_design` runs and ``npubuild commands`` prints."""
     return aiecc_argv(
-        tools["aiecc"]["path"],
+        aiecc,
         cli_dialect,
         DESIGN_NAME,
-        tmpdir=str(tmp / PRJ_NAME),
+        tmpdir=str(Path(workdir) / PRJ_NAME),
         xclbin=XCLBIN_NAME,
         insts=INSTS_NAME,
         peano_dir=peano_dir,
@@ -401,6 +408,13 @@ def _install_outputs(tmp: Path, out_dir: Path, names: tuple[str, ...]) -> None:
 # ---- Peano microkernel compile ----------------------------------------------------------------
 
 
+def object_command(clangxx: str, src: Path, out: Path, arch: str, include_dirs, defines, extra_flags=()) -> list[str]:
+    """Peano's argv compiling ``src`` to ``out``, run in a directory beside ``out`` (it names ``out`` by its
+    basename): what :func:`compile_object` runs and ``npubuild commands`` prints. The caller passes absolute
+    paths (clang runs in a temporary directory)."""
+    return peano_argv(clangxx, arch, str(src), Path(out).name, list(include_dirs), list(defines), list(extra_flags))
+
+
 def compile_object(
     src: Path,
     out: Path,
@@ -438,7 +452,7 @@ def compile_object(
         tmp_out_name = out.name
         # Absolute include dirs: clang runs in the temporary directory.
         incs = [os.path.abspath(d) for d in include_dirs]
-        cmd = peano_argv(peano["path"], arch, str(src), tmp_out_name, incs, list(defines), list(extra_flags))
+        cmd = object_command(peano["path"], src, out, arch, incs, defines, extra_flags)
     except UserError as e:
         problem = str(e)
     if problem is not None:

@@ -260,18 +260,18 @@ def _format_diagnostic(d, indent: str = "") -> list[str]:
     return lines
 
 
-def lower_to_llvm_ir(mlir_text: str) -> str:
-    """Parse ``mlir_text``, run :data:`PASS_PIPELINE` and translate to LLVM IR text.
+def lower_to_llvm_ir(mlir_text: str, pipeline: str = PASS_PIPELINE) -> str:
+    """Parse ``mlir_text``, run ``pipeline`` (the recipe's ``mlir_pipeline``) and translate to LLVM IR text.
 
     Invalid input raises :class:`UserError` carrying MLIR's diagnostics.
     """
     env = mlir_env.load()
     with _LOWER_LOCK:
         _setup_capi(env)
-        return _lower_locked(env, mlir_text)
+        return _lower_locked(env, mlir_text, pipeline)
 
 
-def _lower_locked(env: mlir_env.MlirEnv, mlir_text: str) -> str:
+def _lower_locked(env: mlir_env.MlirEnv, mlir_text: str, pipeline: str) -> str:
     ir, pm_mod = env.ir, env.passmanager
     with ir.Context() as ctx, ir.Location.unknown():
         # Parse and pass errors come back as MLIRError carrying their diagnostics.
@@ -280,7 +280,7 @@ def _lower_locked(env: mlir_env.MlirEnv, mlir_text: str) -> str:
         except ir.MLIRError as e:
             raise UserError("invalid MLIR:\n" + _mlir_error_text(e)) from None
         try:
-            pm = pm_mod.PassManager.parse(PASS_PIPELINE)
+            pm = pm_mod.PassManager.parse(pipeline)
             pm.run(module.operation)
         except ir.MLIRError as e:
             raise UserError("lowering to the LLVM dialect failed:\n" + _mlir_error_text(e)) from None
@@ -356,6 +356,22 @@ class _CompileFailed(Exception):
     pass
 
 
+# the file names of a compile's steps, inside its working directory
+LL_NAME, OBJ_NAME, SO_NAME = "kernel.ll", "kernel.o", "kernel.so"
+
+
+def host_commands(tools: dict, flags: dict | None = None) -> list[list[str]]:
+    """The subprocess command lines of a host compile, in order: ``llc`` (kernel.ll -> kernel.o), then
+    ``cc`` (kernel.o -> kernel.so), run in the compile's working directory. ``tools``: :func:`find_tools`;
+    ``flags``: the recipe (default :data:`HOST_FLAGS`). :func:`compile_shared_library` runs exactly these,
+    and ``npubuild commands`` prints them: one definition of the flags' places."""
+    flags = flags or HOST_FLAGS
+    return [
+        [tools["llc"], *flags["llc"], LL_NAME, "-o", OBJ_NAME],
+        [*tools["cc"], *flags["cc"], "-o", SO_NAME, OBJ_NAME],
+    ]
+
+
 def _run(cmd: list[str], cwd: Path, expect: Path, log: list[str], timeout: float) -> None:
     log.append(f"$ {shlex.join(cmd)}")
     try:
@@ -392,17 +408,19 @@ def compile_shared_library(mlir_text: str, out_so: Path, log_path: Path, timeout
     try:
         try:
             tools = find_tools()
-            log.append(f"# lower MLIR -> LLVM IR in process: {PASS_PIPELINE}")
+            flags = flags or HOST_FLAGS
+            pipeline = flags.get("mlir_pipeline", PASS_PIPELINE)
+            log.append(f"# lower MLIR -> LLVM IR in process: {pipeline}")
             try:
-                ll = lower_to_llvm_ir(mlir_text)
+                ll = lower_to_llvm_ir(mlir_text, pipeline)
             except UserError as e:
                 log.append(str(e))
                 raise _CompileFailed from None
-            (tmp / "kernel.ll").write_text(ll, encoding="utf-8")
-            flags = flags or HOST_FLAGS
-            _run([tools["llc"], *flags["llc"], "kernel.ll", "-o", "kernel.o"], tmp, tmp / "kernel.o", log, timeout)
-            _run([*tools["cc"], *flags["cc"], "-o", "kernel.so", "kernel.o"], tmp, tmp / "kernel.so", log, timeout)
-            so = tmp / "kernel.so"
+            (tmp / LL_NAME).write_text(ll, encoding="utf-8")
+            llc, cc = host_commands(tools, flags)
+            _run(llc, tmp, tmp / OBJ_NAME, log, timeout)
+            _run(cc, tmp, tmp / SO_NAME, log, timeout)
+            so = tmp / SO_NAME
             with open(so, "rb+") as f:
                 os.fsync(f.fileno())
             os.replace(so, out_so)

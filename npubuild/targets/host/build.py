@@ -94,4 +94,21 @@ class HostBuild:
 
         compile_shared_library(source_text, out_dir / self.binaries["binary"], log_path, timeout=limits.tool_timeout, flags=flags)
 
+    def commands(self, instance, options: dict, out_dir: Path, toolchain: dict, flags=None) -> list:
+        """What :meth:`compile` runs, in order: the in-process lowering (no command line: the upstream
+        MLIR wheels ship no mlir-opt/mlir-translate), then llc and cc (toolchain.host.host_commands)."""
+        from ...core.errors import UserError
+        from ...toolchain.host import HOST_FLAGS, LL_NAME, OBJ_NAME, SO_NAME, find_tools, host_commands
+        from ..base import ToolCommand
 
+        flags = flags or HOST_FLAGS
+        d = str(out_dir)
+        lower = ToolCommand([], d, f"in process (upstream MLIR Python bindings): {self.source_name} -> {LL_NAME} "
+                            f"with --pass-pipeline='{flags['mlir_pipeline']}', then translated to LLVM IR", output=LL_NAME)
+        missing = None
+        try:
+            tools = find_tools()
+        except UserError as e:  # shown with the tools' names, as the compile would fail
+            tools, missing = {"llc": "llc", "cc": ["cc"]}, f"not installed here: {e}"
+        llc, cc = host_commands(tools, flags)
+        return [lower, ToolCommand(llc, d, missing, output=OBJ_NAME), ToolCommand(cc, d, missing, output=SO_NAME)]

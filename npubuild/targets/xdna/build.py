@@ -57,8 +57,12 @@ class XdnaBuild:
         problem = xdna_problem(toolchain)
         if problem:
             raise UserError(problem)
+        return XdnaBuild._cli_of(toolchain)
+
+    @staticmethod
+    def _cli_of(toolchain: dict) -> str:
         # the fingerprint read `aiecc --help` once; an aiecc whose help lists neither
-        # form is driven with the long-standing legacy flags
+        # form (or none at all) is driven with the long-standing legacy flags
         return (toolchain.get("dialect") or {}).get("aiecc_cli") or "legacy"
 
     def emit_options(self, config, cache_dir: Path | None = None) -> dict:
@@ -240,4 +244,62 @@ class XdnaBuild:
                        arch=device(options).arch, opt_level=(toolchain.get("dialect") or {}).get("aiecc_opt_level"),
                        extra_options=list((flags or {}).get("aiecc_options") or []))
 
+    def commands(self, instance, options: dict, out_dir: Path, toolchain: dict, flags=None) -> list:
+        """What :meth:`compile` runs, in order: the Peano compiles of what the design links, then aiecc
+        (toolchain.aiecc's ``object_command`` and ``design_command``, as the compile). A tool not installed
+        here is shown by its name with one note (the build then only emits aie.mlir); sources of a missing
+        mlir-aie by their place under ``<mlir_aie>``."""
+        from ...toolchain.aiecc import design_command, peano_install_dir
+        from ...toolchain.xdna import find_xdna_tools
+        from ..base import ToolCommand
 
+        tools = find_xdna_tools(probe_versions=False)
+        out = self._object_commands(instance, options, Path(out_dir), tools, flags)
+        aiecc = tools["aiecc"].get("path")
+        note = None if aiecc else "aiecc (mlir-aie) is not installed here: the build only emits aie.mlir"
+        argv = design_command(aiecc or "aiecc", self._cli_of(toolchain), Path(out_dir), peano_install_dir(tools) or "<peano>",
+                              (toolchain.get("dialect") or {}).get("aiecc_opt_level"), list((flags or {}).get("aiecc_options") or []))
+        return [*out, ToolCommand(argv, str(out_dir), note, output="final.xclbin")]
+
+    def _object_commands(self, instance, options: dict, out_dir: Path, tools: dict, flags) -> list:
+        """The Peano compiles (and the LUT kernels' archive) of the objects the design links."""
+        from ...core.errors import UserError
+        from ...toolchain.aiecc import object_command
+        from ..base import ToolCommand
+
+        clangxx = (tools.get("peano") or {}).get("path")
+        note = None if clangxx else "Peano clang++ (llvm-aie) is not installed here: the build only emits aie.mlir"
+        clangxx, extra = clangxx or "clang++", self._peano_extra(flags)
+
+        def step(src, obj: Path, arch, includes, defines) -> ToolCommand:
+            return ToolCommand(object_command(clangxx, src, obj, arch, includes, defines, extra), str(obj.parent), note,
+                               file=str(src), output=obj.name)
+
+        if instance.op == "matmul":
+            # the inputs toolchain.microkernel.build_microkernel compiles with
+            from ...toolchain.kernel_sources import locate_kernel_sources
+            from ...toolchain.microkernel import LINK_DIR, _overlay
+
+            ov = _overlay(instance, options["device"])
+            src = locate_kernel_sources(tools, ov.arch)
+            return [step(src.get("mm_cc") or f"<mlir_aie>/aie_kernels/{ov.arch}/mm.cc", out_dir / LINK_DIR / ov.microkernel,
+                         ov.arch, [src.get("include") or "<mlir_aie>/include"], list(ov.define_names))]
+        entry = self._library_kernel(instance, options)
+        if entry is None:
+            return []
+        from ...toolchain.aie_kernel_objects import LINK_DIR, archive_argv, archiver, compile_steps, kernel_paths, placeholder_paths
+
+        try:
+            paths = kernel_paths(entry, tools)
+        except UserError:
+            paths = placeholder_paths(entry)
+        link = out_dir / LINK_DIR
+        steps = compile_steps(entry, paths, link)
+        out = [step(src, obj, entry.arch, includes, defines) for src, obj, _, includes, defines in steps]
+        if entry.lut:
+            try:
+                ar = archiver(tools)
+            except UserError:
+                ar = "ar"
+            out.append(ToolCommand(archive_argv(ar, entry.object_name, [s[1] for s in steps]), str(link), output=entry.object_name))
+        return out
