@@ -85,7 +85,7 @@ def test_an_unknown_task_is_one_error(project):
 def test_emit_tasks_run_no_tool(project):
     p = project(KERNELS)
     out = p.npubuild("commands", "emit:relu_f32_64@host").out
-    assert out == "# emit:relu_f32_64@host: runs no tool (nothing to show)\n"
+    assert out == "# emit:relu_f32_64@host: runs no tool command (done in process)\n"
     assert _json(p, "emit:relu_f32_64@host") == []
 
 

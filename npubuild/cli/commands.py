@@ -29,33 +29,39 @@ def _build():
     return build
 
 
-def _selected(pairs, selectors: list[str]) -> list:
+def _selected(build, selectors: list[str]) -> list:
     """(task name, pair or None) in build order for the selectors: a kernel id (all its targets), a task
-    ``compile:ID@TARGET`` / ``ID@TARGET``, or an emit task (which runs no tool: pair None)."""
-    tasks = [(f"compile:{p.kid}@{p.label}", p) for p in pairs]
+    ``compile:ID@TARGET`` / ``ID@TARGET``, a graph target's ``compile:GRAPH@TARGET`` or an emit task (these
+    two run no tool: pair None)."""
+    from ..engine.targets import graph_targets
+
+    pairs = build.pairs()
+    kernels = [(f"compile:{p.kid}@{p.label}", p.kid, p) for p in pairs]
+    # as the compile task creator yields them: the kernels' compiles, then the graphs'
+    graphs = [(f"compile:{n}@{g.name}", n, None) for g in graph_targets() for n in g.graph_names(build.plan)]
+    tasks = kernels + graphs
     if not selectors:
-        return tasks
-    names = {name for name, _ in tasks}
+        return [(name, p) for name, _, p in tasks]
+    names = {name for name, _, _ in tasks}
     chosen: set[str] = set()
     for sel in selectors:
         if sel.startswith("emit:") and f"compile:{sel[5:]}" in names:
             chosen.add(sel)
             continue
         name = sel if sel.startswith("compile:") else f"compile:{sel}"
-        hits = [n for n, p in tasks if n == name or (":" not in sel and "@" not in sel and p.kid == sel)]
+        hits = [n for n, unit, _ in tasks if n == name or (":" not in sel and "@" not in sel and unit == sel)]
         if not hits:
             raise UserError(f"no compile task or kernel '{sel}'{did_you_mean(sel, [p.kid for p in pairs] + sorted(names))}; "
                             "`npubuild list` shows the kernels, `doit list --all compile` the tasks")
         chosen.update(hits)
     # build order: a kernel's emit task before its compile task
-    return [(n, p) for name, pair in tasks for n, p in ((f"emit:{name[8:]}", None), (name, pair)) if n in chosen]
+    return [(n, p) for name, _, pair in tasks for n, p in ((f"emit:{name[8:]}", None), (name, pair)) if n in chosen]
 
 
 def tool_commands(selectors: list[str]) -> list[tuple[str, list]]:
     """(task name, its ToolCommands) for the selected compile tasks, in build order."""
     build = _build()
-    pairs = build.pairs()
-    chosen = _selected(pairs, selectors)
+    chosen = _selected(build, selectors)
     recipes = build.recipes()
     out = []
     for name, pair in chosen:
@@ -76,7 +82,7 @@ def render(rows) -> list[str]:
     lines = []
     for name, cmds in rows:
         if not cmds:
-            lines.append(f"# {name}: runs no tool (nothing to show)")
+            lines.append(f"# {name}: runs no tool command (done in process)")
             continue
         lines.append(f"# {name} (each line runs in a fresh temporary directory inside the directory named)")
         cwd = note = None
