@@ -123,8 +123,10 @@ def test_xdna_lines_are_what_the_compile_ran(project, tmp_path, clean_env):  # n
     peano, aiecc = rows
     obj = peano["arguments"][-1]
     assert peano["directory"] == str(d / "link") and _logged((d / "link" / f"{obj}.log").read_text()) == [shlex.join(peano["arguments"])]
-    logged = _logged((d / "build.log").read_text())
+    log = (d / "build.log").read_text()
+    logged = _logged(log)
     assert len(logged) == 1
+    assert aiecc["note"] == "runs with " + " ".join(ln[len("# env "):] for ln in log.splitlines() if ln.startswith("# env "))
     assert re.sub(r"--tmpdir=\S+", "--tmpdir=X", logged[0]) == re.sub(r"--tmpdir=\S+", "--tmpdir=X", shlex.join(aiecc["arguments"]))
     db = json.loads(p.npubuild("compdb", env=env).out)
     assert db == [{"directory": str(d / "link"), "file": str(tc["mm"]), "arguments": peano["arguments"],

@@ -111,7 +111,7 @@ def run(args) -> int:
 
 def compdb_entries(rows) -> tuple[list[dict], int]:
     """compile_commands.json entries of the C/C++ compiles, and how many were left out because their
-    tool or sources are not installed here (their lines name placeholders)."""
+    tool or sources are not installed here (a C/C++ compile's note says only that)."""
     entries, missing = [], 0
     for _, cmds in rows:
         for c in cmds:

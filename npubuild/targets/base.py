@@ -41,7 +41,7 @@ class ToolCommand(NamedTuple):
 
     arguments: list[str]  # the argv the compile runs; [] for a step done in process (``note`` says what)
     directory: str  # where it runs (the compile uses a fresh temporary directory inside it)
-    note: str | None = None  # one comment line: a step done in process, a tool not installed here
+    note: str | None = None  # one comment line: a step done in process, a tool or source not installed here, the environment
     file: str | None = None  # the C/C++ source it compiles (a compile_commands.json entry), else None
     output: str | None = None  # what it writes, relative to ``directory``
 

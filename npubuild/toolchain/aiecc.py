@@ -323,24 +323,32 @@ def _design_preflight(tools: dict, cli_dialect: str, objects, timeout: float, lo
     raise preflight_error(log, log_path, problem)
 
 
-def _aiecc_env(tools: dict, cli_dialect: str, log: list[str]) -> tuple[str, dict[str, str]]:
-    """(Peano's install dir, aiecc's environment): PEANO_INSTALL_DIR set and xclbinutil's
-    directory first on PATH; the overrides are logged."""
-    peano_dir = peano_install_dir(tools)
+def aiecc_env_lines(tools: dict) -> list[str]:
+    """aiecc's environment overrides as shell assignments (``PATH=<xclbinutil dir>:$PATH``): what the
+    compile's log records and ``npubuild commands`` notes."""
+    env = _aiecc_overrides(tools, "")  # PATH: xclbinutil's directory alone, then the caller's
+    return [f"{k}={shlex.quote(v)}" + (":$PATH" if k == "PATH" else "") for k, v in env.items()]
+
+
+def _aiecc_overrides(tools: dict, path: str) -> dict[str, str]:
+    """PEANO_INSTALL_DIR set and xclbinutil's directory first on ``path`` (the current PATH)."""
     xclbinutil_dir = str(Path(tools["xclbinutil"]["path"]).parent)
-    overrides = {
-        "PEANO_INSTALL_DIR": peano_dir,
+    return {
+        "PEANO_INSTALL_DIR": peano_install_dir(tools),
         # Honoured by the declarative aiecc (CommandLineOptions.h @08c79115: an
         # unusable one fails loudly); older drivers ignore it and search PATH.
         "AIE_XCLBINUTIL": tools["xclbinutil"]["path"],
-        "PATH": os.pathsep.join([xclbinutil_dir, *(d for d in os.environ.get("PATH", "").split(os.pathsep) if d)]),
+        "PATH": os.pathsep.join([xclbinutil_dir, *(d for d in path.split(os.pathsep) if d)]),
     }
-    env = dict(os.environ, **overrides)
+
+
+def _aiecc_env(tools: dict, cli_dialect: str, log: list[str]) -> tuple[str, dict[str, str]]:
+    """(Peano's install dir, aiecc's environment): PEANO_INSTALL_DIR set and xclbinutil's
+    directory first on PATH; the overrides are logged."""
+    overrides = _aiecc_overrides(tools, os.environ.get("PATH", ""))
     log.append(f"# aiecc CLI dialect: {cli_dialect}")
-    log.append(f"# env PEANO_INSTALL_DIR={shlex.quote(peano_dir)}")
-    log.append(f"# env AIE_XCLBINUTIL={shlex.quote(overrides['AIE_XCLBINUTIL'])}")
-    log.append(f"# env PATH={shlex.quote(xclbinutil_dir)}:$PATH")
-    return peano_dir, env
+    log.extend(f"# env {line}" for line in aiecc_env_lines(tools))
+    return overrides["PEANO_INSTALL_DIR"], dict(os.environ, **overrides)
 
 
 def peano_install_dir(tools: dict) -> str | None:

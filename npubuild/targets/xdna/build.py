@@ -249,14 +249,17 @@ class XdnaBuild:
         (toolchain.aiecc's ``object_command`` and ``design_command``, as the compile). A tool not installed
         here is shown by its name with one note (the build then only emits aie.mlir); sources of a missing
         mlir-aie by their place under ``<mlir_aie>``."""
-        from ...toolchain.aiecc import design_command, peano_install_dir
+        from ...toolchain.aiecc import aiecc_env_lines, design_command, peano_install_dir
         from ...toolchain.xdna import find_xdna_tools
         from ..base import ToolCommand
 
         tools = find_xdna_tools(probe_versions=False)
         out = self._object_commands(instance, options, Path(out_dir), tools, flags)
         aiecc = tools["aiecc"].get("path")
-        note = None if aiecc else "aiecc (mlir-aie) is not installed here: the build only emits aie.mlir"
+        missing = [n for n in ("aiecc", "peano", "xclbinutil") if not (tools.get(n) or {}).get("path")]
+        note = (f"runs with {' '.join(aiecc_env_lines(tools))}" if not missing else
+                "aiecc (mlir-aie) is not installed here: the build only emits aie.mlir" if not aiecc else
+                f"{', '.join(missing)} not installed here: the build only emits aie.mlir")
         argv = design_command(aiecc or "aiecc", self._cli_of(toolchain), Path(out_dir), peano_install_dir(tools) or "<peano>",
                               (toolchain.get("dialect") or {}).get("aiecc_opt_level"), list((flags or {}).get("aiecc_options") or []))
         return [*out, ToolCommand(argv, str(out_dir), note, output="final.xclbin")]
@@ -271,9 +274,11 @@ class XdnaBuild:
         note = None if clangxx else "Peano clang++ (llvm-aie) is not installed here: the build only emits aie.mlir"
         clangxx, extra = clangxx or "clang++", self._peano_extra(flags)
 
-        def step(src, obj: Path, arch, includes, defines) -> ToolCommand:
-            return ToolCommand(object_command(clangxx, src, obj, arch, includes, defines, extra), str(obj.parent), note,
-                               file=str(src), output=obj.name)
+        no_sources = "mlir-aie's kernel sources are not installed here: shown under <mlir_aie>"
+
+        def step(src, obj: Path, arch, includes, defines, placeholder: bool) -> ToolCommand:
+            return ToolCommand(object_command(clangxx, src, obj, arch, includes, defines, extra), str(obj.parent),
+                               note or (no_sources if placeholder else None), file=str(src), output=obj.name)
 
         if instance.op == "matmul":
             # the inputs toolchain.microkernel.build_microkernel compiles with
@@ -283,19 +288,19 @@ class XdnaBuild:
             ov = _overlay(instance, options["device"])
             src = locate_kernel_sources(tools, ov.arch)
             return [step(src.get("mm_cc") or f"<mlir_aie>/aie_kernels/{ov.arch}/mm.cc", out_dir / LINK_DIR / ov.microkernel,
-                         ov.arch, [src.get("include") or "<mlir_aie>/include"], list(ov.define_names))]
+                         ov.arch, [src.get("include") or "<mlir_aie>/include"], list(ov.define_names), bool(src.get("missing")))]
         entry = self._library_kernel(instance, options)
         if entry is None:
             return []
         from ...toolchain.aie_kernel_objects import LINK_DIR, archive_argv, archiver, compile_steps, kernel_paths, placeholder_paths
 
         try:
-            paths = kernel_paths(entry, tools)
+            paths, placeholder = kernel_paths(entry, tools), False
         except UserError:
-            paths = placeholder_paths(entry)
+            paths, placeholder = placeholder_paths(entry), True
         link = out_dir / LINK_DIR
         steps = compile_steps(entry, paths, link)
-        out = [step(src, obj, entry.arch, includes, defines) for src, obj, _, includes, defines in steps]
+        out = [step(src, obj, entry.arch, includes, defines, placeholder) for src, obj, _, includes, defines in steps]
         if entry.lut:
             try:
                 ar = archiver(tools)
