@@ -3,7 +3,8 @@ xdna compute body: which kernel computes which npubuild op, how a core calls
 it, and what it computes.
 
 Every entry was read from the mlir-aie sources at commit
-``1e400306479ef709a0f897e330cd51fc297f9a13`` (main, 2026-03-14); the file,
+``1e400306479ef709a0f897e330cd51fc297f9a13`` (main, 2026-03-14), except the
+aie2p kernels added after it (:data:`READ_LATER`, each with its commit); the file,
 the ``extern "C"`` prototype and the fixed element counts are recorded per
 entry and checked against the sources by tests/test_xdna_kernel_library.py.
 
@@ -56,6 +57,21 @@ from ..host.mlir_text import memref_type
 from .devices import device
 
 MLIR_AIE_COMMIT = "1e400306479ef709a0f897e330cd51fc297f9a13"
+# Kernels added to mlir-aie after MLIR_AIE_COMMIT, read at the commit named here (the
+# installed mlir-aie may lack them: targets/xdna passes the missing sources as
+# ``unavailable_kernels`` and the core keeps the generated body, saying so).
+READ_LATER: dict[str, str] = {
+    "aie2p/relu.cc": "5c87847cf87e760efb42d4f07ef148e141dd5341",
+    "aie2p/add.cc": "08c791150ea62803920cd79f4c0360e7512dc59a",
+    "aie2p/mul.cc": "c53d46173959d763c07c2115cc642344566cee53",
+    "aie2p/tanh.cc": "11616b5576d3ae6aab1e37f01348dcabb3334142",
+    "aie2p/sigmoid.cc": "40bc3cc96a868dee7cfc5bf5e0d69c70afb4d1ac",
+}
+
+
+def read_at(source: str) -> str:
+    """The mlir-aie commit ``source`` (``aie2p/relu.cc`` ...) was read at."""
+    return READ_LATER.get(source, MLIR_AIE_COMMIT)
 
 # Peano's archive of the kernel object with lut_based_ops.o on aie2: mlir-aie's
 # examples do the same (programming_examples/ml/gelu/Makefile: build/kernels.a
@@ -126,7 +142,7 @@ class LibraryKernel:
             "op": self.op, "dtype": self.dtype, "arch": self.arch, "source": f"aie_kernels/{self.source}",
             "symbol": self.symbol, "prototype": self.prototype, "object": self.object_name,
             "chunk": self.chunk_rule, "align": self.align, "lut_runtime": self.lut, "attrs": dict(self.attrs),
-            "example": self.example, "numerics": self.numerics,
+            "example": self.example, "numerics": self.numerics, "read_at": read_at(self.source),
             "tolerance": {"rtol": self.tolerance.rtol, "atol": self.tolerance.atol,
                           "domain": list(self.tolerance.domain), "why": self.tolerance.why},
         }
@@ -230,6 +246,33 @@ CATALOG: tuple[LibraryKernel, ...] = (
                             "log2e in bf16 makes it exp(x)^1.001814: 0.73% at |x| = 4, growing with |x|"),
     ),
     LibraryKernel(
+        "relu", "bf16", "aie2p", "aie2p/relu.cc", "bf16_relu",
+        "void bf16_relu(bfloat16 *a_in, bfloat16 *c_out)",
+        ("in0", "out"), "fixed", 1024, 32, align=64,
+        example="the extern \"C\" wrapper calls relu_vectorized_bf16(a_in, c_out, 1024); same symbol and chunk as "
+        "aie2/relu.cc, which programming_examples/ml/relu/relu.py calls with line_size = 1024",
+        numerics="aie::max(input, zeros) on vector<bfloat16, 32>: exact",
+        tolerance=Tolerance(0.0, 0.0, (-1e4, 1e4), "max is exact"),
+    ),
+    LibraryKernel(
+        "add", "bf16", "aie2p", "aie2p/add.cc", "eltwise_add_bf16_vector",
+        "void eltwise_add_bf16_vector(bfloat16 *a_in, bfloat16 *b_in, bfloat16 *c_out)",
+        ("in0", "in1", "out"), "fixed", 1024, 32, align=64,
+        example="eltwise_vadd<bfloat16, bfloat16, 1024> with vec_factor = 32; same symbol and chunk as aie2/add.cc "
+        "(programming_examples/ml/eltwise_add: per_tile_elements = 1024)",
+        numerics=f"aie::add of bf16 x32 vectors into aie::vector<bfloat16, 32>: the f32 sum, {_BF16_ROUND}",
+        tolerance=_ONE_ULP,
+    ),
+    LibraryKernel(
+        "mul", "bf16", "aie2p", "aie2p/mul.cc", "eltwise_mul_bf16_vector",
+        "void eltwise_mul_bf16_vector(bfloat16 *a_in, bfloat16 *b_in, bfloat16 *c_out)",
+        ("in0", "in1", "out"), "fixed", 1024, 32, align=64,
+        example="eltwise_vmul<bfloat16, bfloat16, 1024> with vec_factor = 32; same symbol and chunk as aie2/mul.cc "
+        "(programming_examples/ml/eltwise_mul: per_tile_elements = 1024)",
+        numerics=f"aie::mul(A0, B0).to_vector<bfloat16>() of bf16 x32 vectors: the exact f32 product, {_BF16_ROUND}",
+        tolerance=_ONE_ULP,
+    ),
+    LibraryKernel(
         "softmax", "bf16", "aie2p", "aie2p/softmax.cc", "softmax_bf16",
         "void softmax_bf16(bfloat16 *restrict input, bfloat16 *restrict output, const int32_t input_size)",
         ("in0", "out", "n"), "row", 0, 32, align=64,
@@ -254,6 +297,10 @@ LEFT_OUT: dict[str, str] = {
     "aie2p/layer_norm.cc": "gamma = 1, beta = 0 and eps = 1e-5 are compiled in, while npubuild's layer_norm takes "
     "gamma and beta as inputs and eps as an attr; it also sums the row in bf16",
     "aie2p/rms_norm.cc": "gamma = 1 and eps = 1e-5 are compiled in, while npubuild's rms_norm takes gamma as an input",
+    "aie2p/tanh.cc": "tanh_bf16 is aie::tanh<bfloat16> of the f32 input: AIE2P's hardware tanh, whose result the "
+    "source does not define, so no NumPy model of it can be exact (npubuild's tanh body stays the oracle's)",
+    "aie2p/sigmoid.cc": "sigmoid_bf16 is 0.5 (1 + tanh(x / 2)) with tanh = aie::tanh<bfloat16> (AIE2P's hardware "
+    "tanh, not defined by the source), so its output cannot be modelled exactly",
     "aie2p/rope.cc": "rotates interleaved pairs with one interleaved cos/sin table; npubuild's rope takes cos and sin "
     "as separate inputs (and defaults to the neox halves)",
 }

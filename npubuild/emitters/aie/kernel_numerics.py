@@ -177,4 +177,8 @@ MODELS = {
     ("silu", "aie2p"): silu_aie2p,
     ("exp", "aie2p"): exp_aie2p,
     ("softmax", "aie2p"): softmax_aie2p,
+    # aie2p/relu.cc, add.cc, mul.cc (read later than 1e400306): the aie2 arithmetic on 32-lane vectors
+    ("relu", "aie2p"): relu_aie2,  # aie::max(input, zeroes)
+    ("add", "aie2p"): add_aie2,  # aie::add into aie::vector<bfloat16, 32>
+    ("mul", "aie2p"): mul_aie2,  # aie::mul(A0, B0).to_vector<bfloat16>()
 }
