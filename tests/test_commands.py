@@ -61,6 +61,17 @@ def test_flags_come_from_the_recipe(project):
     assert "-mcpu=x86-64" in llc and llc[1:4] == ["-O2", "-relocation-model=pic", "-filetype=obj"]
 
 
+def test_project_tool_flags_are_in_the_lines(project, clean_env):  # noqa: F811
+    p = project(XDNA_KERNELS, targets=("ref", "host", "xdna"))
+    p.write("pyproject.toml", (p.root / "pyproject.toml").read_text()
+            + '\n[tool.npubuild.flags]\nllc = ["-O3"]\ncc = ["-s"]\naiecc = ["--verbose"]\npeano = ["-O3"]\n')
+    env = _env_without_tools(clean_env)
+    rows = _json(p, "relu_f32_32x1024@host", "matmul_i8_64x200_200x300", env=env)
+    peano, aiecc, llc, cc = (r["arguments"] for r in rows)  # build order: matmul_i8_... before relu_...
+    assert "-O3" in llc and "-O2" not in llc and cc[-4:] == ["-s", "-o", "kernel.so", "kernel.o"]
+    assert "-O3" in peano and "-O2" not in peano and aiecc[-2:] == ["--verbose", "aie.mlir"]
+
+
 def test_a_kernel_id_selects_its_tasks_in_build_order(project, clean_env):  # noqa: F811
     p = project(XDNA_KERNELS, targets=("ref", "host", "xdna"))
     env = _env_without_tools(clean_env)
