@@ -3,8 +3,17 @@
 Shown by ``npubuild list`` (and ``--json``) and written into the manifest with
 the ABI, so that a user sees per kernel, without an NPU: the cores it occupies,
 the body each core runs (a generated vector body and its lanes, an mlir-aie
-kernel, or the scalar body and why), dispatches per run and the bytes moved
-between host memory and the NPU per run.
+kernel, or the scalar body and why), dispatches per run, the bytes moved
+between host memory and the NPU per run, and the roofline model's time per run,
+bound and fraction of the device's limit (:mod:`.roofline`).
+
+Two byte counts: ``bytes_per_run`` is the host buffers' size per run with a
+GEMM's weight left out (it is uploaded once and stays resident in its host
+buffer); ``bytes_per_run_total`` is every byte the shim DMAs move between DDR
+and the array in one run, counted from the runtime sequence's transfers:
+weights and parameters included, a buffer read twice counted twice (a
+whole-array GEMM re-reads A once per N-tile and B once per row block),
+padding included. ``bytes_by_buffer`` splits the total per host buffer.
 """
 from __future__ import annotations
 
@@ -25,13 +34,29 @@ def summary(inst: KernelInstance, options: dict | None = None, abi: dict | None 
         body = abi.get("body") or body_info(inst, options)
     # a blocked overlay runs once per block, its buffers moved each time
     dispatches = int(abi.get("dispatches_per_run") or (abi.get("blocking") or {}).get("dispatches") or 1)
-    return {
+    rec = {
         "device": abi.get("device"),
         "cores": int(abi.get("cores") or len(getattr(d, "cores", ())) or abi.get("columns") or 1),
         "body": body,
         "dispatches_per_run": dispatches,
         "bytes_per_run": int(abi.get("bytes_per_run") or bytes_moved(abi) * dispatches),
     }
+    return {**rec, **modelled(inst, d, abi, dispatches)}
+
+
+def modelled(inst: KernelInstance, d, abi: dict, dispatches: int) -> dict:
+    """``bytes_per_run_total``, ``bytes_by_buffer`` and ``roofline`` (with the facts it was computed from)."""
+    from .roofline import design_facts, fifo_bytes, roofline, shim_bytes
+
+    per = shim_bytes(d, fifo_bytes(d))
+    out: dict = {"bytes_per_run_total": sum(per.values()) * dispatches,
+                 "bytes_by_buffer": {k: v * dispatches for k, v in per.items()}}
+    try:
+        facts = design_facts(inst, d, abi)
+        out["roofline"] = {**roofline(facts), "facts": facts}
+    except (KeyError, ValueError, ZeroDivisionError, TypeError) as e:  # a design the model cannot read: say so
+        out["roofline"] = {"error": f"not modelled: {e!r}"}
+    return out
 
 
 def bytes_moved(abi: dict) -> int:
@@ -44,7 +69,8 @@ def bytes_moved(abi: dict) -> int:
 
 
 def one_line(s: dict) -> str:
-    """``16 cores, vector<16>, 1 dispatch, 2.0 MiB`` for the text listing."""
+    """``16 cores, vector<16>, 1 dispatch, 2.0 MiB; model 77.8 µs/run, shim DMA @x_c0_shim-bound, 0.5 of
+    roofline`` for the text listing (the bytes: ``bytes_per_run_total``, weights included)."""
     if "error" in s:
         return f"not buildable: {s['error']}"
     body = s["body"]
@@ -56,7 +82,14 @@ def one_line(s: dict) -> str:
         what = "scalar"
     n = s["dispatches_per_run"]
     cores = s["cores"]
-    return f"{cores} core{'s' if cores != 1 else ''}, {what}, {n} dispatch{'es' if n != 1 else ''}, {_size(s['bytes_per_run'])}"
+    line = f"{cores} core{'s' if cores != 1 else ''}, {what}, {n} dispatch{'es' if n != 1 else ''}, " \
+           f"{_size(s.get('bytes_per_run_total', s['bytes_per_run']))}"
+    r = s.get("roofline") or {}
+    if "us_per_run" in r:
+        from .roofline import short
+
+        line += f"; {short(r)}"
+    return line
 
 
 def _size(n: int) -> str:
