@@ -3,7 +3,8 @@ run (ninja's ``-t commands`` and ``-t compdb``).
 
 The lines come from each target's ``commands`` (npubuild.targets.base.ToolCommand), which calls the same
 functions the compile does: nothing here knows a flag. The specs, the plan and the recipes are read as
-``npubuild explain`` reads them; nothing is built and nothing is written to the artifacts.
+``npubuild explain`` reads them; nothing is built (the toolchain fingerprints are cached in the store, as
+for every command that reads the recipes).
 """
 from __future__ import annotations
 
@@ -58,16 +59,20 @@ def _selected(build, selectors: list[str]) -> list:
     return [(n, p) for name, _, pair in tasks for n, p in ((f"emit:{name[8:]}", None), (name, pair)) if n in chosen]
 
 
-def tool_commands(selectors: list[str]) -> list[tuple[str, list]]:
-    """(task name, its ToolCommands) for the selected compile tasks, in build order."""
+def tool_commands(selectors: list[str]) -> list[tuple[str, list | None]]:
+    """(task name, its ToolCommands) for the selected tasks, in build order: [] for a task that runs no
+    tool, None for one whose target does not list its lines."""
     build = _build()
     chosen = _selected(build, selectors)
     recipes = build.recipes()
     out = []
     for name, pair in chosen:
-        t = None if pair is None else pair.target
-        if t is None or not hasattr(t, "commands"):
+        if pair is None:
             out.append((name, []))
+            continue
+        t = pair.target
+        if not hasattr(t, "commands"):  # the method is optional (npubuild.targets.base)
+            out.append((name, None))
             continue
         recipe = recipes.get(t.name)
         # a target only emitted here (no toolchain) shows the lines of the recipe it would compile with
@@ -82,7 +87,8 @@ def render(rows) -> list[str]:
     lines = []
     for name, cmds in rows:
         if not cmds:
-            lines.append(f"# {name}: runs no tool command (done in process)")
+            lines.append(f"# {name}: " + ("runs no tool command (done in process)" if cmds == [] else
+                                          "its target does not list its command lines"))
             continue
         lines.append(f"# {name} (each line runs in a fresh temporary directory inside the directory named)")
         cwd = note = None
@@ -102,7 +108,7 @@ def run(args) -> int:
     rows = tool_commands(args.tasks)
     if args.json:
         doc = [{"task": name, "directory": c.directory, "arguments": c.arguments, **({"note": c.note} if c.note else {})}
-               for name, cmds in rows for c in cmds if c.arguments]
+               for name, cmds in rows for c in cmds or () if c.arguments]
         print(json.dumps(doc, indent=1))
         return 0
     print("\n".join(render(rows)))
@@ -114,7 +120,7 @@ def compdb_entries(rows) -> tuple[list[dict], int]:
     tool or sources are not installed here (a C/C++ compile's note says only that)."""
     entries, missing = [], 0
     for _, cmds in rows:
-        for c in cmds:
+        for c in cmds or ():
             if c.file is None:
                 continue
             if c.note:
