@@ -242,6 +242,7 @@ def roofline(facts: dict) -> dict:
         "bound": max(terms, key=terms.get),
         "fraction": round(min(1.0, ideal / design), 4) if design > 0 else 1.0,
         "array_us": round(array_us * n, 3),
+        "design_us": round(design, 3),  # what the fraction divides by: array time + every dispatch beyond the first
         "ideal_us": round(ideal, 3),
         "terms_us": {k: round(v, 3) for k, v in terms.items()},
     }
