@@ -38,35 +38,110 @@ from .mlir_text import MLIR_TYPE, KernelBuilder, broadcast_indices, memref_type
 # element dtype -> lanes of a vector body (the widths of the aievec tests cited below)
 LANES = {"f32": 16, "bf16": 16, "f16": 16, "i32": 16, "i8": 64}
 
-_COMMON_FLOAT = {"addf", "subf", "mulf", "maximumf", "minimumf", "cmpf", "select"}
-_COMMON_INT = {"addi", "subi", "maxsi", "minsi", "cmpi", "select"}
-# (op, element type, lanes) convert-vector-to-aievec lowers, per AIE generation:
-# aie2: test-arith-aie2.mlir (addf/subf bf16, f32; addi/subi i32 x16, i8 x64),
-#   test_mul_elem.mlir (mulf bf16/f32 x16, muli i32 x16), test-max.mlir / test-min.mlir
-#   (maximumf/minimumf bf16/f32 x16, maxsi/minsi i32 x16, i8 x64), test-sel.mlir and
-#   test-cmp.mlir (cmpf bf16/f32 x16, cmpi i32 x16 / i8 x64, select), test-trunc-ext.mlir
-#   (extf bf16 x16, truncf f32 x16), test_broadcast.mlir (broadcast of a scalar i32 / bf16),
-#   test-reduce.mlir (vector.reduction <add> <maximumf> <minimumf> of f32 x16, the f32 <add> also
-#   with an accumulator operand; <add> <maxsi> <minsi> of i32 x16 and i8 x64).
-# aie2p: test-f32-mul-add.mlir (addf/mulf bf16/f32 x16), test-sub-aie2p.mlir (subf,
-#   extf), test-trunc-ext.mlir's AIE2P prefix (extf/truncf), test-reduce-aie2p.mlir (the same
-#   reductions as aie2). Nothing else is tested for aie2p, so nothing else is taken there.
-AIEVEC_OPS: dict[str, set] = {
-    "aie2": (
-        {(op, t, 16) for op in _COMMON_FLOAT for t in ("f32", "bf16")}
-        | {(op, "i32", 16) for op in _COMMON_INT | {"muli"}}
-        | {(op, "i8", 64) for op in _COMMON_INT}
-        | {("extf", "bf16", 16), ("truncf", "f32", 16), ("broadcast", "i32", 16), ("broadcast", "bf16", 16)}
-        | {(f"reduction.{k}", "f32", 16) for k in ("add", "maximumf", "minimumf")}
-        | {(f"reduction.{k}", t, n) for k in ("add", "maxsi", "minsi") for t, n in (("i32", 16), ("i8", 64))}
-    ),
-    "aie2p": (
-        {(op, t, 16) for op in ("addf", "subf", "mulf") for t in ("f32", "bf16")}
-        | {("extf", "bf16", 16), ("truncf", "f32", 16)}
-        | {(f"reduction.{k}", "f32", 16) for k in ("add", "maximumf", "minimumf")}
-        | {(f"reduction.{k}", t, n) for k in ("add", "maxsi", "minsi") for t, n in (("i32", 16), ("i8", 64))}
-    ),
-}
+# ---- the profiles: what convert-vector-to-aievec lowers, per device, with the test that shows it ----------
+#
+# Read from mlir-aie at MLIR_AIE_TESTS (the commit kernel_library.MLIR_AIE_COMMIT names). aiecc runs
+# convert-vector-to-aievec{aie-target=<arch> target-backend=llvmir} on core code (tools/aiecc/aiecc.cpp).
+# Each row: device, ops, (element type, lanes) pairs, the test file (under test/Conversion/ unless a
+# path is given) and the construct as that test writes it. Only what a test shows for that device,
+# element type and width is admitted.
+MLIR_AIE_TESTS = "1e400306479ef709a0f897e330cd51fc297f9a13"
+_V = "VectorToAIEVec/"
+_F16 = (("f32", 16), ("bf16", 16))
+_I = (("i32", 16), ("i8", 64))
+_PROFILE_ROWS: tuple[tuple[str, tuple, tuple, str, str], ...] = (
+    ("aie2", ("addf", "subf"), _F16, _V + "test-arith-aie2.mlir", "arith.addf / arith.subf : vector<16xf32>, vector<16xbf16>"),
+    ("aie2", ("addi", "subi"), _I, _V + "test-arith-aie2.mlir", "arith.addi / arith.subi : vector<16xi32>, vector<64xi8>"),
+    ("aie2", ("mulf",), _F16, _V + "test_mul_elem.mlir", "arith.mulf : vector<16xf32>, vector<16xbf16>"),
+    ("aie2", ("muli",), (("i32", 16),), _V + "test_mul_elem.mlir", "arith.muli : vector<16xi32>"),
+    ("aie2", ("maximumf",), _F16, _V + "test-max.mlir", "arith.maximumf : vector<16xf32>, vector<16xbf16>"),
+    ("aie2", ("maxsi",), _I, _V + "test-max.mlir", "arith.maxsi : vector<16xi32>, vector<64xi8>"),
+    ("aie2", ("minimumf",), _F16, _V + "test-min.mlir", "arith.minimumf : vector<16xf32>, vector<16xbf16>"),
+    ("aie2", ("minsi",), _I, _V + "test-min.mlir", "arith.minsi : vector<16xi32>, vector<64xi8>"),
+    ("aie2", ("cmpf",), _F16, _V + "test-sel.mlir", "arith.cmpf ogt : vector<16xf32>; arith.cmpf ole : vector<16xbf16>"),
+    ("aie2", ("cmpi",), _I, _V + "test-cmp.mlir", "arith.cmpi : vector<16xi32>, vector<64xi8>"),
+    ("aie2", ("select",), _F16 + _I, _V + "test-sel.mlir", "arith.select : vector<16xi1>, vector<16xf32> (bf16 x16, i32 x16, i8 x64)"),
+    ("aie2", ("extf",), (("bf16", 16),), _V + "test_mul_elem.mlir", "arith.extf : vector<16xbf16> to vector<16xf32>"),
+    ("aie2", ("truncf",), (("f32", 16),), _V + "test-trunc-ext.mlir",
+     "arith.truncf : vector<16xf32> to vector<16xbf16> (its unprefixed RUN; LowerTruncFOpPattern is registered for "
+     "every target by populateAIEVecCommonConversionPatterns)"),
+    ("aie2", ("broadcast",), (("i32", 16), ("bf16", 16)), _V + "test_broadcast.mlir",
+     "vector.broadcast : i32 to vector<16xi32>, bf16 to vector<16xbf16>"),
+    ("aie2", ("reduction.add", "reduction.maximumf", "reduction.minimumf"), (("f32", 16),), _V + "test-reduce.mlir",
+     "vector.reduction <add> (also with an accumulator) / <maximumf> / <minimumf> : vector<16xf32>"),
+    ("aie2", ("reduction.add", "reduction.maxsi", "reduction.minsi"), _I, _V + "test-reduce.mlir",
+     "vector.reduction <add> / <maxsi> / <minsi> : vector<16xi32>, vector<64xi8>"),
+    ("aie2p", ("addf", "mulf"), _F16, _V + "test-f32-mul-add.mlir", "arith.addf / arith.mulf : vector<16xf32>, vector<16xbf16>"),
+    ("aie2p", ("subf",), _F16, _V + "test-sub-aie2p.mlir", "arith.subf : vector<16xf32>, vector<16xbf16>"),
+    ("aie2p", ("extf",), (("bf16", 16),), _V + "test-trunc-ext.mlir", "AIE2P: arith.extf : vector<16xbf16> to vector<16xf32>"),
+    ("aie2p", ("truncf",), (("f32", 16),), _V + "test-trunc-ext.mlir", "AIE2P: arith.truncf : vector<16xf32> to vector<16xbf16>"),
+    ("aie2p", ("reduction.add", "reduction.maximumf", "reduction.minimumf"), (("f32", 16),), _V + "test-reduce-aie2p.mlir",
+     "vector.reduction <add> / <maximumf> / <minimumf> : vector<16xf32>"),
+    ("aie2p", ("reduction.add", "reduction.maxsi", "reduction.minsi"), _I, _V + "test-reduce-aie2p.mlir",
+     "vector.reduction <add> / <maxsi> / <minsi> : vector<16xi32>, vector<64xi8>"),
+)
+# Lowered on aie2p, but to the core's hardware functions (exp2, tanh, reciprocal, inverse square root), whose
+# results are not the oracle's: a generated body promises the oracle's numerics (bit-identical to the host
+# target), so none uses them; mlir-aie's library kernels (kernel_library) are where such numerics are taken.
+_HARDWARE_ROWS: tuple[tuple[str, tuple, tuple, str, str], ...] = (
+    ("aie2p", ("exp",), (("bf16", 16),), _V + "test-exp-aie2p.mlir", "math.exp : vector<16xbf16> -> aievec.exp"),
+    ("aie2p", ("tanh",), (("bf16", 16),), _V + "test-tanh-aie2p.mlir", "math.tanh : vector<16xbf16> -> aievec.tanh"),
+    ("aie2p", ("inv",), (("f32", 16),), _V + "test-inv-aie2p.mlir",
+     "arith.divf dense<1.0>, %x : vector<16xf32> -> aievec.inv (a general divf stays arith.divf)"),
+    ("aie2p", ("rsqrt",), (("f32", 16),), "AIEVecToLLVM/test-rsqrt-aie2p.mlir",
+     "math.rsqrt : vector<16xf32> -> 16 x xllvm.intr.aie2p.invsqrt (vector bf16 rsqrt is refused)"),
+)
+
+
+def _table(rows) -> dict[tuple[str, str, str, int], str]:
+    return {(dev, op, t, n): f"test/Conversion/{test}: {construct}"
+            for dev, ops, types, test, construct in rows for op in ops for t, n in types}
+
+
+# (device, op, element type, lanes) -> the mlir-aie test (and construct) that shows it lowering there
+PROFILE: dict[tuple[str, str, str, int], str] = _table(_PROFILE_ROWS)
+HARDWARE: dict[tuple[str, str, str, int], str] = _table(_HARDWARE_ROWS)
+# (op, element type, lanes) a generated body may use, per AIE generation
+AIEVEC_OPS: dict[str, set] = {dev: {k[1:] for k in PROFILE if k[0] == dev} for dev in ("aie2", "aie2p")}
+
+# Why a construct is missing, where mlir-aie shows it (at MLIR_AIE_TESTS):
+_CONV = "lib/Dialect/AIEVec/Transforms/VectorToAIEVecConversions.cpp"
+_NO_PATTERN = {"bitcast", "fptosi", "fptoui", "sitofp", "uitofp", "shli", "shrui", "remf", "remui", "remsi",
+               "divsi", "divui", "maxui", "minui"}
+# neg and abs keep their exact sign-bit bodies (bitcast of bf16 to i16): their vector forms are not usable either
+_NEG = ("ComputeNegOpPattern rewrites arith.negf to aievec.neg, which lib/Conversion/AIEVecToLLVM/AIEVecToLLVM.cpp "
+        "cannot lower at this commit (test/Conversion/AIEVecToLLVM/test-neg.mlir and test-neg-aie2p.mlir, and "
+        "test/Conversion/VectorToAIEVec/test-negf-32-aie2p.mlir, come later)")
+_ABS = ("ComputeAbsOpPattern rewrites math.absf to an emitc call of getAbs (vec_math.h), which only the C++ backend "
+        "takes; aiecc runs target-backend=llvmir")
+_NOTES = {"negf": _NEG, "absf": _ABS}
+_SIGN_BIT = f"no arith.bitcast pattern; the vector neg/abs are no way out: {_NEG}; {_ABS}"
+
+
+def missing_why(op: str, elem: str, lanes: int, device_profile: str) -> str:
+    """Where mlir-aie shows that ``op`` on ``vector<lanes x elem>`` has no lowering a generated body can use."""
+    at = f"mlir-aie {MLIR_AIE_TESTS[:8]}"
+    hw = HARDWARE.get((device_profile, op, elem, lanes))
+    if hw:
+        return f"{at} {hw}: the hardware function, not the oracle's"
+    if op in _NOTES:
+        return f"{at}: {_NOTES[op]}"
+    if op == "divf" and device_profile == "aie2p":
+        return (f"{at} test/Conversion/VectorToAIEVec/test-inv-aie2p.mlir: a general arith.divf stays arith.divf; "
+                "only dense<1.0> / x converts, to aievec.inv, the hardware reciprocal")
+    if op == "bitcast" and elem in ("bf16", "f16"):  # the sign-bit neg / abs of a 16-bit float
+        return f"{at} {_CONV}: {_SIGN_BIT}"
+    if elem in ("i64", "f64"):
+        return f"{at} {_CONV}: no 64-bit element type in configureAIEVecV2Legalizations' lane/width pairs"
+    if op in _NO_PATTERN:
+        return f"{at} {_CONV}: no arith.{op} pattern"
+    other = [k for k in PROFILE if k[1:] == (op, elem, lanes) and k[0] != device_profile]
+    if other:
+        test = PROFILE[other[0]].split(":")[0]
+        return f"{at}: only {test} converts it, for aie-target={other[0][0]}; no {device_profile} test does"
+    return f"{at}: no test/Conversion/VectorToAIEVec test converts it for {device_profile}"
+
+
 # not converted by aievec, lowered as they are: splat constants and the memory ops
 _STRUCTURAL = {"constant", "transfer_read", "transfer_write"}
 
@@ -220,12 +295,36 @@ def _read(b: VectorBuilder, arg: str, t, out_ivs: list[str], out_shape) -> str:
 
 def unlowered(ops: set, device_profile: str) -> list[str]:
     """The vector ops of a body that ``device_profile``'s aievec conversion has no pattern for."""
+    return [f"{op} on vector<{lanes}x{elem}>" for op, elem, lanes in _missing(ops, device_profile)]
+
+
+def _missing(ops: set, device_profile: str) -> list[tuple[str, str, int]]:
+    """The ops ``device_profile`` does not take: those mlir-aie has no pattern for first (they stop the body
+    whatever else is added), then by name."""
     if device_profile == "host":
         return []
     allowed = AIEVEC_OPS[device_profile]
-    return sorted(
-        f"{op} on vector<{lanes}x{elem}>" for op, elem, lanes in ops if op not in _STRUCTURAL and (op, elem, lanes) not in allowed
-    )
+    out = [k for k in ops if k[0] not in _STRUCTURAL and k not in allowed]
+    return sorted(out, key=lambda k: (k[0] not in _NO_PATTERN and k[1] not in ("i64", "f64"), k))
+
+
+# npubuild op -> the construct of HARDWARE that computes it (recip: 1.0 / x)
+_HARDWARE_FORM = {"exp": "exp", "tanh": "tanh", "recip": "inv", "rsqrt": "rsqrt"}
+
+
+def stopped_why(ops: set, device_profile: str, op_name: str = "") -> str:
+    """Which construct stops a body on ``device_profile`` and where mlir-aie shows it missing ("" if none);
+    for ``op_name``, also a hardware form that lowers there but is not the oracle's."""
+    missing = _missing(ops, device_profile)
+    if not missing:
+        return ""
+    op, elem, lanes = missing[0]
+    rest = [f"{o} on vector<{n}x{e}>" for o, e, n in missing[1:4]]
+    more = f"; also {', '.join(rest)}{' ...' if len(missing) > 4 else ''}" if rest else ""
+    hw = [v for k, v in HARDWARE.items() if k[0] == device_profile and k[1] == _HARDWARE_FORM.get(op_name)]
+    aside = f"; the hardware form lowers ({hw[0]}) but is not the oracle's, so no generated body uses it" if hw else ""
+    return (f"no aievec lowering on {device_profile} for {op} on vector<{lanes}x{elem}> "
+            f"({missing_why(op, elem, lanes, device_profile)}){more}{aside}")
 
 
 def choose(inst: KernelInstance, fn: Callable, title: str) -> str | None:
@@ -254,9 +353,9 @@ def take(inst: KernelInstance, make: Callable[[], tuple[str, set]] | None, why: 
     elif make is not None:
         text, ops, why = _made(make)
         lanes = max((n for _, _, n in ops), default=None)
-        missing = unlowered(ops, device_profile) if text else []
-        if missing:
-            text, why = None, f"no aievec lowering on {device_profile} for {', '.join(missing[:3])}"
+        stopped = stopped_why(ops, device_profile, inst.op) if text else ""
+        if stopped:
+            text, why = None, stopped
     _decisions[(inst.key, device_profile)] = {"lanes": lanes if text else "scalar", "why": "" if text else why}
     return text
 
