@@ -140,7 +140,8 @@ def describe_op(o: dict) -> list[str]:
             why = f" ({b['why']})" if b.get("why") else ""
             lib = b.get("mlir_aie") or {}
             needs = "".join(f", when {k}: {v}" for k, v in (lib.get("attrs") or {}).items())
-            alt = (f"; mlir-aie: {lib['kernel']} ({lib['chunk']}{needs})" if lib.get("kernel") else "")
+            alt = (f"; mlir-aie: {lib['kernel']} ({lib['chunk']}{needs})" if lib.get("kernel") else
+                   f"; mlir-aie: none ({lib['why']})" if lanes == "scalar" and lib.get("why") else "")
             auto = f"; default (auto): {b['auto']}" if b.get("auto") else ""
             lines.append(f"    {dev} {dt}: {body}{why}{alt}{auto}")
     return lines
