@@ -120,6 +120,8 @@ def xdna_summaries(plan) -> dict:
 def describe_op(o: dict) -> list[str]:
     """``npubuild ops OP`` as text: the op's definition, then per target what it builds and, on xdna,
     the design and per device and dtype the body a core runs (the same record as ``--json``)."""
+    from ..emitters.aie.kernel_library import left_out
+
     lines = [f"{o['name']} ({o['family']}): {o['doc']}",
              f"  inputs: {', '.join(o['inputs'])}{' (any number)' if o['variadic'] else ''}",
              f"  dtypes: {', '.join(o['dtypes'])}; {o['dtype_rule']}"]
@@ -141,7 +143,8 @@ def describe_op(o: dict) -> list[str]:
             lib = b.get("mlir_aie") or {}
             needs = "".join(f", when {k}: {v}" for k, v in (lib.get("attrs") or {}).items())
             alt = (f"; mlir-aie: {lib['kernel']} ({lib['chunk']}{needs})" if lib.get("kernel") else
-                   f"; mlir-aie: none ({lib['why']})" if lanes == "scalar" and lib.get("why") else "")
+                   f"; mlir-aie: none ({'; '.join(filter(None, (lib['why'], left_out(o['name'], dev))))})"
+                   if lanes == "scalar" and lib.get("why") else "")
             auto = f"; default (auto): {b['auto']}" if b.get("auto") else ""
             lines.append(f"    {dev} {dt}: {body}{why}{alt}{auto}")
     return lines

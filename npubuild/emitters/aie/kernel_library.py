@@ -306,6 +306,12 @@ LEFT_OUT: dict[str, str] = {
 }
 
 
+def left_out(op: str, device_name: str) -> str:
+    """Why mlir-aie's kernel named after ``op`` on ``device_name``'s arch is not in the catalog ("" if none is left out)."""
+    src = f"{_arch(device_name)}/{op}.cc"
+    return f"aie_kernels/{src} is left out: {LEFT_OUT[src]}" if src in LEFT_OUT else ""
+
+
 def entries(op: str | None = None, arch: str | None = None) -> list[LibraryKernel]:
     return [e for e in CATALOG if (op is None or e.op == op) and (arch is None or e.arch == arch)]
 
