@@ -60,7 +60,7 @@ _PROFILE_ROWS: tuple[tuple[str, tuple, tuple, str, str], ...] = (
     ("aie2", ("minsi",), _I, _V + "test-min.mlir", "arith.minsi : vector<16xi32>, vector<64xi8>"),
     ("aie2", ("cmpf",), _F16, _V + "test-sel.mlir", "arith.cmpf ogt : vector<16xf32>; arith.cmpf ole : vector<16xbf16>"),
     ("aie2", ("cmpi",), _I, _V + "test-cmp.mlir", "arith.cmpi : vector<16xi32>, vector<64xi8>"),
-    ("aie2", ("select",), _F16 + _I, _V + "test-sel.mlir", "arith.select : vector<16xi1>, vector<16xf32> (bf16 x16, i32 x16, i8 x64)"),
+    ("aie2", ("select",), _F16 + _I, _V + "test-sel.mlir", "arith.select : vector<16xi1>, vector<16xf32> / vector<16xbf16> / vector<16xi32>; vector<64xi1>, vector<64xi8>"),
     ("aie2", ("extf",), (("bf16", 16),), _V + "test_mul_elem.mlir", "arith.extf : vector<16xbf16> to vector<16xf32>"),
     ("aie2", ("truncf",), (("f32", 16),), _V + "test-trunc-ext.mlir",
      "arith.truncf : vector<16xf32> to vector<16xbf16> (its unprefixed RUN; LowerTruncFOpPattern is registered for "

@@ -1,0 +1,165 @@
+"""The AIE vector profiles (npubuild.emitters.host.vector.PROFILE) against mlir-aie's
+tests, and a sweep of every bf16 unary/binary op on npu1 and npu2: the body each
+core runs (generated vector, an mlir-aie kernel, or scalar with the construct that
+stops it and where mlir-aie shows it missing)."""
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from npubuild.emitters import aie
+from npubuild.emitters.aie import kernel_library as kl
+from npubuild.emitters.aie.rules_check import text_problems
+from npubuild.emitters.aie.summary import op_bodies
+from npubuild.emitters.host import vector
+from npubuild.ops import REGISTRY
+from npubuild.specfile.instances import make_instance
+
+MIRROR = Path("/work/.mirror/hunhoffe+mlir-aie/repo")
+
+# op -> (npu1, npu2) under the default xdna_bodies = "auto": "vector" (generated vector<16>),
+# "aie2p/relu.cc" (an mlir-aie kernel) or "scalar" (the generated scalar body)
+BODIES = {
+    "abs": ("scalar", "scalar"), "add": ("vector", "vector"), "ceil": ("scalar", "scalar"),
+    "cos": ("scalar", "scalar"), "div": ("scalar", "scalar"), "elu": ("scalar", "scalar"),
+    "erf": ("scalar", "scalar"), "exp": ("aie2/bf16_exp.cc", "aie2p/bf16_exp.cc"), "floor": ("scalar", "scalar"),
+    "gelu": ("scalar", "scalar"),  # the default approximate=none; approximate=tanh: gelu.cc (below)
+    "hard_sigmoid": ("vector", "scalar"), "hard_swish": ("scalar", "scalar"), "leaky_relu": ("vector", "scalar"),
+    "log": ("scalar", "scalar"), "log_sigmoid": ("scalar", "scalar"), "max": ("vector", "scalar"),
+    "min": ("vector", "scalar"), "mish": ("scalar", "scalar"), "mod": ("scalar", "scalar"),
+    "mul": ("vector", "vector"), "neg": ("scalar", "scalar"), "recip": ("scalar", "scalar"),
+    "relu": ("vector", "aie2p/relu.cc"), "round": ("scalar", "scalar"), "rsqrt": ("scalar", "scalar"),
+    "sigmoid": ("scalar", "scalar"), "sign": ("vector", "scalar"), "silu": ("aie2/silu.cc", "aie2p/silu.cc"),
+    "sin": ("scalar", "scalar"), "softplus": ("scalar", "scalar"), "softsign": ("scalar", "scalar"),
+    "sqrt": ("scalar", "scalar"), "sub": ("vector", "vector"), "tanh": ("scalar", "scalar"),
+}
+ATTRS = {"gelu": [{}, {"approximate": "tanh"}]}
+GELU_TANH = ("aie2/gelu.cc", "aie2p/gelu.cc")
+DEVICES = ("npu1", "npu2")
+SHAPE = (64, 1024)
+
+
+def _ops():
+    return sorted(n for n, o in REGISTRY.items() if o.family in ("unary", "binary") and "bf16" in o.dtypes)
+
+
+def test_the_table_covers_every_bf16_unary_and_binary_op():
+    assert sorted(BODIES) == _ops()
+
+
+def _kind(info: dict) -> str:
+    if info["source"] == "mlir-aie kernel":
+        return info["kernel"].removeprefix("aie_kernels/")
+    return "vector" if info["source"] == "generated vector" else "scalar"
+
+
+@pytest.mark.parametrize("op", sorted(BODIES))
+def test_every_bf16_op_emits_the_body_of_the_table_on_both_devices(op):
+    for attrs in ATTRS.get(op, [{}]):
+        want = GELU_TANH if attrs.get("approximate") == "tanh" else BODIES[op]
+        n_in = max(1, len(REGISTRY[op].inputs))
+        inst = make_instance(op, "bf16", [list(SHAPE)] * n_in, attrs)
+        for dev, expected in zip(DEVICES, want):
+            opts = {"device": dev, "body": "auto"}
+            text = aie.emit(inst, opts)  # the design text, through the rule checker (frame.render)
+            assert text_problems(text) == [], (op, dev)
+            info = aie.body_info(inst, opts)
+            assert _kind(info) == expected, (op, dev, attrs, info)
+            if expected == "scalar":
+                # the construct that stops it, and where mlir-aie shows it missing
+                assert re.search(r"no aievec lowering on aie2p? for \w+ on vector<\d+x\w+> \(mlir-aie 1e400306", info["why"]), info
+                assert "test/Conversion/" in info["why"] or "lib/" in info["why"], info
+            elif expected == "vector":
+                assert info["lanes"] == 16 and "vector.transfer_read" in text
+            else:
+                assert f"link_with = \"{kl.entries(op, {'npu1': 'aie2', 'npu2': 'aie2p'}[dev])[0].object_name}\"" in text
+
+
+def test_npubuild_ops_reports_the_same_bodies():
+    for op in _ops():
+        per = op_bodies(op, ["bf16"])
+        for dev, expected in zip(DEVICES, BODIES[op]):
+            b = per[dev]["bf16"]
+            if expected.endswith(".cc") and op != "gelu":
+                assert b["auto"] == "mlir-aie kernel" and b["mlir_aie"]["kernel"] == f"aie_kernels/{expected}", (op, dev)
+            else:
+                assert b["source"] == ("generated vector" if expected == "vector" else "scalar"), (op, dev)
+
+
+def test_describe_op_names_the_construct_and_the_missing_kernel():
+    from npubuild.engine.catalog import describe_op, ops_catalog
+
+    tanh = next(o for o in ops_catalog(bodies=True) if o["name"] == "tanh")
+    line = next(ln for ln in describe_op(tanh) if ln.strip().startswith("npu2 bf16"))
+    assert "bitcast on vector<16xf32>" in line and "VectorToAIEVecConversions.cpp" in line
+    assert "test-tanh-aie2p.mlir" in line  # the hardware tanh lowers, and is said not to be the oracle's
+    assert "aie_kernels/aie2p/tanh.cc is left out" in line
+
+
+# ---- the profile entries and their tests -----------------------------------------------------------------------------
+
+
+def test_every_profile_entry_names_its_test_file_and_construct():
+    for table in (vector.PROFILE, vector.HARDWARE):
+        for (dev, op, elem, lanes), ev in table.items():
+            path, _, construct = ev.partition(": ")
+            assert re.fullmatch(r"test/Conversion/(VectorToAIEVec|AIEVecToLLVM)/[\w-]+\.mlir", path), ev
+            assert construct and f"{lanes}x{elem}" in construct.replace("vector<", ""), (dev, op, elem, lanes, ev)
+    assert vector.AIEVEC_OPS == {d: {k[1:] for k in vector.PROFILE if k[0] == d} for d in ("aie2", "aie2p")}
+
+
+def test_hardware_forms_are_recorded_but_never_taken():
+    """exp, tanh, 1/x and rsqrt lower on aie2p to the hardware functions: not the oracle's numerics."""
+    assert {k[1] for k in vector.HARDWARE} == {"exp", "tanh", "inv", "rsqrt"}
+    for dev, op, elem, lanes in vector.HARDWARE:
+        assert (op, elem, lanes) not in vector.AIEVEC_OPS[dev]
+
+
+def test_aie2p_takes_nothing_only_an_aie2_test_shows():
+    only_aie2 = {k[1:] for k in vector.PROFILE if k[0] == "aie2"} - vector.AIEVEC_OPS["aie2p"]
+    assert ("maximumf", "f32", 16) in only_aie2 and ("cmpf", "f32", 16) in only_aie2
+    why = vector.missing_why("maximumf", "f32", 16, "aie2p")
+    assert "test-max.mlir" in why and "aie-target=aie2" in why
+
+
+def _mirror(path: str) -> str | None:
+    r = subprocess.run(["git", f"--git-dir={MIRROR}", "show", f"{vector.MLIR_AIE_TESTS}:{path}"],
+                       capture_output=True, text=True, check=False)
+    return r.stdout if r.returncode == 0 else None
+
+
+_OP_TEXT = {"broadcast": "vector.broadcast", "exp": "math.exp", "tanh": "math.tanh", "rsqrt": "math.rsqrt",
+            "inv": "arith.divf"}
+
+
+@pytest.mark.skipif(not (MIRROR / "HEAD").exists(), reason="no mlir-aie mirror on this machine")
+def test_every_profile_entry_is_in_its_test_at_the_commit():
+    for table in (vector.PROFILE, vector.HARDWARE):
+        for (dev, op, elem, lanes), ev in table.items():
+            path = ev.split(": ")[0]
+            text = _mirror(path)
+            assert text is not None, ev
+            runs = re.findall(r"// RUN: .*", text)
+            if "AIEVecToLLVM" in path:
+                assert any(f"aie-target={dev}" in r and "convert-aievec-to-llvm" in r for r in runs), ev
+            elif dev == "aie2p":
+                assert any("aie-target=aie2p" in r and "convert-vector-to-aievec" in r for r in runs), ev
+            else:  # aie2 (truncf: the unprefixed RUN, whose pattern every target registers)
+                assert any("convert-vector-to-aievec" in r and "aie2p" not in r for r in runs), ev
+            code = "\n".join(ln for ln in text.splitlines() if not ln.lstrip().startswith("//"))
+            name = _OP_TEXT.get(op, f"vector.reduction <{op.split('.')[1]}>" if op.startswith("reduction.") else f"arith.{op}")
+            hits = [ln for ln in code.splitlines() if name in ln and f"vector<{lanes}x{elem}>" in ln]
+            assert hits, (dev, op, elem, lanes, path)
+
+
+@pytest.mark.skipif(not (MIRROR / "HEAD").exists(), reason="no mlir-aie mirror on this machine")
+def test_what_stops_neg_and_abs_is_in_the_sources_at_the_commit():
+    conv = _mirror("lib/Dialect/AIEVec/Transforms/VectorToAIEVecConversions.cpp")
+    to_llvm = _mirror("lib/Conversion/AIEVecToLLVM/AIEVecToLLVM.cpp")
+    assert "arith::BitcastOp" not in conv  # no pattern: the sign-bit bodies stay scalar
+    assert "aievec::NegOp::create" in conv and "aievec::NegOp" not in to_llvm  # negf -> aievec.neg, not lowered
+    assert '"getAbs"' in conv  # absf -> an emitc call (C++ backend only)
+    assert _mirror("test/Conversion/VectorToAIEVec/test-negf-32-aie2p.mlir") is None
