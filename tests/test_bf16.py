@@ -80,6 +80,10 @@ CASES = [
     ("expand", [(4, 1)], {"shape": [4, 3]}), ("stop_gradient", [(4, 7)], {}),
     # a last axis of 16 lanes: the vector body (npubuild/emitters/host/vector.py)
     ("add", [(2, 32), (2, 32)], {}), ("relu", [(2, 32)], {}), ("exp", [(2, 32)], {}),
+    # every other bf16 op whose xdna body is vector<16> on npu1 (tests/test_xdna_profile.py BODIES)
+    ("sub", [(2, 32), (2, 32)], {}), ("mul", [(2, 32), (2, 32)], {}), ("max", [(2, 32), (2, 32)], {}),
+    ("min", [(2, 32), (2, 32)], {}), ("leaky_relu", [(2, 32)], {}), ("hard_sigmoid", [(2, 32)], {}),
+    ("sign", [(2, 32)], {}),
 ]
 # casts (op dtype, to): to and from bf16
 CASTS = [("bf16", "f32"), ("f32", "bf16"), ("bf16", "f16"), ("f16", "bf16"), ("bf16", "i32"), ("i32", "bf16"),

@@ -42,6 +42,12 @@ CASES = [
     ("reduce_max", "f32", [(4, 64)], {"axes": [-1]}),
     ("reduce_min", "i8", [(2, 128)], {"axes": [-1], "keepdims": True}),
     ("reduce_sum", "i32", [(3, 32)], {"axes": [-1]}),  # integer sums wrap identically in any order
+    # the other bf16 bodies npu1 runs as vector<16> (tests/test_xdna_profile.py BODIES)
+    ("max", "bf16", [(2, 32), (2, 32)], None),
+    ("sub", "bf16", [(64,), (64,)], None),
+    ("leaky_relu", "bf16", [(2, 32)], None),
+    ("hard_sigmoid", "bf16", [(2, 32)], None),
+    ("sign", "bf16", [(2, 32)], None),
 ]
 
 
