@@ -69,7 +69,11 @@ def test_a_huge_example_input_is_one_message_before_any_allocation(proj, command
     line = r.stderr.strip().splitlines()[-1]
     assert (f"graph 'big': example input 'x' (f32 [46340, 46340]) would be {BIG_BYTES} bytes (8.0 GiB), over the limit "
             f"of {4 << 30} bytes (limits.max_input_bytes); raise max_input_bytes in [tool.npubuild.limits]") in line, line
-    assert not (proj.root / "x.npz").exists() and r.stdout == ""
+    assert not (proj.root / "x.npz").exists()
+    if "--json" in command:  # asked for JSON: the error as JSON on stdout (README: exit statuses)
+        assert json.loads(r.stdout) == {"error": line.removeprefix("npubuild: ")}
+    else:
+        assert r.stdout == ""
 
 
 def test_the_projects_limit_applies_and_raising_it_works(proj, tmp_path):
