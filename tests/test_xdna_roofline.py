@@ -146,6 +146,17 @@ def test_every_design_kind_is_modelled():
             assert "model " in one_line(s) and "of roofline" in one_line(s)
 
 
+def test_the_blocked_overlay_counts_every_dispatch():
+    inst = make_instance("matmul", "i8", [(64, 64), (64, 1 << 17)], {})  # too many N-tiles for one whole-array dispatch
+    s = summary(inst, {"device": "npu1"})
+    n = s["dispatches_per_run"]
+    assert n > 1 and s["roofline"]["facts"]["dispatches_per_run"] == n
+    assert s["bytes_per_run_total"] % n == 0 and s["bytes_per_run_total"] > s["bytes_per_run"]  # B's tiles too
+    r = s["roofline"]
+    assert r["terms_us"]["dispatch overhead"] == n * DISPATCH_US
+    assert r["us_per_run"] == pytest.approx(r["array_us"] + n * DISPATCH_US, abs=1e-2)
+
+
 # ---- npubuild list ------------------------------------------------------------------------------------------------
 
 

@@ -54,7 +54,7 @@ def modelled(inst: KernelInstance, d, abi: dict, dispatches: int) -> dict:
     try:
         facts = design_facts(inst, d, abi)
         out["roofline"] = {**roofline(facts), "facts": facts}
-    except (KeyError, ValueError, ZeroDivisionError, TypeError) as e:  # a design the model cannot read: say so
+    except (AttributeError, KeyError, ValueError, ZeroDivisionError, TypeError) as e:  # a design the model cannot read: say so
         out["roofline"] = {"error": f"not modelled: {e!r}"}
     return out
 
