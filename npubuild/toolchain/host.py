@@ -7,6 +7,8 @@ MLIR from PyPI) -> ``llc`` -> object -> ``cc -shared`` -> kernel.so.
   result is cached on disk keyed by (path, size, mtime_ns) of every hashed file.
 * :func:`compile_shared_library` writes its output atomically and keeps a full
   log; failures raise :class:`~npubuild.core.errors.UserError` with the log's tail.
+  The llc and cc command lines it runs are :func:`host_commands`' (also what
+  ``npubuild commands`` prints).
 """
 from __future__ import annotations
 
