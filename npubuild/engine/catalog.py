@@ -92,8 +92,9 @@ def built_state(plan) -> dict:
 
 
 def xdna_summaries(plan) -> dict:
-    """kernel id -> the xdna design's summary (cores, body, dispatches, bytes) for kernels built for xdna; a
-    kernel built for several devices has its first device's, and the others' under ``other_devices``."""
+    """kernel id -> the xdna design's summary (cores, body, dispatches, bytes per run with and without resident
+    weights, the roofline model's time, bound and fraction) for kernels built for xdna; a kernel built for several
+    devices has its first device's, and the others' under ``other_devices``."""
     from ..emitters.aie.summary import summary
     from ..core.errors import UnsupportedOnTarget
 

@@ -69,8 +69,8 @@ def bytes_moved(abi: dict) -> int:
 
 
 def one_line(s: dict) -> str:
-    """``16 cores, vector<16>, 1 dispatch, 2.0 MiB; model 77.8 µs/run, shim DMA @x_c0_shim-bound, 0.5 of
-    roofline`` for the text listing (the bytes: ``bytes_per_run_total``, weights included)."""
+    """``16 cores, vector<16>, 1 dispatch, 2.0 MiB (model 77.8 µs/run, shim DMA @x_c0_shim-bound, 0.5 of
+    roofline)`` for the text listing (the bytes: ``bytes_per_run_total``, weights included)."""
     if "error" in s:
         return f"not buildable: {s['error']}"
     body = s["body"]
@@ -88,7 +88,7 @@ def one_line(s: dict) -> str:
     if "us_per_run" in r:
         from .roofline import short
 
-        line += f"; {short(r)}"
+        line += f" ({short(r)})"
     return line
 
 
