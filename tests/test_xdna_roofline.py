@@ -114,6 +114,9 @@ def test_a_gemm_counts_its_weight_every_time_the_dma_reads_it():
     assert b["b_codes"] == kp * np_ * w.row_blocks  # B read once per row block of C
     assert b["a_codes"] == mp * kp * w.n_tiles  # A read once per N-tile
     assert b["c_acc"] == mp * np_ * 4
+    shim = s["roofline"]["facts"]["shim_channels"]  # one stream per shim channel: A and B in, C out per column
+    assert sum(v[2] for v in shim.values()) == s["bytes_per_run_total"]
+    assert {v[1] for k, v in shim.items() if k.startswith("C_")} == {"out"} and len(shim) == 3 * w.cols
     assert s["bytes_per_run_total"] == sum(b.values()) > s["bytes_per_run"] + kp * np_ - 1
     assert f"{s['bytes_per_run_total'] / 2**20:.1f} MiB" in one_line(s)
 

@@ -121,6 +121,10 @@ def design_facts(inst, d, abi: dict) -> dict:
         "cores": int(abi.get("cores") or 1),
         "dispatches_per_run": int(abi.get("dispatches_per_run") or 1),
         "dma": busiest_channels(d, traffic),
+        # every shim DMA channel's bytes per dispatch, by the FIFO (stream) using it: "<fifo>": [column, "in"|"out", bytes]
+        "shim_channels": {f.name: [f.producer[0] if f.producer[1] == 0 else f.consumers[0][0],
+                                   "in" if f.producer[1] == 0 else "out", traffic[f.name]]
+                          for f in d.fifos if f.producer[1] == 0 or any(c[1] == 0 for c in f.consumers)},
         "ideal": ideal_facts(inst),
     }
     if inst.op == "matmul":
