@@ -19,11 +19,13 @@ either covers that axis or is broadcast along it.
 
 Profiles: the host takes every vector body. An AIE device takes it only when
 each vector operation in it is one ``convert-vector-to-aievec`` lowers for that
-device at that width (:data:`AIEVEC_OPS`, each entry from a FileCheck test of
-mlir-aie's test/Conversion/VectorToAIEVec/); otherwise the xdna design keeps
-the scalar body and :func:`body_info` says which operation stopped it.
+device at that width (:data:`AIEVEC_OPS`, from :data:`PROFILE`: each entry names
+the FileCheck test of mlir-aie's test/Conversion/VectorToAIEVec/ that shows it);
+otherwise the xdna design keeps the scalar body and the decision says which
+construct stopped it and where mlir-aie shows it missing (:func:`stopped_why`).
 Polynomial transcendentals (bit casts, ``fptosi``) have no aievec pattern, so
-they are vectorized on the host only.
+they are vectorized on the host only; aie2p's hardware exp/tanh/inv/rsqrt
+(:data:`HARDWARE`) lower but are not the oracle's functions, so no body uses them.
 """
 from __future__ import annotations
 
