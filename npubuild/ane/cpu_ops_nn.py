@@ -162,6 +162,15 @@ def _avg_pool(a):
 
 # ---- normalisation (normalization.py) ------------------------------------------------------------------------------------
 
+def _scale_shift(a, y, shaped):
+    """``y * gamma + beta``, each where given, laid out by ``shaped`` (the norms' optional affine step)."""
+    if a.get("gamma") is not None:
+        y = y * shaped(a.gamma)
+    if a.get("beta") is not None:
+        y = y + shaped(a.beta)
+    return y
+
+
 @register("layer_norm")
 def _layer_norm(a):
     x = np.asarray(a.x, np.float32)
@@ -170,22 +179,14 @@ def _layer_norm(a):
     shape = [x.shape[i] if i in axes else 1 for i in range(x.ndim)]
     num = x - np.mean(x, axis=tuple(axes), keepdims=True)
     y = num / np.sqrt(np.mean(np.square(num), axis=tuple(axes), keepdims=True) + _p(a, "epsilon", 1e-5))
-    if a.get("gamma") is not None:
-        y = y * np.reshape(a.gamma, shape)
-    if a.get("beta") is not None:
-        y = y + np.reshape(a.beta, shape)
-    return y
+    return _scale_shift(a, y, lambda v: np.reshape(v, shape))
 
 
 @register("batch_norm")
 def _batch_norm(a):
     x = np.asarray(a.x, np.float32)
     y = (x - _per_channel(a.mean, x.ndim)) / np.sqrt(_per_channel(a.variance, x.ndim) + _p(a, "epsilon", 1e-5))
-    if a.get("gamma") is not None:
-        y = y * _per_channel(a.gamma, x.ndim)
-    if a.get("beta") is not None:
-        y = y + _per_channel(a.beta, x.ndim)
-    return y
+    return _scale_shift(a, y, lambda v: _per_channel(v, x.ndim))
 
 
 @register("instance_norm")
@@ -194,11 +195,7 @@ def _instance_norm(a):
     axes = tuple(range(2, x.ndim))  # per sample and channel, over the spatial axes
     num = x - np.mean(x, axis=axes, keepdims=True)
     y = num / np.sqrt(np.mean(np.square(num), axis=axes, keepdims=True) + _p(a, "epsilon", 1e-5))
-    if a.get("gamma") is not None:
-        y = y * _per_channel(a.gamma, x.ndim)
-    if a.get("beta") is not None:
-        y = y + _per_channel(a.beta, x.ndim)
-    return y
+    return _scale_shift(a, y, lambda v: _per_channel(v, x.ndim))
 
 
 @register("l2_norm")
