@@ -69,9 +69,10 @@ class _Rows:
         )
         b.vector_ops.add(("transfer_write", MLIR_TYPE[self.dt], b.lanes))
 
-    def fold(self, init: str, body, kind: str | None) -> str:
+    def fold(self, init: str, body, kind: str | None, splat: bool = True) -> str:
         """A pass over the row carrying one vector (``body(iv, acc) -> acc``), then reduced by ``kind``
-        and broadcast back (kind None: a pass without a carried value; returns "")."""
+        and broadcast back (``splat`` False: the scalar f32; kind None: a pass without a carried value;
+        returns "")."""
         b = self.b
         iv = b.new_iv()
         head = f"scf.for {iv} = {b.index(0)} to {b.index(self.shape[-1])} step {b.index(b.lanes)}"
@@ -87,7 +88,37 @@ class _Rows:
             b.line(f"scf.yield {body(iv, acc)} : {self.vf}")
         b.line("}")
         s = b.raw(f"vector.reduction <{kind}>, {res} : {self.vf} into {F}")
-        return b.raw(f"vector.broadcast {s} : {F} to {self.vf}")
+        return b.raw(f"vector.broadcast {s} : {F} to {self.vf}") if splat else s
+
+    def split(self, s: str) -> list[str]:
+        """The scalar f32 ``s`` in the lanes as three f32 vectors (lo, mid, hi) whose exact sum is ``s``.
+
+        aie2 has no f32 broadcast (test/Conversion/VectorToAIEVec/test_broadcast.mlir broadcasts i32 and
+        bf16 only), so ``s`` is cut into three bf16 pieces by scalar code: hi = bf16(s), mid =
+        bf16(s - hi), lo = bf16(s - hi - mid) (each subtraction exact: the remainders have at most 16
+        and 8 significant bits), each broadcast as ``vector<16xbf16>`` and widened exactly. hi + mid + lo
+        equals ``s`` for every finite ``s`` whose pieces stay normal (|s| >= 2^-110); inf and NaN give NaN in mid and lo."""
+        b = self.b
+        pieces = []
+        with b.scalar_ops():
+            rest = s
+            for k in range(3):
+                p = b.op(f"arith.truncf {rest} : {F} to bf16")
+                pieces.append(p)
+                if k < 2:
+                    rest = b.op(f"arith.subf {rest}, {b.op(f'arith.extf {p} : bf16 to {F}')} : {F}")
+        vb = b.vtype("bf16")
+        return [b.op(f"arith.extf {b.raw(f'vector.broadcast {p} : bf16 to {vb}')} : bf16 to {F}") for p in reversed(pieces)]
+
+    def times(self, d: str, parts: list[str]) -> str:
+        """``d`` times the scalar split into ``parts`` (lo, mid, hi): (d lo + d mid) + d hi, smallest first."""
+        lo, mid, hi = (self.f("mulf", d, p) for p in parts)
+        return self.f("addf", self.f("addf", lo, mid), hi)
+
+    def minus(self, x: str, parts: list[str]) -> str:
+        """``x`` minus the scalar split into ``parts`` (lo, mid, hi): ((x - hi) - mid) - lo."""
+        lo, mid, hi = parts
+        return self.f("subf", self.f("subf", self.f("subf", x, hi), mid), lo)
 
 
 def emit_softmax(inst: KernelInstance, lanes: int) -> VectorBuilder:
@@ -107,32 +138,51 @@ def emit_softmax(inst: KernelInstance, lanes: int) -> VectorBuilder:
 
 
 def emit_norm(inst: KernelInstance, lanes: int) -> VectorBuilder:
+    """rms_norm / layer_norm: vector passes over the row, the per-row statistics in scalar f32.
+
+    The row's sums are ``vector<16xf32>`` partial sums folded by ``vector.reduction <add>``; the
+    mean (layer_norm), the variance and r = rsqrt(var + eps) are scalar f32 (one division and one
+    rsqrt per row), and reach the lanes through :meth:`_Rows.split` (no f32 broadcast on aie2).
+    Per element: d = x (rms_norm) or ((x - mean_hi) - mean_mid) - mean_lo, y = ((d r_lo + d r_mid)
+    + d r_hi) gamma (+ beta), rounded once to the dtype. Against the scalar body's d = x - mean and
+    d r, each is at most 2 more f32 roundings (u = 2^-24 relative, well inside the bound of
+    docs/kernels.md); tests/test_xdna_norms.py checks the host simulation bit for bit against a
+    NumPy model of exactly these operations."""
     center = inst.op == "layer_norm"
     shape = inst.inputs[0].shape
     p_shape = inst.inputs[1].shape
     what = "two-pass mean and population variance" if center else "mean of squares"
-    b = VectorBuilder(inst, f"{inst.op} over the last axis over vector<{lanes}x{F}>: {what} in f32, rsqrt", lanes)
+    b = VectorBuilder(inst, f"{inst.op} over the last axis over vector<{lanes}x{F}>: {what} in f32, scalar rsqrt per row", lanes)
     x, g = b.in_args[0], b.in_args[1]
     zero = b.float_const(0.0, F)
-    count = b.float_const(float(shape[-1]), F)
+    with b.scalar_ops():
+        count = b.float_const(float(shape[-1]), F)
+        eps = b.float_const(inst.attrs["eps"], F)
     with b.loop_nest(shape[:-1]) as outer:
         r = _Rows(b, outer)
         mean = None
         if center:
-            mean = r.f("divf", r.fold(zero, lambda iv, a: r.f("addf", a, r.read(x, shape, iv)), "add"), count)
+            total = r.fold(zero, lambda iv, a: r.f("addf", a, r.read(x, shape, iv)), "add", splat=False)
+            with b.scalar_ops():
+                mean = b.op(f"arith.divf {total}, {count} : {F}")
+            mean = r.split(mean)
+
+        def centred(iv):
+            d = r.read(x, shape, iv)
+            return r.minus(d, mean) if center else d
 
         def sq(iv, a):
-            d = r.read(x, shape, iv)
-            d = r.f("subf", d, mean) if center else d
+            d = centred(iv)
             return r.f("addf", a, r.f("mulf", d, d))
 
-        var = r.f("divf", r.fold(zero, sq, "add"), count)
-        rs = mathfns.rsqrt(b, r.f("addf", var, b.float_const(inst.attrs["eps"], F)), F)
+        ss = r.fold(zero, sq, "add", splat=False)
+        with b.scalar_ops():
+            var = b.op(f"arith.divf {ss}, {count} : {F}")
+            rs = mathfns.rsqrt(b, b.op(f"arith.addf {var}, {eps} : {F}"), F)
+        rs = r.split(rs)
 
         def store(iv, _):
-            d = r.read(x, shape, iv)
-            d = r.f("subf", d, mean) if center else d
-            y = r.f("mulf", r.f("mulf", d, rs), r.read(g, p_shape, iv, row=False))
+            y = r.f("mulf", r.times(centred(iv), rs), r.read(g, p_shape, iv, row=False))
             if center:
                 y = r.f("addf", y, r.read(b.in_args[2], p_shape, iv, row=False))
             r.write(y, iv)

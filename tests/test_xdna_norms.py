@@ -1,0 +1,154 @@
+"""rms_norm and layer_norm as generated vector bodies on npu1 (aie2), and what keeps softmax on npu1 and the
+norms on npu2 scalar.
+
+The body (npubuild.emitters.host.vector_rows.emit_norm) is checked bit for bit against a NumPy model of
+its own operations: 16 interleaved f32 partial sums folded in lane order, the per-row mean / variance /
+rsqrt in scalar f32, each per-row scalar cut into three bf16 pieces (aie2 broadcasts bf16, not f32:
+mlir-aie test/Conversion/VectorToAIEVec/test_broadcast.mlir) and applied piece by piece."""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from npubuild.core.constants import numpy_dtype
+from npubuild.emitters import aie
+from npubuild.emitters import host as emitters
+from npubuild.emitters.aie.rules_check import text_problems
+from npubuild.emitters.host import vector
+from npubuild.runner.host import HostKernel
+from npubuild.specfile.instances import make_instance
+from tests.hostkit import compiled_library
+
+F32 = np.float32
+BF16 = numpy_dtype("bf16")
+
+
+def _fold(acc: np.ndarray) -> F32:
+    """vector.reduction <add> as the host lowers it: the lanes added in order."""
+    s = acc[0]
+    for v in acc[1:]:
+        s = F32(s + v)
+    return s
+
+
+def _split(s: F32) -> tuple[F32, F32, F32]:
+    """(lo, mid, hi): the three bf16 pieces of s, widened back to f32."""
+    pieces, rest = [], F32(s)
+    for _ in range(3):
+        p = F32(np.array(rest, F32).astype(BF16).astype(F32))
+        pieces.append(p)
+        rest = F32(rest - p)
+    return pieces[2], pieces[1], pieces[0]
+
+
+def model(op: str, x: np.ndarray, gamma: np.ndarray, beta: np.ndarray | None, eps: float) -> np.ndarray:
+    """The body's arithmetic in f32 (x, gamma, beta already widened), before the final rounding."""
+    n = x.shape[-1]
+    rows = x.reshape(-1, n)
+    out = np.empty_like(rows)
+    with np.errstate(all="ignore"):
+        for i, row in enumerate(rows):
+            d = row
+            if op == "layer_norm":
+                acc = np.zeros(16, F32)
+                for k in range(0, n, 16):
+                    acc = acc + row[k:k + 16]
+                lo, mid, hi = _split(F32(_fold(acc) / F32(n)))
+                d = ((row - hi) - mid) - lo
+            acc = np.zeros(16, F32)
+            for k in range(0, n, 16):
+                acc = acc + d[k:k + 16] * d[k:k + 16]
+            r = F32(F32(1.0) / np.sqrt(F32(F32(_fold(acc) / F32(n)) + F32(eps))))
+            lo, mid, hi = _split(r)
+            y = ((d * lo + d * mid) + d * hi) * gamma
+            out[i] = y + beta if op == "layer_norm" else y
+    return out.reshape(x.shape)
+
+
+CASES = [
+    ("rms_norm", "bf16", (6, 64), {}),
+    ("rms_norm", "f32", (3, 128), {"eps": 1e-3}),
+    ("layer_norm", "bf16", (6, 64), {}),
+    ("layer_norm", "f32", (2, 3, 32), {}),
+    ("layer_norm", "bf16", (2, 1024), {"eps": 1e-6}),
+]
+
+
+def _inst(op, dt, shape, attrs):
+    p = (shape[-1],)
+    return make_instance(op, dt, [shape, p] + ([p] if op == "layer_norm" else []), attrs)
+
+
+def _inputs(inst, rng):
+    dt = numpy_dtype(inst.dtype)
+    x = (rng.standard_normal(inst.inputs[0].shape) * 3 + 5).astype(dt)
+    rows = x.reshape(-1, x.shape[-1])
+    rows[1, :4] = np.array([1e30, -2.5e-3, 0.0, -0.0], dt)  # a large value: sum of squares near the f32 top
+    if rows.shape[0] > 2:
+        rows[2, 7] = np.inf
+    if rows.shape[0] > 4:
+        rows[3, :] = dt.type(0.0)  # rsqrt(eps), d = 0
+        rows[4, 3] = np.nan
+    p = [(rng.standard_normal(t.shape) * 2).astype(dt) for t in inst.inputs[1:]]
+    return [x, *p]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[f"{c[0]}-{c[1]}-{'x'.join(map(str, c[2]))}" for c in CASES])
+def test_the_npu1_body_is_its_numpy_model_bit_for_bit(case):
+    op, dt, shape, attrs = case
+    inst = _inst(op, dt, shape, attrs)
+    with vector.profile("aie2"):
+        text = emitters.emit(inst)
+    assert vector.decision(inst, "aie2")["lanes"] == 16 and "vector.reduction <add>" in text
+    assert text == emitters.emit(inst)  # the host target runs the same body
+    kern = HostKernel(compiled_library(text, f"norm_{inst.id}"), inst.describe())
+    xs = _inputs(inst, np.random.default_rng(len(shape) + shape[-1]))
+    got = kern(*xs)
+    wide = [a.astype(F32) for a in xs]
+    want = model(op, wide[0], wide[1], wide[2] if op == "layer_norm" else None, inst.attrs["eps"])
+    want = want.astype(numpy_dtype(dt))
+    nan = np.isnan(want.astype(F32))
+    assert np.array_equal(np.isnan(got.astype(F32)), nan)
+    assert got[~nan].tobytes() == want[~nan].tobytes(), inst.id
+
+
+def test_the_split_of_a_scalar_is_exact():
+    rng = np.random.default_rng(0)
+    for s in np.concatenate([rng.standard_normal(2000) * 10.0 ** rng.integers(-30, 30, 2000), [1.0, 3.0e38]]).astype(F32):
+        lo, mid, hi = _split(s)
+        assert np.float64(lo) + np.float64(mid) + np.float64(hi) == np.float64(s), s
+
+
+SHAPE = (64, 1024)
+
+
+def _norm_inst(op):
+    return _inst(op, "bf16", SHAPE, {})
+
+
+@pytest.mark.parametrize("op", ["rms_norm", "layer_norm"])
+def test_npu1_runs_the_norms_as_vector_bodies_and_npu2_says_why_not(op):
+    inst = _norm_inst(op)
+    for dev in ("npu1", "npu2"):
+        opts = {"device": dev, "body": "auto"}
+        text = aie.emit(inst, opts)
+        assert text_problems(text) == [], (op, dev)
+        info = aie.body_info(inst, opts)
+        if dev == "npu1":
+            assert info["source"] == "generated vector" and info["lanes"] == 16, info
+            assert "vector.broadcast" in text and "vector<16xbf16>" in text
+        else:
+            assert info["source"] != "generated vector", info
+            assert re.search(r"no aievec lowering on aie2p for broadcast on vector<16xbf16> \(mlir-aie 1e400306: "
+                             r"only test/Conversion/VectorToAIEVec/test_broadcast.mlir converts it, for aie-target=aie2",
+                             info["why"]), info
+
+
+def test_npu1_softmax_stays_scalar_and_says_which_construct_stops_it():
+    inst = make_instance("softmax", "bf16", [list(SHAPE)], {"axis": -1})
+    info = aie.body_info(inst, {"device": "npu1", "body": "auto"})
+    assert info["source"] not in ("generated vector", "mlir-aie kernel"), info
+    # the exp expansion's bit casts; aievec's LUT exp (test_lut_based_ops.mlir) takes bf16, not the f32 x - max
+    assert "bitcast on vector<16xi32>" in info["why"] and "VectorToAIEVecConversions.cpp" in info["why"], info
