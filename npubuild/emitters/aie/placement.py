@@ -4,8 +4,11 @@
 tries the packings a kernel allows (today's two streams per core, then every
 streamed input in one packed stream), spreads each packing's chunks over
 ``columns x rows`` cores (most cores first, then most columns: every column
-brings its own shim DMA bandwidth), builds the design of each candidate and
-keeps the first one the static checker accepts. The layout of one column is
+brings its own shim DMA bandwidth), builds the design of each candidate, keeps
+each packing's first one the static checker accepts, and of those the one
+:mod:`.roofline` models fastest (most cores on a tie): a binary op's two
+streams on separate channels over 2 core rows beat one packed stream over 4
+where the DMA bounds it, not where a soft-float body does. The layout of one column is
 described in :mod:`.design`'s docstring; every construct is cited there.
 """
 from __future__ import annotations
@@ -118,6 +121,8 @@ def _plan(inst: KernelInstance, device: Device, only: int | None = None, placer:
     natural = natural_streams(split)
     best: Design | None = None
     best_ok = False  # the static checker accepts ``best``
+    best_rank: tuple = ()
+    ranked: list[tuple] = []  # (rank, streams, columns, rows) of every candidate the checker accepts
     notes: list[str] = []
     for streams in range(natural, 0, -1):
         try:
@@ -136,8 +141,6 @@ def _plan(inst: KernelInstance, device: Device, only: int | None = None, placer:
         cap = max_rows(device, streams)
         n_chunks = padded // r
         options = placements(n_chunks, device, cap, placer)
-        if best_ok and options[0][0] * options[0][1] <= len(best.cores):
-            continue  # this packing cannot beat the one already found
         for cols, rows in options:
             d = _place(inst, split, device, buffers, r, depth, padded, cols, rows, stack_of(r), scratch_of[r], placer)
             problems = layout_problems(design_layout(d))
@@ -148,12 +151,31 @@ def _plan(inst: KernelInstance, device: Device, only: int | None = None, placer:
             # a one-row design of the kernel's own packing is kept even when it does not fit:
             # the checker then refuses it with the reason, as for any design
             ok = not problems
-            if best is None or (ok, len(d.cores)) > (best_ok, len(best.cores)):
-                best, best_ok, why, first = d, ok, (n_chunks, streams, cap), (problems or [""])[0]
+            # a library kernel's design (``only``) keeps the most cores: the packed a‖b copy path it exercises
+            # is pinned by tests/test_xdna_library_designs.py
+            rank = (ok, -modelled_us(inst, d) if ok and only is None else 0.0, len(d.cores))
+            if ok and only is None:
+                ranked.append((rank, streams, cols, rows))
+            if best is None or rank > best_rank:
+                best, best_rank, best_ok, why, first = d, rank, ok, (n_chunks, streams, cap), (problems or [""])[0]
             break
     assert best is not None
+    for rank, streams, cols, rows in ranked:
+        if rank != best_rank and rank[2] > len(best.cores):
+            notes.append(f"{streams} input stream(s) per core on {cols} column(s) x {rows} row(s) model "
+                         f"{-rank[1]:.3f} µs/run, this design {-best_rank[1]:.3f}")
     best.rows_note = _rows_note(device, best, *why, notes)
     return best, best_ok, first
+
+
+def modelled_us(inst: KernelInstance, d: Design) -> float:
+    """Design ``d``'s modelled time per run (µs) under :mod:`.roofline`'s model: how the packings of one
+    kernel are ranked. Two streams per core on separate channels (mlir-aie's ``ml/eltwise_add`` sends A and
+    B on separate shim channels) halve the bytes per channel against one packed stream on twice the core
+    rows; the packed design wins only where compute bounds it (a soft-float body)."""
+    from .roofline import design_facts, roofline
+
+    return roofline(design_facts(inst, d, {"cores": len(d.cores)}))["us_per_run"]
 
 
 def _reason(inst: KernelInstance, e: UnsupportedOnTarget) -> str:

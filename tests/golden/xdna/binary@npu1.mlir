@@ -1,8 +1,8 @@
 // npubuild xdna kernel add_f32_4096_4096
 // op: add, dtype: f32, attrs: {}
 // inputs: a: 4096 f32, b: 4096 f32; output: y: 4096 f32
-// device npu1, partition npu1: flat split, 4096 rows in chunks of 256, 4 column(s) x 4 core rows, 1 chunk(s) per core per run
-// host buffers (XRT group id: name (parts x dtype)): 3: a_b (a 4096 | b 4096 x f32); 4: y (y 4096 x f32)
+// device npu1, partition npu1: flat split, 4096 rows in chunks of 512, 4 column(s) x 2 core rows, 1 chunk(s) per core per run
+// host buffers (XRT group id: name (parts x dtype)): 3: a (a 4096 x f32); 4: b (b 4096 x f32); 5: y (y 4096 x f32)
 module {
   aie.device(npu1) {
     %shim_0_0 = aie.tile(0, 0)
@@ -21,581 +21,225 @@ module {
     %core_1_3 = aie.tile(1, 3)
     %core_2_3 = aie.tile(2, 3)
     %core_3_3 = aie.tile(3, 3)
-    %core_0_4 = aie.tile(0, 4)
-    %core_1_4 = aie.tile(1, 4)
-    %core_2_4 = aie.tile(2, 4)
-    %core_3_4 = aie.tile(3, 4)
-    %core_0_5 = aie.tile(0, 5)
-    %core_1_5 = aie.tile(1, 5)
-    %core_2_5 = aie.tile(2, 5)
-    %core_3_5 = aie.tile(3, 5)
-    aie.objectfifo @a_b_c0_shim(%shim_0_0, {%mem_0_1}, 1 : i32) : !aie.objectfifo<memref<2048xf32>>
-    aie.objectfifo @a_b_c0_r0(%mem_0_1, {%core_0_2}, 2 : i32) : !aie.objectfifo<memref<512xf32>>
-    aie.objectfifo @a_b_c0_r1(%mem_0_1, {%core_0_3}, 2 : i32) : !aie.objectfifo<memref<512xf32>>
-    aie.objectfifo @a_b_c0_r2(%mem_0_1, {%core_0_4}, 2 : i32) : !aie.objectfifo<memref<512xf32>>
-    aie.objectfifo @a_b_c0_r3(%mem_0_1, {%core_0_5}, 2 : i32) : !aie.objectfifo<memref<512xf32>>
-    aie.objectfifo @y_c0_r0(%core_0_2, {%mem_0_1}, 2 : i32) : !aie.objectfifo<memref<256xf32>>
-    aie.objectfifo @y_c0_r1(%core_0_3, {%mem_0_1}, 2 : i32) : !aie.objectfifo<memref<256xf32>>
-    aie.objectfifo @y_c0_r2(%core_0_4, {%mem_0_1}, 2 : i32) : !aie.objectfifo<memref<256xf32>>
-    aie.objectfifo @y_c0_r3(%core_0_5, {%mem_0_1}, 2 : i32) : !aie.objectfifo<memref<256xf32>>
+    aie.objectfifo @a_c0_shim(%shim_0_0, {%mem_0_1}, 1 : i32) : !aie.objectfifo<memref<1024xf32>>
+    aie.objectfifo @a_c0_r0(%mem_0_1, {%core_0_2}, 2 : i32) : !aie.objectfifo<memref<512xf32>>
+    aie.objectfifo @a_c0_r1(%mem_0_1, {%core_0_3}, 2 : i32) : !aie.objectfifo<memref<512xf32>>
+    aie.objectfifo @b_c0_shim(%shim_0_0, {%mem_0_1}, 1 : i32) : !aie.objectfifo<memref<1024xf32>>
+    aie.objectfifo @b_c0_r0(%mem_0_1, {%core_0_2}, 2 : i32) : !aie.objectfifo<memref<512xf32>>
+    aie.objectfifo @b_c0_r1(%mem_0_1, {%core_0_3}, 2 : i32) : !aie.objectfifo<memref<512xf32>>
+    aie.objectfifo @y_c0_r0(%core_0_2, {%mem_0_1}, 2 : i32) : !aie.objectfifo<memref<512xf32>>
+    aie.objectfifo @y_c0_r1(%core_0_3, {%mem_0_1}, 2 : i32) : !aie.objectfifo<memref<512xf32>>
     aie.objectfifo @y_c0_shim(%mem_0_1, {%shim_0_0}, 1 : i32) : !aie.objectfifo<memref<1024xf32>>
-    aie.objectfifo @a_b_c1_shim(%shim_1_0, {%mem_1_1}, 1 : i32) : !aie.objectfifo<memref<2048xf32>>
-    aie.objectfifo @a_b_c1_r0(%mem_1_1, {%core_1_2}, 2 : i32) : !aie.objectfifo<memref<512xf32>>
-    aie.objectfifo @a_b_c1_r1(%mem_1_1, {%core_1_3}, 2 : i32) : !aie.objectfifo<memref<512xf32>>
-    aie.objectfifo @a_b_c1_r2(%mem_1_1, {%core_1_4}, 2 : i32) : !aie.objectfifo<memref<512xf32>>
-    aie.objectfifo @a_b_c1_r3(%mem_1_1, {%core_1_5}, 2 : i32) : !aie.objectfifo<memref<512xf32>>
-    aie.objectfifo @y_c1_r0(%core_1_2, {%mem_1_1}, 2 : i32) : !aie.objectfifo<memref<256xf32>>
-    aie.objectfifo @y_c1_r1(%core_1_3, {%mem_1_1}, 2 : i32) : !aie.objectfifo<memref<256xf32>>
-    aie.objectfifo @y_c1_r2(%core_1_4, {%mem_1_1}, 2 : i32) : !aie.objectfifo<memref<256xf32>>
-    aie.objectfifo @y_c1_r3(%core_1_5, {%mem_1_1}, 2 : i32) : !aie.objectfifo<memref<256xf32>>
+    aie.objectfifo @a_c1_shim(%shim_1_0, {%mem_1_1}, 1 : i32) : !aie.objectfifo<memref<1024xf32>>
+    aie.objectfifo @a_c1_r0(%mem_1_1, {%core_1_2}, 2 : i32) : !aie.objectfifo<memref<512xf32>>
+    aie.objectfifo @a_c1_r1(%mem_1_1, {%core_1_3}, 2 : i32) : !aie.objectfifo<memref<512xf32>>
+    aie.objectfifo @b_c1_shim(%shim_1_0, {%mem_1_1}, 1 : i32) : !aie.objectfifo<memref<1024xf32>>
+    aie.objectfifo @b_c1_r0(%mem_1_1, {%core_1_2}, 2 : i32) : !aie.objectfifo<memref<512xf32>>
+    aie.objectfifo @b_c1_r1(%mem_1_1, {%core_1_3}, 2 : i32) : !aie.objectfifo<memref<512xf32>>
+    aie.objectfifo @y_c1_r0(%core_1_2, {%mem_1_1}, 2 : i32) : !aie.objectfifo<memref<512xf32>>
+    aie.objectfifo @y_c1_r1(%core_1_3, {%mem_1_1}, 2 : i32) : !aie.objectfifo<memref<512xf32>>
     aie.objectfifo @y_c1_shim(%mem_1_1, {%shim_1_0}, 1 : i32) : !aie.objectfifo<memref<1024xf32>>
-    aie.objectfifo @a_b_c2_shim(%shim_2_0, {%mem_2_1}, 1 : i32) : !aie.objectfifo<memref<2048xf32>>
-    aie.objectfifo @a_b_c2_r0(%mem_2_1, {%core_2_2}, 2 : i32) : !aie.objectfifo<memref<512xf32>>
-    aie.objectfifo @a_b_c2_r1(%mem_2_1, {%core_2_3}, 2 : i32) : !aie.objectfifo<memref<512xf32>>
-    aie.objectfifo @a_b_c2_r2(%mem_2_1, {%core_2_4}, 2 : i32) : !aie.objectfifo<memref<512xf32>>
-    aie.objectfifo @a_b_c2_r3(%mem_2_1, {%core_2_5}, 2 : i32) : !aie.objectfifo<memref<512xf32>>
-    aie.objectfifo @y_c2_r0(%core_2_2, {%mem_2_1}, 2 : i32) : !aie.objectfifo<memref<256xf32>>
-    aie.objectfifo @y_c2_r1(%core_2_3, {%mem_2_1}, 2 : i32) : !aie.objectfifo<memref<256xf32>>
-    aie.objectfifo @y_c2_r2(%core_2_4, {%mem_2_1}, 2 : i32) : !aie.objectfifo<memref<256xf32>>
-    aie.objectfifo @y_c2_r3(%core_2_5, {%mem_2_1}, 2 : i32) : !aie.objectfifo<memref<256xf32>>
+    aie.objectfifo @a_c2_shim(%shim_2_0, {%mem_2_1}, 1 : i32) : !aie.objectfifo<memref<1024xf32>>
+    aie.objectfifo @a_c2_r0(%mem_2_1, {%core_2_2}, 2 : i32) : !aie.objectfifo<memref<512xf32>>
+    aie.objectfifo @a_c2_r1(%mem_2_1, {%core_2_3}, 2 : i32) : !aie.objectfifo<memref<512xf32>>
+    aie.objectfifo @b_c2_shim(%shim_2_0, {%mem_2_1}, 1 : i32) : !aie.objectfifo<memref<1024xf32>>
+    aie.objectfifo @b_c2_r0(%mem_2_1, {%core_2_2}, 2 : i32) : !aie.objectfifo<memref<512xf32>>
+    aie.objectfifo @b_c2_r1(%mem_2_1, {%core_2_3}, 2 : i32) : !aie.objectfifo<memref<512xf32>>
+    aie.objectfifo @y_c2_r0(%core_2_2, {%mem_2_1}, 2 : i32) : !aie.objectfifo<memref<512xf32>>
+    aie.objectfifo @y_c2_r1(%core_2_3, {%mem_2_1}, 2 : i32) : !aie.objectfifo<memref<512xf32>>
     aie.objectfifo @y_c2_shim(%mem_2_1, {%shim_2_0}, 1 : i32) : !aie.objectfifo<memref<1024xf32>>
-    aie.objectfifo @a_b_c3_shim(%shim_3_0, {%mem_3_1}, 1 : i32) : !aie.objectfifo<memref<2048xf32>>
-    aie.objectfifo @a_b_c3_r0(%mem_3_1, {%core_3_2}, 2 : i32) : !aie.objectfifo<memref<512xf32>>
-    aie.objectfifo @a_b_c3_r1(%mem_3_1, {%core_3_3}, 2 : i32) : !aie.objectfifo<memref<512xf32>>
-    aie.objectfifo @a_b_c3_r2(%mem_3_1, {%core_3_4}, 2 : i32) : !aie.objectfifo<memref<512xf32>>
-    aie.objectfifo @a_b_c3_r3(%mem_3_1, {%core_3_5}, 2 : i32) : !aie.objectfifo<memref<512xf32>>
-    aie.objectfifo @y_c3_r0(%core_3_2, {%mem_3_1}, 2 : i32) : !aie.objectfifo<memref<256xf32>>
-    aie.objectfifo @y_c3_r1(%core_3_3, {%mem_3_1}, 2 : i32) : !aie.objectfifo<memref<256xf32>>
-    aie.objectfifo @y_c3_r2(%core_3_4, {%mem_3_1}, 2 : i32) : !aie.objectfifo<memref<256xf32>>
-    aie.objectfifo @y_c3_r3(%core_3_5, {%mem_3_1}, 2 : i32) : !aie.objectfifo<memref<256xf32>>
+    aie.objectfifo @a_c3_shim(%shim_3_0, {%mem_3_1}, 1 : i32) : !aie.objectfifo<memref<1024xf32>>
+    aie.objectfifo @a_c3_r0(%mem_3_1, {%core_3_2}, 2 : i32) : !aie.objectfifo<memref<512xf32>>
+    aie.objectfifo @a_c3_r1(%mem_3_1, {%core_3_3}, 2 : i32) : !aie.objectfifo<memref<512xf32>>
+    aie.objectfifo @b_c3_shim(%shim_3_0, {%mem_3_1}, 1 : i32) : !aie.objectfifo<memref<1024xf32>>
+    aie.objectfifo @b_c3_r0(%mem_3_1, {%core_3_2}, 2 : i32) : !aie.objectfifo<memref<512xf32>>
+    aie.objectfifo @b_c3_r1(%mem_3_1, {%core_3_3}, 2 : i32) : !aie.objectfifo<memref<512xf32>>
+    aie.objectfifo @y_c3_r0(%core_3_2, {%mem_3_1}, 2 : i32) : !aie.objectfifo<memref<512xf32>>
+    aie.objectfifo @y_c3_r1(%core_3_3, {%mem_3_1}, 2 : i32) : !aie.objectfifo<memref<512xf32>>
     aie.objectfifo @y_c3_shim(%mem_3_1, {%shim_3_0}, 1 : i32) : !aie.objectfifo<memref<1024xf32>>
-    aie.objectfifo.link [@a_b_c0_shim] -> [@a_b_c0_r0, @a_b_c0_r1, @a_b_c0_r2, @a_b_c0_r3] ([] [0, 512, 1024, 1536])
-    aie.objectfifo.link [@y_c0_r0, @y_c0_r1, @y_c0_r2, @y_c0_r3] -> [@y_c0_shim] ([0, 256, 512, 768] [])
-    aie.objectfifo.link [@a_b_c1_shim] -> [@a_b_c1_r0, @a_b_c1_r1, @a_b_c1_r2, @a_b_c1_r3] ([] [0, 512, 1024, 1536])
-    aie.objectfifo.link [@y_c1_r0, @y_c1_r1, @y_c1_r2, @y_c1_r3] -> [@y_c1_shim] ([0, 256, 512, 768] [])
-    aie.objectfifo.link [@a_b_c2_shim] -> [@a_b_c2_r0, @a_b_c2_r1, @a_b_c2_r2, @a_b_c2_r3] ([] [0, 512, 1024, 1536])
-    aie.objectfifo.link [@y_c2_r0, @y_c2_r1, @y_c2_r2, @y_c2_r3] -> [@y_c2_shim] ([0, 256, 512, 768] [])
-    aie.objectfifo.link [@a_b_c3_shim] -> [@a_b_c3_r0, @a_b_c3_r1, @a_b_c3_r2, @a_b_c3_r3] ([] [0, 512, 1024, 1536])
-    aie.objectfifo.link [@y_c3_r0, @y_c3_r1, @y_c3_r2, @y_c3_r3] -> [@y_c3_shim] ([0, 256, 512, 768] [])
-    %a_c0_r0_local = aie.buffer(%core_0_2) {sym_name = "a_c0_r0_local"} : memref<256xf32>
-    %b_c0_r0_local = aie.buffer(%core_0_2) {sym_name = "b_c0_r0_local"} : memref<256xf32>
-    %a_c0_r1_local = aie.buffer(%core_0_3) {sym_name = "a_c0_r1_local"} : memref<256xf32>
-    %b_c0_r1_local = aie.buffer(%core_0_3) {sym_name = "b_c0_r1_local"} : memref<256xf32>
-    %a_c0_r2_local = aie.buffer(%core_0_4) {sym_name = "a_c0_r2_local"} : memref<256xf32>
-    %b_c0_r2_local = aie.buffer(%core_0_4) {sym_name = "b_c0_r2_local"} : memref<256xf32>
-    %a_c0_r3_local = aie.buffer(%core_0_5) {sym_name = "a_c0_r3_local"} : memref<256xf32>
-    %b_c0_r3_local = aie.buffer(%core_0_5) {sym_name = "b_c0_r3_local"} : memref<256xf32>
-    %a_c1_r0_local = aie.buffer(%core_1_2) {sym_name = "a_c1_r0_local"} : memref<256xf32>
-    %b_c1_r0_local = aie.buffer(%core_1_2) {sym_name = "b_c1_r0_local"} : memref<256xf32>
-    %a_c1_r1_local = aie.buffer(%core_1_3) {sym_name = "a_c1_r1_local"} : memref<256xf32>
-    %b_c1_r1_local = aie.buffer(%core_1_3) {sym_name = "b_c1_r1_local"} : memref<256xf32>
-    %a_c1_r2_local = aie.buffer(%core_1_4) {sym_name = "a_c1_r2_local"} : memref<256xf32>
-    %b_c1_r2_local = aie.buffer(%core_1_4) {sym_name = "b_c1_r2_local"} : memref<256xf32>
-    %a_c1_r3_local = aie.buffer(%core_1_5) {sym_name = "a_c1_r3_local"} : memref<256xf32>
-    %b_c1_r3_local = aie.buffer(%core_1_5) {sym_name = "b_c1_r3_local"} : memref<256xf32>
-    %a_c2_r0_local = aie.buffer(%core_2_2) {sym_name = "a_c2_r0_local"} : memref<256xf32>
-    %b_c2_r0_local = aie.buffer(%core_2_2) {sym_name = "b_c2_r0_local"} : memref<256xf32>
-    %a_c2_r1_local = aie.buffer(%core_2_3) {sym_name = "a_c2_r1_local"} : memref<256xf32>
-    %b_c2_r1_local = aie.buffer(%core_2_3) {sym_name = "b_c2_r1_local"} : memref<256xf32>
-    %a_c2_r2_local = aie.buffer(%core_2_4) {sym_name = "a_c2_r2_local"} : memref<256xf32>
-    %b_c2_r2_local = aie.buffer(%core_2_4) {sym_name = "b_c2_r2_local"} : memref<256xf32>
-    %a_c2_r3_local = aie.buffer(%core_2_5) {sym_name = "a_c2_r3_local"} : memref<256xf32>
-    %b_c2_r3_local = aie.buffer(%core_2_5) {sym_name = "b_c2_r3_local"} : memref<256xf32>
-    %a_c3_r0_local = aie.buffer(%core_3_2) {sym_name = "a_c3_r0_local"} : memref<256xf32>
-    %b_c3_r0_local = aie.buffer(%core_3_2) {sym_name = "b_c3_r0_local"} : memref<256xf32>
-    %a_c3_r1_local = aie.buffer(%core_3_3) {sym_name = "a_c3_r1_local"} : memref<256xf32>
-    %b_c3_r1_local = aie.buffer(%core_3_3) {sym_name = "b_c3_r1_local"} : memref<256xf32>
-    %a_c3_r2_local = aie.buffer(%core_3_4) {sym_name = "a_c3_r2_local"} : memref<256xf32>
-    %b_c3_r2_local = aie.buffer(%core_3_4) {sym_name = "b_c3_r2_local"} : memref<256xf32>
-    %a_c3_r3_local = aie.buffer(%core_3_5) {sym_name = "a_c3_r3_local"} : memref<256xf32>
-    %b_c3_r3_local = aie.buffer(%core_3_5) {sym_name = "b_c3_r3_local"} : memref<256xf32>
+    aie.objectfifo.link [@a_c0_shim] -> [@a_c0_r0, @a_c0_r1] ([] [0, 512])
+    aie.objectfifo.link [@b_c0_shim] -> [@b_c0_r0, @b_c0_r1] ([] [0, 512])
+    aie.objectfifo.link [@y_c0_r0, @y_c0_r1] -> [@y_c0_shim] ([0, 512] [])
+    aie.objectfifo.link [@a_c1_shim] -> [@a_c1_r0, @a_c1_r1] ([] [0, 512])
+    aie.objectfifo.link [@b_c1_shim] -> [@b_c1_r0, @b_c1_r1] ([] [0, 512])
+    aie.objectfifo.link [@y_c1_r0, @y_c1_r1] -> [@y_c1_shim] ([0, 512] [])
+    aie.objectfifo.link [@a_c2_shim] -> [@a_c2_r0, @a_c2_r1] ([] [0, 512])
+    aie.objectfifo.link [@b_c2_shim] -> [@b_c2_r0, @b_c2_r1] ([] [0, 512])
+    aie.objectfifo.link [@y_c2_r0, @y_c2_r1] -> [@y_c2_shim] ([0, 512] [])
+    aie.objectfifo.link [@a_c3_shim] -> [@a_c3_r0, @a_c3_r1] ([] [0, 512])
+    aie.objectfifo.link [@b_c3_shim] -> [@b_c3_r0, @b_c3_r1] ([] [0, 512])
+    aie.objectfifo.link [@y_c3_r0, @y_c3_r1] -> [@y_c3_shim] ([0, 512] [])
     // compute body: the host target compiles this same function
-    func.func @body(%in_a: memref<256xf32>, %in_b: memref<256xf32>, %out_y: memref<256xf32>) {
+    func.func @body(%in_a: memref<512xf32>, %in_b: memref<512xf32>, %out_y: memref<512xf32>) {
       %c0 = arith.constant 0 : index
-      %c256 = arith.constant 256 : index
+      %c512 = arith.constant 512 : index
       %c16 = arith.constant 16 : index
       %cst3_f32 = arith.constant 0.0 : f32
-      scf.for %i0 = %c0 to %c256 step %c16 {
-        %v0 = vector.transfer_read %in_a[%i0], %cst3_f32 {in_bounds = [true]} : memref<256xf32>, vector<16xf32>
-        %v1 = vector.transfer_read %in_b[%i0], %cst3_f32 {in_bounds = [true]} : memref<256xf32>, vector<16xf32>
+      scf.for %i0 = %c0 to %c512 step %c16 {
+        %v0 = vector.transfer_read %in_a[%i0], %cst3_f32 {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
+        %v1 = vector.transfer_read %in_b[%i0], %cst3_f32 {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
         %v2 = arith.addf %v0, %v1 : vector<16xf32>
-        vector.transfer_write %v2, %out_y[%i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
+        vector.transfer_write %v2, %out_y[%i0] {in_bounds = [true]} : vector<16xf32>, memref<512xf32>
       }
       return
     }
     %run_0_2 = aie.core(%core_0_2) {
       %c0 = arith.constant 0 : index
-      %c256 = arith.constant 256 : index
-      %c16 = arith.constant 16 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
       %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
-        %s0_sv = aie.objectfifo.acquire @a_b_c0_r0(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
+        %s0_sv = aie.objectfifo.acquire @a_c0_r0(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
         %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
-        %u0_pad = arith.constant 0.0 : f32
-        scf.for %u0_i0 = %c0 to %c256 step %c16 {
-          %u0_a0 = arith.addi %c0, %u0_i0 : index
-          %u0_v = vector.transfer_read %s0[%u0_a0], %u0_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
-          vector.transfer_write %u0_v, %a_c0_r0_local[%u0_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
-        }
-        %u1_pad = arith.constant 0.0 : f32
-        scf.for %u1_i0 = %c0 to %c256 step %c16 {
-          %u1_a0 = arith.addi %c256, %u1_i0 : index
-          %u1_v = vector.transfer_read %s0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
-          vector.transfer_write %u1_v, %b_c0_r0_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
-        }
-        %o_sv = aie.objectfifo.acquire @y_c0_r0(Produce, 1) : !aie.objectfifosubview<memref<256xf32>>
-        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<256xf32>> -> memref<256xf32>
-        func.call @body(%a_c0_r0_local, %b_c0_r0_local, %o) : (memref<256xf32>, memref<256xf32>, memref<256xf32>) -> ()
-        aie.objectfifo.release @a_b_c0_r0(Consume, 1)
+        %s1_sv = aie.objectfifo.acquire @b_c0_r0(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
+        %s1 = aie.objectfifo.subview.access %s1_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
+        %o_sv = aie.objectfifo.acquire @y_c0_r0(Produce, 1) : !aie.objectfifosubview<memref<512xf32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
+        func.call @body(%s0, %s1, %o) : (memref<512xf32>, memref<512xf32>, memref<512xf32>) -> ()
+        aie.objectfifo.release @a_c0_r0(Consume, 1)
+        aie.objectfifo.release @b_c0_r0(Consume, 1)
         aie.objectfifo.release @y_c0_r0(Produce, 1)
       }
       aie.end
     } {stack_size = 1024 : i32}
     %run_0_3 = aie.core(%core_0_3) {
       %c0 = arith.constant 0 : index
-      %c256 = arith.constant 256 : index
-      %c16 = arith.constant 16 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
       %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
-        %s0_sv = aie.objectfifo.acquire @a_b_c0_r1(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
+        %s0_sv = aie.objectfifo.acquire @a_c0_r1(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
         %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
-        %u0_pad = arith.constant 0.0 : f32
-        scf.for %u0_i0 = %c0 to %c256 step %c16 {
-          %u0_a0 = arith.addi %c0, %u0_i0 : index
-          %u0_v = vector.transfer_read %s0[%u0_a0], %u0_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
-          vector.transfer_write %u0_v, %a_c0_r1_local[%u0_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
-        }
-        %u1_pad = arith.constant 0.0 : f32
-        scf.for %u1_i0 = %c0 to %c256 step %c16 {
-          %u1_a0 = arith.addi %c256, %u1_i0 : index
-          %u1_v = vector.transfer_read %s0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
-          vector.transfer_write %u1_v, %b_c0_r1_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
-        }
-        %o_sv = aie.objectfifo.acquire @y_c0_r1(Produce, 1) : !aie.objectfifosubview<memref<256xf32>>
-        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<256xf32>> -> memref<256xf32>
-        func.call @body(%a_c0_r1_local, %b_c0_r1_local, %o) : (memref<256xf32>, memref<256xf32>, memref<256xf32>) -> ()
-        aie.objectfifo.release @a_b_c0_r1(Consume, 1)
+        %s1_sv = aie.objectfifo.acquire @b_c0_r1(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
+        %s1 = aie.objectfifo.subview.access %s1_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
+        %o_sv = aie.objectfifo.acquire @y_c0_r1(Produce, 1) : !aie.objectfifosubview<memref<512xf32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
+        func.call @body(%s0, %s1, %o) : (memref<512xf32>, memref<512xf32>, memref<512xf32>) -> ()
+        aie.objectfifo.release @a_c0_r1(Consume, 1)
+        aie.objectfifo.release @b_c0_r1(Consume, 1)
         aie.objectfifo.release @y_c0_r1(Produce, 1)
-      }
-      aie.end
-    } {stack_size = 1024 : i32}
-    %run_0_4 = aie.core(%core_0_4) {
-      %c0 = arith.constant 0 : index
-      %c256 = arith.constant 256 : index
-      %c16 = arith.constant 16 : index
-      %c9223372036854775807 = arith.constant 9223372036854775807 : index
-      %c1 = arith.constant 1 : index
-      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
-        %s0_sv = aie.objectfifo.acquire @a_b_c0_r2(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
-        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
-        %u0_pad = arith.constant 0.0 : f32
-        scf.for %u0_i0 = %c0 to %c256 step %c16 {
-          %u0_a0 = arith.addi %c0, %u0_i0 : index
-          %u0_v = vector.transfer_read %s0[%u0_a0], %u0_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
-          vector.transfer_write %u0_v, %a_c0_r2_local[%u0_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
-        }
-        %u1_pad = arith.constant 0.0 : f32
-        scf.for %u1_i0 = %c0 to %c256 step %c16 {
-          %u1_a0 = arith.addi %c256, %u1_i0 : index
-          %u1_v = vector.transfer_read %s0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
-          vector.transfer_write %u1_v, %b_c0_r2_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
-        }
-        %o_sv = aie.objectfifo.acquire @y_c0_r2(Produce, 1) : !aie.objectfifosubview<memref<256xf32>>
-        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<256xf32>> -> memref<256xf32>
-        func.call @body(%a_c0_r2_local, %b_c0_r2_local, %o) : (memref<256xf32>, memref<256xf32>, memref<256xf32>) -> ()
-        aie.objectfifo.release @a_b_c0_r2(Consume, 1)
-        aie.objectfifo.release @y_c0_r2(Produce, 1)
-      }
-      aie.end
-    } {stack_size = 1024 : i32}
-    %run_0_5 = aie.core(%core_0_5) {
-      %c0 = arith.constant 0 : index
-      %c256 = arith.constant 256 : index
-      %c16 = arith.constant 16 : index
-      %c9223372036854775807 = arith.constant 9223372036854775807 : index
-      %c1 = arith.constant 1 : index
-      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
-        %s0_sv = aie.objectfifo.acquire @a_b_c0_r3(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
-        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
-        %u0_pad = arith.constant 0.0 : f32
-        scf.for %u0_i0 = %c0 to %c256 step %c16 {
-          %u0_a0 = arith.addi %c0, %u0_i0 : index
-          %u0_v = vector.transfer_read %s0[%u0_a0], %u0_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
-          vector.transfer_write %u0_v, %a_c0_r3_local[%u0_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
-        }
-        %u1_pad = arith.constant 0.0 : f32
-        scf.for %u1_i0 = %c0 to %c256 step %c16 {
-          %u1_a0 = arith.addi %c256, %u1_i0 : index
-          %u1_v = vector.transfer_read %s0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
-          vector.transfer_write %u1_v, %b_c0_r3_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
-        }
-        %o_sv = aie.objectfifo.acquire @y_c0_r3(Produce, 1) : !aie.objectfifosubview<memref<256xf32>>
-        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<256xf32>> -> memref<256xf32>
-        func.call @body(%a_c0_r3_local, %b_c0_r3_local, %o) : (memref<256xf32>, memref<256xf32>, memref<256xf32>) -> ()
-        aie.objectfifo.release @a_b_c0_r3(Consume, 1)
-        aie.objectfifo.release @y_c0_r3(Produce, 1)
       }
       aie.end
     } {stack_size = 1024 : i32}
     %run_1_2 = aie.core(%core_1_2) {
       %c0 = arith.constant 0 : index
-      %c256 = arith.constant 256 : index
-      %c16 = arith.constant 16 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
       %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
-        %s0_sv = aie.objectfifo.acquire @a_b_c1_r0(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
+        %s0_sv = aie.objectfifo.acquire @a_c1_r0(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
         %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
-        %u0_pad = arith.constant 0.0 : f32
-        scf.for %u0_i0 = %c0 to %c256 step %c16 {
-          %u0_a0 = arith.addi %c0, %u0_i0 : index
-          %u0_v = vector.transfer_read %s0[%u0_a0], %u0_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
-          vector.transfer_write %u0_v, %a_c1_r0_local[%u0_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
-        }
-        %u1_pad = arith.constant 0.0 : f32
-        scf.for %u1_i0 = %c0 to %c256 step %c16 {
-          %u1_a0 = arith.addi %c256, %u1_i0 : index
-          %u1_v = vector.transfer_read %s0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
-          vector.transfer_write %u1_v, %b_c1_r0_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
-        }
-        %o_sv = aie.objectfifo.acquire @y_c1_r0(Produce, 1) : !aie.objectfifosubview<memref<256xf32>>
-        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<256xf32>> -> memref<256xf32>
-        func.call @body(%a_c1_r0_local, %b_c1_r0_local, %o) : (memref<256xf32>, memref<256xf32>, memref<256xf32>) -> ()
-        aie.objectfifo.release @a_b_c1_r0(Consume, 1)
+        %s1_sv = aie.objectfifo.acquire @b_c1_r0(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
+        %s1 = aie.objectfifo.subview.access %s1_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
+        %o_sv = aie.objectfifo.acquire @y_c1_r0(Produce, 1) : !aie.objectfifosubview<memref<512xf32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
+        func.call @body(%s0, %s1, %o) : (memref<512xf32>, memref<512xf32>, memref<512xf32>) -> ()
+        aie.objectfifo.release @a_c1_r0(Consume, 1)
+        aie.objectfifo.release @b_c1_r0(Consume, 1)
         aie.objectfifo.release @y_c1_r0(Produce, 1)
       }
       aie.end
     } {stack_size = 1024 : i32}
     %run_1_3 = aie.core(%core_1_3) {
       %c0 = arith.constant 0 : index
-      %c256 = arith.constant 256 : index
-      %c16 = arith.constant 16 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
       %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
-        %s0_sv = aie.objectfifo.acquire @a_b_c1_r1(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
+        %s0_sv = aie.objectfifo.acquire @a_c1_r1(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
         %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
-        %u0_pad = arith.constant 0.0 : f32
-        scf.for %u0_i0 = %c0 to %c256 step %c16 {
-          %u0_a0 = arith.addi %c0, %u0_i0 : index
-          %u0_v = vector.transfer_read %s0[%u0_a0], %u0_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
-          vector.transfer_write %u0_v, %a_c1_r1_local[%u0_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
-        }
-        %u1_pad = arith.constant 0.0 : f32
-        scf.for %u1_i0 = %c0 to %c256 step %c16 {
-          %u1_a0 = arith.addi %c256, %u1_i0 : index
-          %u1_v = vector.transfer_read %s0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
-          vector.transfer_write %u1_v, %b_c1_r1_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
-        }
-        %o_sv = aie.objectfifo.acquire @y_c1_r1(Produce, 1) : !aie.objectfifosubview<memref<256xf32>>
-        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<256xf32>> -> memref<256xf32>
-        func.call @body(%a_c1_r1_local, %b_c1_r1_local, %o) : (memref<256xf32>, memref<256xf32>, memref<256xf32>) -> ()
-        aie.objectfifo.release @a_b_c1_r1(Consume, 1)
+        %s1_sv = aie.objectfifo.acquire @b_c1_r1(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
+        %s1 = aie.objectfifo.subview.access %s1_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
+        %o_sv = aie.objectfifo.acquire @y_c1_r1(Produce, 1) : !aie.objectfifosubview<memref<512xf32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
+        func.call @body(%s0, %s1, %o) : (memref<512xf32>, memref<512xf32>, memref<512xf32>) -> ()
+        aie.objectfifo.release @a_c1_r1(Consume, 1)
+        aie.objectfifo.release @b_c1_r1(Consume, 1)
         aie.objectfifo.release @y_c1_r1(Produce, 1)
-      }
-      aie.end
-    } {stack_size = 1024 : i32}
-    %run_1_4 = aie.core(%core_1_4) {
-      %c0 = arith.constant 0 : index
-      %c256 = arith.constant 256 : index
-      %c16 = arith.constant 16 : index
-      %c9223372036854775807 = arith.constant 9223372036854775807 : index
-      %c1 = arith.constant 1 : index
-      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
-        %s0_sv = aie.objectfifo.acquire @a_b_c1_r2(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
-        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
-        %u0_pad = arith.constant 0.0 : f32
-        scf.for %u0_i0 = %c0 to %c256 step %c16 {
-          %u0_a0 = arith.addi %c0, %u0_i0 : index
-          %u0_v = vector.transfer_read %s0[%u0_a0], %u0_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
-          vector.transfer_write %u0_v, %a_c1_r2_local[%u0_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
-        }
-        %u1_pad = arith.constant 0.0 : f32
-        scf.for %u1_i0 = %c0 to %c256 step %c16 {
-          %u1_a0 = arith.addi %c256, %u1_i0 : index
-          %u1_v = vector.transfer_read %s0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
-          vector.transfer_write %u1_v, %b_c1_r2_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
-        }
-        %o_sv = aie.objectfifo.acquire @y_c1_r2(Produce, 1) : !aie.objectfifosubview<memref<256xf32>>
-        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<256xf32>> -> memref<256xf32>
-        func.call @body(%a_c1_r2_local, %b_c1_r2_local, %o) : (memref<256xf32>, memref<256xf32>, memref<256xf32>) -> ()
-        aie.objectfifo.release @a_b_c1_r2(Consume, 1)
-        aie.objectfifo.release @y_c1_r2(Produce, 1)
-      }
-      aie.end
-    } {stack_size = 1024 : i32}
-    %run_1_5 = aie.core(%core_1_5) {
-      %c0 = arith.constant 0 : index
-      %c256 = arith.constant 256 : index
-      %c16 = arith.constant 16 : index
-      %c9223372036854775807 = arith.constant 9223372036854775807 : index
-      %c1 = arith.constant 1 : index
-      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
-        %s0_sv = aie.objectfifo.acquire @a_b_c1_r3(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
-        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
-        %u0_pad = arith.constant 0.0 : f32
-        scf.for %u0_i0 = %c0 to %c256 step %c16 {
-          %u0_a0 = arith.addi %c0, %u0_i0 : index
-          %u0_v = vector.transfer_read %s0[%u0_a0], %u0_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
-          vector.transfer_write %u0_v, %a_c1_r3_local[%u0_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
-        }
-        %u1_pad = arith.constant 0.0 : f32
-        scf.for %u1_i0 = %c0 to %c256 step %c16 {
-          %u1_a0 = arith.addi %c256, %u1_i0 : index
-          %u1_v = vector.transfer_read %s0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
-          vector.transfer_write %u1_v, %b_c1_r3_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
-        }
-        %o_sv = aie.objectfifo.acquire @y_c1_r3(Produce, 1) : !aie.objectfifosubview<memref<256xf32>>
-        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<256xf32>> -> memref<256xf32>
-        func.call @body(%a_c1_r3_local, %b_c1_r3_local, %o) : (memref<256xf32>, memref<256xf32>, memref<256xf32>) -> ()
-        aie.objectfifo.release @a_b_c1_r3(Consume, 1)
-        aie.objectfifo.release @y_c1_r3(Produce, 1)
       }
       aie.end
     } {stack_size = 1024 : i32}
     %run_2_2 = aie.core(%core_2_2) {
       %c0 = arith.constant 0 : index
-      %c256 = arith.constant 256 : index
-      %c16 = arith.constant 16 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
       %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
-        %s0_sv = aie.objectfifo.acquire @a_b_c2_r0(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
+        %s0_sv = aie.objectfifo.acquire @a_c2_r0(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
         %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
-        %u0_pad = arith.constant 0.0 : f32
-        scf.for %u0_i0 = %c0 to %c256 step %c16 {
-          %u0_a0 = arith.addi %c0, %u0_i0 : index
-          %u0_v = vector.transfer_read %s0[%u0_a0], %u0_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
-          vector.transfer_write %u0_v, %a_c2_r0_local[%u0_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
-        }
-        %u1_pad = arith.constant 0.0 : f32
-        scf.for %u1_i0 = %c0 to %c256 step %c16 {
-          %u1_a0 = arith.addi %c256, %u1_i0 : index
-          %u1_v = vector.transfer_read %s0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
-          vector.transfer_write %u1_v, %b_c2_r0_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
-        }
-        %o_sv = aie.objectfifo.acquire @y_c2_r0(Produce, 1) : !aie.objectfifosubview<memref<256xf32>>
-        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<256xf32>> -> memref<256xf32>
-        func.call @body(%a_c2_r0_local, %b_c2_r0_local, %o) : (memref<256xf32>, memref<256xf32>, memref<256xf32>) -> ()
-        aie.objectfifo.release @a_b_c2_r0(Consume, 1)
+        %s1_sv = aie.objectfifo.acquire @b_c2_r0(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
+        %s1 = aie.objectfifo.subview.access %s1_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
+        %o_sv = aie.objectfifo.acquire @y_c2_r0(Produce, 1) : !aie.objectfifosubview<memref<512xf32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
+        func.call @body(%s0, %s1, %o) : (memref<512xf32>, memref<512xf32>, memref<512xf32>) -> ()
+        aie.objectfifo.release @a_c2_r0(Consume, 1)
+        aie.objectfifo.release @b_c2_r0(Consume, 1)
         aie.objectfifo.release @y_c2_r0(Produce, 1)
       }
       aie.end
     } {stack_size = 1024 : i32}
     %run_2_3 = aie.core(%core_2_3) {
       %c0 = arith.constant 0 : index
-      %c256 = arith.constant 256 : index
-      %c16 = arith.constant 16 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
       %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
-        %s0_sv = aie.objectfifo.acquire @a_b_c2_r1(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
+        %s0_sv = aie.objectfifo.acquire @a_c2_r1(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
         %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
-        %u0_pad = arith.constant 0.0 : f32
-        scf.for %u0_i0 = %c0 to %c256 step %c16 {
-          %u0_a0 = arith.addi %c0, %u0_i0 : index
-          %u0_v = vector.transfer_read %s0[%u0_a0], %u0_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
-          vector.transfer_write %u0_v, %a_c2_r1_local[%u0_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
-        }
-        %u1_pad = arith.constant 0.0 : f32
-        scf.for %u1_i0 = %c0 to %c256 step %c16 {
-          %u1_a0 = arith.addi %c256, %u1_i0 : index
-          %u1_v = vector.transfer_read %s0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
-          vector.transfer_write %u1_v, %b_c2_r1_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
-        }
-        %o_sv = aie.objectfifo.acquire @y_c2_r1(Produce, 1) : !aie.objectfifosubview<memref<256xf32>>
-        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<256xf32>> -> memref<256xf32>
-        func.call @body(%a_c2_r1_local, %b_c2_r1_local, %o) : (memref<256xf32>, memref<256xf32>, memref<256xf32>) -> ()
-        aie.objectfifo.release @a_b_c2_r1(Consume, 1)
+        %s1_sv = aie.objectfifo.acquire @b_c2_r1(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
+        %s1 = aie.objectfifo.subview.access %s1_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
+        %o_sv = aie.objectfifo.acquire @y_c2_r1(Produce, 1) : !aie.objectfifosubview<memref<512xf32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
+        func.call @body(%s0, %s1, %o) : (memref<512xf32>, memref<512xf32>, memref<512xf32>) -> ()
+        aie.objectfifo.release @a_c2_r1(Consume, 1)
+        aie.objectfifo.release @b_c2_r1(Consume, 1)
         aie.objectfifo.release @y_c2_r1(Produce, 1)
-      }
-      aie.end
-    } {stack_size = 1024 : i32}
-    %run_2_4 = aie.core(%core_2_4) {
-      %c0 = arith.constant 0 : index
-      %c256 = arith.constant 256 : index
-      %c16 = arith.constant 16 : index
-      %c9223372036854775807 = arith.constant 9223372036854775807 : index
-      %c1 = arith.constant 1 : index
-      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
-        %s0_sv = aie.objectfifo.acquire @a_b_c2_r2(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
-        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
-        %u0_pad = arith.constant 0.0 : f32
-        scf.for %u0_i0 = %c0 to %c256 step %c16 {
-          %u0_a0 = arith.addi %c0, %u0_i0 : index
-          %u0_v = vector.transfer_read %s0[%u0_a0], %u0_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
-          vector.transfer_write %u0_v, %a_c2_r2_local[%u0_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
-        }
-        %u1_pad = arith.constant 0.0 : f32
-        scf.for %u1_i0 = %c0 to %c256 step %c16 {
-          %u1_a0 = arith.addi %c256, %u1_i0 : index
-          %u1_v = vector.transfer_read %s0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
-          vector.transfer_write %u1_v, %b_c2_r2_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
-        }
-        %o_sv = aie.objectfifo.acquire @y_c2_r2(Produce, 1) : !aie.objectfifosubview<memref<256xf32>>
-        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<256xf32>> -> memref<256xf32>
-        func.call @body(%a_c2_r2_local, %b_c2_r2_local, %o) : (memref<256xf32>, memref<256xf32>, memref<256xf32>) -> ()
-        aie.objectfifo.release @a_b_c2_r2(Consume, 1)
-        aie.objectfifo.release @y_c2_r2(Produce, 1)
-      }
-      aie.end
-    } {stack_size = 1024 : i32}
-    %run_2_5 = aie.core(%core_2_5) {
-      %c0 = arith.constant 0 : index
-      %c256 = arith.constant 256 : index
-      %c16 = arith.constant 16 : index
-      %c9223372036854775807 = arith.constant 9223372036854775807 : index
-      %c1 = arith.constant 1 : index
-      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
-        %s0_sv = aie.objectfifo.acquire @a_b_c2_r3(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
-        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
-        %u0_pad = arith.constant 0.0 : f32
-        scf.for %u0_i0 = %c0 to %c256 step %c16 {
-          %u0_a0 = arith.addi %c0, %u0_i0 : index
-          %u0_v = vector.transfer_read %s0[%u0_a0], %u0_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
-          vector.transfer_write %u0_v, %a_c2_r3_local[%u0_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
-        }
-        %u1_pad = arith.constant 0.0 : f32
-        scf.for %u1_i0 = %c0 to %c256 step %c16 {
-          %u1_a0 = arith.addi %c256, %u1_i0 : index
-          %u1_v = vector.transfer_read %s0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
-          vector.transfer_write %u1_v, %b_c2_r3_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
-        }
-        %o_sv = aie.objectfifo.acquire @y_c2_r3(Produce, 1) : !aie.objectfifosubview<memref<256xf32>>
-        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<256xf32>> -> memref<256xf32>
-        func.call @body(%a_c2_r3_local, %b_c2_r3_local, %o) : (memref<256xf32>, memref<256xf32>, memref<256xf32>) -> ()
-        aie.objectfifo.release @a_b_c2_r3(Consume, 1)
-        aie.objectfifo.release @y_c2_r3(Produce, 1)
       }
       aie.end
     } {stack_size = 1024 : i32}
     %run_3_2 = aie.core(%core_3_2) {
       %c0 = arith.constant 0 : index
-      %c256 = arith.constant 256 : index
-      %c16 = arith.constant 16 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
       %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
-        %s0_sv = aie.objectfifo.acquire @a_b_c3_r0(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
+        %s0_sv = aie.objectfifo.acquire @a_c3_r0(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
         %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
-        %u0_pad = arith.constant 0.0 : f32
-        scf.for %u0_i0 = %c0 to %c256 step %c16 {
-          %u0_a0 = arith.addi %c0, %u0_i0 : index
-          %u0_v = vector.transfer_read %s0[%u0_a0], %u0_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
-          vector.transfer_write %u0_v, %a_c3_r0_local[%u0_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
-        }
-        %u1_pad = arith.constant 0.0 : f32
-        scf.for %u1_i0 = %c0 to %c256 step %c16 {
-          %u1_a0 = arith.addi %c256, %u1_i0 : index
-          %u1_v = vector.transfer_read %s0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
-          vector.transfer_write %u1_v, %b_c3_r0_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
-        }
-        %o_sv = aie.objectfifo.acquire @y_c3_r0(Produce, 1) : !aie.objectfifosubview<memref<256xf32>>
-        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<256xf32>> -> memref<256xf32>
-        func.call @body(%a_c3_r0_local, %b_c3_r0_local, %o) : (memref<256xf32>, memref<256xf32>, memref<256xf32>) -> ()
-        aie.objectfifo.release @a_b_c3_r0(Consume, 1)
+        %s1_sv = aie.objectfifo.acquire @b_c3_r0(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
+        %s1 = aie.objectfifo.subview.access %s1_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
+        %o_sv = aie.objectfifo.acquire @y_c3_r0(Produce, 1) : !aie.objectfifosubview<memref<512xf32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
+        func.call @body(%s0, %s1, %o) : (memref<512xf32>, memref<512xf32>, memref<512xf32>) -> ()
+        aie.objectfifo.release @a_c3_r0(Consume, 1)
+        aie.objectfifo.release @b_c3_r0(Consume, 1)
         aie.objectfifo.release @y_c3_r0(Produce, 1)
       }
       aie.end
     } {stack_size = 1024 : i32}
     %run_3_3 = aie.core(%core_3_3) {
       %c0 = arith.constant 0 : index
-      %c256 = arith.constant 256 : index
-      %c16 = arith.constant 16 : index
       %c9223372036854775807 = arith.constant 9223372036854775807 : index
       %c1 = arith.constant 1 : index
       scf.for %run = %c0 to %c9223372036854775807 step %c1 {
-        %s0_sv = aie.objectfifo.acquire @a_b_c3_r1(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
+        %s0_sv = aie.objectfifo.acquire @a_c3_r1(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
         %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
-        %u0_pad = arith.constant 0.0 : f32
-        scf.for %u0_i0 = %c0 to %c256 step %c16 {
-          %u0_a0 = arith.addi %c0, %u0_i0 : index
-          %u0_v = vector.transfer_read %s0[%u0_a0], %u0_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
-          vector.transfer_write %u0_v, %a_c3_r1_local[%u0_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
-        }
-        %u1_pad = arith.constant 0.0 : f32
-        scf.for %u1_i0 = %c0 to %c256 step %c16 {
-          %u1_a0 = arith.addi %c256, %u1_i0 : index
-          %u1_v = vector.transfer_read %s0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
-          vector.transfer_write %u1_v, %b_c3_r1_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
-        }
-        %o_sv = aie.objectfifo.acquire @y_c3_r1(Produce, 1) : !aie.objectfifosubview<memref<256xf32>>
-        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<256xf32>> -> memref<256xf32>
-        func.call @body(%a_c3_r1_local, %b_c3_r1_local, %o) : (memref<256xf32>, memref<256xf32>, memref<256xf32>) -> ()
-        aie.objectfifo.release @a_b_c3_r1(Consume, 1)
+        %s1_sv = aie.objectfifo.acquire @b_c3_r1(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
+        %s1 = aie.objectfifo.subview.access %s1_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
+        %o_sv = aie.objectfifo.acquire @y_c3_r1(Produce, 1) : !aie.objectfifosubview<memref<512xf32>>
+        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
+        func.call @body(%s0, %s1, %o) : (memref<512xf32>, memref<512xf32>, memref<512xf32>) -> ()
+        aie.objectfifo.release @a_c3_r1(Consume, 1)
+        aie.objectfifo.release @b_c3_r1(Consume, 1)
         aie.objectfifo.release @y_c3_r1(Produce, 1)
       }
       aie.end
     } {stack_size = 1024 : i32}
-    %run_3_4 = aie.core(%core_3_4) {
-      %c0 = arith.constant 0 : index
-      %c256 = arith.constant 256 : index
-      %c16 = arith.constant 16 : index
-      %c9223372036854775807 = arith.constant 9223372036854775807 : index
-      %c1 = arith.constant 1 : index
-      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
-        %s0_sv = aie.objectfifo.acquire @a_b_c3_r2(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
-        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
-        %u0_pad = arith.constant 0.0 : f32
-        scf.for %u0_i0 = %c0 to %c256 step %c16 {
-          %u0_a0 = arith.addi %c0, %u0_i0 : index
-          %u0_v = vector.transfer_read %s0[%u0_a0], %u0_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
-          vector.transfer_write %u0_v, %a_c3_r2_local[%u0_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
-        }
-        %u1_pad = arith.constant 0.0 : f32
-        scf.for %u1_i0 = %c0 to %c256 step %c16 {
-          %u1_a0 = arith.addi %c256, %u1_i0 : index
-          %u1_v = vector.transfer_read %s0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
-          vector.transfer_write %u1_v, %b_c3_r2_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
-        }
-        %o_sv = aie.objectfifo.acquire @y_c3_r2(Produce, 1) : !aie.objectfifosubview<memref<256xf32>>
-        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<256xf32>> -> memref<256xf32>
-        func.call @body(%a_c3_r2_local, %b_c3_r2_local, %o) : (memref<256xf32>, memref<256xf32>, memref<256xf32>) -> ()
-        aie.objectfifo.release @a_b_c3_r2(Consume, 1)
-        aie.objectfifo.release @y_c3_r2(Produce, 1)
-      }
-      aie.end
-    } {stack_size = 1024 : i32}
-    %run_3_5 = aie.core(%core_3_5) {
-      %c0 = arith.constant 0 : index
-      %c256 = arith.constant 256 : index
-      %c16 = arith.constant 16 : index
-      %c9223372036854775807 = arith.constant 9223372036854775807 : index
-      %c1 = arith.constant 1 : index
-      scf.for %run = %c0 to %c9223372036854775807 step %c1 {
-        %s0_sv = aie.objectfifo.acquire @a_b_c3_r3(Consume, 1) : !aie.objectfifosubview<memref<512xf32>>
-        %s0 = aie.objectfifo.subview.access %s0_sv[0] : !aie.objectfifosubview<memref<512xf32>> -> memref<512xf32>
-        %u0_pad = arith.constant 0.0 : f32
-        scf.for %u0_i0 = %c0 to %c256 step %c16 {
-          %u0_a0 = arith.addi %c0, %u0_i0 : index
-          %u0_v = vector.transfer_read %s0[%u0_a0], %u0_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
-          vector.transfer_write %u0_v, %a_c3_r3_local[%u0_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
-        }
-        %u1_pad = arith.constant 0.0 : f32
-        scf.for %u1_i0 = %c0 to %c256 step %c16 {
-          %u1_a0 = arith.addi %c256, %u1_i0 : index
-          %u1_v = vector.transfer_read %s0[%u1_a0], %u1_pad {in_bounds = [true]} : memref<512xf32>, vector<16xf32>
-          vector.transfer_write %u1_v, %b_c3_r3_local[%u1_i0] {in_bounds = [true]} : vector<16xf32>, memref<256xf32>
-        }
-        %o_sv = aie.objectfifo.acquire @y_c3_r3(Produce, 1) : !aie.objectfifosubview<memref<256xf32>>
-        %o = aie.objectfifo.subview.access %o_sv[0] : !aie.objectfifosubview<memref<256xf32>> -> memref<256xf32>
-        func.call @body(%a_c3_r3_local, %b_c3_r3_local, %o) : (memref<256xf32>, memref<256xf32>, memref<256xf32>) -> ()
-        aie.objectfifo.release @a_b_c3_r3(Consume, 1)
-        aie.objectfifo.release @y_c3_r3(Produce, 1)
-      }
-      aie.end
-    } {stack_size = 1024 : i32}
-    aie.runtime_sequence(%a_b: memref<8192xf32>, %y: memref<4096xf32>) {
-      aiex.npu.dma_memcpy_nd(%a_b[0, 0, 0, 0][1, 4, 2, 256][0, 256, 4096, 1]) {id = 0 : i64, metadata = @a_b_c0_shim} : memref<8192xf32>
-      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 0][1, 1, 1, 1024][0, 0, 0, 1]) {id = 1 : i64, issue_token = true, metadata = @y_c0_shim} : memref<4096xf32>
-      aiex.npu.dma_memcpy_nd(%a_b[0, 0, 0, 1024][1, 4, 2, 256][0, 256, 4096, 1]) {id = 0 : i64, metadata = @a_b_c1_shim} : memref<8192xf32>
-      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 1024][1, 1, 1, 1024][0, 0, 0, 1]) {id = 1 : i64, issue_token = true, metadata = @y_c1_shim} : memref<4096xf32>
-      aiex.npu.dma_memcpy_nd(%a_b[0, 0, 0, 2048][1, 4, 2, 256][0, 256, 4096, 1]) {id = 0 : i64, metadata = @a_b_c2_shim} : memref<8192xf32>
-      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 2048][1, 1, 1, 1024][0, 0, 0, 1]) {id = 1 : i64, issue_token = true, metadata = @y_c2_shim} : memref<4096xf32>
-      aiex.npu.dma_memcpy_nd(%a_b[0, 0, 0, 3072][1, 4, 2, 256][0, 256, 4096, 1]) {id = 0 : i64, metadata = @a_b_c3_shim} : memref<8192xf32>
-      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 3072][1, 1, 1, 1024][0, 0, 0, 1]) {id = 1 : i64, issue_token = true, metadata = @y_c3_shim} : memref<4096xf32>
+    aie.runtime_sequence(%a: memref<4096xf32>, %b: memref<4096xf32>, %y: memref<4096xf32>) {
+      aiex.npu.dma_memcpy_nd(%a[0, 0, 0, 0][1, 1, 1, 1024][0, 0, 0, 1]) {id = 0 : i64, metadata = @a_c0_shim} : memref<4096xf32>
+      aiex.npu.dma_memcpy_nd(%b[0, 0, 0, 0][1, 1, 1, 1024][0, 0, 0, 1]) {id = 1 : i64, metadata = @b_c0_shim} : memref<4096xf32>
+      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 0][1, 1, 1, 1024][0, 0, 0, 1]) {id = 2 : i64, issue_token = true, metadata = @y_c0_shim} : memref<4096xf32>
+      aiex.npu.dma_memcpy_nd(%a[0, 0, 0, 1024][1, 1, 1, 1024][0, 0, 0, 1]) {id = 0 : i64, metadata = @a_c1_shim} : memref<4096xf32>
+      aiex.npu.dma_memcpy_nd(%b[0, 0, 0, 1024][1, 1, 1, 1024][0, 0, 0, 1]) {id = 1 : i64, metadata = @b_c1_shim} : memref<4096xf32>
+      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 1024][1, 1, 1, 1024][0, 0, 0, 1]) {id = 2 : i64, issue_token = true, metadata = @y_c1_shim} : memref<4096xf32>
+      aiex.npu.dma_memcpy_nd(%a[0, 0, 0, 2048][1, 1, 1, 1024][0, 0, 0, 1]) {id = 0 : i64, metadata = @a_c2_shim} : memref<4096xf32>
+      aiex.npu.dma_memcpy_nd(%b[0, 0, 0, 2048][1, 1, 1, 1024][0, 0, 0, 1]) {id = 1 : i64, metadata = @b_c2_shim} : memref<4096xf32>
+      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 2048][1, 1, 1, 1024][0, 0, 0, 1]) {id = 2 : i64, issue_token = true, metadata = @y_c2_shim} : memref<4096xf32>
+      aiex.npu.dma_memcpy_nd(%a[0, 0, 0, 3072][1, 1, 1, 1024][0, 0, 0, 1]) {id = 0 : i64, metadata = @a_c3_shim} : memref<4096xf32>
+      aiex.npu.dma_memcpy_nd(%b[0, 0, 0, 3072][1, 1, 1, 1024][0, 0, 0, 1]) {id = 1 : i64, metadata = @b_c3_shim} : memref<4096xf32>
+      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 3072][1, 1, 1, 1024][0, 0, 0, 1]) {id = 2 : i64, issue_token = true, metadata = @y_c3_shim} : memref<4096xf32>
       aiex.npu.dma_wait {symbol = @y_c0_shim}
       aiex.npu.dma_wait {symbol = @y_c1_shim}
       aiex.npu.dma_wait {symbol = @y_c2_shim}
