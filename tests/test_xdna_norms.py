@@ -152,3 +152,5 @@ def test_npu1_softmax_stays_scalar_and_says_which_construct_stops_it():
     assert info["source"] not in ("generated vector", "mlir-aie kernel"), info
     # the exp expansion's bit casts; aievec's LUT exp (test_lut_based_ops.mlir) takes bf16, not the f32 x - max
     assert "bitcast on vector<16xi32>" in info["why"] and "VectorToAIEVecConversions.cpp" in info["why"], info
+    assert "test_lut_based_ops.mlir" in info["why"] and "getExpBf16" in info["why"], info
+    assert ("exp", "bf16", 16) not in vector.AIEVEC_OPS["aie2"] and ("aie2", "exp", "bf16", 16) in vector.HARDWARE

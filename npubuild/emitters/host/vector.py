@@ -24,8 +24,9 @@ the FileCheck test of mlir-aie's test/Conversion/VectorToAIEVec/ that shows it);
 otherwise the xdna design keeps the scalar body and the decision says which
 construct stopped it and where mlir-aie shows it missing (:func:`stopped_why`).
 Polynomial transcendentals (bit casts, ``fptosi``) have no aievec pattern, so
-they are vectorized on the host only; aie2p's hardware exp/tanh/inv/rsqrt
-(:data:`HARDWARE`) lower but are not the oracle's functions, so no body uses them.
+they are vectorized on the host only; aie2p's hardware exp/tanh/inv/rsqrt and
+aie2's lookup-table exp of bf16 lanes (:data:`HARDWARE`) lower but are not the
+oracle's functions, so no body uses them.
 """
 from __future__ import annotations
 
@@ -82,10 +83,15 @@ _PROFILE_ROWS: tuple[tuple[str, tuple, tuple, str, str], ...] = (
     ("aie2p", ("reduction.add", "reduction.maxsi", "reduction.minsi"), _I, _V + "test-reduce-aie2p.mlir",
      "vector.reduction <add> / <maxsi> / <minsi> : vector<16xi32>, vector<64xi8>"),
 )
-# Lowered on aie2p, but to the core's hardware functions (exp2, tanh, reciprocal, inverse square root), whose
-# results are not the oracle's: a generated body promises the oracle's numerics (bit-identical to the host
+# Lowered on aie2p, but to the core's hardware functions (exp2, tanh, reciprocal, inverse square root), and on aie2
+# (exp) to lookup tables of bf16 arguments, whose results are not the oracle's: a generated body promises the oracle's numerics (bit-identical to the host
 # target), so none uses them; mlir-aie's library kernels (kernel_library) are where such numerics are taken.
 _HARDWARE_ROWS: tuple[tuple[str, tuple, tuple, str, str], ...] = (
+    # aie2 (target-backend=llvmir): ComputeExpOpByLUTLLVMPattern, a call of getExpBf16 of aie_runtime_lib/AIE2/
+    # lut_based_ops.cpp on bf16 lanes: exp of a bf16 argument from lookup tables, not the oracle's exp of an f32
+    ("aie2", ("exp",), (("bf16", 16),), _V + "test_lut_based_ops.mlir",
+     "math.exp : vector<16xbf16> -> call @getExpBf16 (lookup tables of aie_runtime_lib/AIE2/lut_based_ops.cpp; "
+     "the argument is bf16, so softmax's x - max would be rounded to bf16 before exp)"),
     ("aie2p", ("exp",), (("bf16", 16),), _V + "test-exp-aie2p.mlir", "math.exp : vector<16xbf16> -> aievec.exp"),
     ("aie2p", ("tanh",), (("bf16", 16),), _V + "test-tanh-aie2p.mlir", "math.tanh : vector<16xbf16> -> aievec.tanh"),
     ("aie2p", ("inv",), (("f32", 16),), _V + "test-inv-aie2p.mlir",
@@ -310,8 +316,8 @@ def _missing(ops: set, device_profile: str) -> list[tuple[str, str, int]]:
     return sorted(out, key=lambda k: (k[0] not in _NO_PATTERN and k[1] not in ("i64", "f64"), k))
 
 
-# npubuild op -> the construct of HARDWARE that computes it (recip: 1.0 / x)
-_HARDWARE_FORM = {"exp": "exp", "tanh": "tanh", "recip": "inv", "rsqrt": "rsqrt"}
+# npubuild op -> the construct of HARDWARE that computes it (recip: 1.0 / x; softmax: its exp)
+_HARDWARE_FORM = {"exp": "exp", "softmax": "exp", "tanh": "tanh", "recip": "inv", "rsqrt": "rsqrt"}
 
 
 def stopped_why(ops: set, device_profile: str, op_name: str = "") -> str:
@@ -324,7 +330,7 @@ def stopped_why(ops: set, device_profile: str, op_name: str = "") -> str:
     rest = [f"{o} on vector<{n}x{e}>" for o, e, n in missing[1:4]]
     more = f"; also {', '.join(rest)}{' ...' if len(missing) > 4 else ''}" if rest else ""
     hw = [v for k, v in HARDWARE.items() if k[0] == device_profile and k[1] == _HARDWARE_FORM.get(op_name)]
-    aside = f"; the hardware form lowers ({hw[0]}) but is not the oracle's, so no generated body uses it" if hw else ""
+    aside = f"; the device's own form lowers ({hw[0]}) but is not the oracle's, so no generated body uses it" if hw else ""
     return (f"no aievec lowering on {device_profile} for {op} on vector<{lanes}x{elem}> "
             f"({missing_why(op, elem, lanes, device_profile)}){more}{aside}")
 
