@@ -163,3 +163,35 @@ def test_what_stops_neg_and_abs_is_in_the_sources_at_the_commit():
     assert "aievec::NegOp::create" in conv and "aievec::NegOp" not in to_llvm  # negf -> aievec.neg, not lowered
     assert '"getAbs"' in conv  # absf -> an emitc call (C++ backend only)
     assert _mirror("test/Conversion/VectorToAIEVec/test-negf-32-aie2p.mlir") is None
+
+
+# ---- the last-axis normalisations (bf16, 64 x 1024): the same table, the same checks -------------------------------
+
+NORM_BODIES = {"softmax": ("scalar", "aie2p/softmax.cc"), "rms_norm": ("vector", "scalar"),
+               "layer_norm": ("vector", "scalar")}
+
+
+def _norm_instance(op):
+    row = list(SHAPE)
+    if op == "softmax":
+        return make_instance(op, "bf16", [row], {"axis": -1})
+    p = [SHAPE[-1]]
+    return make_instance(op, "bf16", [row, p] + ([p] if op == "layer_norm" else []), {})
+
+
+@pytest.mark.parametrize("op", sorted(NORM_BODIES))
+def test_the_normalisations_emit_the_body_of_their_table(op):
+    inst = _norm_instance(op)
+    per = op_bodies(op, ["bf16"])
+    for dev, expected in zip(DEVICES, NORM_BODIES[op]):
+        opts = {"device": dev, "body": "auto"}
+        text = aie.emit(inst, opts)
+        assert text_problems(text) == [], (op, dev)
+        info = aie.body_info(inst, opts)
+        assert _kind(info) == expected, (op, dev, info)
+        if expected == "scalar":
+            assert re.search(r"no aievec lowering on aie2p? for \w+ on vector<\d+x\w+> \(mlir-aie 1e400306", info["why"]), info
+            assert per[dev]["bf16"]["source"] == "scalar", (op, dev)
+        elif expected == "vector":
+            assert info["lanes"] == 16 and "vector.reduction <add>" in text
+            assert per[dev]["bf16"]["source"] == "generated vector", (op, dev)
