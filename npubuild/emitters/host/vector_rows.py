@@ -5,8 +5,12 @@ each pass over a row carries ``LANES`` partial results (``scf.for`` with a
 vector ``iter_args``), folded once per row with ``vector.reduction``
 (``<maximumf>`` for softmax's max, ``<add>`` for the sums: mlir-aie
 test/Conversion/VectorToAIEVec/test-reduce.mlir lowers both at 16 x f32 on
-aie2), then broadcast back to the lanes. Narrow floats are widened after the
-read and rounded once before the write, as in the scalar bodies.
+aie2). softmax broadcasts the result back as f32; rms_norm and layer_norm
+compute the per-row statistics in scalar f32 and bring them back as three
+bf16 broadcasts (:meth:`_Rows.split`: aie2 broadcasts bf16, not f32,
+test_broadcast.mlir), which makes them vector bodies on aie2. Narrow floats
+are widened after the read and rounded once before the write, as in the
+scalar bodies.
 
 Numerics: the same operations per element as the scalar bodies, but each sum
 is ``LANES`` interleaved partial sums added at the end instead of one running
