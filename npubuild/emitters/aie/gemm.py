@@ -235,11 +235,27 @@ def overlay_for(inst: KernelInstance, device: Device):
 
     a, b = inst.inputs[0].shape, inst.inputs[1].shape
     w, why = plan_whole_array(inst.id, device, prod(a[:-1]), a[-1], b[1], tuple(a), tuple(b), inst.dtype)
+    if prod(a[:-1]) <= GEMV_MAX_M:
+        from .gemv import plan_gemv
+
+        v = plan_gemv(inst.id, device, prod(a[:-1]), a[-1], b[1], tuple(a), tuple(b), inst.dtype)
+        if v is not None and (w is None or _modelled(inst, v) <= _modelled(inst, w)):
+            return v
     if w is not None:
         return w
     if inst.dtype == "bf16":
         raise UnsupportedOnTarget(f"{inst.id}: {why}; the blocked overlay is int8 only (use smaller shapes, or dtype i8)")
     return blocked_overlay_for(inst, device, why)
+
+
+GEMV_MAX_M = 16  # M that fits the GEMV's one tile of rows (mm.cc's smallest tm); the model decides below it
+
+
+def _modelled(inst: KernelInstance, w) -> tuple[float, int]:
+    """(modelled µs per run, bytes per run) of a one-dispatch design (:mod:`.roofline`)."""
+    from .roofline import design_facts, fifo_bytes, roofline, shim_bytes
+
+    return roofline(design_facts(inst, w, w.abi()))["us_per_run"], sum(shim_bytes(w, fifo_bytes(w)).values())
 
 
 def _check_matmul(inst: KernelInstance, dtypes=("i8",)) -> None:

@@ -96,6 +96,7 @@ class WholeArray(MmMicrokernel):
     stack: int = GEMM_STACK
     in_dtype: str = "i8"  # i8: int32 accumulators (quantised matmul); bf16: f32 accumulators
     kind = "gemm_whole_array"
+    variant = "whole-array"  # the GEMV (:mod:`.gemv`) shares the ABI kind
 
     # -- geometry --
     @property
@@ -178,6 +179,14 @@ class WholeArray(MmMicrokernel):
 
     def c_l1(self, col: int, row: int) -> str:
         return f"C_L1L2_{col}_{row}"
+
+    def core_fifos(self, col: int, row: int) -> tuple[str, str, str]:
+        """The (A, B, C) FIFOs core ``(col, row)`` acquires."""
+        return self.a_l1(row), self.b_l1(col), self.c_l1(col, row)
+
+    def header_streams(self) -> str:
+        return ("streams (mlir-aie whole_array.py): A broadcast along core rows, B along core columns, C joined per column; "
+                "mem-tile dimensionsToStream does the sub-tiling")
 
     @property
     def fifos(self) -> list[Fifo]:

@@ -37,7 +37,7 @@ def render_whole_array(w: WholeArray, options: dict) -> str:
 
 
 def _core(w: WholeArray, col: int, row: int, fifos: dict, link_with: str, types) -> list[str]:
-    fa, fb, fc = w.a_l1(row), w.b_l1(col), w.c_l1(col, row)
+    fa, fb, fc = w.core_fifos(col, row)
     k = IndexConsts()
     tile = tile_step(fifos, fa, fb, fc, w.k_blocks, types, k, w.symbols)
     if w.tiles_per_core > 1:
@@ -54,16 +54,15 @@ def header(w: WholeArray) -> list[str]:
     r, s, t = w.mmul
     return [
         f"npubuild xdna kernel {w.kernel}",
-        ("op: matmul, dtype: i8 (one-dispatch whole-array int8 GEMM, int32 accumulation)" if w.in_dtype == "i8" else
-         "op: matmul, dtype: bf16 (one-dispatch whole-array bf16 GEMM, f32 accumulation, one rounding by the runtime)"),
+        (f"op: matmul, dtype: i8 (one-dispatch {w.variant} int8 GEMM, int32 accumulation)" if w.in_dtype == "i8" else
+         f"op: matmul, dtype: bf16 (one-dispatch {w.variant} bf16 GEMM, f32 accumulation, one rounding by the runtime)"),
         f"problem: a {fmt_shape(w.a_shape)} (M={w.m}, K={w.k}), b {fmt_shape(w.b_shape)} (N={w.n}); "
         f"padded by the runtime to {mp} x {kp} x {np_}; one dispatch per run",
         f"device {w.device.name}, partition {w.partition}: {ROWS} rows x {w.cols} column(s) = {w.cores} cores, "
         f"{w.tiles_per_core} C tile(s) of {w.tm}x{w.tn} per core, {w.k_blocks} K-block(s) of {w.tk} each",
         f"microkernel {w.microkernel}: {w.microkernel_source} {' '.join(w.defines)} ({w.arch}, mmul {r}x{s}x{t}), "
         f"stack {w.stack} bytes",
-        "streams (mlir-aie whole_array.py): A broadcast along core rows, B along core columns, C joined per column; "
-        "mem-tile dimensionsToStream does the sub-tiling",
+        w.header_streams(),
         "host buffers (XRT group id: name (shape dtype, row-major)): "
         + "; ".join(f"{3 + i}: {b.name} ({x}x{y} {b.dtype})" for i, (b, (x, y)) in enumerate(zip(w.buffers, ((mp, kp), (kp, np_), (mp, np_))))),
     ]
