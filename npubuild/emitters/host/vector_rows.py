@@ -101,7 +101,9 @@ class _Rows:
         bf16 only), so ``s`` is cut into three bf16 pieces by scalar code: hi = bf16(s), mid =
         bf16(s - hi), lo = bf16(s - hi - mid) (each subtraction exact: the remainders have at most 16
         and 8 significant bits), each broadcast as ``vector<16xbf16>`` and widened exactly. hi + mid + lo
-        equals ``s`` for every finite ``s`` whose pieces stay normal (|s| >= 2^-110); inf and NaN give NaN in mid and lo."""
+        equals ``s`` for every finite ``s`` with |s| >= 2^-103 (lo is then a normal bf16; below that lo may be
+        subnormal, which a core may flush: an absolute error under 2^-119). r = rsqrt(var + eps) is at least
+        2^-64; inf and NaN give NaN in mid and lo."""
         b = self.b
         pieces = []
         with b.scalar_ops():
