@@ -217,6 +217,13 @@ class WholeArray(MmMicrokernel):
         # index reaches a join input's length ("specified output stride(s) and size(s) result in out of
         # bounds access in join input"). So the outermost size is m // r, never 4 * m // r.
         c_dims = ((m // r, r * n), (r, t), (n // t, r * t), (t, 1))
+        return out + self.c_fifos(c_dims)
+
+    def c_fifos(self, c_dims) -> list[Fifo]:
+        """Each core's C tile to its column's mem tile, joined there into one stream to the shim walking
+        ``c_dims`` per join input (the C side every whole-array design kind shares)."""
+        m, n = self.tm, self.tn
+        out: list[Fifo] = []
         for c in range(self.cols):
             for row in range(ROWS):
                 out.append(Fifo(self.c_l1(c, row), self.core_tile(c, row), (PLACER.mem(c),), DEPTH, (m, n), self.acc_dtype))

@@ -98,11 +98,7 @@ class Gemv(WholeArray):
             out.append(Fifo(f"B_L3L2_{c}", PLACER.shim(c), (PLACER.mem(c),), DEPTH, (ROWS * k * n,), self.in_dtype))
             for row in range(ROWS):
                 out.append(Fifo(f"B_L2L1_{c}_{row}", PLACER.mem(c), (self.core_tile(c, row),), DEPTH, (k, n), self.in_dtype, b_dims))
-        for c in range(self.cols):
-            for row in range(ROWS):
-                out.append(Fifo(self.c_l1(c, row), self.core_tile(c, row), (PLACER.mem(c),), DEPTH, (m, n), self.acc_dtype))
-            out.append(Fifo(f"C_L2L3_{c}", PLACER.mem(c), (PLACER.shim(c),), DEPTH, (ROWS * m * n,), self.acc_dtype, c_dims))
-        return out
+        return out + self.c_fifos(c_dims)
 
     @property
     def links(self) -> list[Link]:
