@@ -321,3 +321,17 @@ def test_the_status_line_shows_the_last_finished_task_with_its_seconds():
     r._finished(task("emit:a@host"))
     r.execute_task(task("compile:a@host"))
     assert re.fullmatch(r"\[1/2\] emit a@host 0\.2\ds", r.status_line()), r.status_line()
+
+
+def test_npubuild_jobs_sets_the_default_and_a_bad_value_is_said_once(monkeypatch, capsys):
+    from npubuild.engine import jobs
+
+    monkeypatch.setenv("NPUBUILD_JOBS", "3")
+    assert jobs.default_jobs() == 3
+    monkeypatch.setenv("NPUBUILD_JOBS", "0")
+    assert jobs.default_jobs() == 0
+    monkeypatch.setenv("NPUBUILD_JOBS", "many")
+    assert jobs.default_jobs() == 0 and jobs.default_jobs() == 0
+    assert capsys.readouterr().err.count("NPUBUILD_JOBS='many' is not a number of jobs") == 1
+    monkeypatch.delenv("NPUBUILD_JOBS")
+    assert jobs.default_jobs() == (jobs.cores() if jobs.cores() > 1 else 0)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 
 ENV = "NPUBUILD_JOBS"
+_SAID: set = set()
 
 
 def cores() -> int:
@@ -29,10 +30,12 @@ def default_jobs() -> int:
         try:
             return max(0, int(said))
         except ValueError:
-            import sys
+            if said not in _SAID:  # once per process: a build asks more than once
+                import sys
 
-            sys.stderr.write(f"npubuild: {ENV}={said!r} is not a number of jobs (a whole number; 0 builds serially): "
-                             "building serially\n")
+                _SAID.add(said)
+                sys.stderr.write(f"npubuild: {ENV}={said!r} is not a number of jobs (a whole number; 0 builds serially): "
+                                 "building serially\n")
             return 0
     n = cores()
     return n if n > 1 else 0
