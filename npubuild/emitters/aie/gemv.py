@@ -25,7 +25,7 @@ that N-tile), then a ``dma_wait`` on every column's C. One transfer block: every
 
 mlir-aie's own ``matrix_vector`` example is not followed: at the pinned commit its kernel
 (``aie_kernels/aie2/mv.cc``) is instantiated for int16 -> int32 only (the bf16 combo is commented out),
-the example runs its scalar variant ("FIXME vectorized kernel is currently erroneous") on one core, and
+the example runs its scalar variant on one core (its own comment calls the vectorized kernel erroneous), and
 there is no ``aie2p/mv.cc``; int8 and bf16 GEMVs therefore keep mm.cc.
 """
 from __future__ import annotations
