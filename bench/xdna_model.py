@@ -48,6 +48,11 @@ REFERENCES = {
     "gemm": (EX + "basic/matrix_multiplication/whole_array/whole_array.py", None),
     "gemv": (EX + "basic/matrix_multiplication/matrix_vector/matrix_vector.py", None),
 }
+# gelu in the form mlir-aie's only gelu kernels compute (aie_kernels/aie2/gelu.cc, aie2p/gelu.cc: the tanh
+# approximation), so both columns compute the same function. The erf form (approximate=none) has no mlir-aie
+# kernel and no aievec lowering aiecc can use (math.erf becomes an emitc call of vec_math.h, C++ backend only):
+# its xdna body is scalar soft-float, as `npubuild ops gelu` says.
+ATTRS = {"gelu": {"approximate": "tanh"}}
 REF_TILE = (64, 64, 32)  # whole_array's default m x k x n tile (research notes xdna-review-2.md, item 7)
 
 
@@ -57,7 +62,7 @@ def instance(op: str, dtype: str = "bf16", gemm: str | None = None):
         return make_instance("matmul", dtype, [(m, k), (k, n)], {})
     shapes = {"rms_norm": [SHAPE, SHAPE[-1:]], "layer_norm": [SHAPE, SHAPE[-1:], SHAPE[-1:]],
               "add": [SHAPE, SHAPE], "mul": [SHAPE, SHAPE], "max": [SHAPE, SHAPE]}.get(op, [SHAPE])
-    return make_instance(op, dtype, shapes, {})
+    return make_instance(op, dtype, shapes, ATTRS.get(op, {}))
 
 
 def reference(inst, device: str) -> tuple[str, dict]:
@@ -113,7 +118,8 @@ def main(argv=None) -> int:
     fractions, ratios, examples = [], [], {}
     for op, dt, g in cases:
         inst = instance(op, dt, g)
-        name = f"{op} {dt} {g or 'x'.join(map(str, SHAPE))}"
+        form = "".join(f"({v})" for v in ATTRS.get(op, {}).values()) if not g else ""
+        name = f"{op}{form} {dt} {g or 'x'.join(map(str, SHAPE))}"
         for device in args.devices:
             opts = {"device": device, "body": "auto"}
             s = summary(inst, opts, design_for(inst, opts).abi())

@@ -183,8 +183,10 @@ def test_ops_catalog_says_which_xdna_bodies_are_vector_and_why_not():
     assert add["mlir_aie"]["kernel"] == "aie_kernels/aie2/add.cc" and add["mlir_aie"]["lanes"] == 16
     gelu2 = ops["gelu"]["bodies"]["npu2"]["bf16"]["mlir_aie"]
     assert gelu2["symbol"] == "gelu_bf16" and gelu2["attrs"] == {"approximate": "tanh"}
-    relu2 = ops["relu"]["bodies"]["npu2"]["bf16"]
-    assert relu2["mlir_aie"]["kernel"] == "aie_kernels/aie2p/relu.cc" and relu2["auto"] == "mlir-aie kernel"
+    relu2 = ops["relu"]["bodies"]["npu2"]["bf16"]  # the generated body is vector there too, and exact: auto keeps it
+    assert relu2["mlir_aie"]["kernel"] == "aie_kernels/aie2p/relu.cc" and relu2["auto"] == "generated"
+    silu2 = ops["silu"]["bodies"]["npu2"]["bf16"]  # the generated body would be scalar: auto takes the kernel
+    assert silu2["mlir_aie"]["kernel"] == "aie_kernels/aie2p/silu.cc" and silu2["auto"] == "mlir-aie kernel"
     assert ops["reduce_max"]["bodies"]["npu2"]["bf16"]["mlir_aie"] == {
         "kernel": None, "why": "no mlir-aie kernel for reduce_max on aie2p (only aie2)"}
     assert ops["exp"]["bodies"]["npu1"]["f32"]["mlir_aie"]["why"] == "mlir-aie's exp_bf16_1024 takes bf16, not f32"

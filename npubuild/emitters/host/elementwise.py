@@ -141,18 +141,24 @@ def computed_wide(inst: KernelInstance, fn: ScalarFn) -> ScalarFn:
     return wide
 
 
-def emit_elementwise(inst: KernelInstance, fn: ScalarFn, title: str, native: bool = False) -> str:
+def emit_elementwise(inst: KernelInstance, fn: ScalarFn, title: str, native: bool = False,
+                     selecting: bool = False) -> str:
     """One loop nest over the output; each input is read at the broadcast index.
 
     ``fn`` runs through :func:`computed_wide` unless ``native`` (it takes the
     dtype's own values: sign-bit operations, conversions).
 
     Where the shape allows it (and, for an AIE body, the device lowers every op),
-    the same ``fn`` is emitted over vectors instead (:mod:`.vector`)."""
-    fn = fn if native else computed_wide(inst, fn)
-    lifted = vector.choose(inst, fn, title)
+    the same ``fn`` is emitted over vectors instead (:mod:`.vector`). A
+    ``selecting`` op returns one of its operands, so its vector body runs on the
+    dtype's own lanes: nothing is rounded, and aie2p compares bf16 lanes, not f32
+    ones (:data:`.vector.PROFILE`). Its scalar body still widens: AIE cores and
+    x86 have no scalar bf16 compare."""
+    wide = fn if native else computed_wide(inst, fn)
+    lifted = vector.choose(inst, fn if selecting else wide, title)
     if lifted is not None:
         return lifted
+    fn = wide
     b = KernelBuilder(inst, title)
     out_shape = inst.output.shape
     with b.loop_nest(out_shape) as ivs:
@@ -166,17 +172,20 @@ def emit_elementwise(inst: KernelInstance, fn: ScalarFn, title: str, native: boo
     return b.finish()
 
 
-def _make(fn: ScalarFn, title: str, native: bool = False) -> Callable[[KernelInstance], str]:
+def _make(fn: ScalarFn, title: str, native: bool = False, selecting: bool = False) -> Callable[[KernelInstance], str]:
     def emit(inst: KernelInstance) -> str:
-        return emit_elementwise(inst, fn, title, native)
+        return emit_elementwise(inst, fn, title, native, selecting)
 
     return emit
 
 
 # exact sign-bit operations: bf16 stays bf16 (bitcast to i16)
 _NATIVE = ("neg", "abs")
+# the result is one of the operands (maximumf / minimumf)
+_SELECTING = ("relu", "max", "min")
 
 EMITTERS: dict[str, Callable[[KernelInstance], str]] = {
-    **{name: _make(fn, "elementwise unary", name in _NATIVE) for name, fn in UNARY.items()},
-    **{name: _make(fn, "elementwise binary, NumPy broadcasting") for name, fn in BINARY.items()},
+    **{name: _make(fn, "elementwise unary", name in _NATIVE, name in _SELECTING) for name, fn in UNARY.items()},
+    **{name: _make(fn, "elementwise binary, NumPy broadcasting", selecting=name in _SELECTING)
+       for name, fn in BINARY.items()},
 }

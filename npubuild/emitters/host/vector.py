@@ -82,6 +82,21 @@ _PROFILE_ROWS: tuple[tuple[str, tuple, tuple, str, str], ...] = (
      "vector.reduction <add> / <maximumf> / <minimumf> : vector<16xf32>"),
     ("aie2p", ("reduction.add", "reduction.maxsi", "reduction.minsi"), _I, _V + "test-reduce-aie2p.mlir",
      "vector.reduction <add> / <maxsi> / <minsi> : vector<16xi32>, vector<64xi8>"),
+    # Two steps, each shown: the VectorToAIEVec pattern is in populateAIEVecV2CommonConversionPatterns, which
+    # populateAIEVecV2PConversionPatterns also runs (aie-target=aie2p), and the aievec op it makes has an aie2p
+    # lowering in populateAIEVecToLLVMAIE2pConversionPatterns whose test has an AIE2P prefix. f32 lanes are not
+    # admitted: MaxOpAIE2pConversion / MinOpAIE2pConversion take integers and bf16 only ("unsupported element
+    # data type"), so a 16 x f32 maximumf converts to an aievec.max aie2p cannot lower.
+    ("aie2p", ("maximumf", "minimumf"), (("bf16", 16),), "AIEVecToLLVM/test-max-min.mlir",
+     "arith.maximumf / minimumf : vector<16xbf16> -> aievec.max / min of the operands padded to vector<32xbf16> "
+     "and aievec.ext of the low half (LowerVectorMinMaxOpToAIEVecMinMaxOp) -> AIE2P: xllvm.intr.aie2p.vmax.ltbf16 / "
+     "vmin.gebf16 (and AIEVecToLLVM/test-ext-aie2p.mlir)"),
+    ("aie2p", ("maxsi", "minsi"), (("i32", 16),), "AIEVecToLLVM/test-max-min.mlir",
+     "arith.maxsi / minsi : vector<16xi32> -> aievec.max / min -> AIE2P: xllvm.intr.aie2p.vmax.lt32 / vmin.ge32"),
+    ("aie2p", ("broadcast",), (("bf16", 16), ("f32", 16), ("i32", 16)), "AIEVecToLLVM/test-broadcast_scalar-aie2p.mlir",
+     "vector.broadcast of a scalar -> aievec.broadcast_scalar (ConvertSplatToAIEBroadcastAIE2p: 256- and 512-bit "
+     "results) -> llvm.insertelement + vector.shuffle: bf16 to vector<16xbf16> (bf16_broadcast_scalar_256bit_aie2p), "
+     "f32 to vector<16xf32>, i32 to vector<16xi32>"),
 )
 # Lowered on aie2p, but to the core's hardware functions (exp2, tanh, reciprocal, inverse square root), and on aie2
 # (exp) to lookup tables of bf16 arguments, whose results are not the oracle's: a generated body promises the oracle's numerics (bit-identical to the host
