@@ -426,3 +426,33 @@ def test_binary_ops_take_the_placement_the_model_ranks_faster(op, dtype, device,
         host_text = host_emitters.emit(inst)
     kernel = HostKernel(compiled_library(host_text, inst.id), inst.describe())
     _same(run_design(d, inputs, body), kernel(*[inputs[n] for n in inst.input_names]))
+
+
+@pytest.mark.parametrize("op,dtype,device", [("relu", "bf16", "npu1"), ("relu", "bf16", "npu2"), ("sigmoid", "f32", "npu1")])
+def test_a_one_stream_op_uses_both_shim_channels_each_way_where_the_model_ranks_it_faster(op, dtype, device, tmp_path):
+    """Two groups of 2 cores per column, each with its own shim channel in and out and a contiguous half of
+    the column's rows (mlir-aie's ml/eltwise_unary runs two FIFOs each way per column). A soft-float body
+    (sigmoid f32) is compute-bound: the simpler one-channel design models as fast and is kept."""
+    from npubuild.emitters.aie.placement import modelled_us, split_channels
+
+    inst = make_instance(op, dtype, [(64, 4096)], {})
+    d = aie.design_for(inst, {"device": device})
+    assert d.core_rows == 4 and split_channels(d.device, d.buffers, d.core_rows)
+    assert not layout_problems(design_layout(d))
+    shim_in = {(t.column, t.fifo) for t in d.transfers if not t.wait}
+    shim_out = {(t.column, t.fifo) for t in d.transfers if t.wait}
+    both = op == "relu"
+    assert len(shim_in) == len(shim_out) == (2 if both else 1) * d.columns
+    if both:
+        one = _place(inst, d.split, d.device, d.buffers, d.chunk_rows, 2, d.padded_rows, d.columns, 4, d.stack, d.scratch)
+        assert modelled_us(inst, d) < modelled_us(inst, one)
+        # the halves of a column are contiguous and together cover it
+        spans = sorted((t.offset, t.offset + t.sizes[-1]) for t in d.transfers if not t.wait)
+        assert all(a[1] == b[0] for a, b in zip(spans, spans[1:])) and spans[0][0] == 0
+    text = aie.emit(inst, {"device": device})
+    body = compile_body(text, d.body, tmp_path)
+    inputs = _inputs(inst, np.random.default_rng(5))
+    with profile(DEVICES[device].arch):
+        host_text = host_emitters.emit(inst)
+    kernel = HostKernel(compiled_library(host_text, inst.id), inst.describe())
+    _same(run_design(d, inputs, body), kernel(*[inputs[n] for n in inst.input_names]))

@@ -21,6 +21,12 @@ range of chunks), with ``R`` core rows (c, 2) .. (c, 1 + R):
   ``test/objectFifo-stateful-transform/register_external_buffers/shim_broadcast_test.mlir``),
   and stay acquired while each core works through its chunks.
   With one row (R = 1) the links are plain ``([] [])`` links.
+* a kernel with one streamed input, one output and no parameter may split
+  each column into two groups of R / 2 cores, each group with its own
+  shim -> mem tile FIFO, its own joined output FIFO back and a contiguous half
+  of the column's chunks: both shim channels stream each way, as mlir-aie's
+  ``programming_examples/ml/eltwise_unary`` does (two input and two output
+  FIFOs per column). :mod:`.placement` takes it where the model ranks it faster.
 
 Channels decide the packing. At most two FIFOs can enter a core (it has two
 input DMA channels), and two can leave a shim tile towards the array, so

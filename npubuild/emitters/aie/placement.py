@@ -142,23 +142,33 @@ def _plan(inst: KernelInstance, device: Device, only: int | None = None, placer:
         n_chunks = padded // r
         options = placements(n_chunks, device, cap, placer)
         for cols, rows in options:
-            d = _place(inst, split, device, buffers, r, depth, padded, cols, rows, stack_of(r), scratch_of[r], placer)
-            problems = layout_problems(design_layout(d))
-            fallback = streams == natural and rows == 1
-            if problems and not fallback:
-                notes.append(f"{cols} column(s) x {rows} row(s) do not fit ({problems[0]})")
-                continue
-            # a one-row design of the kernel's own packing is kept even when it does not fit:
-            # the checker then refuses it with the reason, as for any design
-            ok = not problems
-            # a library kernel's design (``only``) keeps the most cores: the packed a‖b copy path it exercises
-            # is pinned by tests/test_xdna_library_designs.py
-            rank = (ok, -modelled_us(inst, d) if ok and only is None else 0.0, len(d.cores))
-            if ok and only is None:
-                ranked.append((rank, streams, cols, rows))
-            if best is None or rank > best_rank:
-                best, best_rank, best_ok, why, first = d, rank, ok, (n_chunks, streams, cap), (problems or [""])[0]
-            break
+            taken = False
+            for groups in (1, 2) if split_channels(device, buffers, rows) else (1,):
+                d = _place(inst, split, device, buffers, r, depth, padded, cols, rows, stack_of(r), scratch_of[r],
+                           placer, groups)
+                if only is not None:  # a library kernel's design: its cores' time is the kernel's
+                    from .kernel_library import kernel_call
+
+                    d.call = kernel_call(d.body, device.name)
+                problems = layout_problems(design_layout(d))
+                fallback = streams == natural and rows == 1
+                if problems and not fallback:
+                    notes.append(f"{cols} column(s) x {rows} row(s){' on both shim channels' if groups > 1 else ''} "
+                                 f"do not fit ({problems[0]})")
+                    continue
+                # a one-row design of the kernel's own packing is kept even when it does not fit:
+                # the checker then refuses it with the reason, as for any design
+                ok = not problems
+                # the modelled time ranks the candidates (a library kernel's too: its cores' time is modelled);
+                # on a tie, the most cores, then one shim channel each way per column (the simpler design)
+                rank = (ok, -modelled_us(inst, d) if ok else 0.0, len(d.cores), -groups)
+                if ok and only is None:
+                    ranked.append((rank, streams, cols, rows))
+                if best is None or rank > best_rank:
+                    best, best_rank, best_ok, why, first = d, rank, ok, (n_chunks, streams, cap), (problems or [""])[0]
+                taken = True
+            if taken:
+                break
     assert best is not None
     for rank, streams, cols, rows in ranked:
         if rank != best_rank and rank[2] > len(best.cores):
@@ -197,12 +207,29 @@ def _rows_note(device: Device, d: Design, n_chunks: int, streams: int, cap: int,
     return "; ".join(why + notes)
 
 
+def split_channels(device: Device, buffers: list[HostBuffer], rows: int) -> bool:
+    """Whether a column can stream through both of its shim's channels each way: two groups of ``rows / 2``
+    cores, each fed and drained by its own shim -> mem tile -> cores FIFOs (mlir-aie's
+    ``ml/eltwise_unary`` runs two input and two output FIFOs per column). Only a design with one streamed
+    input, one output and no parameter buffer leaves both shim channels free; the mem tile then carries 2
+    inputs + ``rows`` core outputs in, and ``rows`` core inputs + 2 outputs out. A packed buffer (a‖b) is
+    left out: its inputs go on separate channels instead (the packing's cores copy the parts apart)."""
+    ins = [b for b in buffers if not b.output]
+    outs = [b for b in buffers if b.output]
+    return (rows >= 2 and rows % 2 == 0 and len(ins) == 1 and ins[0].streamed and len(ins[0].parts) == 1 and len(outs) == 1
+            and device.shim_in_channels >= 2 and device.shim_out_channels >= 2
+            and rows + 2 <= min(device.mem_in_channels, device.mem_out_channels))
+
+
 def _place(inst, split: Split, device: Device, buffers: list[HostBuffer], r: int, depth: int, padded: int,
-           cols: int, rows: int, stack: int, scratch: int, placer: Placer = COLUMNS) -> Design:
-    """The design of ``inst`` on ``cols`` columns x ``rows`` core rows (chunks of ``r`` rows)."""
+           cols: int, rows: int, stack: int, scratch: int, placer: Placer = COLUMNS, groups: int = 1) -> Design:
+    """The design of ``inst`` on ``cols`` columns x ``rows`` core rows (chunks of ``r`` rows). ``groups``: 2
+    splits each column's rows into two halves, each with its own shim channel each way and its own
+    contiguous half of the column's chunks (:func:`split_channels`)."""
     n_chunks = padded // r
-    per_col = n_chunks // cols  # chunks per column per run
-    per_core = per_col // rows
+    per_col = n_chunks // (cols * groups)  # chunks per column (per group) per run
+    per_row_group = rows // groups
+    per_core = per_col // per_row_group
     body = chunk_instance(inst, split, r)
     d = Design(inst.id, device, cols, split.rows, r, split, body, buffers, stack=stack, padded_rows=padded,
                scratch=scratch, core_rows=rows)
@@ -214,49 +241,52 @@ def _place(inst, split: Split, device: Device, buffers: list[HostBuffer], r: int
         return f"{base}_c{c}" if rows == 1 else f"{base}_c{c}_r{j}"
 
     def offsets(obj: int) -> tuple[int, ...]:
-        return () if rows == 1 else tuple(j * obj for j in range(rows))
+        return () if per_row_group == 1 else tuple(j * obj for j in range(per_row_group))
 
-    for c in range(cols):
+    for c, g in ((c, g) for c in range(cols) for g in range(groups)):
         shim, mem = placer.shim(c), placer.mem(c)
-        cores = [placer.core(c, j) for j in range(rows)]
-        bd = 0
+        first = g * per_row_group
+        cores = [placer.core(c, first + j) for j in range(per_row_group)]
+        group = f"_g{g}" if groups > 1 else ""
+        v = c * groups + g  # the contiguous range of chunks this group streams
+        bd = g * len(buffers)
         streamed_in: list[list[str]] = [[] for _ in cores]
         params: list[str] = []
         operand_of: list[dict[int, Operand]] = [{} for _ in cores]
-        out_fifo = [""] * rows
+        out_fifo = [""] * per_row_group
         for bi, b in enumerate(buffers):
             eb_rows = sum(n // split.rows for _, n in b.parts) if not b.output else split.out_row_elems(inst)
             if b.output:
                 obj = r * eb_rows
                 shape = body.output.shape
-                names = [child(b.name, c, j) for j in range(rows)]
+                names = [child(b.name, c, first + j) for j in range(per_row_group)]
                 for j, core in enumerate(cores):
                     d.fifos.append(Fifo(names[j], core, (mem,), depth, shape, b.dtype))
-                parent = f"{b.name}_c{c}_shim"
-                d.fifos.append(Fifo(parent, mem, (shim,), outer, shape if rows == 1 else (rows * obj,), b.dtype))
+                parent = f"{b.name}_c{c}{group}_shim"
+                d.fifos.append(Fifo(parent, mem, (shim,), outer, shape if per_row_group == 1 else (per_row_group * obj,), b.dtype))
                 d.links.append(Link(tuple(names), parent, offsets(obj)))
                 out_fifo = names
-                d.transfers.append(Transfer(bi, parent, c, c * per_col * obj, (1, 1, 1, per_col * obj), (0, 0, 0, 1), bd, True))
+                d.transfers.append(Transfer(bi, parent, c, v * per_col * obj, (1, 1, 1, per_col * obj), (0, 0, 0, 1), bd, True))
                 bd += 1
                 continue
             if b.streamed:
                 obj = r * eb_rows
                 shape = _object_shape(b, body, position, obj)
-                parent = f"{b.name}_c{c}_shim"
-                names = [child(b.name, c, j) for j in range(rows)]
-                d.fifos.append(Fifo(parent, shim, (mem,), outer, shape if rows == 1 else (rows * obj,), b.dtype))
+                parent = f"{b.name}_c{c}{group}_shim"
+                names = [child(b.name, c, first + j) for j in range(per_row_group)]
+                d.fifos.append(Fifo(parent, shim, (mem,), outer, shape if per_row_group == 1 else (per_row_group * obj,), b.dtype))
                 for j, core in enumerate(cores):
                     d.fifos.append(Fifo(names[j], mem, (core,), depth, shape, b.dtype))
                     streamed_in[j].append(names[j])
                 d.links.append(Link(parent, tuple(names), offsets(obj)))
                 part = r * (eb_rows // len(b.parts))
                 if len(b.parts) == 1:
-                    d.transfers.append(Transfer(bi, parent, c, c * per_col * obj, (1, 1, 1, per_col * obj), (0, 0, 0, 1), bd, False))
+                    d.transfers.append(Transfer(bi, parent, c, v * per_col * obj, (1, 1, 1, per_col * obj), (0, 0, 0, 1), bd, False))
                 else:
                     # chunk k of column c = [part 0 rows | part 1 rows | ...], each part a separate tensor in the buffer
                     plen = b.slot(0)
                     d.transfers.append(
-                        Transfer(bi, parent, c, c * per_col * part, (1, per_col, len(b.parts), part), (0, part, plen, 1), bd, False)
+                        Transfer(bi, parent, c, v * per_col * part, (1, per_col, len(b.parts), part), (0, part, plen, 1), bd, False)
                     )
             else:
                 obj = b.elems
@@ -271,7 +301,7 @@ def _place(inst, split: Split, device: Device, buffers: list[HostBuffer], r: int
                     elems = (r * (n // split.rows)) if b.streamed else n
                     local = None
                     if len(b.parts) > 1:
-                        local = f"{tensor}_c{c}_local" if rows == 1 else f"{tensor}_c{c}_r{j}_local"
+                        local = f"{tensor}_c{c}_local" if rows == 1 else f"{tensor}_c{c}_r{first + j}_local"
                         d.locals.append((core, local, body.inputs[position[tensor]].shape, b.dtype))
                     operand_of[j][position[tensor]] = Operand(names[j], off, local, elems)
                     off += elems
