@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from npubuild.emitters.aie import design_for
-from npubuild.emitters.aie.roofline import DISPATCH_US, SOFTFLOAT_CYCLES, count_ops, roofline
+from npubuild.emitters.aie.roofline import VECTOR_OP_CYCLES, DISPATCH_US, SOFTFLOAT_CYCLES, count_ops, roofline
 from npubuild.emitters.aie.summary import one_line, summary
 from npubuild.specfile.instances import make_instance
 
@@ -99,6 +99,20 @@ def test_count_ops_runs_each_op_as_often_as_its_loops():
     }
     """
     assert count_ops(text) == {"vector_ops": 4 * 4 * 2, "softfloat_ops": 4, "scalar_ops": 4}
+
+
+def test_an_f32_vector_multiply_is_its_aie2_emulation_unless_both_operands_are_widened_bf16():
+    text = """
+      %a = arith.extf %x : vector<16xbf16> to vector<16xf32>
+      %b = arith.extf %y : vector<16xbf16> to vector<16xf32>
+      %p = arith.mulf %a, %b : vector<16xf32>
+      %q = arith.mulf %p, %a : vector<16xf32>
+      %r = arith.mulf %x, %y : vector<16xbf16>
+    """
+    # AIEVecToLLVM's MulElemOpConversion (accuracy-safe): 25 instructions for %q on aie2; %p is one
+    # bf16 mul_elem (test_mul_elem.mlir, test_mul_elem_bf16_float); aie2p multiplies f32 natively
+    assert count_ops(text, "aie2")["vector_ops"] == 2 + 1 + VECTOR_OP_CYCLES[("aie2", "mulf", "f32")] + 1 == 29
+    assert count_ops(text, "aie2p")["vector_ops"] == count_ops(text)["vector_ops"] == 5
 
 
 # ---- the designs: bytes per run, weights included ---------------------------------------------------------------

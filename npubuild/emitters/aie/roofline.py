@@ -60,6 +60,15 @@ SOFTFLOAT_CYCLES = 40  # assumed: cycles of one scalar f32 operation done by a c
 DISPATCH_US = 45.0  # one dispatch's fixed cost (XRT run + wait of an empty kernel, mlir-aie issue #2381)
 VECTOR_BYTES = 64  # one 512-bit vector register: the ideal design's elements per vector instruction
 
+# Vector operations that are more than one instruction, per AIE generation: (arch, op, element type) -> cycles.
+# An f32 multiply on AIE2 is emulated with bf16 MACs (lib/Conversion/AIEVecToLLVM/AIEVecToLLVM.cpp,
+# MulElemOpConversion, at the pass's default aie2-fp32-emulation-strategy=accuracy-safe, which aiecc does not
+# change): each operand is split into three bf16 vectors (3 to_v16bfloat16, 3 upd, 2 msc_elem), then 1 mul and
+# 8 mac: 25 instructions for one vector<16xf32> mulf. AIE2P multiplies f32 natively (MulElemOpAIE2pConversion).
+# A product of two bf16 vectors widened with arith.extf is one bf16 mul_elem with an f32 result instead
+# (test/Conversion/VectorToAIEVec/test_mul_elem.mlir, test_mul_elem_bf16_float): one instruction.
+VECTOR_OP_CYCLES = {("aie2", "mulf", "f32"): 25}
+
 _TILE_KIND = {0: "shim", 1: "mem"}
 
 
@@ -146,7 +155,7 @@ def design_facts(inst, d, abi: dict) -> dict:
         with profile(d.device.arch):
             text = host_emit(d.body)
         calls = max(c.chunks for c in d.cores)
-        counts = count_ops(text)
+        counts = count_ops(text, d.device.arch)
         facts["work"] = {"kind": "generated", **{k: v * calls for k, v in counts.items()}}
     return facts
 
@@ -172,15 +181,20 @@ _OP = re.compile(r"=\s*(arith|math|vector|memref)\.(\w+)|^\s*(memref\.store|vect
 _SOFT = {"addf", "subf", "mulf", "divf", "remf", "maximumf", "minimumf", "maxnumf", "minnumf", "cmpf", "negf",
          "fptosi", "fptoui", "sitofp", "uitofp", "truncf"}
 _FREE = {"constant"}
+_VECTOR_ELEM = re.compile(r"vector<\d+x(\w+)>")
+_RESULT = re.compile(r"(%[\w.]+) = ")
+_OPERANDS = re.compile(r"arith\.mulf (%[\w.]+), (%[\w.]+)")
 
 
-def count_ops(text: str) -> dict:
+def count_ops(text: str, arch: str = "") -> dict:
     """Dynamic operation counts of one call of a body (MLIR text): each op counted as many times as its
-    enclosing ``scf.for`` loops run. ``vector_ops``: ops on vector types; ``softfloat_ops``: scalar float ops
-    (extf of bf16 is a shift and counts as integer); ``scalar_ops``: every other scalar op, loads and stores."""
+    enclosing ``scf.for`` loops run. ``vector_ops``: vector instructions (an op on vector types, weighted by
+    :data:`VECTOR_OP_CYCLES` for ``arch``); ``softfloat_ops``: scalar float ops (extf of bf16 is a shift and
+    counts as integer); ``scalar_ops``: every other scalar op, loads and stores."""
     consts = {m.group(1): int(m.group(2)) for m in _CONST.finditer(text)}
     stack: list[int] = []
     out = {"vector_ops": 0, "softfloat_ops": 0, "scalar_ops": 0}
+    widened: set[str] = set()  # vectors that are arith.extf of bf16 vectors
     for line in text.splitlines():
         s = line.strip()
         if s.startswith("//"):
@@ -194,7 +208,15 @@ def count_ops(text: str) -> dict:
             times = prod(stack) if stack else 1
             name = op.group(2) or ""
             if "vector<" in s:
-                out["vector_ops"] += times
+                elem = _VECTOR_ELEM.search(s)
+                key = (arch, name, elem.group(1) if elem else "")
+                res = _RESULT.match(s)
+                if res and name == "extf" and "bf16" in s:
+                    widened.add(res.group(1))
+                operands = _OPERANDS.search(s) if name == "mulf" else None
+                if operands and {operands.group(1), operands.group(2)} <= widened:
+                    key = ()  # bf16 x bf16 into f32: one mul_elem
+                out["vector_ops"] += times * VECTOR_OP_CYCLES.get(key, 1)
             elif name in _SOFT or op.group(1) == "math":
                 out["softfloat_ops"] += times
             else:
