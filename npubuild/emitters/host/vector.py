@@ -184,6 +184,15 @@ def profile(name: str):
         _profile.reset(token)
 
 
+def emulated_f32_multiply() -> bool:
+    """Whether the current profile's f32 vector multiply is emulated: on aie2 an ``arith.mulf`` on
+    ``vector<16xf32>`` becomes 25 bf16 instructions (mlir-aie lib/Conversion/AIEVecToLLVM/AIEVecToLLVM.cpp,
+    MulElemOpConversion, accuracy-safe), while a product of two widened bf16 vectors is one ``mul_elem``
+    (test/Conversion/VectorToAIEVec/test_mul_elem.mlir, test_mul_elem_bf16_float). Bodies then multiply
+    by pieces (:mod:`.vector_rows`)."""
+    return _profile.get() == "aie2"
+
+
 class CannotLift(ValueError):
     """A scalar body uses an operation the vector builder cannot lift (the kernel keeps its scalar body)."""
 

@@ -26,7 +26,7 @@ from . import mathfns
 from .mlir_text import MLIR_TYPE, memref_type
 from .mlir_text import narrow as from_acc
 from .mlir_text import widen as to_acc
-from .vector import LANES, VectorBuilder, take
+from .vector import LANES, VectorBuilder, emulated_f32_multiply, take
 
 F = "f32"  # every float is accumulated in f32 (reduce.ACC_FLOAT; f16 and bf16 widened exactly)
 
@@ -121,6 +121,27 @@ class _Rows:
         lo, mid, hi = (self.f("mulf", d, p) for p in parts)
         return self.f("addf", self.f("addf", lo, mid), hi)
 
+    def pieces(self, t: str) -> list[str]:
+        """The f32 lanes ``t`` as three widened bf16 vectors (lo, mid, hi) whose exact sum is ``t``: hi =
+        bf16(t), mid = bf16(t - hi), lo = t - hi - mid (each subtraction exact, as in :meth:`split`, for |t| >=
+        2^-103 and finite ``t``)."""
+        b = self.b
+        out, rest = [], t
+        for k in range(3):
+            p = b.op(f"arith.extf {b.op(f'arith.truncf {rest} : {F} to bf16')} : bf16 to {F}")
+            out.append(p)
+            if k < 2:
+                rest = self.f("subf", rest, p)
+        return out[::-1]
+
+    def product(self, t: str, w: str) -> str:
+        """``t`` times the widened bf16 lanes ``w``: one f32 multiply, or where that is emulated
+        (:func:`.vector.emulated_f32_multiply`) ``t``'s three bf16 pieces each times ``w``, summed smallest first:
+        (t_lo w + t_mid w) + t_hi w, three exact products and two f32 roundings."""
+        if not emulated_f32_multiply():
+            return self.f("mulf", t, w)
+        return self.times(w, self.pieces(t))
+
     def minus(self, x: str, parts: list[str]) -> str:
         """``x`` minus the scalar split into ``parts`` (lo, mid, hi): ((x - hi) - mid) - lo."""
         lo, mid, hi = parts
@@ -149,8 +170,9 @@ def emit_norm(inst: KernelInstance, lanes: int) -> VectorBuilder:
     The row's sums are ``vector<16xf32>`` partial sums folded by ``vector.reduction <add>``; the
     mean (layer_norm), the variance and r = rsqrt(var + eps) are scalar f32 (one division and one
     rsqrt per row), and reach the lanes through :meth:`_Rows.split` (no f32 broadcast on aie2).
-    Per element: d = x (rms_norm) or ((x - mean_hi) - mean_mid) - mean_lo, y = ((d r_lo + d r_mid)
-    + d r_hi) gamma (+ beta), rounded once to the dtype. Against the scalar body's d = x - mean and
+    Per element: d = x (rms_norm) or ((x - mean_hi) - mean_mid) - mean_lo, t = (d r_lo + d r_mid)
+    + d r_hi, y = t gamma (+ beta), rounded once to the dtype; on aie2, whose f32 vector multiply is
+    emulated, t gamma is taken by t's bf16 pieces (:meth:`_Rows.product`). Against the scalar body's d = x - mean and
     d r, each is at most 2 more f32 roundings (u = 2^-24 relative, well inside the bound of
     docs/kernels.md); tests/test_xdna_norms.py checks the host simulation bit for bit against a
     NumPy model of exactly these operations."""
@@ -188,7 +210,7 @@ def emit_norm(inst: KernelInstance, lanes: int) -> VectorBuilder:
         rs = r.split(rs)
 
         def store(iv, _):
-            y = r.f("mulf", r.times(centred(iv), rs), r.read(g, p_shape, iv, row=False))
+            y = r.product(r.times(centred(iv), rs), r.read(g, p_shape, iv, row=False))
             if center:
                 y = r.f("addf", y, r.read(b.in_args[2], p_shape, iv, row=False))
             r.write(y, iv)
