@@ -51,7 +51,18 @@ RECORDED = {
                      "eltwise_vadd<bfloat16, bfloat16, 1024>(a_in, b_in, c_out);"),
     "aie2p/mul.cc": ("void eltwise_mul_bf16_vector(bfloat16 *a_in, bfloat16 *b_in, bfloat16 *c_out)",
                      "eltwise_vmul<bfloat16, bfloat16, 1024>(a_in, b_in, c_out);"),
+    # the count is the int argument (its loop bound below), or the macro when defined
+    "aie2/tanh.cc": ("void tanh_bf16(bfloat16 *restrict input, bfloat16 *restrict output, int input_size)",
+                     "for (int i = 0; i < TANH_ELEMS; i += 32) {"),
+    "aie2/sigmoid.cc": ("void sigmoid_bf16(bfloat16 *restrict input, bfloat16 *restrict output, int input_size)",
+                        "for (int i = 0; i < vector_size; i += 32) {"),
+    "aie2p/tanh.cc": ("void tanh_bf16(bfloat16 *restrict input, bfloat16 *restrict output, int input_size)",
+                      "for (int i = 0; i < num_elems; i += 32) {"),
+    "aie2p/sigmoid.cc": ("void sigmoid_bf16(bfloat16 *restrict input, bfloat16 *restrict output, int input_size)",
+                         "for (int i = 0; i < num_elems; i += 32) {"),
 }
+# The count macros: `#ifndef X / #define X vector_size` in the source (none: the loop runs to the argument)
+COUNT_MACROS = {"aie2/tanh.cc": "TANH_ELEMS", "aie2p/sigmoid.cc": "SIGMOID_ELEMS"}
 # The vector each kernel's loop loads (lanes of bf16), as written in the source.
 LANES = {
     "aie2/relu.cc": ("v32bfloat16 input = *(v32bfloat16 *)(a + i);", 32),
@@ -68,8 +79,13 @@ LANES = {
     "aie2p/relu.cc": ("auto it_in = aie::begin_restrict_vector<32>((bfloat16 *)a);", 32),
     "aie2p/add.cc": ("constexpr int vec_factor = 32;", 32),
     "aie2p/mul.cc": ("constexpr int vec_factor = 32;", 32),
+    "aie2/tanh.cc": ("auto it_in = aie::begin_restrict_vector<32>((bfloat16 *)input_vector);", 32),
+    "aie2/sigmoid.cc": ("auto it_in = aie::begin_restrict_vector<32>((bfloat16 *)input_vector);", 32),
+    "aie2p/tanh.cc": ("auto it_in = aie::begin_restrict_vector<32>((bfloat16 *)input_vector);", 32),
+    "aie2p/sigmoid.cc": ("auto it_in = aie::begin_restrict_vector<32>((bfloat16 *)input_vector);", 32),
 }
-LUT_KERNELS = {"aie2/gelu.cc", "aie2/silu.cc", "aie2/bf16_exp.cc"}  # #include <lut_based_ops.h>
+LUT_KERNELS = {"aie2/gelu.cc", "aie2/silu.cc", "aie2/bf16_exp.cc",  # #include <lut_based_ops.h>
+               "aie2/tanh.cc", "aie2/sigmoid.cc"}  # #include "lut_based_ops.h"
 
 
 def _mirror_show(path: str) -> str | None:
@@ -97,11 +113,15 @@ def test_every_entry_matches_its_recorded_prototype():
         assert len(params) == len(e.args), e.source
         for p, role in zip(params, e.args):
             if role == "n":
-                assert p.split()[-2] == "int32_t", (e.source, p)
+                assert p.split()[-2] in ("int32_t", "int"), (e.source, p)
             else:
                 assert p.startswith("bfloat16 *") and e.dtype == "bf16", (e.source, p)
         assert (e.kind == "fixed") == bool(count_line), e.source
-        if e.kind == "fixed":
+        if e.kind == "fixed" and "n" in e.args:  # the loop runs to the argument, or to the macro when defined
+            macro = COUNT_MACROS.get(e.source)
+            assert e.defines == ((f"{macro}={e.fixed_elems}",) if macro else ()), e.source
+            assert re.search(rf"i < ({macro}|num_elems|vector_size);", count_line), e.source
+        elif e.kind == "fixed":
             assert re.search(rf"\b{e.fixed_elems}\b", count_line), e.source
         assert e.lut == (e.source in LUT_KERNELS), e.source
         lanes = LANES[e.source][1]
@@ -135,9 +155,11 @@ def test_later_kernels_name_their_commit():
         assert re.fullmatch(r"[0-9a-f]{40}", commit) and commit != MIRROR_COMMIT, src
     assert kl.entries("relu", "aie2p")[0].describe()["read_at"] == kl.READ_LATER["aie2p/relu.cc"]
     assert kl.entries("relu", "aie2")[0].describe()["read_at"] == MIRROR_COMMIT
-    # tanh and sigmoid on aie2p compute the hardware aie::tanh, which their source does not define
-    assert not kl.entries("tanh") and not kl.entries("sigmoid")
-    assert "aie::tanh" in kl.LEFT_OUT["aie2p/tanh.cc"] and "aie::tanh" in kl.LEFT_OUT["aie2p/sigmoid.cc"]
+    # tanh and sigmoid: added after MIRROR_COMMIT on both archs; aie2p's hardware aie::tanh is modelled as gelu's
+    for op in ("tanh", "sigmoid"):
+        assert {e.arch: e.describe()["read_at"] for e in kl.entries(op)} == {
+            a: kl.READ_LATER[f"{a}/{op}.cc"] for a in ("aie2", "aie2p")}
+    assert not set(kl.LEFT_OUT) & {"aie2p/tanh.cc", "aie2p/sigmoid.cc"}
 
 
 def test_entries_cover_only_ops_with_matching_semantics():
@@ -237,7 +259,8 @@ def test_model_agrees_with_the_oracle_within_the_documented_tolerance(e):
     assert not bad.any(), f"{e.op}/{e.arch}: {np.count_nonzero(bad)} outside {t}"
 
 
-@pytest.mark.parametrize("op_arch", [("gelu", "aie2"), ("silu", "aie2"), ("exp", "aie2"), ("exp", "aie2p"), ("softmax", "aie2p")])
+@pytest.mark.parametrize("op_arch", [("gelu", "aie2"), ("silu", "aie2"), ("exp", "aie2"), ("exp", "aie2p"), ("softmax", "aie2p"),
+                                     ("tanh", "aie2"), ("sigmoid", "aie2"), ("sigmoid", "aie2p")])
 def test_approximate_kernels_are_modelled_not_the_oracle(op_arch):
     """The models carry the kernels' own errors: the LUT tanh, the fixed-point exp, bf16 log2e."""
     e = kl.entries(*op_arch)[0]
@@ -252,6 +275,57 @@ def test_aie2p_exp_carries_the_bf16_log2e():
     y = float(kl.model(e, [np.array([10.0], np.float32).astype(BF16)])[0])
     assert abs(y / np.exp(10.0 * kn.LOG2E_BF16 / np.log2(np.e)) - 1) < 2**-7  # not e^10
     assert abs(y / np.exp(10.0) - 1) > 0.01
+
+
+def _bits(a):
+    return np.asarray(a).view(np.uint16)
+
+
+def _every_bf16(lo: float, hi: float):
+    x = np.arange(1 << 16, dtype=np.uint16).view(BF16)
+    f = x.astype(np.float32)
+    return x[np.isfinite(f) & (f >= lo) & (f <= hi)]
+
+
+@pytest.mark.parametrize("op", ["tanh", "sigmoid"])
+def test_tanh_and_sigmoid_hold_their_tolerance_on_every_bf16_input(op):
+    """The random-input test above draws from [-100, 100]; these kernels' errors are near 0, so every input."""
+    o = ops.REGISTRY[op]
+    for e in kl.entries(op):
+        x = _every_bf16(*e.tolerance.domain)
+        ref = np.asarray(o.evaluate([x], {}, "bf16")).astype(np.float64)
+        y = kl.model(e, [x]).astype(np.float64)
+        t = e.tolerance
+        assert (np.abs(y - ref) <= t.atol + t.rtol * np.abs(ref)).all(), e.arch
+
+
+def test_aie2_tanh_is_the_lut_tanh_and_aie2p_tanh_the_rounded_tanh():
+    x = _every_bf16(-1e4, 1e4)
+    t2, t2p = kl.entries("tanh", "aie2")[0], kl.entries("tanh", "aie2p")[0]
+    assert np.array_equal(_bits(kl.model(t2, [x])), _bits(kn.tanh_lut(x).astype(BF16)))
+    assert np.array_equal(_bits(kl.model(t2p, [x])), _bits(np.tanh(x.astype(np.float32)).astype(BF16)))
+    # on [0, 1/4) the LUT piece is y = x: 0.2383 comes back as itself, 1.9% above tanh
+    y = float(kl.model(t2, [np.array([0.23828125], np.float32).astype(BF16)])[0])
+    assert y == 0.23828125 and y / np.tanh(0.23828125) - 1 > 0.018
+
+
+def test_sigmoid_models_step_as_their_sources():
+    x = _every_bf16(-1e4, 1e4)
+    f = x.astype(np.float32)
+
+    def r(v):
+        return np.asarray(v, np.float32).astype(BF16).astype(np.float32)
+
+    # aie2: half_x stored as bf16, LUT tanh, + 1 and * 0.5 rounded to bf16
+    want2 = r(r(kn.tanh_lut(r(f * np.float32(0.5))) + np.float32(1)) * np.float32(0.5))
+    assert np.array_equal(_bits(kl.model(kl.entries("sigmoid", "aie2")[0], [x])), _bits(want2.astype(BF16)))
+    # aie2p: half_x stays f32, the hardware tanh rounded to bf16, then the same two roundings
+    want2p = r(r(r(np.tanh(f * np.float32(0.5))) + np.float32(1)) * np.float32(0.5))
+    assert np.array_equal(_bits(kl.model(kl.entries("sigmoid", "aie2p")[0], [x])), _bits(want2p.astype(BF16)))
+    # 1 + tanh in bf16: sigmoid is 0 once tanh(x/2) rounds to -1, and a multiple of 2^-8 from 1/2 up
+    for e in kl.entries("sigmoid"):
+        y = kl.model(e, [np.array([-8.0, 0.0, 0.005, 0.01], np.float32).astype(BF16)]).astype(np.float32)
+        assert list(y) == [0.0, 0.5, 0.5, 0.5 + 2**-8], e.arch
 
 
 # ---- choosing and calling -------------------------------------------------------------------------------------------
@@ -297,6 +371,23 @@ def test_kernel_call_of_a_row_kernel_passes_the_row_length():
         "func.call @reduce_max_vector_bfloat16(%s0, %o, %len) : (memref<1x512xbf16>, memref<1xbf16>, i32) -> ()"
     ]
     assert r.describe()["row_length"] == 512 and r.describe()["body_source"] == "mlir-aie"
+
+
+@pytest.mark.parametrize("op,device,obj", [
+    ("tanh", "npu1", "aiek_aie2_tanh_bf16_TANH_ELEMS-1024.a"), ("sigmoid", "npu1", "aiek_aie2_sigmoid_bf16.a"),
+    ("tanh", "npu2", "aiek_aie2p_tanh_bf16.o"), ("sigmoid", "npu2", "aiek_aie2p_sigmoid_bf16_SIGMOID_ELEMS-1024.o"),
+])
+def test_kernel_call_of_a_fixed_kernel_with_a_count_passes_the_chunk(op, device, obj):
+    """tanh_bf16 / sigmoid_bf16 take the element count: the 1024-element chunk, whatever its shape's last axis."""
+    for shape, ty in (([1024], "memref<1024xbf16>"), ([1, 1024], "memref<1x1024xbf16>"), ([32, 32], "memref<32x32xbf16>")):
+        c = kl.kernel_call(_inst(op, [shape]), device)
+        assert c.count == 1024 and c.object_name == obj
+        assert c.constant_lines() == ["%kn = arith.constant 1024 : i32"]
+        assert c.call_lines(["%s0"], "%o") == [f"func.call @{op}_bf16(%s0, %o, %kn) : ({ty}, {ty}, i32) -> ()"]
+        assert c.describe()["row_length"] == 1024
+    assert kl.why_not(_inst(op, [[2, 1024]]), device).endswith("exactly 1024 elements, this chunk has 2048")
+    r = kl.chunk_rule(_inst(op, [[64, 4096]]), device)
+    assert (r.elements, r.rows, r.align) == (1024, 0, 64)
 
 
 @pytest.mark.parametrize("op,shapes,attrs,dtype,device,why", [

@@ -47,6 +47,12 @@ CASES = [
     ("relu", "npu2", [(64, 4096)], {}),
     ("add", "npu2", [(3, 1000)] * 2, {}),
     ("mul", "npu2", [(64, 4096)] * 2, {}),
+    ("tanh", "npu1", [(64, 4096)], {}),
+    ("sigmoid", "npu1", [(64, 4096)], {}),
+    ("tanh", "npu2", [(64, 4096)], {}),
+    ("sigmoid", "npu2", [(64, 4096)], {}),
+    ("sigmoid", "npu1", [(3, 1000)], {}),
+    ("tanh", "npu2", [(5, 700)], {}),
 ]
 
 
@@ -150,6 +156,33 @@ def test_a_row_kernel_gets_the_row_length_as_i32():
     assert len(_cores(text)) == 32
 
 
+@pytest.mark.parametrize("op", ["tanh", "sigmoid"])
+@pytest.mark.parametrize("device", ["npu1", "npu2"])
+def test_tanh_and_sigmoid_cores_pass_the_chunk_as_i32(op, device):
+    """tanh_bf16 / sigmoid_bf16 take (in, out, int): every core calls them on its 1024-element chunk with 1024."""
+    from npubuild.emitters.aie.rules_check import text_problems
+
+    inst = _inst(op, [(64, 4096)], {})
+    arch = {"npu1": "aie2", "npu2": "aie2p"}[device]
+    for body in ("mlir-aie", "auto"):  # the generated body is scalar on both devices: auto takes the kernel too
+        opts = {"device": device, "body": body}
+        d = aie.design_for(inst, opts)
+        assert d.call is not None and d.call.kernel.source == f"{arch}/{op}.cc", d.body_note
+        assert not layout_problems(design_layout(d))
+        text = aie.emit(inst, opts)
+        assert "@body" not in text and text_problems(text) == []
+        obj = d.call.object_name
+        assert text.count(f'func.func private @{op}_bf16(memref<1024xbf16>, memref<1024xbf16>, i32) '
+                          f'attributes {{link_with = "{obj}"}}') == 1
+        cores = _cores(text)
+        assert len(cores) == len(d.cores) > 1
+        for core_body, _ in cores:
+            assert core_body.count("%kn = arith.constant 1024 : i32") == 1
+            assert core_body.count(f"func.call @{op}_bf16(%s0, %o, %kn) : (memref<1024xbf16>, memref<1024xbf16>, i32) -> ()") == 1
+        info = aie.body_info(inst, opts)
+        assert info["source"] == "mlir-aie kernel" and info["kernel"] == f"aie_kernels/{arch}/{op}.cc"
+
+
 def test_misaligned_buffers_are_refused_by_the_checker():
     inst = _inst("relu", [(64, 4096)], {})
     d = aie.design_for(inst, {"device": "npu1", **MLIR_AIE})
@@ -165,7 +198,7 @@ def test_misaligned_buffers_are_refused_by_the_checker():
         ("reduce_max", "npu2", [(64, 4096)], {}, "no mlir-aie kernel for reduce_max on aie2p (only aie2)"),
         ("reduce_max", "npu1", [(64, 4096)], {"axes": [-1]}, "a chunk of y is 2 bytes and the DMA moves 4-byte words"),
         ("softmax", "npu2", [(4, 100)], {"axis": -1}, "rows of a multiple of 32 elements, not 100"),
-        ("tanh", "npu1", [(64, 4096)], {}, "no mlir-aie kernel for tanh"),
+        ("erf", "npu1", [(64, 4096)], {}, "no mlir-aie kernel for erf"),
     ],
 )
 def test_without_a_fitting_kernel_the_generated_body_stays_and_says_why(op, device, shapes, attrs, why):
@@ -240,8 +273,10 @@ def test_packed_part_copies_run_on_the_host(dtype, src_elems, shape, offset):
         ("softmax", "npu2", [(64, 4096)], {"axis": -1}, True),  # generated: scalar on aie2p -> softmax.cc
         ("relu", "npu1", [(64, 4096)], {}, False),  # generated: vector<16>, the oracle's arithmetic: kept
         ("add", "npu1", [(64, 4096)] * 2, {}, False),
-        ("tanh", "npu1", [(64, 4096)], {}, False),  # no library kernel: scalar, nothing else to do
-        ("relu", "npu2", [(64, 4096)], {}, True),  # generated: scalar on aie2p (no maximumf test) -> aie2p/relu.cc
+        ("erf", "npu1", [(64, 4096)], {}, False),  # no library kernel: scalar, nothing else to do
+        ("tanh", "npu1", [(64, 4096)], {}, True),  # generated: scalar (bit casts) -> aie2/tanh.cc
+        ("sigmoid", "npu2", [(64, 4096)], {}, True),  # generated: scalar -> aie2p/sigmoid.cc
+        ("relu", "npu2", [(64, 4096)], {}, False),  # generated: vector<16> on bf16 lanes (aievec.max on aie2p): kept
         ("add", "npu2", [(64, 4096)] * 2, {}, False),  # generated: vector<16> on aie2p: kept
     ],
 )

@@ -4,7 +4,8 @@ it, and what it computes.
 
 Every entry was read from the mlir-aie sources at commit
 ``1e400306479ef709a0f897e330cd51fc297f9a13`` (main, 2026-03-14), except the
-aie2p kernels added after it (:data:`READ_LATER`, each with its commit); the file,
+kernels added after it (:data:`READ_LATER`, each with its commit: aie2p relu,
+add and mul, tanh and sigmoid on both archs); the file,
 the ``extern "C"`` prototype and the fixed element counts are recorded per
 entry and checked against the sources by tests/test_xdna_kernel_library.py.
 
@@ -22,6 +23,14 @@ of exactly 1024 elements (:attr:`LibraryKernel.fixed_elems`). Row kernels
 once per row, on a chunk of one row whose length is a multiple of their vector
 width (their loops step by whole vectors and have no tail).
 
+``tanh_bf16`` and ``sigmoid_bf16`` take the element count as an ``int`` (their
+loops step by v32bfloat16 to it; aie2/tanh.cc and aie2p/sigmoid.cc compile
+``TANH_ELEMS`` / ``SIGMOID_ELEMS`` in instead when defined). mlir-aie's IRON
+kernel factory (``python/iron/kernels/activation.py``: ``tanh()``, ``sigmoid()``)
+builds them for tiles of 1024 with ``-DTANH_ELEMS=`` / ``-DSIGMOID_ELEMS=`` the
+tile and passes the tile as a trailing ``np.int32``; the catalog does the same:
+chunks of exactly 1024 elements, the count passed as ``i32`` 1024.
+
 A call passes the chunk's FIFO objects themselves: the declaration uses the
 chunk's own static, identity-layout memref types: aiecc lowers calls with
 the bare-pointer convention (tools/aiecc/aiecc.cpp: ``ConvertFuncToLLVMPassOptions{
@@ -33,7 +42,9 @@ What is left out, and why
 -------------------------
 See :data:`LEFT_OUT`: kernels whose semantics differ from every npubuild op
 (no max subtraction, fixed gamma/beta, an interleaved cos/sin table) or that
-compute an op npubuild's xdna target does not take.
+compute an op npubuild's xdna target does not take. The aie2p tanh and sigmoid
+kernels are in the catalog: their hardware ``aie::tanh`` is modelled as for
+aie2p gelu and silu (below), their tolerances leaving room for it.
 
 Numerics
 --------
@@ -44,8 +55,8 @@ even; the AIE's conversion rounding mode is the core's setting, so
 :attr:`LibraryKernel.tolerance` also covers truncation), and the lookup
 tables of ``aie_runtime_lib/AIE2/lut_based_ops.cpp`` are reproduced exactly
 (the tests compare them with the source's tables when the mirror is there).
-Hardware ``aie::tanh``/``aie::exp2``/``aie::inv`` (aie2p) are modelled as
-the exact function rounded to bf16.
+Hardware ``aie::tanh``/``aie::exp2``/``aie::inv`` (aie2p: gelu, silu, tanh,
+sigmoid, exp, softmax) are modelled as the exact function rounded to bf16.
 """
 from __future__ import annotations
 
@@ -66,6 +77,10 @@ READ_LATER: dict[str, str] = {
     "aie2p/mul.cc": "c53d46173959d763c07c2115cc642344566cee53",
     "aie2p/tanh.cc": "11616b5576d3ae6aab1e37f01348dcabb3334142",
     "aie2p/sigmoid.cc": "40bc3cc96a868dee7cfc5bf5e0d69c70afb4d1ac",
+    # at ee2670f1 aie2/tanh.cc loops to the runtime count; bc8cb012 adds the TANH_ELEMS define the
+    # entry passes (with the count 1024 as the argument too, the call is right at either commit)
+    "aie2/tanh.cc": "bc8cb01298e9886c7110c5f7ef19342d5bece434",
+    "aie2/sigmoid.cc": "0618648ba69b464bd167af38f4b5cfd9442c448e",
 }
 
 
@@ -99,7 +114,7 @@ class LibraryKernel:
     source: str  # relative to the aie_kernels/ directory
     symbol: str
     prototype: str  # the extern "C" prototype as in the source (whitespace joined)
-    args: tuple[str, ...]  # call order: "in0", "in1", "out", "n" (int32 element count of the row)
+    args: tuple[str, ...]  # call order: "in0", "in1", "out", "n" (int32 element count: the row's, or fixed_elems)
     kind: str  # "fixed": exactly fixed_elems elements per call; "row": one row of n elements per call
     fixed_elems: int = 0
     multiple: int = 16  # elements per loop iteration (the row length must be a multiple)
@@ -132,6 +147,9 @@ class LibraryKernel:
 
     @property
     def chunk_rule(self) -> str:
+        if self.kind == "fixed" and "n" in self.args:
+            macro = "".join(f", compiled in as {d}" for d in self.defines)
+            return f"exactly {self.fixed_elems} elements per call (passed as int32{macro})"
         if self.kind == "fixed":
             return f"exactly {self.fixed_elems} elements per call (compiled into {self.symbol})"
         extra = f", at least {self.min_elems}" if self.min_elems else ""
@@ -150,6 +168,10 @@ class LibraryKernel:
 
 _BF16_ROUND = "each bf16 result rounded once (to nearest even, or truncated: the core's rounding mode)"
 _ONE_ULP = Tolerance(2.0**-7, 0.0, (-1e4, 1e4), "one bf16 rounding of the f32 result; 2^-7 covers truncation")
+# mlir-aie's own callers of the runtime-count kernels (tanh.cc, sigmoid.cc): the IRON kernel factory
+_FACTORY = ("python/iron/kernels/activation.py: {op}(tile_size=1024) compiles \"{op}_bf16\" with "
+            "-D{macro}={{tile_size}}, arg_types [tile_ty, tile_ty, np.int32], the tile size passed as the "
+            "trailing int (tiles of at least 1024 elements, in multiples of 32)")
 
 CATALOG: tuple[LibraryKernel, ...] = (
     # ---- aie2 (npu1) ---------------------------------------------------------------------------------------------
@@ -218,6 +240,30 @@ CATALOG: tuple[LibraryKernel, ...] = (
         "(a row of only -inf gives -3.39e38, NaN is not propagated)",
         tolerance=Tolerance(0.0, 0.0, (-1e4, 1e4), "max is exact"),
     ),
+    LibraryKernel(
+        "tanh", "bf16", "aie2", "aie2/tanh.cc", "tanh_bf16",
+        "void tanh_bf16(bfloat16 *restrict input, bfloat16 *restrict output, int input_size)",
+        ("in0", "out", "n"), "fixed", 1024, 32, align=64, lut=True, defines=("TANH_ELEMS=1024",),
+        example=_FACTORY.format(op="tanh", macro="TANH_ELEMS"),
+        numerics="getTanhBf16 on each 16-lane half of a v32bfloat16 (the LUT pieces as for gelu), concatenated: "
+        "slope * x + offset in f32, rounded to bf16",
+        tolerance=Tolerance(2.0**-5, 2.0**-7, (-1e4, 1e4),
+                            "the linear pieces are off by up to 0.0049 on bf16 inputs (2% at x = 0.24, where the "
+                            "piece is y = x), and one rounding: 0.0078 at most truncated; 3x margin on every bf16 input"),
+    ),
+    LibraryKernel(
+        "sigmoid", "bf16", "aie2", "aie2/sigmoid.cc", "sigmoid_bf16",
+        "void sigmoid_bf16(bfloat16 *restrict input, bfloat16 *restrict output, int input_size)",
+        ("in0", "out", "n"), "fixed", 1024, 32, align=64, lut=True,
+        example=_FACTORY.format(op="sigmoid", macro="SIGMOID_ELEMS") + "; aie2/sigmoid.cc has no SIGMOID_ELEMS: "
+        "its loop runs to the int32 count",
+        numerics="0.5 (1 + tanh(x * 0.5)) on v32bfloat16: x * 0.5 stored as bf16, getTanhBf16 on each half (LUT pieces), "
+        "+ 1 and * 0.5 each rounded to bf16",
+        tolerance=Tolerance(2.0**-6, 2.0**-7, (-1e4, 1e4),
+                            "1 + tanh in bf16 has steps of 2^-8 below 1 and 2^-7 above: up to 2^-8 off (0 for "
+                            "x <= -6.9, where sigmoid < 2^-9); the LUT's 0.0049 halves; 3x margin on every bf16 "
+                            "input in either rounding mode"),
+    ),
     # ---- aie2p (npu2) --------------------------------------------------------------------------------------------
     LibraryKernel(
         "gelu", "bf16", "aie2p", "aie2p/gelu.cc", "gelu_bf16",
@@ -283,6 +329,29 @@ CATALOG: tuple[LibraryKernel, ...] = (
         tolerance=Tolerance(2.0**-5, 2.0**-9, (-8.0, 8.0),
                             "log2e in bf16 sharpens the distribution by 0.18% of the spread; bf16 1/sum and roundings"),
     ),
+    LibraryKernel(
+        "tanh", "bf16", "aie2p", "aie2p/tanh.cc", "tanh_bf16",
+        "void tanh_bf16(bfloat16 *restrict input, bfloat16 *restrict output, int input_size)",
+        ("in0", "out", "n"), "fixed", 1024, 32, align=64,
+        example=_FACTORY.format(op="tanh", macro="TANH_ELEMS") + "; aie2p/tanh.cc has no TANH_ELEMS: its loop runs "
+        "to the int32 count (num_elems = vector_size)",
+        numerics="aie::tanh<bfloat16> of each 16-lane half widened to f32 (acc.from_vector, to_vector<float>: exact), "
+        "the hardware tanh rounded to bf16",
+        tolerance=Tolerance(2.0**-6, 0.0, (-1e4, 1e4),
+                            "one bf16 rounding of tanh (2^-8 relative to nearest, 2^-7 truncated); as much again "
+                            "for the hardware tanh, modelled as exact"),
+    ),
+    LibraryKernel(
+        "sigmoid", "bf16", "aie2p", "aie2p/sigmoid.cc", "sigmoid_bf16",
+        "void sigmoid_bf16(bfloat16 *restrict input, bfloat16 *restrict output, int input_size)",
+        ("in0", "out", "n"), "fixed", 1024, 32, align=64, defines=("SIGMOID_ELEMS=1024",),
+        example=_FACTORY.format(op="sigmoid", macro="SIGMOID_ELEMS"),
+        numerics="0.5 (1 + tanh(x * 0.5)): x * 0.5 kept in the accumulator (exact), aie::tanh<bfloat16> of its f32, "
+        "+ 1 and * 0.5 each rounded to bf16",
+        tolerance=Tolerance(2.0**-7, 2.0**-7, (-1e4, 1e4),
+                            "1 + tanh in bf16 has steps of 2^-8 below 1 and 2^-7 above: up to 2^-8 off (0 for "
+                            "x <= -6.94, where sigmoid < 2^-9) in either rounding mode; 3x margin on every bf16 input"),
+    ),
 )
 
 LEFT_OUT: dict[str, str] = {
@@ -297,10 +366,6 @@ LEFT_OUT: dict[str, str] = {
     "aie2p/layer_norm.cc": "gamma = 1, beta = 0 and eps = 1e-5 are compiled in, while npubuild's layer_norm takes "
     "gamma and beta as inputs and eps as an attr; it also sums the row in bf16",
     "aie2p/rms_norm.cc": "gamma = 1 and eps = 1e-5 are compiled in, while npubuild's rms_norm takes gamma as an input",
-    "aie2p/tanh.cc": "tanh_bf16 is aie::tanh<bfloat16> of the f32 input: AIE2P's hardware tanh, whose result the "
-    "source does not define, so no NumPy model of it can be exact (npubuild's tanh body stays the oracle's)",
-    "aie2p/sigmoid.cc": "sigmoid_bf16 is 0.5 (1 + tanh(x / 2)) with tanh = aie::tanh<bfloat16> (AIE2P's hardware "
-    "tanh, not defined by the source), so its output cannot be modelled exactly",
     "aie2p/rope.cc": "rotates interleaved pairs with one interleaved cos/sin table; npubuild's rope takes cos and sin "
     "as separate inputs (and defaults to the neox halves)",
 }
@@ -430,7 +495,7 @@ class KernelCall:
     kernel: LibraryKernel
     types: tuple[str, ...]  # in the kernel's argument order
     roles: tuple[str, ...]
-    count: int  # the int32 row length ("n"), 0 when the kernel takes none
+    count: int  # the int32 element count ("n"): the row length, or a fixed kernel's chunk; 0 when the kernel takes none
 
     @property
     def symbol(self) -> str:
@@ -484,7 +549,8 @@ def kernel_call(inst, device_name: str) -> KernelCall | None:
     ins = [memref_type(t.shape, t.dtype) for t in inst.inputs]
     out = memref_type(inst.output.shape, inst.output.dtype)
     by_role = {f"in{k}": ty for k, ty in enumerate(ins)} | {"out": out, "n": "i32"}
-    count = inst.inputs[0].shape[-1] if "n" in e.args else 0
+    # the int32 count: a row kernel's row length; a fixed kernel's chunk, fixed_elems (why_not checked it)
+    count = (e.fixed_elems if e.kind == "fixed" else inst.inputs[0].shape[-1]) if "n" in e.args else 0
     return KernelCall(e, tuple(by_role[r] for r in e.args), e.args, count)
 
 

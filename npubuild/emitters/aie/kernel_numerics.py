@@ -1,13 +1,16 @@
 """NumPy models of what mlir-aie's kernels (:mod:`.kernel_library`) compute,
-read step by step from their sources at mlir-aie 1e400306.
+read step by step from their sources at mlir-aie 1e400306 (the later ones at
+their ``kernel_library.READ_LATER`` commits: aie2p relu/add/mul, tanh and
+sigmoid on both archs).
 
 Conventions: inputs and outputs are ``ml_dtypes.bfloat16`` arrays; arithmetic
 is f32 (the AIE's ``accfloat``); :func:`_r` rounds to bf16 wherever the source
 stores an ``aie::vector<bfloat16>`` (to nearest even: the AIE's conversion
 follows the core's rounding mode, which the catalog's tolerances cover).
-``aie::tanh``, ``aie::exp2`` and ``aie::inv`` (aie2p hardware) are the exact
-function rounded to bf16. The aie2 lookup tables are reproduced exactly:
-tests/test_xdna_kernel_library.py checks them against
+``aie::tanh``, ``aie::exp2`` and ``aie::inv`` (aie2p hardware: gelu, silu,
+tanh, sigmoid, exp, softmax) are the exact function rounded to bf16; aie2's
+tanh (gelu, silu, tanh, sigmoid) is ``getTanhBf16``, :func:`tanh_lut`. The
+aie2 lookup tables are reproduced exactly: tests/test_xdna_kernel_library.py checks them against
 ``aie_runtime_lib/AIE2/lut_based_ops.cpp`` when the mlir-aie mirror is there.
 """
 from __future__ import annotations
@@ -138,6 +141,30 @@ def silu_aie2p(x):  # aie2p/silu.cc: aie::tanh<bfloat16>(half_x.to_vector<float>
     return _silu(x, lambda v: _r(np.tanh(_f(v))))
 
 
+def tanh_aie2(x):  # aie2/tanh.cc: getTanhBf16 on each 16-lane half of the v32 input
+    return tanh_lut(x)
+
+
+def tanh_aie2p(x):  # aie2p/tanh.cc: aie::tanh<bfloat16> of the accumulator's f32 (an exact widening of x)
+    return _r(np.tanh(_f(x)))
+
+
+def _sigmoid(half, tanh):
+    t = tanh(half)  # aie::vector<bfloat16, 16> halves, concatenated
+    one_plus = _r(t + np.float32(1))  # aie::add(tanh_half_x, broadcast<bfloat16>(1.0f))
+    return _r(one_plus * np.float32(0.5))  # aie::vector<bfloat16, 32> sigmoid_approx = aie::mul(one_plus, 0.5)
+
+
+def sigmoid_aie2(x):  # aie2/sigmoid.cc: half_x = aie::mul(input, 0.5) stored as aie::vector<bfloat16, 32>
+    half = _r(_f(x) * np.float32(0.5))  # exact but for results below bf16's smallest normal
+    return _sigmoid(half, tanh_lut)
+
+
+def sigmoid_aie2p(x):  # aie2p/sigmoid.cc: half_x = aie::mul(x16, 0.5) stays accfloat, .to_vector<float>()
+    half = _f(x) * np.float32(0.5)  # exact in f32
+    return _sigmoid(half, lambda v: _r(np.tanh(_f(v))))
+
+
 def exp_aie2(x):  # aie2/bf16_exp.cc: getExpBf16, to_v16bfloat16
     return exp_lut(x)
 
@@ -173,10 +200,14 @@ MODELS = {
     ("silu", "aie2"): silu_aie2,
     ("exp", "aie2"): exp_aie2,
     ("reduce_max", "aie2"): reduce_max_aie2,
+    ("tanh", "aie2"): tanh_aie2,
+    ("sigmoid", "aie2"): sigmoid_aie2,
     ("gelu", "aie2p"): gelu_aie2p,
     ("silu", "aie2p"): silu_aie2p,
     ("exp", "aie2p"): exp_aie2p,
     ("softmax", "aie2p"): softmax_aie2p,
+    ("tanh", "aie2p"): tanh_aie2p,
+    ("sigmoid", "aie2p"): sigmoid_aie2p,
     # aie2p/relu.cc, add.cc, mul.cc (read later than 1e400306): the aie2 arithmetic on 32-lane vectors
     ("relu", "aie2p"): relu_aie2,  # aie::max(input, zeroes)
     ("add", "aie2p"): add_aie2,  # aie::add into aie::vector<bfloat16, 32>
