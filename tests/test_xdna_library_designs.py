@@ -137,8 +137,15 @@ def test_text_declares_the_kernel_once_and_calls_it_per_chunk(link_with):
         assert attrs == want_attr
 
 
-def test_packed_inputs_are_copied_to_locals_and_passed_in_the_ops_order():
+def test_packed_inputs_are_copied_to_locals_and_passed_in_the_ops_order(monkeypatch):
+    from npubuild.emitters.aie import placement
+
     inst = _inst("add", [(64, 4096)] * 2, {})
+    d = aie.design_for(inst, {"device": "npu1", **MLIR_AIE})
+    # by default a and b take separate shim channels, 2 rows (the model ranks it faster, as mlir-aie's eltwise_add)
+    assert [b.name for b in d.buffers] == ["a", "b", "y"] and d.core_rows == 2
+    # the packed a‖b design (one stream, 4 rows), taken where it ranks first: its cores copy the parts apart
+    monkeypatch.setattr(placement, "modelled_us", lambda inst, d: -float(len(d.cores)))
     d = aie.design_for(inst, {"device": "npu1", **MLIR_AIE})
     assert len(d.cores) == 16 and [b.name for b in d.buffers] == ["a_b", "y"]  # a‖b: one stream, 4 rows
     text = aie.emit(inst, {"device": "npu1", **MLIR_AIE})

@@ -24,14 +24,14 @@ MIRROR = Path("/work/.mirror/hunhoffe+mlir-aie/repo")
 # "aie2p/silu.cc" (an mlir-aie kernel) or "scalar" (the generated scalar body). max, min and relu run on
 # bf16 lanes (they select an operand), which aie2p's aievec.max / min take.
 BODIES = {
-    "abs": ("scalar", "scalar"), "add": ("vector", "vector"), "ceil": ("scalar", "scalar"),
+    "abs": ("vector", "vector"), "add": ("vector", "vector"), "ceil": ("scalar", "scalar"),
     "cos": ("scalar", "scalar"), "div": ("scalar", "scalar"), "elu": ("scalar", "scalar"),
     "erf": ("scalar", "scalar"), "exp": ("aie2/bf16_exp.cc", "aie2p/bf16_exp.cc"), "floor": ("scalar", "scalar"),
     "gelu": ("scalar", "scalar"),  # the default approximate=none; approximate=tanh: gelu.cc (below)
     "hard_sigmoid": ("vector", "scalar"), "hard_swish": ("scalar", "scalar"), "leaky_relu": ("vector", "scalar"),
     "log": ("scalar", "scalar"), "log_sigmoid": ("scalar", "scalar"), "max": ("vector", "vector"),
     "min": ("vector", "vector"), "mish": ("scalar", "scalar"), "mod": ("scalar", "scalar"),
-    "mul": ("vector", "vector"), "neg": ("scalar", "scalar"), "recip": ("scalar", "scalar"),
+    "mul": ("vector", "vector"), "neg": ("vector", "vector"), "recip": ("scalar", "scalar"),
     "relu": ("vector", "vector"), "round": ("scalar", "scalar"), "rsqrt": ("scalar", "scalar"),
     "sigmoid": ("aie2/sigmoid.cc", "aie2p/sigmoid.cc"), "sign": ("vector", "scalar"), "silu": ("aie2/silu.cc", "aie2p/silu.cc"),
     "sin": ("scalar", "scalar"), "softplus": ("scalar", "scalar"), "softsign": ("scalar", "scalar"),

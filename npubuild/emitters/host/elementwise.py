@@ -110,7 +110,23 @@ def _div(b: KernelBuilder, v, dt):
     return b.op(f"arith.select {y_zero}, {zero}, {floor_q} : {t}")
 
 
+def _neg_lanes(b: KernelBuilder, v, dt):
+    """-x as -0.0 - x: exact for every number, -0.0 and inf (-0.0 - +0.0 = -0.0, -0.0 - -0.0 = +0.0); a NaN
+    keeps its sign."""
+    return b.op(f"arith.subf {b.float_const(-0.0, dt)}, {v[0]} : {mlir_type(dt)}")
+
+
+def _abs_lanes(b: KernelBuilder, v, dt):
+    """|x| as maximumf(x, -0.0 - x): exact for every number and -0.0 (maximumf orders -0.0 below +0.0); a NaN
+    keeps its sign."""
+    return b.op(f"arith.maximumf {v[0]}, {_neg_lanes(b, v, dt)} : {mlir_type(dt)}")
+
+
 UNARY: dict[str, ScalarFn] = {"relu": _relu, "neg": _neg, "abs": _abs}
+# The float sign-bit bodies on an AIE core's lanes: aiecc lowers no vector bit cast, and no vector negf or absf
+# (vector.missing_why, test_xdna_profile.py); the forms below use arith ops the profiles take on the dtype's
+# own lanes, and differ from the sign-bit operation only in the sign of a NaN.
+NPU_LANES: dict[str, ScalarFn] = {"neg": _neg_lanes, "abs": _abs_lanes}
 BINARY: dict[str, ScalarFn] = {
     "add": _arith("addf", "addi"),
     "sub": _arith("subf", "subi"),
@@ -142,7 +158,7 @@ def computed_wide(inst: KernelInstance, fn: ScalarFn) -> ScalarFn:
 
 
 def emit_elementwise(inst: KernelInstance, fn: ScalarFn, title: str, native: bool = False,
-                     selecting: bool = False) -> str:
+                     selecting: bool = False, npu_lanes: ScalarFn | None = None) -> str:
     """One loop nest over the output; each input is read at the broadcast index.
 
     ``fn`` runs through :func:`computed_wide` unless ``native`` (it takes the
@@ -153,9 +169,13 @@ def emit_elementwise(inst: KernelInstance, fn: ScalarFn, title: str, native: boo
     ``selecting`` op returns one of its operands, so its vector body runs on the
     dtype's own lanes: nothing is rounded, and aie2p compares bf16 lanes, not f32
     ones (:data:`.vector.PROFILE`). Its scalar body still widens: AIE cores and
-    x86 have no scalar bf16 compare."""
+    x86 have no scalar bf16 compare. ``npu_lanes``: the vector form an AIE core's
+    body takes instead of ``fn`` for a float dtype (:data:`NPU_LANES`)."""
     wide = fn if native else computed_wide(inst, fn)
-    lifted = vector.choose(inst, fn if selecting else wide, title)
+    lanes_fn = fn if selecting else wide
+    if npu_lanes is not None and is_float(inst.dtype) and vector.on_npu():
+        lanes_fn = npu_lanes
+    lifted = vector.choose(inst, lanes_fn, title)
     if lifted is not None:
         return lifted
     fn = wide
@@ -172,9 +192,10 @@ def emit_elementwise(inst: KernelInstance, fn: ScalarFn, title: str, native: boo
     return b.finish()
 
 
-def _make(fn: ScalarFn, title: str, native: bool = False, selecting: bool = False) -> Callable[[KernelInstance], str]:
+def _make(fn: ScalarFn, title: str, native: bool = False, selecting: bool = False,
+          npu_lanes: ScalarFn | None = None) -> Callable[[KernelInstance], str]:
     def emit(inst: KernelInstance) -> str:
-        return emit_elementwise(inst, fn, title, native, selecting)
+        return emit_elementwise(inst, fn, title, native, selecting, npu_lanes)
 
     return emit
 
@@ -185,7 +206,8 @@ _NATIVE = ("neg", "abs")
 _SELECTING = ("relu", "max", "min")
 
 EMITTERS: dict[str, Callable[[KernelInstance], str]] = {
-    **{name: _make(fn, "elementwise unary", name in _NATIVE, name in _SELECTING) for name, fn in UNARY.items()},
+    **{name: _make(fn, "elementwise unary", name in _NATIVE, name in _SELECTING, NPU_LANES.get(name))
+       for name, fn in UNARY.items()},
     **{name: _make(fn, "elementwise binary, NumPy broadcasting", selecting=name in _SELECTING)
        for name, fn in BINARY.items()},
 }

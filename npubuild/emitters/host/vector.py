@@ -184,6 +184,11 @@ def profile(name: str):
         _profile.reset(token)
 
 
+def on_npu() -> bool:
+    """Whether bodies are being emitted for an AIE core (profile aie2 or aie2p), not the host."""
+    return _profile.get() in ("aie2", "aie2p")
+
+
 def emulated_f32_multiply() -> bool:
     """Whether the current profile's f32 vector multiply is emulated: on aie2 an ``arith.mulf`` on
     ``vector<16xf32>`` becomes 25 bf16 instructions (mlir-aie lib/Conversion/AIEVecToLLVM/AIEVecToLLVM.cpp,

@@ -293,10 +293,22 @@ module {
           %v145 = arith.addf %v142, %v143 : vector<16xf32>
           %v146 = arith.addf %v145, %v144 : vector<16xf32>
           %v147 = vector.transfer_read %in_gamma[%i3], %cst8_f32 {in_bounds = [true]} : memref<256xf32>, vector<16xf32>
-          %v148 = arith.mulf %v146, %v147 : vector<16xf32>
-          %v149 = vector.transfer_read %in_beta[%i3], %cst8_f32 {in_bounds = [true]} : memref<256xf32>, vector<16xf32>
-          %v150 = arith.addf %v148, %v149 : vector<16xf32>
-          vector.transfer_write %v150, %out_y[%i0, %i3] {in_bounds = [true]} : vector<16xf32>, memref<2x256xf32>
+          %v148 = arith.truncf %v146 : vector<16xf32> to vector<16xbf16>
+          %v149 = arith.extf %v148 : vector<16xbf16> to vector<16xf32>
+          %v150 = arith.subf %v146, %v149 : vector<16xf32>
+          %v151 = arith.truncf %v150 : vector<16xf32> to vector<16xbf16>
+          %v152 = arith.extf %v151 : vector<16xbf16> to vector<16xf32>
+          %v153 = arith.subf %v150, %v152 : vector<16xf32>
+          %v154 = arith.truncf %v153 : vector<16xf32> to vector<16xbf16>
+          %v155 = arith.extf %v154 : vector<16xbf16> to vector<16xf32>
+          %v156 = arith.mulf %v147, %v155 : vector<16xf32>
+          %v157 = arith.mulf %v147, %v152 : vector<16xf32>
+          %v158 = arith.mulf %v147, %v149 : vector<16xf32>
+          %v159 = arith.addf %v156, %v157 : vector<16xf32>
+          %v160 = arith.addf %v159, %v158 : vector<16xf32>
+          %v161 = vector.transfer_read %in_beta[%i3], %cst8_f32 {in_bounds = [true]} : memref<256xf32>, vector<16xf32>
+          %v162 = arith.addf %v160, %v161 : vector<16xf32>
+          vector.transfer_write %v162, %out_y[%i0, %i3] {in_bounds = [true]} : vector<16xf32>, memref<2x256xf32>
         }
       }
       return

@@ -29,54 +29,70 @@ module {
     %core_1_5 = aie.tile(1, 5)
     %core_2_5 = aie.tile(2, 5)
     %core_3_5 = aie.tile(3, 5)
-    aie.objectfifo @x_c0_shim(%shim_0_0, {%mem_0_1}, 1 : i32) : !aie.objectfifo<memref<2048xf32>>
+    aie.objectfifo @x_c0_g0_shim(%shim_0_0, {%mem_0_1}, 1 : i32) : !aie.objectfifo<memref<1024xf32>>
     aie.objectfifo @x_c0_r0(%mem_0_1, {%core_0_2}, 2 : i32) : !aie.objectfifo<memref<4x128xf32>>
     aie.objectfifo @x_c0_r1(%mem_0_1, {%core_0_3}, 2 : i32) : !aie.objectfifo<memref<4x128xf32>>
-    aie.objectfifo @x_c0_r2(%mem_0_1, {%core_0_4}, 2 : i32) : !aie.objectfifo<memref<4x128xf32>>
-    aie.objectfifo @x_c0_r3(%mem_0_1, {%core_0_5}, 2 : i32) : !aie.objectfifo<memref<4x128xf32>>
     aie.objectfifo @y_c0_r0(%core_0_2, {%mem_0_1}, 2 : i32) : !aie.objectfifo<memref<4xf32>>
     aie.objectfifo @y_c0_r1(%core_0_3, {%mem_0_1}, 2 : i32) : !aie.objectfifo<memref<4xf32>>
+    aie.objectfifo @y_c0_g0_shim(%mem_0_1, {%shim_0_0}, 1 : i32) : !aie.objectfifo<memref<8xf32>>
+    aie.objectfifo @x_c0_g1_shim(%shim_0_0, {%mem_0_1}, 1 : i32) : !aie.objectfifo<memref<1024xf32>>
+    aie.objectfifo @x_c0_r2(%mem_0_1, {%core_0_4}, 2 : i32) : !aie.objectfifo<memref<4x128xf32>>
+    aie.objectfifo @x_c0_r3(%mem_0_1, {%core_0_5}, 2 : i32) : !aie.objectfifo<memref<4x128xf32>>
     aie.objectfifo @y_c0_r2(%core_0_4, {%mem_0_1}, 2 : i32) : !aie.objectfifo<memref<4xf32>>
     aie.objectfifo @y_c0_r3(%core_0_5, {%mem_0_1}, 2 : i32) : !aie.objectfifo<memref<4xf32>>
-    aie.objectfifo @y_c0_shim(%mem_0_1, {%shim_0_0}, 1 : i32) : !aie.objectfifo<memref<16xf32>>
-    aie.objectfifo @x_c1_shim(%shim_1_0, {%mem_1_1}, 1 : i32) : !aie.objectfifo<memref<2048xf32>>
+    aie.objectfifo @y_c0_g1_shim(%mem_0_1, {%shim_0_0}, 1 : i32) : !aie.objectfifo<memref<8xf32>>
+    aie.objectfifo @x_c1_g0_shim(%shim_1_0, {%mem_1_1}, 1 : i32) : !aie.objectfifo<memref<1024xf32>>
     aie.objectfifo @x_c1_r0(%mem_1_1, {%core_1_2}, 2 : i32) : !aie.objectfifo<memref<4x128xf32>>
     aie.objectfifo @x_c1_r1(%mem_1_1, {%core_1_3}, 2 : i32) : !aie.objectfifo<memref<4x128xf32>>
-    aie.objectfifo @x_c1_r2(%mem_1_1, {%core_1_4}, 2 : i32) : !aie.objectfifo<memref<4x128xf32>>
-    aie.objectfifo @x_c1_r3(%mem_1_1, {%core_1_5}, 2 : i32) : !aie.objectfifo<memref<4x128xf32>>
     aie.objectfifo @y_c1_r0(%core_1_2, {%mem_1_1}, 2 : i32) : !aie.objectfifo<memref<4xf32>>
     aie.objectfifo @y_c1_r1(%core_1_3, {%mem_1_1}, 2 : i32) : !aie.objectfifo<memref<4xf32>>
+    aie.objectfifo @y_c1_g0_shim(%mem_1_1, {%shim_1_0}, 1 : i32) : !aie.objectfifo<memref<8xf32>>
+    aie.objectfifo @x_c1_g1_shim(%shim_1_0, {%mem_1_1}, 1 : i32) : !aie.objectfifo<memref<1024xf32>>
+    aie.objectfifo @x_c1_r2(%mem_1_1, {%core_1_4}, 2 : i32) : !aie.objectfifo<memref<4x128xf32>>
+    aie.objectfifo @x_c1_r3(%mem_1_1, {%core_1_5}, 2 : i32) : !aie.objectfifo<memref<4x128xf32>>
     aie.objectfifo @y_c1_r2(%core_1_4, {%mem_1_1}, 2 : i32) : !aie.objectfifo<memref<4xf32>>
     aie.objectfifo @y_c1_r3(%core_1_5, {%mem_1_1}, 2 : i32) : !aie.objectfifo<memref<4xf32>>
-    aie.objectfifo @y_c1_shim(%mem_1_1, {%shim_1_0}, 1 : i32) : !aie.objectfifo<memref<16xf32>>
-    aie.objectfifo @x_c2_shim(%shim_2_0, {%mem_2_1}, 1 : i32) : !aie.objectfifo<memref<2048xf32>>
+    aie.objectfifo @y_c1_g1_shim(%mem_1_1, {%shim_1_0}, 1 : i32) : !aie.objectfifo<memref<8xf32>>
+    aie.objectfifo @x_c2_g0_shim(%shim_2_0, {%mem_2_1}, 1 : i32) : !aie.objectfifo<memref<1024xf32>>
     aie.objectfifo @x_c2_r0(%mem_2_1, {%core_2_2}, 2 : i32) : !aie.objectfifo<memref<4x128xf32>>
     aie.objectfifo @x_c2_r1(%mem_2_1, {%core_2_3}, 2 : i32) : !aie.objectfifo<memref<4x128xf32>>
-    aie.objectfifo @x_c2_r2(%mem_2_1, {%core_2_4}, 2 : i32) : !aie.objectfifo<memref<4x128xf32>>
-    aie.objectfifo @x_c2_r3(%mem_2_1, {%core_2_5}, 2 : i32) : !aie.objectfifo<memref<4x128xf32>>
     aie.objectfifo @y_c2_r0(%core_2_2, {%mem_2_1}, 2 : i32) : !aie.objectfifo<memref<4xf32>>
     aie.objectfifo @y_c2_r1(%core_2_3, {%mem_2_1}, 2 : i32) : !aie.objectfifo<memref<4xf32>>
+    aie.objectfifo @y_c2_g0_shim(%mem_2_1, {%shim_2_0}, 1 : i32) : !aie.objectfifo<memref<8xf32>>
+    aie.objectfifo @x_c2_g1_shim(%shim_2_0, {%mem_2_1}, 1 : i32) : !aie.objectfifo<memref<1024xf32>>
+    aie.objectfifo @x_c2_r2(%mem_2_1, {%core_2_4}, 2 : i32) : !aie.objectfifo<memref<4x128xf32>>
+    aie.objectfifo @x_c2_r3(%mem_2_1, {%core_2_5}, 2 : i32) : !aie.objectfifo<memref<4x128xf32>>
     aie.objectfifo @y_c2_r2(%core_2_4, {%mem_2_1}, 2 : i32) : !aie.objectfifo<memref<4xf32>>
     aie.objectfifo @y_c2_r3(%core_2_5, {%mem_2_1}, 2 : i32) : !aie.objectfifo<memref<4xf32>>
-    aie.objectfifo @y_c2_shim(%mem_2_1, {%shim_2_0}, 1 : i32) : !aie.objectfifo<memref<16xf32>>
-    aie.objectfifo @x_c3_shim(%shim_3_0, {%mem_3_1}, 1 : i32) : !aie.objectfifo<memref<2048xf32>>
+    aie.objectfifo @y_c2_g1_shim(%mem_2_1, {%shim_2_0}, 1 : i32) : !aie.objectfifo<memref<8xf32>>
+    aie.objectfifo @x_c3_g0_shim(%shim_3_0, {%mem_3_1}, 1 : i32) : !aie.objectfifo<memref<1024xf32>>
     aie.objectfifo @x_c3_r0(%mem_3_1, {%core_3_2}, 2 : i32) : !aie.objectfifo<memref<4x128xf32>>
     aie.objectfifo @x_c3_r1(%mem_3_1, {%core_3_3}, 2 : i32) : !aie.objectfifo<memref<4x128xf32>>
-    aie.objectfifo @x_c3_r2(%mem_3_1, {%core_3_4}, 2 : i32) : !aie.objectfifo<memref<4x128xf32>>
-    aie.objectfifo @x_c3_r3(%mem_3_1, {%core_3_5}, 2 : i32) : !aie.objectfifo<memref<4x128xf32>>
     aie.objectfifo @y_c3_r0(%core_3_2, {%mem_3_1}, 2 : i32) : !aie.objectfifo<memref<4xf32>>
     aie.objectfifo @y_c3_r1(%core_3_3, {%mem_3_1}, 2 : i32) : !aie.objectfifo<memref<4xf32>>
+    aie.objectfifo @y_c3_g0_shim(%mem_3_1, {%shim_3_0}, 1 : i32) : !aie.objectfifo<memref<8xf32>>
+    aie.objectfifo @x_c3_g1_shim(%shim_3_0, {%mem_3_1}, 1 : i32) : !aie.objectfifo<memref<1024xf32>>
+    aie.objectfifo @x_c3_r2(%mem_3_1, {%core_3_4}, 2 : i32) : !aie.objectfifo<memref<4x128xf32>>
+    aie.objectfifo @x_c3_r3(%mem_3_1, {%core_3_5}, 2 : i32) : !aie.objectfifo<memref<4x128xf32>>
     aie.objectfifo @y_c3_r2(%core_3_4, {%mem_3_1}, 2 : i32) : !aie.objectfifo<memref<4xf32>>
     aie.objectfifo @y_c3_r3(%core_3_5, {%mem_3_1}, 2 : i32) : !aie.objectfifo<memref<4xf32>>
-    aie.objectfifo @y_c3_shim(%mem_3_1, {%shim_3_0}, 1 : i32) : !aie.objectfifo<memref<16xf32>>
-    aie.objectfifo.link [@x_c0_shim] -> [@x_c0_r0, @x_c0_r1, @x_c0_r2, @x_c0_r3] ([] [0, 512, 1024, 1536])
-    aie.objectfifo.link [@y_c0_r0, @y_c0_r1, @y_c0_r2, @y_c0_r3] -> [@y_c0_shim] ([0, 4, 8, 12] [])
-    aie.objectfifo.link [@x_c1_shim] -> [@x_c1_r0, @x_c1_r1, @x_c1_r2, @x_c1_r3] ([] [0, 512, 1024, 1536])
-    aie.objectfifo.link [@y_c1_r0, @y_c1_r1, @y_c1_r2, @y_c1_r3] -> [@y_c1_shim] ([0, 4, 8, 12] [])
-    aie.objectfifo.link [@x_c2_shim] -> [@x_c2_r0, @x_c2_r1, @x_c2_r2, @x_c2_r3] ([] [0, 512, 1024, 1536])
-    aie.objectfifo.link [@y_c2_r0, @y_c2_r1, @y_c2_r2, @y_c2_r3] -> [@y_c2_shim] ([0, 4, 8, 12] [])
-    aie.objectfifo.link [@x_c3_shim] -> [@x_c3_r0, @x_c3_r1, @x_c3_r2, @x_c3_r3] ([] [0, 512, 1024, 1536])
-    aie.objectfifo.link [@y_c3_r0, @y_c3_r1, @y_c3_r2, @y_c3_r3] -> [@y_c3_shim] ([0, 4, 8, 12] [])
+    aie.objectfifo @y_c3_g1_shim(%mem_3_1, {%shim_3_0}, 1 : i32) : !aie.objectfifo<memref<8xf32>>
+    aie.objectfifo.link [@x_c0_g0_shim] -> [@x_c0_r0, @x_c0_r1] ([] [0, 512])
+    aie.objectfifo.link [@y_c0_r0, @y_c0_r1] -> [@y_c0_g0_shim] ([0, 4] [])
+    aie.objectfifo.link [@x_c0_g1_shim] -> [@x_c0_r2, @x_c0_r3] ([] [0, 512])
+    aie.objectfifo.link [@y_c0_r2, @y_c0_r3] -> [@y_c0_g1_shim] ([0, 4] [])
+    aie.objectfifo.link [@x_c1_g0_shim] -> [@x_c1_r0, @x_c1_r1] ([] [0, 512])
+    aie.objectfifo.link [@y_c1_r0, @y_c1_r1] -> [@y_c1_g0_shim] ([0, 4] [])
+    aie.objectfifo.link [@x_c1_g1_shim] -> [@x_c1_r2, @x_c1_r3] ([] [0, 512])
+    aie.objectfifo.link [@y_c1_r2, @y_c1_r3] -> [@y_c1_g1_shim] ([0, 4] [])
+    aie.objectfifo.link [@x_c2_g0_shim] -> [@x_c2_r0, @x_c2_r1] ([] [0, 512])
+    aie.objectfifo.link [@y_c2_r0, @y_c2_r1] -> [@y_c2_g0_shim] ([0, 4] [])
+    aie.objectfifo.link [@x_c2_g1_shim] -> [@x_c2_r2, @x_c2_r3] ([] [0, 512])
+    aie.objectfifo.link [@y_c2_r2, @y_c2_r3] -> [@y_c2_g1_shim] ([0, 4] [])
+    aie.objectfifo.link [@x_c3_g0_shim] -> [@x_c3_r0, @x_c3_r1] ([] [0, 512])
+    aie.objectfifo.link [@y_c3_r0, @y_c3_r1] -> [@y_c3_g0_shim] ([0, 4] [])
+    aie.objectfifo.link [@x_c3_g1_shim] -> [@x_c3_r2, @x_c3_r3] ([] [0, 512])
+    aie.objectfifo.link [@y_c3_r2, @y_c3_r3] -> [@y_c3_g1_shim] ([0, 4] [])
     // compute body: the host target compiles this same function
     func.func @body(%in_x: memref<4x128xf32>, %out_y: memref<4xf32>) {
       %c0 = arith.constant 0 : index
@@ -338,18 +354,30 @@ module {
       aie.end
     } {stack_size = 1024 : i32}
     aie.runtime_sequence(%x: memref<8192xf32>, %y: memref<64xf32>) {
-      aiex.npu.dma_memcpy_nd(%x[0, 0, 0, 0][1, 1, 1, 2048][0, 0, 0, 1]) {id = 0 : i64, metadata = @x_c0_shim} : memref<8192xf32>
-      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 0][1, 1, 1, 16][0, 0, 0, 1]) {id = 1 : i64, issue_token = true, metadata = @y_c0_shim} : memref<64xf32>
-      aiex.npu.dma_memcpy_nd(%x[0, 0, 0, 2048][1, 1, 1, 2048][0, 0, 0, 1]) {id = 0 : i64, metadata = @x_c1_shim} : memref<8192xf32>
-      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 16][1, 1, 1, 16][0, 0, 0, 1]) {id = 1 : i64, issue_token = true, metadata = @y_c1_shim} : memref<64xf32>
-      aiex.npu.dma_memcpy_nd(%x[0, 0, 0, 4096][1, 1, 1, 2048][0, 0, 0, 1]) {id = 0 : i64, metadata = @x_c2_shim} : memref<8192xf32>
-      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 32][1, 1, 1, 16][0, 0, 0, 1]) {id = 1 : i64, issue_token = true, metadata = @y_c2_shim} : memref<64xf32>
-      aiex.npu.dma_memcpy_nd(%x[0, 0, 0, 6144][1, 1, 1, 2048][0, 0, 0, 1]) {id = 0 : i64, metadata = @x_c3_shim} : memref<8192xf32>
-      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 48][1, 1, 1, 16][0, 0, 0, 1]) {id = 1 : i64, issue_token = true, metadata = @y_c3_shim} : memref<64xf32>
-      aiex.npu.dma_wait {symbol = @y_c0_shim}
-      aiex.npu.dma_wait {symbol = @y_c1_shim}
-      aiex.npu.dma_wait {symbol = @y_c2_shim}
-      aiex.npu.dma_wait {symbol = @y_c3_shim}
+      aiex.npu.dma_memcpy_nd(%x[0, 0, 0, 0][1, 1, 1, 1024][0, 0, 0, 1]) {id = 0 : i64, metadata = @x_c0_g0_shim} : memref<8192xf32>
+      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 0][1, 1, 1, 8][0, 0, 0, 1]) {id = 1 : i64, issue_token = true, metadata = @y_c0_g0_shim} : memref<64xf32>
+      aiex.npu.dma_memcpy_nd(%x[0, 0, 0, 1024][1, 1, 1, 1024][0, 0, 0, 1]) {id = 2 : i64, metadata = @x_c0_g1_shim} : memref<8192xf32>
+      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 8][1, 1, 1, 8][0, 0, 0, 1]) {id = 3 : i64, issue_token = true, metadata = @y_c0_g1_shim} : memref<64xf32>
+      aiex.npu.dma_memcpy_nd(%x[0, 0, 0, 2048][1, 1, 1, 1024][0, 0, 0, 1]) {id = 0 : i64, metadata = @x_c1_g0_shim} : memref<8192xf32>
+      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 16][1, 1, 1, 8][0, 0, 0, 1]) {id = 1 : i64, issue_token = true, metadata = @y_c1_g0_shim} : memref<64xf32>
+      aiex.npu.dma_memcpy_nd(%x[0, 0, 0, 3072][1, 1, 1, 1024][0, 0, 0, 1]) {id = 2 : i64, metadata = @x_c1_g1_shim} : memref<8192xf32>
+      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 24][1, 1, 1, 8][0, 0, 0, 1]) {id = 3 : i64, issue_token = true, metadata = @y_c1_g1_shim} : memref<64xf32>
+      aiex.npu.dma_memcpy_nd(%x[0, 0, 0, 4096][1, 1, 1, 1024][0, 0, 0, 1]) {id = 0 : i64, metadata = @x_c2_g0_shim} : memref<8192xf32>
+      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 32][1, 1, 1, 8][0, 0, 0, 1]) {id = 1 : i64, issue_token = true, metadata = @y_c2_g0_shim} : memref<64xf32>
+      aiex.npu.dma_memcpy_nd(%x[0, 0, 0, 5120][1, 1, 1, 1024][0, 0, 0, 1]) {id = 2 : i64, metadata = @x_c2_g1_shim} : memref<8192xf32>
+      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 40][1, 1, 1, 8][0, 0, 0, 1]) {id = 3 : i64, issue_token = true, metadata = @y_c2_g1_shim} : memref<64xf32>
+      aiex.npu.dma_memcpy_nd(%x[0, 0, 0, 6144][1, 1, 1, 1024][0, 0, 0, 1]) {id = 0 : i64, metadata = @x_c3_g0_shim} : memref<8192xf32>
+      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 48][1, 1, 1, 8][0, 0, 0, 1]) {id = 1 : i64, issue_token = true, metadata = @y_c3_g0_shim} : memref<64xf32>
+      aiex.npu.dma_memcpy_nd(%x[0, 0, 0, 7168][1, 1, 1, 1024][0, 0, 0, 1]) {id = 2 : i64, metadata = @x_c3_g1_shim} : memref<8192xf32>
+      aiex.npu.dma_memcpy_nd(%y[0, 0, 0, 56][1, 1, 1, 8][0, 0, 0, 1]) {id = 3 : i64, issue_token = true, metadata = @y_c3_g1_shim} : memref<64xf32>
+      aiex.npu.dma_wait {symbol = @y_c0_g0_shim}
+      aiex.npu.dma_wait {symbol = @y_c0_g1_shim}
+      aiex.npu.dma_wait {symbol = @y_c1_g0_shim}
+      aiex.npu.dma_wait {symbol = @y_c1_g1_shim}
+      aiex.npu.dma_wait {symbol = @y_c2_g0_shim}
+      aiex.npu.dma_wait {symbol = @y_c2_g1_shim}
+      aiex.npu.dma_wait {symbol = @y_c3_g0_shim}
+      aiex.npu.dma_wait {symbol = @y_c3_g1_shim}
     }
   }
 }
