@@ -195,3 +195,46 @@ def test_ops_catalog_says_which_xdna_bodies_are_vector_and_why_not():
     assert exp["source"] == "scalar" and "no aievec lowering on aie2" in exp["why"]
     assert all(v["why"] for per in ops["argmax"]["bodies"].values() for v in per.values())  # every scalar says why
     assert "bodies" not in ops_catalog()[0]["targets"]["xdna"]  # only when asked (it emits per op)
+
+
+@pytest.mark.parametrize("dtype", ["bf16", "f32"])
+@pytest.mark.parametrize("op", ["neg", "abs", "max", "relu"])
+def test_npu_lane_forms_are_their_numpy_model_and_differ_from_the_oracle_only_in_a_nans_sign(op, dtype):
+    """On an AIE core neg is -0.0 - x and abs maximumf(x, -0.0 - x) (no vector bit cast lowers there); max and
+    relu run on the dtype's own lanes. The host target keeps the sign-bit neg/abs."""
+    from tests.hostkit import compiled_library
+    from npubuild.runner.host import HostKernel
+
+    n_in = 2 if op == "max" else 1
+    inst = make_instance(op, dtype, [(2, 64)] * n_in, {})
+    from npubuild.core.constants import numpy_dtype
+
+    dt = numpy_dtype(dtype)
+    rng = np.random.default_rng(3)
+    xs = [(rng.standard_normal((2, 64)) * 4).astype(dt) for _ in range(n_in)]
+    specials = np.array([np.nan, -np.nan, 0.0, -0.0, np.inf, -np.inf, 1e-40, -3.0], np.float32).astype(dt)
+    xs[0][0, :8] = specials
+    if n_in == 2:
+        xs[1][0, :8] = specials[::-1]
+    wide = [x.astype(np.float32) for x in xs]
+    with np.errstate(invalid="ignore"):
+        model = {"neg": lambda a: np.float32(-0.0) - a, "abs": lambda a: np.maximum(a, np.float32(-0.0) - a),
+                 "max": np.maximum, "relu": lambda a: np.maximum(a, np.float32(0.0))}[op](*wide).astype(dt)
+        oracle = {"neg": np.negative, "abs": np.abs, "max": np.maximum,
+                  "relu": lambda a: np.maximum(a, np.float32(0.0))}[op](*wide).astype(dt)
+    host = emitters.emit(inst)
+    for arch in ("aie2", "aie2p"):
+        with vector.profile(arch):
+            text = emitters.emit(inst)
+        if vector.decision(inst, arch)["lanes"] == "scalar":  # f32 max/relu/abs on aie2p: maximumf on f32 lanes
+            assert arch == "aie2p" and dtype == "f32" and op != "neg"
+            continue
+        assert (text == host) == (op in ("max", "relu"))
+        got = HostKernel(compiled_library(text, f"{op}_{dtype}_{arch}"), inst.describe())(*xs)
+        nan = np.isnan(model.astype(np.float32))
+        assert got[~nan].tobytes() == model[~nan].tobytes(), (arch, got[0, :8], model[0, :8])
+        if op in ("neg", "abs"):  # bit for bit, -0.0 included
+            assert got[~nan].tobytes() == oracle[~nan].tobytes()
+        else:  # of a +0.0/-0.0 pair maximumf returns the second operand (docs/ops.md), NumPy either
+            assert np.array_equal(got[~nan].astype(np.float32), oracle[~nan].astype(np.float32))
+        assert np.isnan(got.astype(np.float32)[nan]).all() and np.isnan(oracle.astype(np.float32)[nan]).all()
