@@ -200,7 +200,7 @@ def test_ops_catalog_says_which_xdna_bodies_are_vector_and_why_not():
 @pytest.mark.parametrize("dtype", ["bf16", "f32"])
 @pytest.mark.parametrize("op", ["neg", "abs", "max", "relu"])
 def test_npu_lane_forms_are_their_numpy_model_and_differ_from_the_oracle_only_in_a_nans_sign(op, dtype):
-    """On an AIE core neg is -0.0 - x and abs maximumf(x, -0.0 - x) (no vector bit cast lowers there); max and
+    """On an AIE core neg is -0.0 - x and abs maximumf(x, -0.0 - x) + 0.0 (no vector bit cast lowers there); max and
     relu run on the dtype's own lanes. The host target keeps the sign-bit neg/abs."""
     from tests.hostkit import compiled_library
     from npubuild.runner.host import HostKernel
@@ -218,7 +218,7 @@ def test_npu_lane_forms_are_their_numpy_model_and_differ_from_the_oracle_only_in
         xs[1][0, :8] = specials[::-1]
     wide = [x.astype(np.float32) for x in xs]
     with np.errstate(invalid="ignore"):
-        model = {"neg": lambda a: np.float32(-0.0) - a, "abs": lambda a: np.maximum(a, np.float32(-0.0) - a),
+        model = {"neg": lambda a: np.float32(-0.0) - a, "abs": lambda a: np.maximum(a, np.float32(-0.0) - a) + np.float32(0.0),
                  "max": np.maximum, "relu": lambda a: np.maximum(a, np.float32(0.0))}[op](*wide).astype(dt)
         oracle = {"neg": np.negative, "abs": np.abs, "max": np.maximum,
                   "relu": lambda a: np.maximum(a, np.float32(0.0))}[op](*wide).astype(dt)

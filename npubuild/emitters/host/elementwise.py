@@ -111,21 +111,26 @@ def _div(b: KernelBuilder, v, dt):
 
 
 def _neg_lanes(b: KernelBuilder, v, dt):
-    """-x as -0.0 - x: exact for every number, -0.0 and inf (-0.0 - +0.0 = -0.0, -0.0 - -0.0 = +0.0); a NaN
-    keeps its sign."""
-    return b.op(f"arith.subf {b.float_const(-0.0, dt)}, {v[0]} : {mlir_type(dt)}")
+    """-x as -0.0 - x, computed in the compute float (bf16 widened and rounded back, exactly: the host has no
+    bf16 subtraction): exact for every number, -0.0 and inf (-0.0 - +0.0 = -0.0, -0.0 - -0.0 = +0.0)."""
+    cdt = compute_dtype(dt)
+    r = b.op(f"arith.subf {b.float_const(-0.0, cdt)}, {widen(b, v[0], dt)} : {mlir_type(cdt)}")
+    return narrow(b, r, dt)
 
 
 def _abs_lanes(b: KernelBuilder, v, dt):
-    """|x| as maximumf(x, -0.0 - x): exact for every number and -0.0 (maximumf orders -0.0 below +0.0); a NaN
-    keeps its sign."""
-    return b.op(f"arith.maximumf {v[0]}, {_neg_lanes(b, v, dt)} : {mlir_type(dt)}")
+    """|x| as maximumf(x, -x) on the dtype's lanes, plus +0.0 in the compute float: of two zeros maximumf
+    returns the second operand (arith-expand's select; the core's vmax is not documented for them), and
+    -0.0 + +0.0 = +0.0."""
+    m = b.op(f"arith.maximumf {v[0]}, {_neg_lanes(b, v, dt)} : {mlir_type(dt)}")
+    cdt = compute_dtype(dt)
+    return narrow(b, b.op(f"arith.addf {widen(b, m, dt)}, {b.float_const(0.0, cdt)} : {mlir_type(cdt)}"), dt)
 
 
 UNARY: dict[str, ScalarFn] = {"relu": _relu, "neg": _neg, "abs": _abs}
 # The float sign-bit bodies on an AIE core's lanes: aiecc lowers no vector bit cast, and no vector negf or absf
 # (vector.missing_why, test_xdna_profile.py); the forms below use arith ops the profiles take on the dtype's
-# own lanes, and differ from the sign-bit operation only in the sign of a NaN.
+# lanes, and differ from the sign-bit operation only in the sign of a NaN (the core's vector subtract keeps it).
 NPU_LANES: dict[str, ScalarFn] = {"neg": _neg_lanes, "abs": _abs_lanes}
 BINARY: dict[str, ScalarFn] = {
     "add": _arith("addf", "addi"),
