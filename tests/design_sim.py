@@ -202,13 +202,16 @@ def run_design(design, inputs: dict, body) -> np.ndarray:
     produced: dict[str, list] = defaultdict(list)  # FIFO -> objects the cores produced into it
     for core in d.cores:
         params = {n: queues[(n, core.tile)].popleft() for n in core.params}
+        # the parameters riding the first stream: its first objects, end to end
+        pre = [queues[(core.streamed_in[0], core.tile)].popleft() for _ in range(core.preamble)]
+        pre = np.concatenate(pre) if pre else None
         for _ in range(core.chunks):
             objs = dict(params)
             objs.update({n: queues[(n, core.tile)].popleft() for n in core.streamed_in})
             args = []
             for k, op in enumerate(core.operands):
                 shape = d.body.inputs[k].shape
-                obj = objs[op.fifo]
+                obj = pre if op.preamble else objs[op.fifo]
                 part = obj[op.offset : op.offset + op.elems] if op.local else obj
                 args.append(np.ascontiguousarray(part).reshape(shape))
             y = body(*args)

@@ -183,7 +183,8 @@ def transfer_problems(t, b, dev: Device) -> list[str]:
         if (t.strides[k] * eb) % DMA_GRANULE:
             p.append(f"{where}: stride {t.strides[k] * eb} bytes is not a multiple of 4")
     words = [t.sizes[3] * eb // DMA_GRANULE, t.sizes[2], t.sizes[1], t.sizes[0]]  # hardware order d0..d3
-    linear = t.sizes[:3] == (1, 1, 1) and t.strides[3] == 1
+    # AIEX::isLinearTransfer: d1 and d2 of size 1, a unit d0 stride; the repeat (d3) is intentionally excluded
+    linear = t.sizes[1:3] == (1, 1) and t.strides[1:] == (0, 0, 1)
     if not linear:
         for k in (0, 1):
             if words[k] > DMA_WRAP_MAX:
@@ -350,8 +351,9 @@ def design_layout(d) -> Layout:
     acquires: set[str] = set()
     params: set[str] = set()
     for c in d.cores:
-        for name in c.streamed_in:
-            expect[linked_src(d.links, name)] += c.chunks * fifos[name].elems
+        for k, name in enumerate(c.streamed_in):
+            objects = c.chunks + (c.preamble if k == 0 else 0)  # the parameters ride the first stream first
+            expect[linked_src(d.links, name)] += objects * fifos[name].elems
         params.update(c.params)  # a broadcast FIFO is moved once for all its cores
         expect[linked_dst(d.links, c.out)] += c.chunks * fifos[c.out].elems
         acquires |= {*c.streamed_in, *c.params, c.out}

@@ -27,6 +27,14 @@ range of chunks), with ``R`` core rows (c, 2) .. (c, 1 + R):
   of the column's chunks: both shim channels stream each way, as mlir-aie's
   ``programming_examples/ml/eltwise_unary`` does (two input and two output
   FIFOs per column). :mod:`.placement` takes it where the model ranks it faster.
+  A kernel whose parameter buffer would take one of those channels (gamma of
+  rms_norm, gamma‖beta of layer_norm) may send it *ahead of the rows on each
+  group's input FIFO* instead: the runtime sequence queues the parameter's
+  transfer (linear, repeated once per core of the group: a repeat of stride 0,
+  which ``AIEX::isLinearTransfer`` leaves out of the wrap checks) before the
+  rows' on the same shim channel, the mem tile distributes it like any object,
+  and each core copies its first ``preamble`` objects into local buffers once
+  per run (``CoreProgram.preamble``).
 
 Channels decide the packing. At most two FIFOs can enter a core (it has two
 input DMA channels), and two can leave a shim tile towards the array, so
@@ -142,9 +150,10 @@ class Operand:
     """How the core gets one body argument: a FIFO object, or a part of one copied to a local buffer."""
 
     fifo: str
-    offset: int = 0  # element offset of the part inside the FIFO object
+    offset: int = 0  # element offset of the part inside the FIFO object (of the preamble's objects, end to end)
     local: str | None = None  # aie.buffer symbol the part is copied into (None: pass the object itself)
     elems: int = 0
+    preamble: bool = False  # a parameter part carried by the first objects of the streamed FIFO ``fifo``
 
 
 @dataclass(frozen=True)
@@ -155,6 +164,7 @@ class CoreProgram:
     params: tuple[str, ...]  # FIFOs acquired once per run
     out: str
     operands: tuple[Operand, ...]  # one per body input, in the body's argument order
+    preamble: int = 0  # objects of streamed_in[0] that carry the parameters, read (copied out) once per run first
 
 
 @dataclass

@@ -143,9 +143,9 @@ def _plan(inst: KernelInstance, device: Device, only: int | None = None, placer:
         options = placements(n_chunks, device, cap, placer)
         for cols, rows in options:
             taken = False
-            for groups in (1, 2) if split_channels(device, buffers, rows) else (1,):
+            for groups, inline in _variants(device, buffers, rows, r, split):
                 d = _place(inst, split, device, buffers, r, depth, padded, cols, rows, stack_of(r), scratch_of[r],
-                           placer, groups)
+                           placer, groups, inline)
                 if only is not None:  # a library kernel's design: its cores' time is the kernel's
                     from .kernel_library import kernel_call
 
@@ -153,15 +153,15 @@ def _plan(inst: KernelInstance, device: Device, only: int | None = None, placer:
                 problems = layout_problems(design_layout(d))
                 fallback = streams == natural and rows == 1
                 if problems and not fallback:
-                    notes.append(f"{cols} column(s) x {rows} row(s){' on both shim channels' if groups > 1 else ''} "
-                                 f"do not fit ({problems[0]})")
+                    how = (" on both shim channels" if groups > 1 else "") + (" with the parameters in the stream" if inline else "")
+                    notes.append(f"{cols} column(s) x {rows} row(s){how} do not fit ({problems[0]})")
                     continue
                 # a one-row design of the kernel's own packing is kept even when it does not fit:
                 # the checker then refuses it with the reason, as for any design
                 ok = not problems
                 # the modelled time ranks the candidates (a library kernel's too: its cores' time is modelled);
                 # on a tie, the most cores, then one shim channel each way per column (the simpler design)
-                rank = (ok, -modelled_us(inst, d) if ok else 0.0, len(d.cores), -groups)
+                rank = (ok, -modelled_us(inst, d) if ok else 0.0, len(d.cores), -groups, -inline)
                 if ok and only is None:
                     ranked.append((rank, streams, cols, rows))
                 if best is None or rank > best_rank:
@@ -176,6 +176,18 @@ def _plan(inst: KernelInstance, device: Device, only: int | None = None, placer:
                          f"{-rank[1]:.3f} µs/run, this design {-best_rank[1]:.3f}")
     best.rows_note = _rows_note(device, best, *why, notes)
     return best, best_ok, first
+
+
+def _variants(device: Device, buffers: list[HostBuffer], rows: int, r: int, split: Split) -> list[tuple[int, bool]]:
+    """(groups per column, parameters in the stream) of the candidates for one placement, simplest first."""
+    stream = next((b for b in buffers if b.streamed and not b.output), None)
+    obj = r * sum(n // split.rows for _, n in stream.parts) if stream else 0
+    out = [(1, False)]
+    if split_channels(device, buffers, rows):
+        out.append((2, False))
+    elif obj and split_channels(device, buffers, rows, inline=True) and params_ride(buffers, obj, rows // 2):
+        out.append((2, True))  # the parameter's own shim channel is what stood in the way
+    return out
 
 
 def modelled_us(inst: KernelInstance, d: Design) -> float:
@@ -207,14 +219,39 @@ def _rows_note(device: Device, d: Design, n_chunks: int, streams: int, cap: int,
     return "; ".join(why + notes)
 
 
-def split_channels(device: Device, buffers: list[HostBuffer], rows: int) -> bool:
+def params_ride(buffers: list[HostBuffer], obj: int, cores_per_stream: int) -> bool:
+    """Whether the parameter buffer can ride the single input stream ahead of the chunks, freeing the shim
+    channel a broadcast FIFO of its own takes: one streamed input of one part, one parameter buffer of its
+    dtype, and objects that tile it (the parameter fills ``P / obj`` whole objects, or one object holds it
+    ``obj / P`` times), so no part straddles two objects. Each core then copies the parts out of its first
+    objects into local buffers once per run (:class:`.design.CoreProgram` ``preamble``)."""
+    ins = [b for b in buffers if not b.output and b.streamed]
+    prm = [b for b in buffers if not b.output and not b.streamed]
+    if len(ins) != 1 or len(ins[0].parts) != 1 or len(prm) != 1 or prm[0].dtype != ins[0].dtype:
+        return False
+    p = prm[0].elems
+    if not (obj % p == 0 or p % obj == 0):
+        return False
+    if cores_per_stream * max(1, obj // p) > 64:  # the repeat dimension of one transfer (npu-repeat)
+        return False
+    off = 0
+    for i in range(len(prm[0].parts)):
+        n = prm[0].slot(i)
+        if off // obj != (off + n - 1) // obj:
+            return False
+        off += n
+    return True
+
+
+def split_channels(device: Device, buffers: list[HostBuffer], rows: int, inline: bool = False) -> bool:
     """Whether a column can stream through both of its shim's channels each way: two groups of ``rows / 2``
     cores, each fed and drained by its own shim -> mem tile -> cores FIFOs (mlir-aie's
     ``ml/eltwise_unary`` runs two input and two output FIFOs per column). Only a design with one streamed
-    input, one output and no parameter buffer leaves both shim channels free; the mem tile then carries 2
+    input, one output and no parameter buffer of its own (``inline``: it rides the stream) leaves both shim
+    channels free; the mem tile then carries 2
     inputs + ``rows`` core outputs in, and ``rows`` core inputs + 2 outputs out. A packed buffer (a‖b) is
     left out: its inputs go on separate channels instead (the packing's cores copy the parts apart)."""
-    ins = [b for b in buffers if not b.output]
+    ins = [b for b in buffers if not b.output and (b.streamed or not inline)]
     outs = [b for b in buffers if b.output]
     return (rows >= 2 and rows % 2 == 0 and len(ins) == 1 and ins[0].streamed and len(ins[0].parts) == 1 and len(outs) == 1
             and device.shim_in_channels >= 2 and device.shim_out_channels >= 2
@@ -222,10 +259,12 @@ def split_channels(device: Device, buffers: list[HostBuffer], rows: int) -> bool
 
 
 def _place(inst, split: Split, device: Device, buffers: list[HostBuffer], r: int, depth: int, padded: int,
-           cols: int, rows: int, stack: int, scratch: int, placer: Placer = COLUMNS, groups: int = 1) -> Design:
+           cols: int, rows: int, stack: int, scratch: int, placer: Placer = COLUMNS, groups: int = 1,
+           inline: bool = False) -> Design:
     """The design of ``inst`` on ``cols`` columns x ``rows`` core rows (chunks of ``r`` rows). ``groups``: 2
     splits each column's rows into two halves, each with its own shim channel each way and its own
-    contiguous half of the column's chunks (:func:`split_channels`)."""
+    contiguous half of the column's chunks (:func:`split_channels`). ``inline``: the parameter buffer rides
+    the input stream ahead of the chunks (:func:`params_ride`)."""
     n_chunks = padded // r
     per_col = n_chunks // (cols * groups)  # chunks per column (per group) per run
     per_row_group = rows // groups
@@ -249,7 +288,9 @@ def _place(inst, split: Split, device: Device, buffers: list[HostBuffer], r: int
         cores = [placer.core(c, first + j) for j in range(per_row_group)]
         group = f"_g{g}" if groups > 1 else ""
         v = c * groups + g  # the contiguous range of chunks this group streams
-        bd = g * len(buffers)
+        bd = 0 if g == 0 else bd  # buffer descriptor ids count per shim tile
+        preamble = 0
+        stream: list[str] = []
         streamed_in: list[list[str]] = [[] for _ in cores]
         params: list[str] = []
         operand_of: list[dict[int, Operand]] = [{} for _ in cores]
@@ -280,6 +321,17 @@ def _place(inst, split: Split, device: Device, buffers: list[HostBuffer], r: int
                     streamed_in[j].append(names[j])
                 d.links.append(Link(parent, tuple(names), offsets(obj)))
                 part = r * (eb_rows // len(b.parts))
+                stream = names
+                if inline:
+                    # the parameter ahead of the chunks: object i of every core is the parameter's elements
+                    # [i obj, (i + 1) obj), or the whole parameter obj / P times (a repeat of stride 0)
+                    pi, pb = next((i, x) for i, x in enumerate(buffers) if not x.output and not x.streamed)
+                    p = pb.elems
+                    preamble = max(1, p // obj)
+                    for i in range(preamble):
+                        d.transfers.append(Transfer(pi, parent, c, i * obj if p > obj else 0,
+                                                    (per_row_group * max(1, obj // p), 1, 1, min(obj, p)), (0, 0, 0, 1), bd, False))
+                        bd += 1
                 if len(b.parts) == 1:
                     d.transfers.append(Transfer(bi, parent, c, v * per_col * obj, (1, 1, 1, per_col * obj), (0, 0, 0, 1), bd, False))
                 else:
@@ -288,6 +340,15 @@ def _place(inst, split: Split, device: Device, buffers: list[HostBuffer], r: int
                     d.transfers.append(
                         Transfer(bi, parent, c, v * per_col * part, (1, per_col, len(b.parts), part), (0, part, plen, 1), bd, False)
                     )
+            elif inline:  # carried by the stream (above): each core copies its parts out of the preamble
+                for j, core in enumerate(cores):
+                    off = 0
+                    for i, (tensor, n) in enumerate(b.parts):
+                        local = f"{tensor}_c{c}_local" if rows == 1 else f"{tensor}_c{c}_r{first + j}_local"
+                        d.locals.append((core, local, body.inputs[position[tensor]].shape, b.dtype))
+                        operand_of[j][position[tensor]] = Operand(stream[j], off, local, n, preamble=True)
+                        off += b.slot(i)
+                continue
             else:
                 obj = b.elems
                 names = [f"{b.name}_c{c}"] * rows  # one FIFO broadcast to the column's cores
@@ -307,7 +368,8 @@ def _place(inst, split: Split, device: Device, buffers: list[HostBuffer], r: int
                     off += elems
         for j, core in enumerate(cores):
             operands = tuple(operand_of[j][k] for k in range(len(inst.inputs)))
-            d.cores.append(CoreProgram(core, per_core, tuple(streamed_in[j]), tuple(params), out_fifo[j], operands))
+            d.cores.append(CoreProgram(core, per_core, tuple(streamed_in[j]), tuple(params), out_fifo[j], operands,
+                                       preamble))
     return d
 
 

@@ -101,6 +101,16 @@ def _copy_part(c: IndexConsts, src: str, src_fifo, dst: str, shape, offset: int,
         lines.append(pad + f"{nxt} = arith.addi {lin}, {v} : index")
         lin = nxt
     src_ty, dst_ty = memref_type(src_fifo.shape, dtype), memref_type(shape, dtype)
+    src_idx = [lin]
+    if len(src_fifo.shape) > 1:  # an object of the body's shape (a stream's preamble): the flat index per axis
+        src_idx, rest = [], lin
+        for j, n in enumerate(reversed(src_fifo.shape[1:])):
+            lines.append(pad + f"%{tag}_r{j} = arith.remui {rest}, {c(n)} : index")
+            lines.append(pad + f"%{tag}_q{j} = arith.divui {rest}, {c(n)} : index")
+            src_idx.insert(0, f"%{tag}_r{j}")
+            rest = f"%{tag}_q{j}"
+        src_idx.insert(0, rest)
+    lin = ", ".join(src_idx)
     if vector:
         vty = f"vector<{lanes}x{elem}>"
         lines.append(pad + f"%{tag}_v = vector.transfer_read {src}[{lin}], %{tag}_pad {{in_bounds = [true]}} : {src_ty}, {vty}")
@@ -126,14 +136,27 @@ def _core(d: Design, core, fifo, link_with: str = "func") -> list[str]:
         var[name] = f"%s{k}"
         chunk += access_lines(fifo[name], name, "Consume", var[name])
     args, copies_once, copies_chunk = [], [], []
+    preamble: list[list[str]] = [[] for _ in range(core.preamble)]  # per object: the parts copied out of it
     for k, op in enumerate(core.operands):
         if op.local is None:
             args.append(var[op.fifo])
             continue
         shape = d.body.inputs[k].shape
+        if op.preamble:
+            obj = fifo[op.fifo].elems
+            preamble[op.offset // obj] += _copy_part(c, f"%pre{op.offset // obj}", fifo[op.fifo], f"%{op.local}", shape,
+                                                     op.offset % obj, fifo[op.fifo].dtype, f"u{k}")
+            args.append(f"%{op.local}")
+            continue
         lines = _copy_part(c, var[op.fifo], fifo[op.fifo], f"%{op.local}", shape, op.offset, fifo[op.fifo].dtype, f"u{k}")
         (copies_once if op.fifo in core.params else copies_chunk).extend(lines)
         args.append(f"%{op.local}")
+    if core.preamble:  # the parameters ride the stream: its first objects, copied out once per run
+        stream = core.streamed_in[0]
+        for i, lines in enumerate(preamble):
+            body += access_lines(fifo[stream], stream, "Consume", f"%pre{i}")
+            body += lines
+            body.append(f"aie.objectfifo.release @{stream}(Consume, 1)")
     chunk += copies_chunk
     chunk += access_lines(fifo[core.out], core.out, "Produce", "%o")
     args.append("%o")

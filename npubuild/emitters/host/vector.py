@@ -184,6 +184,12 @@ def profile(name: str):
         _profile.reset(token)
 
 
+def admits(op: str, elem: str, lanes: int) -> bool:
+    """Whether the current profile lowers ``op`` on ``vector<lanes x elem>`` (the host lowers everything)."""
+    name = _profile.get()
+    return name == "host" or (op, elem, lanes) in AIEVEC_OPS.get(name, set())
+
+
 def on_npu() -> bool:
     """Whether bodies are being emitted for an AIE core (profile aie2 or aie2p), not the host."""
     return _profile.get() in ("aie2", "aie2p")

@@ -26,7 +26,7 @@ from . import mathfns
 from .mlir_text import MLIR_TYPE, memref_type
 from .mlir_text import narrow as from_acc
 from .mlir_text import widen as to_acc
-from .vector import LANES, VectorBuilder, emulated_f32_multiply, take
+from .vector import LANES, VectorBuilder, admits, emulated_f32_multiply, take
 
 F = "f32"  # every float is accumulated in f32 (reduce.ACC_FLOAT; f16 and bf16 widened exactly)
 
@@ -95,7 +95,9 @@ class _Rows:
         return b.raw(f"vector.broadcast {s} : {F} to {self.vf}") if splat else s
 
     def split(self, s: str) -> list[str]:
-        """The scalar f32 ``s`` in the lanes as three f32 vectors (lo, mid, hi) whose exact sum is ``s``.
+        """The scalar f32 ``s`` in the lanes: one broadcast f32 vector where the profile broadcasts f32 (the
+        host; aie2p: test/Conversion/AIEVecToLLVM/test-broadcast_scalar-aie2p.mlir), else three f32 vectors
+        (lo, mid, hi) whose exact sum is ``s``.
 
         aie2 has no f32 broadcast (test/Conversion/VectorToAIEVec/test_broadcast.mlir broadcasts i32 and
         bf16 only), so ``s`` is cut into three bf16 pieces by scalar code: hi = bf16(s), mid =
@@ -105,6 +107,8 @@ class _Rows:
         subnormal, which a core may flush: an absolute error under 2^-119). r = rsqrt(var + eps) is at least
         2^-64; inf and NaN give NaN in mid and lo."""
         b = self.b
+        if admits("broadcast", F, b.lanes):
+            return [b.raw(f"vector.broadcast {s} : {F} to {self.vf}")]
         pieces = []
         with b.scalar_ops():
             rest = s
@@ -117,7 +121,10 @@ class _Rows:
         return [b.op(f"arith.extf {b.raw(f'vector.broadcast {p} : bf16 to {vb}')} : bf16 to {F}") for p in reversed(pieces)]
 
     def times(self, d: str, parts: list[str]) -> str:
-        """``d`` times the scalar split into ``parts`` (lo, mid, hi): (d lo + d mid) + d hi, smallest first."""
+        """``d`` times the scalar split into ``parts`` (lo, mid, hi): (d lo + d mid) + d hi, smallest first
+        (one part: d times it)."""
+        if len(parts) == 1:
+            return self.f("mulf", d, parts[0])
         lo, mid, hi = (self.f("mulf", d, p) for p in parts)
         return self.f("addf", self.f("addf", lo, mid), hi)
 
@@ -143,7 +150,9 @@ class _Rows:
         return self.times(w, self.pieces(t))
 
     def minus(self, x: str, parts: list[str]) -> str:
-        """``x`` minus the scalar split into ``parts`` (lo, mid, hi): ((x - hi) - mid) - lo."""
+        """``x`` minus the scalar split into ``parts`` (lo, mid, hi): ((x - hi) - mid) - lo (one part: x minus it)."""
+        if len(parts) == 1:
+            return self.f("subf", x, parts[0])
         lo, mid, hi = parts
         return self.f("subf", self.f("subf", self.f("subf", x, hi), mid), lo)
 
