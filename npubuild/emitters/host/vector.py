@@ -185,9 +185,10 @@ def profile(name: str):
 
 
 def admits(op: str, elem: str, lanes: int) -> bool:
-    """Whether the current profile lowers ``op`` on ``vector<lanes x elem>`` (the host lowers everything)."""
-    name = _profile.get()
-    return name == "host" or (op, elem, lanes) in AIEVEC_OPS.get(name, set())
+    """Whether the current profile lowers ``op`` on ``vector<lanes x elem>`` (one without an aievec table, the
+    host's, lowers everything)."""
+    ops = AIEVEC_OPS.get(_profile.get())
+    return ops is None or (op, elem, lanes) in ops
 
 
 def on_npu() -> bool:
