@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from npubuild.emitters.aie import design_for
-from npubuild.emitters.aie.roofline import VECTOR_OP_CYCLES, DISPATCH_US, SOFTFLOAT_CYCLES, count_ops, roofline
+from npubuild.emitters.aie.devices import DEVICES
+from npubuild.emitters.aie.roofline import VECTOR_OP_CYCLES, DISPATCH_US, SOFTFLOAT_CYCLES, count_ops, design_facts, roofline
 from npubuild.emitters.aie.summary import one_line, summary
 from npubuild.specfile.instances import make_instance
 
@@ -221,3 +222,28 @@ def test_the_bench_ends_with_its_summary_line():
                         lines[-1]), lines[-1]
     assert sum("ml/eltwise_add/eltwise_add.py" in ln for ln in lines) == 2
     assert sum("whole_array/whole_array.py" in ln for ln in lines) == 4
+
+
+def test_each_microkernel_call_loads_and_stores_its_c_tile():
+    from npubuild.emitters.aie.roofline import FIGURES, compute_cycles
+
+    f1, f2 = FIGURES["npu1"], FIGURES["npu2"]
+    # AM020: two 256-bit loads and one 256-bit store per cycle; AM027: 512-bit each
+    assert f1.accumulator_cycles(64, 64) == 64 * 64 * 4 * (1 / 64 + 1 / 32) == 768
+    assert f2.accumulator_cycles(64, 64) == 384
+    work = {"kind": "matmul", "dtype": "bf16", "macs": 64 * 32 * 64 * 10, "calls": 10, "core_tile": [64, 64]}
+    assert compute_cycles(work, f1) == (64 * 32 * 64 * 10 / 128 + 10 * 768, 0.0)
+
+
+def test_the_whole_array_tile_is_the_fastest_modelled_candidate_that_passes_the_checks():
+    from npubuild.emitters.aie.gemm import _modelled, overlay_for
+    from npubuild.emitters.aie.gemm_whole import candidates, whole_array_problems
+
+    inst = make_instance("matmul", "bf16", [(512, 512), (512, 512)], {})
+    dev = DEVICES["npu1"]
+    w = overlay_for(inst, dev)
+    ok = [c for c in candidates(inst.id, dev, 512, 512, 512, (512, 512), (512, 512), "bf16") if not whole_array_problems(c)]
+    best = min(_modelled(inst, c)[0] for c in ok)
+    assert _modelled(inst, w)[0] == best
+    facts = design_facts(inst, w, w.abi())["work"]
+    assert facts["calls"] == w.tiles_per_core * w.k_blocks and facts["core_tile"] == [w.tm, w.tn]

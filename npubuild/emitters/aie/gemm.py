@@ -234,7 +234,8 @@ def overlay_for(inst: KernelInstance, device: Device):
     from .gemm_whole import plan_whole_array
 
     a, b = inst.inputs[0].shape, inst.inputs[1].shape
-    w, why = plan_whole_array(inst.id, device, prod(a[:-1]), a[-1], b[1], tuple(a), tuple(b), inst.dtype)
+    w, why = plan_whole_array(inst.id, device, prod(a[:-1]), a[-1], b[1], tuple(a), tuple(b), inst.dtype,
+                              rank=lambda w: _modelled(inst, w)[0])
     if prod(a[:-1]) <= GEMV_MAX_M:
         from .gemv import plan_gemv
 

@@ -40,8 +40,10 @@ every int32 sum, so the product's ``M x N`` corner is exact.
 The tile (tm, tk, tn) and width are chosen per instance: every candidate that
 passes the static checks (core and mem-tile memory with the GEMM stack, DMA
 channels, the shim DMA's wraps, repeat count, strides and buffer descriptors,
-mm.cc's static_asserts) is scored by the work per core including padding and
-the number of microkernel calls, and the cheapest is taken. None fits only when
+mm.cc's static_asserts) is ranked by the roofline model's time per run
+(:mod:`.roofline`: DMA per channel, MACs, and each microkernel call's C tile
+loaded into and stored from the accumulators), then by the work per core
+including padding and the number of microkernel calls, and the first is taken. None fits only when
 the shim's patterns cannot address the matrices (e.g. more than 64 N-tiles per
 column, or a C row-block stride beyond the DMA's 2**20 words); then the
 blocked overlay (:mod:`.gemm`) runs the instance, and says why.
@@ -454,19 +456,35 @@ def candidates(kernel: str, device: Device, m: int, k: int, n: int, a_shape=(), 
     return sorted(out, key=_cost)
 
 
+def call_cost(w: WholeArray) -> float:
+    """MAC-equivalents one microkernel call costs beyond its MACs: :data:`CALL_COST`, and loading and storing
+    its C tile in the accumulators (``roofline.Figures.accumulator_cycles`` at the device's MAC rate), which
+    favours a deeper tk for the same tm x tn (whole_array's 64x64x32 bf16 tile rather than 64x32x64)."""
+    from .roofline import FIGURES
+
+    fig = FIGURES[w.device.name]
+    return CALL_COST + fig.accumulator_cycles(w.tm, w.tn) * fig.macs(w.in_dtype)
+
+
 def _cost(w: WholeArray):
     calls = w.tiles_per_core * w.k_blocks
     work = calls * w.tm * w.tk * w.tn  # MACs per core, padding included
     mp, kp, np_ = w.padded
     eb = DTYPE_BYTES[w.in_dtype]
-    return (work + CALL_COST * calls, eb * (mp * kp + kp * np_) + 4 * mp * np_, -w.cols, -w.tm, -w.tn, -w.tk)
+    return (work + call_cost(w) * calls, eb * (mp * kp + kp * np_) + 4 * mp * np_, -w.cols, -w.tm, -w.tn, -w.tk)
 
 
 def plan_whole_array(kernel: str, device: Device, m: int, k: int, n: int, a_shape=(), b_shape=(),
-                     in_dtype: str = "i8") -> tuple[WholeArray | None, str]:
-    """The cheapest whole-array design that passes every check, or (None, why none does)."""
+                     in_dtype: str = "i8", rank=None) -> tuple[WholeArray | None, str]:
+    """The cheapest whole-array design that passes every check, or (None, why none does). ``rank(w)``: a
+    cost to order the candidates by first (the roofline model's time per run: a tile's DMA traffic, A re-read
+    once per N-tile, can outweigh its compute), then by :func:`_cost`."""
+    cands = candidates(kernel, device, m, k, n, a_shape, b_shape, in_dtype)
+    if rank is not None:
+        cost = {id(w): (rank(w), _cost(w)) for w in cands}
+        cands.sort(key=lambda w: cost[id(w)])
     first = None
-    for w in candidates(kernel, device, m, k, n, a_shape, b_shape, in_dtype):
+    for w in cands:
         probs = whole_array_problems(w)
         if not probs:
             return w, ""
@@ -474,5 +492,6 @@ def plan_whole_array(kernel: str, device: Device, m: int, k: int, n: int, a_shap
     if first is None:
         return None, "no microkernel tile fits a core's data memory"
     w, probs = first
-    return None, (f"no whole-array design fits (the cheapest, {w.cols} column(s) of {w.tm}x{w.tk}x{w.tn} tiles, "
+    return None, (f"no whole-array design fits (the {'fastest modelled' if rank is not None else 'cheapest'}, "
+                  f"{w.cols} column(s) of {w.tm}x{w.tk}x{w.tn} tiles, "
                   f"fails: {'; '.join(probs[:3])})")

@@ -39,7 +39,7 @@ from .design import HostBuffer, Transfer
 from .fifos import Fifo, Link
 from .frame import Wait
 from .gemm_whole import (
-    DEPTH, PLACER, ROWS, TILE_K, TILE_MULTIPLES, WIDTHS, WholeArray, core_bytes, sequence_problems,
+    DEPTH, PLACER, ROWS, TILE_K, TILE_MULTIPLES, WIDTHS, WholeArray, call_cost, core_bytes, sequence_problems,
 )
 
 GEMV_TILE_M = (8, 16)  # the smallest tiles mm.cc's asserts take (aie2p bf16: 8; otherwise 16)
@@ -184,7 +184,7 @@ def plan_gemv(kernel: str, device, m: int, k: int, n: int, a_shape=(), b_shape=(
                     mp, kp, np_ = w.padded
                     calls = w.tiles_per_core * w.k_blocks
                     # the busiest shim channel's bytes (B per column) bounds a GEMV; then work, then bytes
-                    key = (kp * np_ * eb // cols, calls * tm * tk * tn + 2048 * calls, eb * (mp * kp + kp * np_) + 4 * mp * np_, -tn, -tk)
+                    key = (kp * np_ * eb // cols, calls * (tm * tk * tn + call_cost(w)), eb * (mp * kp + kp * np_) + 4 * mp * np_, -tn, -tk)
                     if best_key is not None and key >= best_key:
                         continue
                     if not gemv_problems(w):

@@ -46,15 +46,23 @@ class Figures:
     mem_bytes_per_cycle: float  # per mem-tile DMA channel
     core_bytes_per_cycle: float  # per compute-tile DMA channel
     macs_per_cycle: tuple[tuple[str, int], ...]  # per core: (input dtype, MACs per cycle of one mmul instruction)
+    load_bytes_per_cycle: int = 64  # a core's two vector load units together
+    store_bytes_per_cycle: int = 32  # its one vector store unit
 
     def macs(self, dtype: str) -> int:
         return dict(self.macs_per_cycle).get(dtype, dict(self.macs_per_cycle)["bf16"])
 
+    def accumulator_cycles(self, tm: int, tn: int) -> float:
+        """Cycles one microkernel call spends loading its tm x tn C tile (32-bit accumulators) from data memory
+        and storing it back: mm.cc loads C into the accumulators for each call and stores it at its end, and
+        those are not overlapped with the call's MACs (assumed)."""
+        return tm * tn * 4 * (1 / self.load_bytes_per_cycle + 1 / self.store_bytes_per_cycle)
+
 
 # npu1: AIE-ML (AM020); npu2: AIE-ML v2 (AM027). Sources per figure: docs/performance.md.
 FIGURES = {
-    "npu1": Figures(1.0e9, 4, 4, 4, (("i8", 256), ("bf16", 128))),
-    "npu2": Figures(1.5e9, 4, 8, 4, (("i8", 512), ("bf16", 256))),
+    "npu1": Figures(1.0e9, 4, 4, 4, (("i8", 256), ("bf16", 128)), 64, 32),
+    "npu2": Figures(1.5e9, 4, 8, 4, (("i8", 512), ("bf16", 256)), 128, 64),
 }
 SOFTFLOAT_CYCLES = 40  # assumed: cycles of one scalar f32 operation done by a compiler-rt soft-float call
 DISPATCH_US = 45.0  # one dispatch's fixed cost (XRT run + wait of an empty kernel, mlir-aie issue #2381)
@@ -138,12 +146,16 @@ def design_facts(inst, d, abi: dict) -> dict:
     }
     if inst.op == "matmul":
         tile = abi.get("core_tile")
+        calls = 0
         if tile:  # the whole-array design: every core works through its tiles and K-blocks
-            macs = abi["tiles_per_core"] * abi["k_blocks"] * tile["m"] * tile["k"] * tile["n"]
+            calls = abi["tiles_per_core"] * abi["k_blocks"]
+            macs = calls * tile["m"] * tile["k"] * tile["n"]
         else:  # the blocked overlay: one tile per dispatch, split over its columns
             t = abi["tile"]
             macs = t["m"] * t["k"] * t["n"] // max(1, abi.get("cores") or 1)
         facts["work"] = {"kind": "matmul", "dtype": abi.get("dtype", "i8"), "macs": int(macs)}
+        if calls:  # each call's C tile in and out of the accumulators (Figures.accumulator_cycles)
+            facts["work"].update(calls=int(calls), core_tile=[tile["m"], tile["n"]])
     elif d.call is not None:
         calls = max(c.chunks for c in d.cores)
         n = prod(d.body.output.shape) if d.body.output.shape else 1
@@ -240,7 +252,8 @@ def compute_cycles(work: dict, fig: Figures) -> tuple[float, float]:
     """(cycles of the busiest core per dispatch, of which soft-float)."""
     kind = work["kind"]
     if kind == "matmul":
-        return work["macs"] / fig.macs(work.get("dtype", "i8")), 0.0
+        acc = work.get("calls", 0) * fig.accumulator_cycles(*work["core_tile"]) if work.get("calls") else 0.0
+        return work["macs"] / fig.macs(work.get("dtype", "i8")) + acc, 0.0
     if kind == "mlir-aie kernel":
         return float(work["vectors"]), 0.0
     soft = work.get("softfloat_ops", 0) * SOFTFLOAT_CYCLES
