@@ -183,6 +183,9 @@ def test_ops_catalog_says_which_xdna_bodies_are_vector_and_why_not():
     assert add["mlir_aie"]["kernel"] == "aie_kernels/aie2/add.cc" and add["mlir_aie"]["lanes"] == 16
     gelu2 = ops["gelu"]["bodies"]["npu2"]["bf16"]["mlir_aie"]
     assert gelu2["symbol"] == "gelu_bf16" and gelu2["attrs"] == {"approximate": "tanh"}
+    # the default approximate=none keeps the generated body; gelu.cc is taken where an instance has tanh
+    gelu1 = ops["gelu"]["bodies"]["npu1"]["bf16"]
+    assert gelu1["auto"] == "generated" and gelu1["auto_when"] == {"mlir-aie kernel": {"approximate": "tanh"}}
     relu2 = ops["relu"]["bodies"]["npu2"]["bf16"]  # the generated body is vector there too, and exact: auto keeps it
     assert relu2["mlir_aie"]["kernel"] == "aie_kernels/aie2p/relu.cc" and relu2["auto"] == "generated"
     silu2 = ops["silu"]["bodies"]["npu2"]["bf16"]  # the generated body would be scalar: auto takes the kernel

@@ -146,6 +146,8 @@ def describe_op(o: dict) -> list[str]:
             alt = (f"; mlir-aie: {lib['kernel']} ({lib['chunk']}{needs})" if lib.get("kernel") else
                    f"; mlir-aie: none ({'; '.join(filter(None, (lib['why'], left_out(o['name'], dev))))})"
                    if lanes == "scalar" and lib.get("why") else "")
-            auto = f"; default (auto): {b['auto']}" if b.get("auto") else ""
+            when = b.get("auto_when", {}).get("mlir-aie kernel")
+            also = f" (mlir-aie kernel when {', '.join(f'{k}: {v}' for k, v in when.items())})" if when else ""
+            auto = f"; default (auto): {b['auto']}{also}" if b.get("auto") else ""
             lines.append(f"    {dev} {dt}: {body}{why}{alt}{auto}")
     return lines

@@ -132,10 +132,18 @@ def op_bodies(op_name: str, dtypes) -> dict:
             except (OpError, UnsupportedOnTarget, ValueError, KeyError) as e:
                 got = {"lanes": "scalar", "why": f"not probed at {'x'.join(map(str, _PROBE_SHAPE))}: {e}"}
             lib = library_alternative(op_name, dt, dev.arch)
+            takes = bool(lib["kernel"]) and got["lanes"] == "scalar"
+            # what the default xdna_bodies = "auto" takes at the op's default attrs; a kernel computing other attrs
+            # (gelu.cc: approximate=tanh) is taken only where an instance has them ("auto_when")
+            wants = {k: v for k, v in (lib.get("attrs") or {}).items() if _default_attr(op, k) != v}
             per[dt] = {**got, "source": "scalar" if got["lanes"] == "scalar" else "generated vector", "mlir_aie": lib,
-                       # what the default xdna_bodies = "auto" takes where the kernel computes the instance
-                       "auto": "mlir-aie kernel" if lib["kernel"] and got["lanes"] == "scalar" else "generated"}
+                       "auto": "mlir-aie kernel" if takes and not wants else "generated",
+                       **({"auto_when": {"mlir-aie kernel": wants}} if takes and wants else {})}
     return out
+
+
+def _default_attr(op, name: str):
+    return next((a.default for a in op.attrs if a.name == name), None)
 
 
 def library_alternative(op_name: str, dtype: str, arch: str) -> dict:
