@@ -122,9 +122,10 @@ def test_the_static_checker_refuses_the_old_pattern_per_join_input():
 
     bad = OldJoin(**{f.name: getattr(w, f.name) for f in dataclasses.fields(w)})
     probs = whole_array_problems(bad)
+    tile = w.tm * w.tn  # each join input's transfer; the old pattern walks the whole joined object
     want = ("link [C_L1L2_0_0, C_L1L2_0_1, C_L1L2_0_2, C_L1L2_0_3] -> [C_L2L3_0]: @C_L2L3_0: specified output "
-            "stride(s) and size(s) result in out of bounds access in join input, for index 16383 in transfer of "
-            "length 4096 (mlir-aie ObjectFifoLinkOp::verify)")
+            f"stride(s) and size(s) result in out of bounds access in join input, for index {4 * tile - 1} in transfer of "
+            f"length {tile} (mlir-aie ObjectFifoLinkOp::verify)")
     assert want in probs, probs
     assert sum("out of bounds access in join input" in p for p in probs) == w.cols
 
