@@ -163,11 +163,14 @@ def _link_slices(kind: str, children: list[str], offsets: list[int], parent: str
     return link_bds(kind, children, offsets, fifos[parent]["elems"], [fifos[c]["elems"] for c in children])
 
 
-def run(text: str, a_codes, b_codes, mmul: tuple[int, int, int]) -> np.ndarray:
+def run(text: str, a_codes, b_codes, mmul: tuple[int, int, int], call=None) -> np.ndarray:
     """C (int32 or f32, flat as the runtime's c buffer) the emitted design computes from the padded
     row-major A and B (int8 codes, or bf16). mm.cc's matmul is modelled as ``C += A @ B`` in the
     accumulator type: exact for int8; for bf16 the f32 sums are the exact ones when the test's
-    values keep every partial sum an integer below 2**24 (then any summation order agrees)."""
+    values keep every partial sum an integer below 2**24 (then any summation order agrees).
+    ``call(acc, a, b)``: another model of one matmul call on the tile in row-major form (the f32 C
+    tile, the A and B tiles), returning the new C tile (the bfp16-emulated mmul:
+    npubuild.emitters.aie.gemm_bfp16.matmul_call)."""
     d = parse(text)
     verify_links(d)  # aie-opt verifies the module before any lowering
     fifos, r, s, t = d["fifos"], *mmul
@@ -256,7 +259,10 @@ def run(text: str, a_codes, b_codes, mmul: tuple[int, int, int]) -> np.ndarray:
                 wide = np.int64 if acc_t == "i32" else np.float64
                 a = unsubtile(got[0], tm, tk, r, s).astype(wide)
                 b = unsubtile(got[1], tk, tn, s, t).astype(wide)
-                c = unsubtile(acc, tm, tn, r, t).astype(wide) + a @ b  # matmul_i8_i32 / matmul_bf16_f32
+                if call is not None:
+                    c = np.asarray(call(unsubtile(acc, tm, tn, r, t), a, b))
+                else:
+                    c = unsubtile(acc, tm, tn, r, t).astype(wide) + a @ b  # matmul_i8_i32 / matmul_bf16_f32
                 acc = subtile(c.astype(acc_np), r, t)
             deps[prog["c"], ti] = {prog["a"]: taken[tile, prog["a"]] - 1, prog["b"]: taken[tile, prog["b"]] - 1}
             produced[prog["c"]].append(acc)

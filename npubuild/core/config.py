@@ -13,6 +13,11 @@ Keys (all optional):
                                       one computes the kernel) or auto (mlir-aie's kernel only where npubuild's
                                       body would be scalar; docs/xdna-kernels.md) (env NPUBUILD_XDNA_BODIES);
                                       a kernel family's xdna_body overrides it
+  xdna_bf16_mmul = "native"           the mmul of bf16 matmul kernels on npu2: native (mm.cc's 4x8x8 bf16 mmul,
+                                      bf16 products summed in f32) or bfp16 (its 8x8x8 mmul on bf16 converted to
+                                      bfp16 blocks of 8 along K, AIE_API_EMULATE_BFLOAT16_MMUL_WITH_BFP16: twice the
+                                      MACs per cycle, coarser numerics; no effect on npu1 or int8; docs/xdna-gemm.md)
+                                      (env NPUBUILD_XDNA_BF16_MMUL)
   xdna_strict = false                 true: a missing XDNA toolchain fails the build instead of
                                       emitting aie.mlir only (env NPUBUILD_XDNA_STRICT=1)
   xrt_contexts = <by device>          NPU hardware contexts the xrt backend keeps open (npu1: 6,
@@ -57,7 +62,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from .constants import XDNA_BODY_DEFAULT, XDNA_BODY_SOURCES, XDNA_DEVICES
+from .constants import XDNA_BF16_MMUL_DEFAULT, XDNA_BF16_MMULS, XDNA_BODY_DEFAULT, XDNA_BODY_SOURCES, XDNA_DEVICES
 from .errors import UserError, did_you_mean
 from .limits import Limits, limits_from_table, parse_size
 from .target_names import known_targets
@@ -68,7 +73,7 @@ KNOWN_KEYS = (
     "specs", "artifacts", "store", "targets", "max_open_kernels", "xdna_device", "xdna_strict", "xrt_contexts", "ane_resident_programs",
     "ane_strict",
     "stores", "max_artifact_size", "trusted_keys", "require_signatures", "signing_key", "limits", "data_dirs",
-    "host_cpu", "xdna_bodies", "flags", "executor",
+    "host_cpu", "xdna_bodies", "xdna_bf16_mmul", "flags", "executor",
     "farm_trusted", "farm_trusted_workers", "farm_tls_ca", "farm_tls_cert", "farm_tls_key", "farm_verify",
 )
 STORE_SCHEMES = ("file", "http", "https", "redis")
@@ -126,6 +131,7 @@ class Config:
     data_dirs: tuple = ()  # resolved Paths specs may read data from besides the project root
     host_cpu: str = "portable"
     xdna_bodies: str = XDNA_BODY_DEFAULT
+    xdna_bf16_mmul: str = XDNA_BF16_MMUL_DEFAULT  # native | bfp16 (npu2 bf16 GEMMs)
     flags: ToolFlags = ToolFlags()
     executor: str = "local"  # or dask://host:port
     farm: FarmSettings = FarmSettings()  # the farm_* keys: whom the compile farm trusts (docs/farm.md)
@@ -217,6 +223,7 @@ def load_config(root: Path | None = None) -> Config:
         data_dirs=_data_dirs(table.get("data_dirs", []), root, pp),
         host_cpu=_host_cpu(os.environ.get("NPUBUILD_HOST_CPU") or table.get("host_cpu", "portable"), pp),
         xdna_bodies=_xdna_bodies(os.environ.get("NPUBUILD_XDNA_BODIES") or table.get("xdna_bodies", XDNA_BODY_DEFAULT), pp),
+        xdna_bf16_mmul=_xdna_bf16_mmul(os.environ.get("NPUBUILD_XDNA_BF16_MMUL") or table.get("xdna_bf16_mmul", XDNA_BF16_MMUL_DEFAULT), pp),
         flags=tool_flags_from(table.get("flags"), str(pp)),
         executor=parse_executor(os.environ.get("NPUBUILD_EXECUTOR") or table.get("executor", "local"), pp),
         farm=parse_farm_settings(table, root, pp),
@@ -243,12 +250,22 @@ def _xdna_bodies(value, pp: Path) -> str:
     return value
 
 
+def _xdna_bf16_mmul(value, pp: Path) -> str:
+    if value not in XDNA_BF16_MMULS:
+        raise UserError(
+            f"{pp}: xdna_bf16_mmul (NPUBUILD_XDNA_BF16_MMUL) must be {', '.join(repr(v) for v in XDNA_BF16_MMULS)}, got {value!r} "
+            "(docs/xdna-gemm.md)"
+        )
+    return value
+
+
 # [tool.npubuild] keys -> (the TOML types they take, what to write); the other keys check their own values
 _KEY_TYPES = {
     "specs": (str, 'a path string such as "specs"'), "artifacts": (str, 'a path string such as "artifacts"'),
     "store": (str, 'a path string such as "artifacts/.cache"'), "targets": (list, 'a list such as ["ref", "host"]'),
     "max_open_kernels": (int, "an integer such as 16"), "xdna_device": (str, 'a string such as "npu1"'),
     "host_cpu": (str, 'a string such as "portable"'), "xdna_bodies": (str, 'a string such as "auto"'),
+    "xdna_bf16_mmul": (str, 'a string such as "native"'),
     "signing_key": (str, 'a path string such as "keys/me.key"'),
     "executor": (str, 'a string such as "local" or "dask://host:8786"'), "flags": (dict, "a table: [tool.npubuild.flags]"),
     "max_artifact_size": ((str, int), 'a size such as "1G" or a number of bytes'),

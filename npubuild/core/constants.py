@@ -19,6 +19,10 @@ XDNA_DEVICES = ("npu1", "npu2")
 # npubuild's body would be scalar (docs/xdna-kernels.md)
 XDNA_BODY_SOURCES = ("auto", "generated", "mlir-aie")
 XDNA_BODY_DEFAULT = "auto"
+# the mmul a bf16 GEMM's mm.cc runs on npu2 (aie2p): the native 4x8x8 bf16 mmul, or the 8x8x8 one
+# emulated with bfp16 (-DAIE_API_EMULATE_BFLOAT16_MMUL_WITH_BFP16; docs/xdna-gemm.md)
+XDNA_BF16_MMULS = ("native", "bfp16")
+XDNA_BF16_MMUL_DEFAULT = "native"
 # NumPy's name of each dtype; "bfloat16" is ml_dtypes.bfloat16, which NumPy knows by
 # that name only once ml_dtypes is imported: use numpy_dtype() to get the dtype object.
 NUMPY_DTYPE = {

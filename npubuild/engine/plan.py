@@ -44,8 +44,13 @@ class Plan:
 
     def xdna_options(self, kernel_id: str, device: str | None = None) -> dict:
         """What the kernel's xdna design for ``device`` (its first device by default) depends on beyond the
-        instance and the mlir-aie dialect."""
-        return {"device": device or self.xdna_devices(kernel_id)[0], "body": self.body(kernel_id)}
+        instance and the mlir-aie dialect: its device, its body source, and for a bf16 matmul the project's
+        ``xdna_bf16_mmul`` when it is not the default (so that every other kernel keeps the keys it had)."""
+        opts = {"device": device or self.xdna_devices(kernel_id)[0], "body": self.body(kernel_id)}
+        inst = self.instances.get(kernel_id)
+        if self.config.xdna_bf16_mmul != "native" and inst is not None and inst.op == "matmul" and inst.dtype == "bf16":
+            opts["bf16_mmul"] = self.config.xdna_bf16_mmul
+        return opts
 
     def fingerprint(self) -> str:
         """Hash of everything the manifest records about the plan (not the build outputs)."""

@@ -255,7 +255,7 @@ class BuildTasks:
         for pair in build.pairs():
             kid, inst, t, d = pair.kid, pair.inst, pair.target, pair.dir
             opts = build.pair_options(pair)
-            vk = (t.name, opts.get("device"), opts.get("body"), (opts.get("pinned") or {}).get("sha256"))
+            vk = (t.name, opts.get("device"), opts.get("body"), opts.get("bf16_mmul"), (opts.get("pinned") or {}).get("sha256"))
             if vk not in versions:
                 versions[vk] = f"{t.emitter_version()}:{canonical_json(opts)}"
             out = f"{d}/{t.source_name}"

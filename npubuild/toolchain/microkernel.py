@@ -2,7 +2,8 @@
 compiled with Peano ``clang++``), built once per configuration and cached in
 the content-addressed store like every compile.
 
-Its key covers the source file's bytes, the defines (DIM_M/K/N, dtype), the
+Its key covers the source file's bytes, the defines (DIM_M/K/N, dtype, the bfp16
+emulation of xdna_bf16_mmul = "bfp16"), the
 target arch, Peano's flags and the toolchain fingerprint; the object is named per
 configuration (aiecc copies linked objects by basename, so two configurations
 must never share a name).
@@ -19,11 +20,11 @@ from ..core.fsio import sha256_file
 LINK_DIR = "link"  # under the kernel's xdna directory
 
 
-def _overlay(instance, device_name: str):
+def _overlay(instance, device_name: str, bf16_mmul: str = "native"):
     from ..emitters.aie.devices import device
     from ..emitters.aie.gemm import overlay_for
 
-    return overlay_for(instance, device({"device": device_name}))
+    return overlay_for(instance, device({"device": device_name}), bf16_mmul or "native")
 
 
 def _sources(tools: dict, arch: str) -> dict:
@@ -35,14 +36,14 @@ def _sources(tools: dict, arch: str) -> dict:
     return src
 
 
-def microkernel_recipe(instance, toolchain: dict, device_name: str, peano_extra=()) -> dict:
+def microkernel_recipe(instance, toolchain: dict, device_name: str, peano_extra=(), bf16_mmul: str = "native") -> dict:
     """What the linked microkernel is made from (for the kernel's compile key); ``peano_extra``:
-    the project's Peano options."""
+    the project's Peano options; ``bf16_mmul``: the emit options' (its define is in ``defines``)."""
     from ..core.tool_flags import with_extra
     from .aiecc import AIECC_FLAGS
     from .xdna import find_xdna_tools
 
-    ov = _overlay(instance, device_name)
+    ov = _overlay(instance, device_name, bf16_mmul)
     src = _sources(find_xdna_tools(probe_versions=False), ov.arch)
     return {
         "microkernel": ov.microkernel,
@@ -57,14 +58,14 @@ def microkernel_recipe(instance, toolchain: dict, device_name: str, peano_extra=
 
 
 def build_microkernel(instance, tools: dict, toolchain: dict, store_root: Path, out_dir: Path, device_name: str,
-                      timeout: float = 600.0, peano_extra=()) -> Path:
+                      timeout: float = 600.0, peano_extra=(), bf16_mmul: str = "native") -> Path:
     """The microkernel object for ``instance``'s overlay in ``out_dir/link/`` (from the stores when cached)."""
     from ..artifacts.stores import open_stores
     from .aiecc import compile_object
 
-    ov = _overlay(instance, device_name)
+    ov = _overlay(instance, device_name, bf16_mmul)
     src = _sources(tools, ov.arch)
-    recipe = microkernel_recipe(instance, toolchain, ov.device.name, peano_extra)
+    recipe = microkernel_recipe(instance, toolchain, ov.device.name, peano_extra, bf16_mmul)
     key = hashlib.sha256(canonical_json({"microkernel": recipe}).encode()).hexdigest()
     link = Path(out_dir) / LINK_DIR
     obj = link / ov.microkernel

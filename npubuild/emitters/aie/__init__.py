@@ -10,7 +10,8 @@ time with the reason.
 ``device`` (npu1 / npu2), ``runtime_sequence`` (``aie.runtime_sequence`` or
 ``aiex.runtime_sequence``), ``link_with`` (``func`` or ``core``), ``body``
 (``generated``, the default here; ``auto`` or ``mlir-aie``: mlir-aie's kernels,
-:mod:`.kernel_library`) and ``unavailable_kernels`` (kernel sources the
+:mod:`.kernel_library`), ``bf16_mmul`` (``native``, the default, or ``bfp16``: a bf16
+matmul on npu2 runs mm.cc's 8x8x8 mmul emulated with bfp16, :mod:`.gemm_bfp16`) and ``unavailable_kernels`` (kernel sources the
 installed mlir-aie lacks, which ``auto`` then does not pick). Without a
 toolchain the newest dialect is emitted. ``EMITTER_VERSION`` covers this
 package and the host emitters (the bodies are theirs).
@@ -61,7 +62,7 @@ def _design_for(inst: KernelInstance, options: dict | None):
     if inst.op == "matmul":
         from .gemm import overlay_for
 
-        return overlay_for(inst, device(options))
+        return overlay_for(inst, device(options), (options or {}).get("bf16_mmul") or "native")
     from .placement import plan_design
 
     opts = options or {}

@@ -226,20 +226,21 @@ class Overlay(MmMicrokernel):
         }
 
 
-def overlay_for(inst: KernelInstance, device: Device):
+def overlay_for(inst: KernelInstance, device: Device, bf16_mmul: str = "native"):
     """The checked design of a ``matmul``: the one-dispatch whole-array design when one fits
     (:func:`.gemm_whole.plan_whole_array`), else, for int8, the blocked overlay stating why
-    (UnsupportedOnTarget when the NPU can take neither)."""
+    (UnsupportedOnTarget when the NPU can take neither). ``bf16_mmul``: the project's ``xdna_bf16_mmul``
+    ("bfp16" gives a bf16 matmul on aie2p mm.cc's emulated 8x8x8 mmul; no effect elsewhere)."""
     _check_matmul(inst, ("i8", "bf16"))
     from .gemm_whole import plan_whole_array
 
     a, b = inst.inputs[0].shape, inst.inputs[1].shape
     w, why = plan_whole_array(inst.id, device, prod(a[:-1]), a[-1], b[1], tuple(a), tuple(b), inst.dtype,
-                              rank=lambda w: _modelled(inst, w)[0])
+                              rank=lambda w: _modelled(inst, w)[0], bf16_mmul=bf16_mmul)
     if prod(a[:-1]) <= GEMV_MAX_M:
         from .gemv import plan_gemv
 
-        v = plan_gemv(inst.id, device, prod(a[:-1]), a[-1], b[1], tuple(a), tuple(b), inst.dtype)
+        v = plan_gemv(inst.id, device, prod(a[:-1]), a[-1], b[1], tuple(a), tuple(b), inst.dtype, bf16_mmul)
         if v is not None and (w is None or _modelled(inst, v) <= _modelled(inst, w)):
             return v
     if w is not None:
@@ -254,9 +255,11 @@ GEMV_MAX_M = 16  # M that fits the GEMV's one tile of rows (mm.cc's smallest tm)
 
 def _modelled(inst: KernelInstance, w) -> tuple[float, int]:
     """(modelled µs per run, bytes per run) of a one-dispatch design (:mod:`.roofline`)."""
+    from .gemm_whole import with_mac_rate
     from .roofline import design_facts, fifo_bytes, roofline, shim_bytes
 
-    return roofline(design_facts(inst, w, w.abi()))["us_per_run"], sum(shim_bytes(w, fifo_bytes(w)).values())
+    abi = w.abi()
+    return roofline(with_mac_rate(design_facts(inst, w, abi), abi))["us_per_run"], sum(shim_bytes(w, fifo_bytes(w)).values())
 
 
 def _check_matmul(inst: KernelInstance, dtypes=("i8",)) -> None:

@@ -11,6 +11,10 @@ from .text import IndexConsts, access_lines
 # bf16 accumulates into f32 (bf16_f32), so a K loop of calls rounds only once, at the end.
 MM_TYPES = {"i8": ("i8", "i32"), "bf16": ("bf16", "f32")}
 MATMUL_FN = "matmul_i8_i32"
+# bf16 mmul emulated with bfp16 (aie2p only): mm.cc then takes its 8x8x8 bf16 shape (aie_kernels/aie2p/mm.cc
+# l.293-311 and the combos at l.439-453 @1e400306); aie_api's mmul<8,8,8,bfloat16,bfloat16> converts each A
+# and B sub-tile to bfp16ebs8 before mac_8x8_8x8T (gemm_bfp16.py). aie2's mm.cc has no such define.
+BFP16_DEFINE = "-DAIE_API_EMULATE_BFLOAT16_MMUL_WITH_BFP16"
 ZERO_FN = "zero_i32"
 
 
@@ -20,21 +24,25 @@ def mm_symbols(in_dtype: str = "i8") -> tuple[str, str]:
     return f"matmul_{a}_{c}", f"zero_{c}"
 
 
-def mm_object(arch: str, m: int, k: int, n: int, in_dtype: str = "i8") -> str:
-    """Object file basename; aiecc copies linked objects by basename, so it names the whole configuration."""
+def mm_object(arch: str, m: int, k: int, n: int, in_dtype: str = "i8", bfp16: bool = False) -> str:
+    """Object file basename; aiecc copies linked objects by basename, so it names the whole configuration
+    (``bfp16``: the emulated bf16 mmul, another object)."""
     a, c = MM_TYPES[in_dtype]
-    return f"mm_{arch}_{a}_{c}_{m}x{k}x{n}.o"
+    return f"mm_{arch}_{a}_{c}{'_bfp16' if bfp16 else ''}_{m}x{k}x{n}.o"
 
 
-def mm_defines(arch: str, m: int, k: int, n: int, in_dtype: str = "i8") -> list[str]:
-    """Peano ``clang++`` flags selecting the kernel in ``aie_kernels/<arch>/mm.cc``."""
+def mm_defines(arch: str, m: int, k: int, n: int, in_dtype: str = "i8", bfp16: bool = False) -> list[str]:
+    """Peano ``clang++`` flags selecting the kernel in ``aie_kernels/<arch>/mm.cc`` (``bfp16``: with
+    :data:`BFP16_DEFINE`, as mlir-aie's matrix_multiplication/makefile-common adds it for
+    ``--emulate-bf16-mmul-with-bfp16``)."""
     # -DVECTORIZED_ONLY drops the unused matmul_scalar_*/zero_scalar_* from the core's
     # program memory, as mlir-aie's matrix_multiplication/whole_array/Makefile does
     # (@1e400306 l.70-75). Only aie2's mm.cc tests it (aie_kernels/aie2/mm.cc l.946-951
     # since #2387, 2025-08-14); aie2p/mm.cc builds both variants unconditionally.
     a, c = MM_TYPES[in_dtype]
     only = ["-DVECTORIZED_ONLY"] if arch == "aie2" else []
-    return [f"-D{a}_{c}_ONLY", f"-DDIM_M={m}", f"-DDIM_K={k}", f"-DDIM_N={n}", *only]
+    emulate = [BFP16_DEFINE] if bfp16 else []
+    return [f"-D{a}_{c}_ONLY", f"-DDIM_M={m}", f"-DDIM_K={k}", f"-DDIM_N={n}", *only, *emulate]
 
 
 def mm_source(arch: str) -> str:
@@ -47,6 +55,12 @@ class MmMicrokernel:
     and ``in_dtype`` when it is not int8."""
 
     in_dtype = "i8"
+    bf16_mmul = "native"  # "bfp16": the emulated 8x8x8 bf16 mmul (only ever set for bf16 on aie2p)
+
+    @property
+    def bfp16(self) -> bool:
+        """mm.cc compiled with :data:`BFP16_DEFINE`."""
+        return self.in_dtype == "bf16" and self.bf16_mmul == "bfp16"
 
     @property
     def acc_dtype(self) -> str:
@@ -65,12 +79,12 @@ class MmMicrokernel:
     @property
     def microkernel(self) -> str:
         """Object file basename (:func:`mm_object`)."""
-        return mm_object(self.arch, *self.mm_dims, self.in_dtype)
+        return mm_object(self.arch, *self.mm_dims, self.in_dtype, self.bfp16)
 
     @property
     def defines(self) -> list[str]:
         """Peano ``clang++`` flags selecting the kernel (:func:`mm_defines`)."""
-        return mm_defines(self.arch, *self.mm_dims, self.in_dtype)
+        return mm_defines(self.arch, *self.mm_dims, self.in_dtype, self.bfp16)
 
     @property
     def define_names(self) -> list[str]:

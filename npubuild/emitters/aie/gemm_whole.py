@@ -76,6 +76,18 @@ CALL_COST = 2048  # MAC-equivalents one microkernel call costs beyond its MACs (
 # bf16 mmul shapes of mm.cc's bf16_f32 combos (aie_kernels/aie2/mm.cc: 4x8x4, aie2p/mm.cc without bfp16
 # emulation: 4x8x8), the same as whole_array.py's microkernel_mac_dim_map
 BF16_MMUL = {"aie2": (4, 8, 4), "aie2p": (4, 8, 8)}
+# with -DAIE_API_EMULATE_BFLOAT16_MMUL_WITH_BFP16 (xdna_bf16_mmul = "bfp16") aie2p/mm.cc's bf16_f32 combo is
+# 8x8x8 (matmul_vectorized_8x8x8_bf16_f32: static_asserts m % 2r, k % s, n % 2t, l.331-346 @1e400306)
+BFP16_MMUL = (8, 8, 8)
+BF16_MMUL_MODES = ("native", "bfp16")
+
+
+def effective_bf16_mmul(requested: str, arch: str, in_dtype: str) -> str:
+    """The bf16 mmul a design uses: "bfp16" only for bf16 on aie2p; elsewhere the request has no effect
+    ("native"): aie2's mm.cc has no emulation define and int8 has no bf16 mmul."""
+    if requested not in BF16_MMUL_MODES:
+        raise ValueError(f"bf16_mmul must be {', '.join(repr(v) for v in BF16_MMUL_MODES)}, got {requested!r}")
+    return "bfp16" if requested == "bfp16" and arch == "aie2p" and in_dtype == "bf16" else "native"
 # mm.cc's static_asserts on the tile (m, k, n) per (arch, dtype), as multiples of (r, s, t):
 # i8 on aie2 expands its mmul 4x2 (matmul_vectorized_4x8x8_i8_i32), bf16 4x4 (matmul_vectorized_4x4);
 # on aie2p both expand 2x2 (aie_kernels/aie2p/mm.cc)
@@ -97,13 +109,21 @@ class WholeArray(MmMicrokernel):
     b_shape: tuple[int, ...] = ()
     stack: int = GEMM_STACK
     in_dtype: str = "i8"  # i8: int32 accumulators (quantised matmul); bf16: f32 accumulators
+    bf16_mmul: str = "native"  # "bfp16": mm.cc's emulated 8x8x8 bf16 mmul (bf16 on aie2p; effective_bf16_mmul)
     kind = "gemm_whole_array"
     variant = "whole-array"  # the GEMV (:mod:`.gemv`) shares the ABI kind
 
     # -- geometry --
     @property
     def mmul(self) -> tuple[int, int, int]:
-        return BF16_MMUL[self.arch] if self.in_dtype == "bf16" else mmul_shape(self.arch)
+        if self.in_dtype != "bf16":
+            return mmul_shape(self.arch)
+        return BFP16_MMUL if self.bfp16 else BF16_MMUL[self.arch]
+
+    @property
+    def mac_dtype(self) -> str:
+        """The roofline's MAC-rate key (roofline.Figures.macs): the input dtype, or "bfp16" for the emulated mmul."""
+        return "bfp16" if self.bfp16 else self.in_dtype
 
     @property
     def partition(self) -> str:
@@ -335,8 +355,13 @@ class WholeArray(MmMicrokernel):
             "dtype": self.in_dtype,
             **({"quantisation": "a per row, b per column, symmetric int8 (npubuild.ops.quant); output acc * sx[m] * sw[n]"}
                if self.in_dtype == "i8" else
-               {"numerics": "bf16 products summed in f32 by mm.cc (matmul_bf16_f32, f32 C tiles across the K loop); "
-                            "the runtime rounds C to bf16 once, to nearest even"}),
+               {"bf16_mmul": self.bf16_mmul,
+                "numerics": ("bf16 products summed in f32 by mm.cc (matmul_bf16_f32, f32 C tiles across the K loop); "
+                             "the runtime rounds C to bf16 once, to nearest even") if not self.bfp16 else
+                            ("mm.cc's bf16 mmul emulated with bfp16 (-DAIE_API_EMULATE_BFLOAT16_MMUL_WITH_BFP16): A per row and "
+                             "B per column cut into blocks of 8 along K, each block one shared exponent and 8-bit mantissas, "
+                             "rounded toward -inf; block products summed in f32 "
+                             "(npubuild.emitters.aie.gemm_bfp16); the runtime rounds C to bf16 once, to nearest even")}),
         }
 
 
@@ -441,8 +466,10 @@ def sequence_problems(w: WholeArray) -> list[str]:
 # ---- planning -------------------------------------------------------------------------------------------------------
 
 
-def candidates(kernel: str, device: Device, m: int, k: int, n: int, a_shape=(), b_shape=(), in_dtype: str = "i8") -> list[WholeArray]:
+def candidates(kernel: str, device: Device, m: int, k: int, n: int, a_shape=(), b_shape=(), in_dtype: str = "i8",
+               bf16_mmul: str = "native") -> list[WholeArray]:
     """Every tile and width mm.cc and the core memory allow, cheapest first."""
+    mode = effective_bf16_mmul(bf16_mmul, device.arch, in_dtype)
     out = []
     eb = DTYPE_BYTES[in_dtype]
     for cols in (c for c in WIDTHS if c <= device.columns):
@@ -452,7 +479,7 @@ def candidates(kernel: str, device: Device, m: int, k: int, n: int, a_shape=(), 
                     if core_bytes(tm, tk, tn, eb) > device.core_memory:
                         continue
                     out.append(WholeArray(kernel, device, m, k, n, tm, tk, tn, cols, tuple(a_shape), tuple(b_shape),
-                                          in_dtype=in_dtype))
+                                          in_dtype=in_dtype, bf16_mmul=mode))
     return sorted(out, key=_cost)
 
 
@@ -463,7 +490,18 @@ def call_cost(w: WholeArray) -> float:
     from .roofline import FIGURES
 
     fig = FIGURES[w.device.name]
-    return CALL_COST + fig.accumulator_cycles(w.tm, w.tn) * fig.macs(w.in_dtype)
+    return CALL_COST + fig.accumulator_cycles(w.tm, w.tn) * fig.macs(w.mac_dtype)
+
+
+def with_mac_rate(facts: dict, abi: dict) -> dict:
+    """``roofline.design_facts`` of a GEMM with the emulated bf16 mmul: its work (and the ideal design's) at the
+    MAC rate of the 8x8x8 bfp16 mmul (key "bfp16" of ``roofline.Figures.macs``), not the native bf16 one."""
+    if abi.get("bf16_mmul") == "bfp16":
+        if isinstance(facts.get("work"), dict) and facts["work"].get("kind") == "matmul":
+            facts["work"]["dtype"] = "bfp16"
+        if isinstance(facts.get("ideal"), dict) and "macs" in facts["ideal"]:
+            facts["ideal"]["dtype"] = "bfp16"
+    return facts
 
 
 def _cost(w: WholeArray):
@@ -475,11 +513,11 @@ def _cost(w: WholeArray):
 
 
 def plan_whole_array(kernel: str, device: Device, m: int, k: int, n: int, a_shape=(), b_shape=(),
-                     in_dtype: str = "i8", rank=None) -> tuple[WholeArray | None, str]:
+                     in_dtype: str = "i8", rank=None, bf16_mmul: str = "native") -> tuple[WholeArray | None, str]:
     """The cheapest whole-array design that passes every check, or (None, why none does). ``rank(w)``: a
     cost to order the candidates by first (the roofline model's time per run: a tile's DMA traffic, A re-read
     once per N-tile, can outweigh its compute), then by :func:`_cost`."""
-    cands = candidates(kernel, device, m, k, n, a_shape, b_shape, in_dtype)
+    cands = candidates(kernel, device, m, k, n, a_shape, b_shape, in_dtype, bf16_mmul)
     if rank is not None:
         cost = {id(w): (rank(w), _cost(w)) for w in cands}
         cands.sort(key=lambda w: cost[id(w)])

@@ -39,10 +39,10 @@ from .design import HostBuffer, Transfer
 from .fifos import Fifo, Link
 from .frame import Wait
 from .gemm_whole import (
-    DEPTH, PLACER, ROWS, TILE_K, TILE_MULTIPLES, WIDTHS, WholeArray, call_cost, core_bytes, sequence_problems,
+    DEPTH, PLACER, ROWS, TILE_K, TILE_MULTIPLES, WIDTHS, WholeArray, call_cost, core_bytes, effective_bf16_mmul, sequence_problems,
 )
 
-GEMV_TILE_M = (8, 16)  # the smallest tiles mm.cc's asserts take (aie2p bf16: 8; otherwise 16)
+GEMV_TILE_M = (8, 16)  # the smallest tiles mm.cc's asserts take (aie2p native bf16: 8; otherwise 16)
 GEMV_TILE_N = (64, 32, 16)
 MAX_N_TILES = 8  # B transfers per column: one BD each (ids 2 .. 9)
 A_SPAN = 2  # columns one A broadcast feeds (8 cores, as whole_array.py's 8-column A_L2L1)
@@ -168,9 +168,11 @@ def gemv_problems(w: Gemv) -> list[str]:
     return list(dict.fromkeys(p))
 
 
-def plan_gemv(kernel: str, device, m: int, k: int, n: int, a_shape=(), b_shape=(), in_dtype: str = "i8") -> Gemv | None:
+def plan_gemv(kernel: str, device, m: int, k: int, n: int, a_shape=(), b_shape=(), in_dtype: str = "i8",
+              bf16_mmul: str = "native") -> Gemv | None:
     """The cheapest GEMV that passes every check (fewest MACs and calls per core, then fewest bytes), or None."""
     eb = DTYPE_BYTES[in_dtype]
+    mode = effective_bf16_mmul(bf16_mmul, device.arch, in_dtype)
     best, best_key = None, None
     for cols in (c for c in WIDTHS if c <= device.columns):
         for tm in GEMV_TILE_M:
@@ -180,7 +182,8 @@ def plan_gemv(kernel: str, device, m: int, k: int, n: int, a_shape=(), b_shape=(
                 for tn in GEMV_TILE_N:
                     if core_bytes(tm, tk, tn, eb) > device.core_memory:
                         continue
-                    w = Gemv(kernel, device, m, k, n, tm, tk, tn, cols, tuple(a_shape), tuple(b_shape), in_dtype=in_dtype)
+                    w = Gemv(kernel, device, m, k, n, tm, tk, tn, cols, tuple(a_shape), tuple(b_shape), in_dtype=in_dtype,
+                             bf16_mmul=mode)
                     mp, kp, np_ = w.padded
                     calls = w.tiles_per_core * w.k_blocks
                     # the busiest shim channel's bytes (B per column) bounds a GEMV; then work, then bytes

@@ -53,6 +53,10 @@ def modelled(inst: KernelInstance, d, abi: dict, dispatches: int) -> dict:
                  "bytes_by_buffer": {k: v * dispatches for k, v in per.items()}}
     try:
         facts = design_facts(inst, d, abi)
+        if inst.op == "matmul":
+            from .gemm_whole import with_mac_rate
+
+            facts = with_mac_rate(facts, abi)  # the emulated bf16 mmul's rate (xdna_bf16_mmul = "bfp16")
         out["roofline"] = {**roofline(facts), "facts": facts}
     except (AttributeError, KeyError, ValueError, ZeroDivisionError, TypeError) as e:  # a design the model cannot read: say so
         out["roofline"] = {"error": f"not modelled: {e!r}"}

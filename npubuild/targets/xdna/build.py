@@ -168,7 +168,8 @@ class XdnaBuild:
         if instance.op == "matmul":
             from ...toolchain.microkernel import microkernel_recipe
 
-            return microkernel_recipe(instance, toolchain, options["device"], self._peano_extra(flags))
+            return microkernel_recipe(instance, toolchain, options["device"], self._peano_extra(flags),
+                                      options.get("bf16_mmul") or "native")
         entry = self._library_kernel(instance, options)
         if entry is None:
             return {}
@@ -229,7 +230,8 @@ class XdnaBuild:
             from ...toolchain.microkernel import build_microkernel
 
             objects.append(build_microkernel(instance, tools, toolchain, Path(store_root), out_dir, options["device"],
-                                             timeout=limits.tool_timeout, peano_extra=self._peano_extra(flags)))
+                                             timeout=limits.tool_timeout, peano_extra=self._peano_extra(flags),
+                                             bf16_mmul=options.get("bf16_mmul") or "native"))
         entry = self._library_kernel(instance, options)
         if entry is not None:
             from ...toolchain.aie_kernel_objects import build_aie_kernel
@@ -285,7 +287,7 @@ class XdnaBuild:
             from ...toolchain.kernel_sources import locate_kernel_sources
             from ...toolchain.microkernel import LINK_DIR, _overlay
 
-            ov = _overlay(instance, options["device"])
+            ov = _overlay(instance, options["device"], options.get("bf16_mmul") or "native")
             src = locate_kernel_sources(tools, ov.arch)
             return [step(src.get("mm_cc") or f"<mlir_aie>/aie_kernels/{ov.arch}/mm.cc", out_dir / LINK_DIR / ov.microkernel,
                          ov.arch, [src.get("include") or "<mlir_aie>/include"], list(ov.define_names), bool(src.get("missing")))]
