@@ -122,11 +122,9 @@ def test_the_roofline_computes_at_the_bfp16_mmul_rate():
     facts = s["roofline"]["facts"]
     assert facts["work"]["dtype"] == "bfp16" and facts["ideal"]["dtype"] == "bfp16"
     assert summary(inst, {"device": "npu2"})["roofline"]["facts"]["work"]["dtype"] == "bf16"
-    assert FIGURES["npu2"].macs("bfp16") in (FIGURES["npu2"].macs("bf16"), 512)
+    assert FIGURES["npu2"].macs("bfp16") == 512
 
 
-@pytest.mark.xfail(reason="roofline.py FIGURES has no ('bfp16', 512) entry for npu2 yet: the 8x8x8 mmul's "
-                          "512 MACs per cycle; until then the key falls back to the bf16 rate", strict=False)
 def test_the_bfp16_rate_is_the_8x8x8_mmul_per_cycle():
     from npubuild.emitters.aie.roofline import FIGURES
 

@@ -62,7 +62,7 @@ class Figures:
 # npu1: AIE-ML (AM020); npu2: AIE-ML v2 (AM027). Sources per figure: docs/performance.md.
 FIGURES = {
     "npu1": Figures(1.0e9, 4, 4, 4, (("i8", 256), ("bf16", 128)), 64, 32),
-    "npu2": Figures(1.5e9, 4, 8, 4, (("i8", 512), ("bf16", 256)), 128, 64),
+    "npu2": Figures(1.5e9, 4, 8, 4, (("i8", 512), ("bf16", 256), ("bfp16", 512)), 128, 64),
 }
 SOFTFLOAT_CYCLES = 40  # assumed: cycles of one scalar f32 operation done by a compiler-rt soft-float call
 DISPATCH_US = 45.0  # one dispatch's fixed cost (XRT run + wait of an empty kernel, mlir-aie issue #2381)
