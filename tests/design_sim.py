@@ -9,7 +9,10 @@ mem-tile object into its children's objects at the link's offsets, a *join*
 assembles one from its children's objects), a broadcast FIFO gives every
 consumer its own copy, each core acquires parameters once and stream objects per
 chunk, copies packed parts into its local buffers, calls the body, and the
-output objects are written back through the output transfer's pattern. A join
+output objects are written back through the output transfer's pattern. A
+DMA-only design (no core: npubuild/emitters/aie/dma_transpose.py) hands each
+object through its mem-tile link, walked by the output FIFO's
+``dimensionsToStream``, straight to the shim's output transfer. A join
 must write every element of its object exactly once, as the hardware's locks
 would require (else the shim would wait for data nobody writes).
 
@@ -222,8 +225,13 @@ def run_design(design, inputs: dict, body) -> np.ndarray:
             out_streams[ln.outs[0]] = _through(ln, fifos, [produced.pop(n) for n in ln.ins])
     for t in d.transfers:
         if t.wait:
-            data = np.concatenate(out_streams.pop(t.fifo))
             idx = pattern_indices(t.offset, t.sizes, t.strides)
+            if t.fifo in out_streams:
+                data = np.concatenate(out_streams.pop(t.fifo))
+            else:  # a DMA-only design: the objects a mem-tile link handed straight to the shim
+                q = queues[(t.fifo, fifos[t.fifo].consumers[0])]
+                objs = [q.popleft() for _ in range(-(-idx.size // fifos[t.fifo].elems)) if q]
+                data = np.concatenate(objs) if objs else np.zeros(0, dtype=host[t.buffer].dtype)
             assert data.size == idx.size, (t.fifo, data.size, idx.size)
             host[t.buffer][idx] = data
     assert not out_streams and not produced and all(not q for q in queues.values()), "the design left data in flight"

@@ -190,9 +190,13 @@ CASES = [
     ("xdna_f16_points_to_bf16", fam("op: relu\ndtype: f16\ntargets: [ref, xdna]\nshapes:\n  - [4, 8]"),
      [(K + ":7", "relu with input shapes [4x8] is not supported on xdna: no f16 tensors (Peano compiles every 16-bit "
                  "float as bfloat16, so f16 would be computed wrongly): use bf16, the NPU's float")]),
-    ("xdna_bf16_movement_needs_32_bit_cells", fam("op: transpose\ndtype: bf16\ntargets: [ref, xdna]\nshapes:\n  - [4, 8]"),
-     [(K + ":7", "transpose with input shapes [4x8] is not supported on xdna: f32, i32 only (the NPU data-movement "
+    ("xdna_bf16_movement_needs_32_bit_cells", fam("op: trilu\ndtype: bf16\ntargets: [ref, xdna]\nshapes:\n  - [4, 8]"),
+     [(K + ":7", "trilu with input shapes [4x8] is not supported on xdna: f32, i32 only (the NPU data-movement "
                  "engines move 32-bit cells)")]),
+    ("xdna_bf16_transpose_names_the_verifier_rule", fam("op: transpose\ndtype: bf16\ntargets: [ref, xdna]\nshapes:\n  - [4, 8]"),
+     [(K + ":7", "transpose with input shapes [4x8] is not supported on xdna: f32, i32 only (the DMAs transpose "
+                 "32-bit words; a bf16 transpose needs an inner-most stride other than 1 on 16-bit elements, which "
+                 "mlir-aie refuses: DMABDOp::verify, 'For <32b width datatypes, inner-most dim stride must be 1')")]),
     # ---- graphs ---------------------------------------------------------------------
     ("graph_bf16_constant", {G: GRAPH_BF16_CONST},
      [(G + ":5", "graph constants cannot be bf16; declare it f32 and convert it with a cast node (op: cast, to: bf16)")]),

@@ -52,6 +52,9 @@ def xdna_design_kind(name: str) -> str:
     from ..ops import REGISTRY
 
     op = REGISTRY[name]
+    if name == "transpose":
+        return ("DMA only: tiles transposed by each mem tile's dimensionsToStream on every column, no core "
+                "(2-D, f32/i32)")
     if op.family in split.FLAT_FAMILIES or name in split.FLAT_OPS:
         return "flat: elementwise chunks streamed over up to all columns"
     if name in split.LAST_AXIS_OPS or op.family in split.LAST_AXIS_FAMILIES:

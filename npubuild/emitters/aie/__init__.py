@@ -2,7 +2,8 @@
 
 Every catalog op gets a streamed design (:mod:`.design`) whose core calls the
 host emitter's compute body per chunk; ``matmul`` (int8) gets the GEMM
-microkernel overlay (:mod:`.gemm`). :func:`design_for` plans and statically
+microkernel overlay (:mod:`.gemm`); ``transpose`` a DMA-only design with no core
+(:mod:`.dma_transpose`). :func:`design_for` plans and statically
 checks a design (:mod:`.check`), so a shape the NPU cannot take fails at spec
 time with the reason.
 
@@ -63,6 +64,12 @@ def _design_for(inst: KernelInstance, options: dict | None):
         from .gemm import overlay_for
 
         return overlay_for(inst, device(options), (options or {}).get("bf16_mmul") or "native")
+    if inst.op == "transpose":
+        from .dma_transpose import transpose_design
+
+        d = transpose_design(inst, device(options))
+        check_design(d)
+        return d
     from .placement import plan_design
 
     opts = options or {}
@@ -100,6 +107,10 @@ def emit(inst: KernelInstance, options: dict | None = None) -> str:
         from .gemm import render_overlay
 
         return render_overlay(d, options)
+    if inst.op == "transpose":
+        from .dma_transpose import render as render_transpose
+
+        return render_transpose(inst, d, options)
     from .text import render
 
     with profile(d.device.arch):
@@ -114,6 +125,9 @@ def body_info(inst: KernelInstance, options: dict | None = None) -> dict:
     from ..host.vector import decision, profile
 
     d = design_for(inst, options)
+    if inst.op == "transpose":
+        return {"source": "none", "lanes": "none", "why": "DMA only: each mem tile transposes its tiles with "
+                "dimensionsToStream, no core runs"}
     if d.call is not None:
         k = d.call.kernel
         return {"source": "mlir-aie kernel", "lanes": k.lanes, "why": "", "kernel": f"aie_kernels/{k.source}",

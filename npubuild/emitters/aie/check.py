@@ -359,6 +359,9 @@ def design_layout(d) -> Layout:
         acquires |= {*c.streamed_in, *c.params, c.out}
     for name in params:
         expect[name] += fifos[name].elems
+    # a DMA-only design (.dma_transpose): what each shim-side FIFO carries through its mem tile per run
+    for name, n in getattr(d, "passes", ()):
+        expect[name] += n
     local = Counter()
     sizes = []
     for tile, _, shape, dtype in d.locals:
@@ -378,7 +381,7 @@ def design_layout(d) -> Layout:
         stack=d.stack,
         core_acquires=acquires,
         expect=expect,
-        outputs=sorted({linked_dst(d.links, c.out) for c in d.cores}),
+        outputs=sorted({linked_dst(d.links, c.out) for c in d.cores} | set(getattr(d, "outputs", ()))),
         local_bytes=local,
         align=d.call.align if d.call is not None else 0,
         local_sizes=tuple(sizes),

@@ -69,6 +69,12 @@ NO_BROADCAST = Restriction("all inputs must have the same shape (no broadcasting
 # the reference design's NPU engines move 32-bit cells and split a tensor around one axis
 # (outer x axis x inner): every movement op
 CELL32 = only_dtypes(("f32", "i32"), "the NPU data-movement engines move 32-bit cells")
+# transpose runs on the DMAs alone (emitters/aie/dma_transpose.py): a mem tile's transposing pattern has an
+# inner-most stride other than 1, which mlir-aie refuses on sub-32-bit elements (DMABDOp::verify,
+# test/dialect/AIE/nd-dma-bad-stride.mlir)
+TRANSPOSE32 = only_dtypes(("f32", "i32"), "the DMAs transpose 32-bit words; a bf16 transpose needs an inner-most "
+                          "stride other than 1 on 16-bit elements, which mlir-aie refuses: DMABDOp::verify, "
+                          "'For <32b width datatypes, inner-most dim stride must be 1'")
 
 BINARY = ("add", "sub", "mul", "div", "max", "min", "mod")
 COMPARE = ("eq", "ne", "lt", "le", "gt", "ge")
@@ -96,7 +102,7 @@ BY_OP: dict[str, tuple[Restriction, ...]] = {
     ),),
     # movement: the op's own, then the 32-bit cells
     **dict.fromkeys(MOVEMENT, (CELL32,)),
-    "transpose": (Restriction("transpose only 2-D with perm [1, 0]", _transpose_2d), CELL32),
+    "transpose": (Restriction("transpose only 2-D with perm [1, 0]", _transpose_2d), TRANSPOSE32),
     "reverse": (Restriction("reverse a single axis", lambda s, a, dt: len(a["axes"]) == 1), CELL32),
     "tile": (Restriction("tile exactly one repeated axis (one reps entry != 1)",
                          lambda s, a, dt: sum(r != 1 for r in a["reps"]) == 1), CELL32),
