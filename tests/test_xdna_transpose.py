@@ -128,3 +128,13 @@ def test_roofline_facts_count_dma_bytes_per_channel(device):
     assert busy["shim"]["bytes"] == busy["mem"]["bytes"] == 1024 * 512 * 4 // lanes
     abi = d.abi()
     assert abi["cores"] == 0 and abi["dma_only"] and abi["columns"] == DEVICES[device].columns
+
+
+def test_the_model_and_the_listing_of_a_dma_only_design():
+    from npubuild.emitters.aie.summary import one_line, summary
+
+    inst = make_instance("transpose", "f32", [(1024, 1024)], {"perm": [1, 0]})
+    d = aie.design_for(inst, {"device": "npu1"})
+    s = summary(inst, {"device": "npu1"}, d.abi())
+    assert s["cores"] == 0 and s["roofline"]["fraction"] == 1.0 and s["roofline"]["bound"].startswith("shim DMA")
+    assert one_line(s).startswith("DMA only, 1 dispatch, 8.0 MiB")

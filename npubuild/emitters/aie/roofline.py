@@ -156,6 +156,9 @@ def design_facts(inst, d, abi: dict) -> dict:
         facts["work"] = {"kind": "matmul", "dtype": abi.get("dtype", "i8"), "macs": int(macs)}
         if calls:  # each call's C tile in and out of the accumulators (Figures.accumulator_cycles)
             facts["work"].update(calls=int(calls), core_tile=[tile["m"], tile["n"]])
+    elif not d.cores:  # a DMA-only design (dma_transpose): no core runs, nothing is computed
+        facts["cores"] = 0
+        facts["work"] = {"kind": "dma only"}
     elif d.call is not None:
         calls = max(c.chunks for c in d.cores)
         n = prod(d.body.output.shape) if d.body.output.shape else 1

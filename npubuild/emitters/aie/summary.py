@@ -36,7 +36,7 @@ def summary(inst: KernelInstance, options: dict | None = None, abi: dict | None 
     dispatches = int(abi.get("dispatches_per_run") or (abi.get("blocking") or {}).get("dispatches") or 1)
     rec = {
         "device": abi.get("device"),
-        "cores": int(abi.get("cores") or len(getattr(d, "cores", ())) or abi.get("columns") or 1),
+        "cores": int(abi["cores"]) if "cores" in abi else int(len(getattr(d, "cores", ())) or abi.get("columns") or 1),
         "body": body,
         "dispatches_per_run": dispatches,
         "bytes_per_run": int(abi.get("bytes_per_run") or bytes_moved(abi) * dispatches),
@@ -82,11 +82,14 @@ def one_line(s: dict) -> str:
         what = f"vector<{body['lanes']}>"
     elif body["source"] == "mlir-aie kernel":
         what = body.get("kernel", "mlir-aie kernel").rsplit("/", 1)[-1]
+    elif body["source"] == "none":
+        what = "DMA only"
     else:
         what = "scalar"
     n = s["dispatches_per_run"]
     cores = s["cores"]
-    line = f"{cores} core{'s' if cores != 1 else ''}, {what}, {n} dispatch{'es' if n != 1 else ''}, " \
+    where = f"{cores} core{'s' if cores != 1 else ''}, {what}" if cores else what
+    line = f"{where}, {n} dispatch{'es' if n != 1 else ''}, " \
            f"{_size(s.get('bytes_per_run_total', s['bytes_per_run']))}"
     r = s.get("roofline") or {}
     if "us_per_run" in r:
