@@ -4,7 +4,7 @@
 """
 from __future__ import annotations
 
-__version__ = "0.1.0"
+from .core.version import __version__  # noqa: F401 - the one place it is written
 
 
 def load(path="artifacts", **kwargs):

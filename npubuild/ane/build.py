@@ -131,12 +131,27 @@ def _strict_mark(bounds) -> bytes:
     return b"\0ane_strict" if getattr(bounds, "ane_strict", False) else b""
 
 
+def package_meta(bounds, graph=None):
+    """The metadata of a graph's Core ML packages (:class:`.metadata.PackageMeta`): the project's defaults
+    (``bounds.package_meta``: ane_author, ane_version, ane_license), a YAML graph's ``metadata`` and descriptions."""
+    from .metadata import PackageMeta
+
+    return PackageMeta.of(getattr(bounds, "package_meta", ()), graph)
+
+
+def _meta_mark(bounds, graph=None) -> bytes:
+    """The packages' metadata in a graph's key: a changed author (or description) rebuilds them."""
+    from .metadata import key_text
+
+    return b"\0meta\0" + key_text(package_meta(bounds, graph)).encode()
+
+
 def yaml_graph_key(graph, bounds: MilBounds) -> str:
     """A YAML graph's key: what its program is made of (:func:`.from_graph.describe`: the kernel keys hold the
     ops and attrs) and its constants' values (inline, or the .npy file's bytes)."""
     from ..core.canonical import canonical_json
 
-    h = hashlib.sha256(b"ane-yaml-graph-1\0" + code_version().encode() + _strict_mark(bounds))
+    h = hashlib.sha256(b"ane-yaml-graph-1\0" + code_version().encode() + _strict_mark(bounds) + _meta_mark(bounds, graph))
     from .from_graph import describe
 
     h.update(canonical_json(describe(graph)).encode())
@@ -147,7 +162,7 @@ def yaml_graph_key(graph, bounds: MilBounds) -> str:
 
 
 def graph_key(mil_path: Path, bounds: MilBounds) -> str:
-    h = hashlib.sha256(b"ane-graph-2\0" + code_version().encode() + _strict_mark(bounds))
+    h = hashlib.sha256(b"ane-graph-2\0" + code_version().encode() + _strict_mark(bounds) + _meta_mark(bounds))
     try:
         h.update(hashlib.sha256(read_regular(mil_path, bounds.limits.spec_max_file_size)).digest())
     except (OSError, ValueError):
@@ -204,13 +219,14 @@ def check_written_bytes(plan, graph: str, limit: int, program=None) -> None:
 
 
 def write_graph(plan, out_dir: Path, source=None, program=None, max_bytes: int | None = None,
-                functions: dict | None = None) -> list[Path]:
+                functions: dict | None = None, meta=None) -> list[Path]:
     """Write every artifact of ``plan`` into ``out_dir``; returns the files. Each program also gets its
     Core ML package (:mod:`.coreml`, :mod:`.coreml_graph`), and with ``source`` = (the .mil, its display name, MilBounds)
     the graph gets one too; so does it with ``program``, the MilProgram a YAML graph was translated into.
     ``max_bytes`` (default: the source's MilBounds.max_bytes) bounds everything written, checked first.
     ``functions`` (a multifunction .mil: name -> (plan, record of :func:`write_function`), the default function's
-    first, ``plan`` its plan) makes the graph package a multifunction one and its records ``functions``."""
+    first, ``plan`` its plan) makes the graph package a multifunction one and its records ``functions``.
+    ``meta`` (:class:`.metadata.PackageMeta`; None: the defaults) is what every package carries as metadata."""
     from ..ops.lazy_numpy import np
     from .plan_model import HostNode, RsqrtNode
     from .programs import node_program, plan_record
@@ -243,9 +259,9 @@ def write_graph(plan, out_dir: Path, source=None, program=None, max_bytes: int |
     from .coreml_graph import write_packages  # imports coremltools: only when ANE artifacts are built
 
     packages, graph_package, package_files = write_packages(
-        plan, out_dir, stems, out_dir.name, source, {n: p for n, (p, _) in functions.items()} if functions else None)
+        plan, out_dir, stems, out_dir.name, source, {n: p for n, (p, _) in functions.items()} if functions else None, meta)
     if program is not None:
-        graph_package = _program_package(plan, program, out_dir)
+        graph_package = _program_package(plan, program, out_dir, meta)
         package_files += [out_dir / f["path"] for f in graph_package["files"]]
     for i, pkg in packages.items():
         program_files[i]["mlpackage"] = pkg
@@ -276,12 +292,12 @@ def write_graph(plan, out_dir: Path, source=None, program=None, max_bytes: int |
     return [pj, *files]
 
 
-def write_function(plan, out_dir: Path, name: str, max_bytes: int | None) -> tuple[dict, list[Path]]:
+def write_function(plan, out_dir: Path, name: str, max_bytes: int | None, meta=None) -> tuple[dict, list[Path]]:
     """Write the programs of function ``name`` of a multifunction .mil (not its default one) under
     ``out_dir``/functions/<name>/ as :func:`write_graph` writes a graph's (no graph package: the graph's holds
     every function); returns its plan record, its paths relative to ``out_dir`` as the graph's are, and its files."""
     sub = Path(FUNCTIONS_DIR) / re.sub(r"[^A-Za-z0-9_.-]", "_", name)
-    files = write_graph(plan, out_dir / sub, max_bytes=max_bytes)
+    files = write_graph(plan, out_dir / sub, max_bytes=max_bytes, meta=meta)
     pj = files.pop(0)  # its plan.json: the graph's record holds the function's
     record = json.loads(pj.read_text())
     pj.unlink()
@@ -297,13 +313,13 @@ def write_function(plan, out_dir: Path, name: str, max_bytes: int | None) -> tup
     return record, files
 
 
-def write_functions(plans: dict, out_dir: Path, source) -> list[Path]:
+def write_functions(plans: dict, out_dir: Path, source, meta=None) -> list[Path]:
     """Write every function of a .mil (``plans`` from :func:`plan_functions`): one function is a graph as
     before (:func:`write_graph`); several are the default function's artifacts, each other function's under
     functions/<name>/ (:func:`write_function`), and one multifunction graph package. Everything written is
     checked against max_bytes first, all functions together."""
     if len(plans) == 1:
-        return write_graph(next(iter(plans.values())), out_dir, source)
+        return write_graph(next(iter(plans.values())), out_dir, source, meta=meta)
     max_bytes = source[2].max_bytes
     if max_bytes is not None:
         need = sum(written_bytes(p) for p in plans.values())
@@ -313,20 +329,20 @@ def write_functions(plans: dict, out_dir: Path, source) -> list[Path]:
     names = list(plans)
     functions, files = {names[0]: (plans[names[0]], None)}, []
     for name in names[1:]:
-        record, written = write_function(plans[name], out_dir, name, max_bytes)
+        record, written = write_function(plans[name], out_dir, name, max_bytes, meta)
         functions[name] = (plans[name], record)
         files += written
-    return [*write_graph(plans[names[0]], out_dir, source, functions=functions), *files]
+    return [*write_graph(plans[names[0]], out_dir, source, functions=functions, meta=meta), *files]
 
 
-def _program_package(plan, program, out_dir: Path) -> dict:
+def _program_package(plan, program, out_dir: Path, meta=None) -> dict:
     """The whole-graph package of a translated YAML graph, as coreml_graph.write_graph_package makes a .mil's
     (which reads the .mil again): re-created with coremltools' builder, converted and checked against the plan."""
     from .coreml_graph import graph_package
 
     graph = out_dir.name
     dest = out_dir / f"{re.sub(r'[^A-Za-z0-9_.-]', '_', graph)}.mlpackage"
-    return graph_package(plan, program.main, program.file, dest, out_dir, f"ane graph '{graph}': the graph package")
+    return graph_package(plan, program.main, program.file, dest, out_dir, f"ane graph '{graph}': the graph package", meta=meta)
 
 
 def build_graph(mil_path: str, display: str, out_dir: str, stores, bounds: MilBounds, graph=None) -> dict:
@@ -346,12 +362,13 @@ def build_graph(mil_path: str, display: str, out_dir: str, stores, bounds: MilBo
         if store.materialize(key, out) is not None:
             return {"outcome": "store"}
         if graph is None:
-            files = write_functions(plan_functions(mil, display, bounds), out, (mil, display, bounds))
+            files = write_functions(plan_functions(mil, display, bounds), out, (mil, display, bounds), package_meta(bounds))
         else:
             from .plan import compile_plan
 
             program = yaml_program(graph, bounds)
-            files = write_graph(compile_plan(program, bounds), out, program=program, max_bytes=bounds.max_bytes)
+            files = write_graph(compile_plan(program, bounds), out, program=program, max_bytes=bounds.max_bytes,
+                                meta=package_meta(bounds, graph))
     except UserError as e:
         return TaskFailed(str(e))
     except OSError as e:

@@ -18,7 +18,9 @@ minimum_deployment_target=ct.target.iOS18, compute_precision=ct.precision.FLOAT1
 pass_pipeline=ct.PassPipeline.EMPTY, skip_model_load=True)``: the EMPTY pipeline keeps
 the program as built (the mlprogram backend still runs its own passes, of which
 ``mil_backend::fuse_activation_silu`` rewrites ``sigmoid`` + ``mul`` into ``silu``), and
-``skip_model_load`` because Linux has no Core ML runtime. The package is then made
+``skip_model_load`` because Linux has no Core ML runtime. Its model metadata (author, version, license,
+description, a description of every input and output) is written into the saved spec
+(:mod:`.metadata`). The package is then made
 byte-reproducible (:func:`normalise`) and validated (:func:`check_package`): the spec is
 reloaded with ``ct.utils.load_spec``, round-tripped through coremltools' milproto loader,
 and its inputs, outputs and ops are compared with what was built; any failure is a
@@ -40,10 +42,9 @@ from ..core.errors import UserError
 from ..core.fsio import sha256_file
 from ..ops.lazy_numpy import np
 from .ct_quiet import quiet  # noqa: F401 - coremltools' lock and quiet stderr, used here and by callers
+from .metadata import DATA, MODEL_FILE  # noqa: F401 - where a package's spec is, here and for callers
 
 PACKAGE = "model.mlpackage"
-DATA = ("Data", "com.apple.CoreML")
-MODEL_FILE = "model.mlmodel"
 WEIGHTS_ITEM = "com.apple.CoreML/weights"  # the weights item's path in Manifest.json (coremltools' _WEIGHTS_DIR_NAME)
 DATE_KEY = "com.github.apple.coremltools.conversion_date"  # metadata that would differ from day to day
 SPEC_DTYPES = {"fp16": "FLOAT16", "fp32": "FLOAT32", "int32": "INT32"}  # MIL dtype -> ArrayFeatureType name
@@ -139,10 +140,14 @@ def op_types(prog) -> list[str]:
     return [op.op_type for op in prog.functions["main"].operations if op.op_type != "const"]
 
 
-def convert(prog, dest: Path, what: str, normalised: bool = True) -> None:
-    """Convert ``prog`` and save it as the package ``dest`` (written beside it, then renamed into place);
+def convert(prog, dest: Path, what: str, normalised: bool = True, meta=None, description: str = "") -> None:
+    """Convert ``prog`` and save it as the package ``dest`` (written beside it, then renamed into place), with
+    the metadata ``meta`` (:class:`.metadata.PackageMeta`; None: the defaults) and ``description`` as its
+    model description where ``meta`` gives none (:func:`.metadata.stamp_package`);
     ``normalised=False`` leaves it as coremltools saved it (:func:`normalise` drops an empty weights directory,
     which ``ct.utils.save_multifunction`` requires of every package it reads: ``_try_get_weights_dir_path``)."""
+    from .metadata import PackageMeta, stamp_package
+
     ct = coremltools()[0]
     tmp = dest.with_name("tmp-" + dest.name)  # ct requires the .mlpackage extension
     shutil.rmtree(tmp, ignore_errors=True)
@@ -151,13 +156,18 @@ def convert(prog, dest: Path, what: str, normalised: bool = True) -> None:
             model = ct.convert(prog, convert_to="mlprogram", minimum_deployment_target=ct.target.iOS18,
                                compute_precision=ct.precision.FLOAT16, pass_pipeline=ct.PassPipeline.EMPTY,
                                skip_model_load=True)
-            meta = model.user_defined_metadata  # the spec's metadata map; save() writes the spec
-            if DATE_KEY in meta:
-                del meta[DATE_KEY]
+            user = model.user_defined_metadata  # the spec's metadata map; save() writes the spec
+            if DATE_KEY in user:
+                del user[DATE_KEY]
             model.save(str(tmp))
         except Exception as e:  # coremltools raises ValueError, RuntimeError, AssertionError, ...
             shutil.rmtree(tmp, ignore_errors=True)
             raise fail(f"{what}: coremltools cannot convert it", e, captured.getvalue()) from None
+    try:
+        stamp_package(tmp, meta or PackageMeta(), description or what)
+    except ValueError as e:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise CoreMLError(f"{what}: {e}") from None
     if normalised:
         normalise(tmp)
     shutil.rmtree(dest, ignore_errors=True)
@@ -209,12 +219,16 @@ def _same_ops(built: list[str], saved: list[str]) -> bool:
     return k >= 0 and +want == Counter(saved)
 
 
-def check_package(pkg: Path, inputs: list, outputs: list, ops: list[str], what: str, states: list = ()) -> None:
+def check_package(pkg: Path, inputs: list, outputs: list, ops: list[str], what: str, states: list = (), meta=None) -> None:
     """Reload ``pkg`` as Core ML would read it and compare it with what was built: ``inputs``, ``outputs`` and
     ``states`` (iOS18 state inputs: the spec's ``description.state``, state-typed inputs of the MIL function)
     are [(name, shape, MIL dtype)], ``ops`` the built program's op types. ``ct.utils.load_spec`` reads it through
     ModelPackage; coremltools.converters.mil.frontend.milproto.load.load rebuilds the MIL program from the
-    protobuf and the weight files (types re-inferred on the way)."""
+    protobuf and the weight files (types re-inferred on the way). Its metadata must be complete — author, version,
+    license, description and a description of every input, output and state, none empty — and ``meta``'s
+    (:func:`.metadata.check_spec`)."""
+    from .metadata import check_spec
+
     ct, _, types, _ = coremltools()
     from coremltools.converters.mil.frontend.milproto.load import load as milproto_load
     from coremltools.proto.FeatureTypes_pb2 import ArrayFeatureType
@@ -244,6 +258,9 @@ def check_package(pkg: Path, inputs: list, outputs: list, ops: list[str], what: 
     saved = op_types(prog)
     if not _same_ops(ops, saved):
         raise CoreMLError(f"{what}: the package holds the ops {' '.join(saved)}, built were {' '.join(ops)}")
+    problems = check_spec(spec, meta, what)
+    if problems:
+        raise CoreMLError(problems[0])
 
 
 def _tensor_type(types, v):
@@ -263,8 +280,10 @@ def package_files(pkg: Path, rel_to: Path) -> dict:
                       for p in files]}
 
 
-def write_node_package(node, dest: Path, what: str) -> None:
-    """Build, convert, save and check the package of one program node."""
+def write_node_package(node, dest: Path, what: str, meta=None) -> None:
+    """Build, convert, save and check the package of one program node; ``meta`` (:class:`.metadata.PackageMeta`)
+    gives its author, version and license, its description is generated (:func:`.metadata.summary`)."""
+    from .metadata import PackageMeta, summary
     from .program_ops import node_ops
 
     try:
@@ -277,9 +296,11 @@ def write_node_package(node, dest: Path, what: str) -> None:
     except Exception as e:  # the builder's type inference refuses what Core ML would refuse
         raise fail(f"{what}: coremltools' MIL builder refuses the program", e) from None
     ops = op_types(prog)  # before convert: the backend passes rewrite the program in place
-    convert(prog, dest, what)
     ins = [(f"in{p}", c.shape, c.dtype) for p, c in enumerate(node.ins)]
-    check_package(dest, ins, [("y", node.out.shape, node.out.dtype)], ops, what)
+    outs = [("y", node.out.shape, node.out.dtype)]
+    meta = (meta or PackageMeta()).node()
+    convert(prog, dest, what, meta=meta, description=summary(what, ops, ins, outs))
+    check_package(dest, ins, outs, ops, what, meta=meta)
 
 
 def relocate(rec: dict, prefix: str) -> dict:

@@ -284,12 +284,18 @@ def _renamed(name: str, names: dict) -> str:
     return f"'{name}'" if names[name] == name else f"'{name}' (coremltools names it '{names[name]}')"
 
 
-def graph_package(plan, fn, file: str, dest: Path, out_dir: Path, what: str, normalised: bool = True) -> dict:
+def graph_package(plan, fn, file: str, dest: Path, out_dir: Path, what: str, normalised: bool = True, meta=None,
+                  parts: list | None = None) -> dict:
     """Build, convert, save and check the whole-graph package of MIL function ``fn`` (read from ``file``, or
     translated from a YAML graph) at ``dest``; returns its manifest record: :func:`.coreml.package_files` and
     ``io_names``, every input and output of the plan -> its feature name in the package (:func:`package_names`:
     an input named ``state`` is ``state_workaround`` there), so a caller of the package knows what to pass.
-    ``normalised=False``: saved as coremltools saves it (:func:`.coreml.convert`), for save_multifunction to read."""
+    ``normalised=False``: saved as coremltools saves it (:func:`.coreml.convert`), for save_multifunction to read.
+    ``meta`` (:class:`.metadata.PackageMeta`, its features keyed by the plan's names) is the package's metadata, its
+    description generated (:func:`.metadata.summary`) where ``meta`` gives none; ``parts``, when given, gets
+    (ops, inputs, outputs) appended, what that description was made of."""
+    from .metadata import PackageMeta, summary
+
     _, _, types, _ = coremltools()
     prog = graph_program(fn, file)
     outs = {v.name: types.builtin_to_string(v.dtype) for v in prog.functions["main"].outputs}
@@ -302,18 +308,21 @@ def graph_package(plan, fn, file: str, dest: Path, out_dir: Path, what: str, nor
             raise CoreMLError(f"{what}: {_renamed(a, names)} and {_renamed(b, names)} would share the name '{names[n]}' in "
                               "the package (coremltools renames reserved words such as state, tensor, fp16): rename one")
         seen[names[n]] = n
-    convert(prog, dest, what, normalised)
     inputs = [(names[n], list(shape), dtype if dtype in ("fp16", "fp32") else "fp16") for n, shape, dtype in plan.inputs]
     declared = {o.result: list(o.type.shape or ()) for o in fn.ops}
     outputs = [(names[n], list(plan.output_shapes.get(n) or declared.get(n, [])), outs[n]) for n in plan.outputs]
     states = [(names.get(n, n), list(shape), dtype if dtype in ("fp16", "fp32") else "fp16") for n, shape, dtype in plan.states]
-    check_package(dest, inputs, outputs, ops, what, states)
+    meta = (meta or PackageMeta()).renamed(names)
+    if parts is not None:
+        parts.append((ops, inputs, outputs))
+    convert(prog, dest, what, normalised, meta=meta, description=summary(what, ops, inputs, outputs))
+    check_package(dest, inputs, outputs, ops, what, states, meta=meta)
     rec = package_files(dest, out_dir)
     rec["io_names"] = {n: names[n] for n in [*(i[0] for i in plan.inputs), *plan.outputs]}
     return rec
 
 
-def write_graph_package(plan, source, dest: Path, what: str, functions: dict | None = None) -> dict:
+def write_graph_package(plan, source, dest: Path, what: str, functions: dict | None = None, meta=None) -> dict:
     """Build, convert, save and check ``dest`` from the .mil ``source`` = (path, display name, MilBounds);
     returns its record (:func:`graph_package`). With ``functions`` (function name -> its plan, the default
     function's first, ``plan`` among them) every one of them goes into one multifunction package
@@ -323,11 +332,11 @@ def write_graph_package(plan, source, dest: Path, what: str, functions: dict | N
     mil_path, display, bounds = source
     prog = load_mil(mil_path, display, bounds)
     if functions and len(functions) > 1:
-        return multifunction_package(functions, prog.functions, display, dest, dest.parent, what)
-    return graph_package(plan, prog.main, display, dest, dest.parent, what)
+        return multifunction_package(functions, prog.functions, display, dest, dest.parent, what, meta)
+    return graph_package(plan, prog.main, display, dest, dest.parent, what, meta=meta)
 
 
-def multifunction_package(plans: dict, fns: dict, file: str, dest: Path, out_dir: Path, what: str) -> dict:
+def multifunction_package(plans: dict, fns: dict, file: str, dest: Path, out_dir: Path, what: str, meta=None) -> dict:
     """One package holding every function of a multifunction .mil, as ``ct.utils.save_multifunction`` makes
     one (coremltools/models/utils.py): each function is built, converted and checked against its plan as a
     package of its own (:func:`graph_package`, in a scratch directory beside ``dest``), a
@@ -335,7 +344,9 @@ def multifunction_package(plans: dict, fns: dict, file: str, dest: Path, out_dir
     name)``), its ``default_function_name`` is the first of ``plans`` (``main``, or the only function), and
     ``save_multifunction`` writes the package, deduplicating equal constants across functions (its
     ``const_deduplication`` pass), so a weight the functions share is stored once. The result is normalised and
-    reloaded: :func:`check_functions`. Returns its record: :func:`.coreml.package_files`, ``default_function``,
+    reloaded: :func:`check_functions`; its metadata is ``meta``'s, its description generated from every
+    function's ops and the default function's inputs and outputs (:mod:`.metadata`). Returns its record:
+    :func:`.coreml.package_files`, ``default_function``,
     ``io_names`` (the default function's) and ``functions`` ([{name, io_names}] in the package's order)."""
     import os
     import shutil
@@ -343,6 +354,7 @@ def multifunction_package(plans: dict, fns: dict, file: str, dest: Path, out_dir
     from coremltools.models.utils import MultiFunctionDescriptor, save_multifunction
 
     from .coreml import normalise, quiet
+    from .metadata import PackageMeta, check_spec, stamp_package, summary
 
     names = list(plans)
     default = names[0]
@@ -350,11 +362,12 @@ def multifunction_package(plans: dict, fns: dict, file: str, dest: Path, out_dir
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     try:
-        singles, recs = {}, {}
+        singles, recs, parts = {}, {}, []
+        meta = meta or PackageMeta()
         for k, name in enumerate(names):
             singles[name] = work / f"f{k}.mlpackage"
             recs[name] = graph_package(plans[name], fns[name], file, singles[name], work, f"{what}: function '{name}'",
-                                       normalised=False)
+                                       normalised=False, meta=meta, parts=parts)
         desc = MultiFunctionDescriptor()
         for name in names:
             desc.add_function(str(singles[name]), "main", name)
@@ -366,8 +379,17 @@ def multifunction_package(plans: dict, fns: dict, file: str, dest: Path, out_dir
             except Exception as e:  # ValueError, RuntimeError, ... from coremltools
                 raise fail(f"{what}: coremltools' save_multifunction cannot join the functions {', '.join(names)}", e,
                            captured.getvalue()) from None
+        ops = [op for p in parts for op in p[0]]
+        try:
+            stamp_package(tmp, meta.renamed(recs[default]["io_names"]),
+                          summary(f"{what} (functions {', '.join(names)}; default '{default}')", ops, parts[0][1], parts[0][2]))
+        except ValueError as e:
+            raise CoreMLError(f"{what}: {e}") from None
         normalise(tmp)
         check_functions(tmp, singles, default, what)
+        problems = check_spec(ct_load_spec(tmp), None, what)
+        if problems:
+            raise CoreMLError(problems[0])
         shutil.rmtree(dest, ignore_errors=True)
         os.replace(tmp, dest)
     finally:
@@ -424,23 +446,33 @@ def check_functions(pkg: Path, singles: dict, default: str, what: str) -> None:
             raise CoreMLError(f"{what}: function '{name}' holds the ops {' '.join(saved)}, its own package {' '.join(built)}")
 
 
+def ct_load_spec(path: Path):
+    """A saved package's spec (coremltools' load_spec, quietly)."""
+    from .coreml import quiet
+
+    ct = coremltools()[0]
+    with quiet():
+        return ct.utils.load_spec(str(path))
+
+
 def write_packages(plan, out_dir: Path, stems: dict, graph: str, source=None,
-                   functions: dict | None = None) -> tuple[dict, dict | None, list[Path]]:
+                   functions: dict | None = None, meta=None) -> tuple[dict, dict | None, list[Path]]:
     """Every package of ``plan`` under ``out_dir``: ``stems[i]`` is program node i's directory; ``source``
     (path, display name, MilBounds) the graph's .mil, for the whole-graph package (none without it);
     ``functions`` (name -> plan, default first) makes that package a multifunction one (:func:`write_graph_package`).
+    ``meta`` (:class:`.metadata.PackageMeta`): the metadata of every package (a node's gets its own description).
     Returns (node index -> package record, the graph's package record or None, every file written)."""
     records, files = {}, []
     for i, node in enumerate(plan.nodes):
         if isinstance(node, HostNode):
             continue  # the host's rsqrt broadcast: no program; the graph package has it as MIL ops
         dest = out_dir / stems[i] / PACKAGE
-        write_node_package(node, dest, f"ane graph '{graph}': node {i} '{node.name}' (route {node.route})")
+        write_node_package(node, dest, f"ane graph '{graph}': node {i} '{node.name}' (route {node.route})", meta)
         records[i] = package_files(dest, out_dir)
     graph_rec = None
     if source is not None:
         dest = out_dir / f"{re.sub(r'[^A-Za-z0-9_.-]', '_', graph)}.mlpackage"
-        graph_rec = write_graph_package(plan, source, dest, f"ane graph '{graph}': the graph package", functions)
+        graph_rec = write_graph_package(plan, source, dest, f"ane graph '{graph}': the graph package", functions, meta)
     for rec in [*records.values(), *([graph_rec] if graph_rec else [])]:
         files += [out_dir / f["path"] for f in rec["files"]]
     return records, graph_rec, files

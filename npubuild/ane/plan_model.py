@@ -30,10 +30,15 @@ class PlanBounds(MilBounds):
     ``[tool.npubuild] ane_strict = true``) nowhere: the route's refusal is the build's error."""
 
     ane_strict: bool = False
+    # (author, version, license) the Core ML packages carry unless a graph's spec says (npubuild.ane.metadata);
+    # () is npubuild's defaults. Part of the graph's key (npubuild.ane.build._meta_mark), never of a plan.
+    package_meta: tuple = ()
 
     @classmethod
     def of(cls, config) -> "PlanBounds":
-        return cls(tuple(config.data_roots()), config.limits, config.max_artifact_size, bool(getattr(config, "ane_strict", False)))
+        meta = tuple(getattr(config, k) for k in ("ane_author", "ane_version", "ane_license") if hasattr(config, k))
+        return cls(tuple(config.data_roots()), config.limits, config.max_artifact_size, bool(getattr(config, "ane_strict", False)),
+                   meta if len(meta) == 3 else ())
 
 
 class OffRoute(PlanError):

@@ -14,18 +14,19 @@ ML does).
 """
 from __future__ import annotations
 
+from ..core.version import __version__
 from ..ops.lazy_numpy import np
 from .plan_model import AnePlan, Bind, CpuNode, Cur, Packed, ProgNode, RsqrtNode
 from .program_ops import NodeProgram, node_ops
 from .weightbin import NUMPY_DTYPES, SUB_BYTE, write_weight_bin
 
 WEIGHT_FILE = "@model_path/weights/weight.bin"
-# buildInfo: the keys coremltools 9.0 writes into a converted program (ct.convert of a Builder
-# program: "coremltools-version", "coremltools-component-milinternal") and the two Apple's compiler
-# adds to a compiled model.mil, with the values public program(1.3) samples pass to it
-# (maderix/ANE training/ane_mil_gen.h, mechramc/Orion); then npubuild's own.
-BUILD_INFO = (("coremlc-component-MIL", "3510.2.1"), ("coremlc-version", "3505.4.1"),
-              ("coremltools-component-milinternal", ""), ("coremltools-version", "9.0"))
+# buildInfo says what wrote the file: npubuild (its version), which renders the text itself from the
+# plan (program_ops.node_ops); coremltools does not run for it, nor does Apple's compiler (coremlc), so
+# neither is named. coremltools' readers never need a key of it (milproto's load skips the attribute);
+# the route is added per program. A node's Core ML package (coreml.py), which coremltools does build,
+# carries coremltools' own buildInfo.
+BUILD_INFO = (("npubuild-version", __version__),)
 
 
 def _type(dtype: str, shape) -> str:

@@ -25,6 +25,9 @@ Keys (all optional):
   ane_resident_programs = <no limit>  ANE programs the ane backend keeps loaded (env NPUBUILD_ANE_RESIDENT)
   ane_strict = false                  true: an op of an ane graph no ANE route computes fails the build with the
                                       route's reason instead of running on the CPU (docs/ane.md, Placement)
+  ane_author / ane_version / ane_license   the author, version and license every Core ML package carries unless
+                                      its graph's metadata: says (default: [project] authors[0], version and license,
+                                      else "npubuild user", "0", "unspecified"; docs/graphs.md, docs/ane.md)
   stores = []                         further stores tried after the local one, in order: strings or tables
                                       {url = "...", mode = "rw" | "ro"}; url file:///dir (shared directory),
                                       http(s)://host[:port]/prefix (Bazel HTTP cache protocol), redis://host[:port][/db]
@@ -71,7 +74,7 @@ from .farm_settings import FarmSettings, parse_farm_settings
 
 KNOWN_KEYS = (
     "specs", "artifacts", "store", "targets", "max_open_kernels", "xdna_device", "xdna_strict", "xrt_contexts", "ane_resident_programs",
-    "ane_strict",
+    "ane_strict", "ane_author", "ane_version", "ane_license",
     "stores", "max_artifact_size", "trusted_keys", "require_signatures", "signing_key", "limits", "data_dirs",
     "host_cpu", "xdna_bodies", "xdna_bf16_mmul", "flags", "executor",
     "farm_trusted", "farm_trusted_workers", "farm_tls_ca", "farm_tls_cert", "farm_tls_key", "farm_verify",
@@ -136,6 +139,10 @@ class Config:
     executor: str = "local"  # or dask://host:port
     farm: FarmSettings = FarmSettings()  # the farm_* keys: whom the compile farm trusts (docs/farm.md)
     ane_strict: bool = False  # refuse CPU placements in ane graphs (npubuild.ane.cpu_ops_placement)
+    # what every Core ML package carries as author, version and license (npubuild.ane.metadata)
+    ane_author: str = "npubuild user"
+    ane_version: str = "0"
+    ane_license: str = "unspecified"
 
     def data_roots(self) -> tuple:
         """Where spec data files (.npy, BLOBFILE) may be: the project, then data_dirs."""
@@ -154,12 +161,15 @@ def find_root(start: Path | None = None) -> Path:
 def load_config(root: Path | None = None) -> Config:
     root = (root or find_root()).resolve()
     table: dict = {}
+    project: dict = {}
     pp = root / "pyproject.toml"
     if pp.is_file():
         try:
-            table = tomllib.loads(pp.read_text()).get("tool", {}).get("npubuild", {})
+            doc = tomllib.loads(pp.read_text())
         except tomllib.TOMLDecodeError as e:
             raise UserError(f"{pp}: invalid TOML: {e}") from None
+        table = doc.get("tool", {}).get("npubuild", {})
+        project = doc.get("project", {}) if isinstance(doc.get("project"), dict) else {}
     for k in table:
         if k not in KNOWN_KEYS:
             raise UserError(f"{pp}: unknown key '{k}' in [tool.npubuild]{did_you_mean(k, KNOWN_KEYS)}; known keys: {', '.join(KNOWN_KEYS)}")
@@ -228,7 +238,32 @@ def load_config(root: Path | None = None) -> Config:
         executor=parse_executor(os.environ.get("NPUBUILD_EXECUTOR") or table.get("executor", "local"), pp),
         farm=parse_farm_settings(table, root, pp),
         ane_strict=_bool(table.get("ane_strict", False), "ane_strict"),
+        **_package_meta(table, project, pp),
     )
+
+
+def _package_meta(table: dict, project: dict, pp: Path) -> dict:
+    """ane_author, ane_version, ane_license: [tool.npubuild]'s, else pyproject.toml's [project] authors[0] (its
+    name, or email), version and license (a string, or a table's text, or "see <its file>"), else npubuild's
+    defaults; each a non-empty string of at most 1000 characters (npubuild.ane.metadata.text_problem)."""
+    from .package_meta import DEFAULT_AUTHOR, DEFAULT_LICENSE, DEFAULT_VERSION, text_problem
+
+    authors = project.get("authors")
+    first = authors[0] if isinstance(authors, list) and authors and isinstance(authors[0], dict) else {}
+    lic = project.get("license")
+    if isinstance(lic, dict):
+        lic = lic.get("text") or (f"see {lic['file']}" if isinstance(lic.get("file"), str) else None)
+    found = {"ane_author": first.get("name") or first.get("email"), "ane_version": project.get("version"), "ane_license": lic}
+    out = {}
+    for key, default in (("ane_author", DEFAULT_AUTHOR), ("ane_version", DEFAULT_VERSION), ("ane_license", DEFAULT_LICENSE)):
+        if key in table:
+            why = text_problem(table[key])
+            if why:
+                raise UserError(f"{pp}: [tool.npubuild] {key} {why}; write it as a quoted string such as {key} = \"{default}\"")
+            out[key] = table[key]
+        else:  # [project]'s value where it is one the package can carry
+            out[key] = found[key] if text_problem(found[key]) is None else default
+    return out
 
 
 def parse_executor(value, pp) -> str:

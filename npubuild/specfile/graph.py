@@ -34,6 +34,8 @@ class ResolvedGraph:
     device: tuple[str, ...] | None = None  # xdna devices set by the spec, one design each (None: the project's xdna_device)
     # declared tensor / node name -> its spec line: a target that rebuilds the graph (ane) reports at it
     lines: dict = field(default_factory=dict)
+    metadata: dict = field(default_factory=dict)  # the spec's metadata: author, version, license, description
+    descriptions: dict = field(default_factory=dict)  # input / output name -> its text (metadata: inputs / outputs)
 
 
 def _listing(names, limit: int = 12) -> str:
@@ -148,4 +150,7 @@ def resolve_graph(g, err: Callable[[int, str], None]) -> ResolvedGraph | None:
         targets=g.targets,
         device=g.device,
         lines={n: d.line for group in (g.inputs, g.params, g.constants, g.nodes) for n, d in group.items()},
+        metadata={k: v for k, v in (getattr(g, "metadata", None) or {}).items() if k not in ("inputs", "outputs")},
+        descriptions={**(getattr(g, "metadata", None) or {}).get("inputs", {}),
+                      **(getattr(g, "metadata", None) or {}).get("outputs", {})},
     )

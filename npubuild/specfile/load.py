@@ -28,6 +28,7 @@ from .pinned import pinned_sources
 from .positions import attr_error_line
 from .yamlfile import load_file
 from .yamlnode import Node
+from .metadata_keys import check_metadata_names, graph_metadata
 from .xdna_keys import xdna_body, xdna_devices
 
 # target -> (instance, xdna device) -> why the target's design cannot take it, or None
@@ -40,7 +41,7 @@ RestrictionChecks = Mapping[str, Callable[[str, list, dict, str], "list[str]"]]
 GraphChecks = Mapping[str, Callable[[object], "list[tuple[int, str]]"]]
 
 KERNEL_KEYS = ("op", "dtype", "attrs", "shapes", "targets", "device", "xdna_body", "sources", "doc")
-GRAPH_KEYS = ("inputs", "params", "constants", "nodes", "outputs", "targets", "device", "doc")
+GRAPH_KEYS = ("inputs", "params", "constants", "nodes", "outputs", "targets", "device", "doc", "metadata")
 NODE_KEYS = ("op", "inputs", "attrs", "dtype")
 TENSOR_KEYS = ("shape", "dtype")
 CONSTANT_KEYS = ("shape", "dtype", "value", "file")
@@ -382,6 +383,7 @@ def _graph(ctx: _Ctx, name: str, node: Node, line: int, default_targets, base_di
     typos = ctx.check_keys(node, GRAPH_KEYS, what)
     targets = _targets(ctx, node.value.get("targets"), default_targets)
     device = xdna_devices(ctx, node, targets, what)
+    metadata = graph_metadata(ctx, node.value.get("metadata"), what)
     rejected: set[str] = set()
     inputs = _tensor_decls(ctx, node.value.get("inputs"), "inputs", False, base_dir, rejected)
     params = _tensor_decls(ctx, node.value.get("params"), "params", False, base_dir, rejected)
@@ -423,7 +425,9 @@ def _graph(ctx: _Ctx, name: str, node: Node, line: int, default_targets, base_di
         output_lines.append(o.line)
     if "inputs" not in node.value or typos & {"params", "constants"}:
         return None  # a missing/misspelt section: every read of its tensors would be "unknown"
-    return GraphSpec(name, ctx.file, line, inputs, params, constants, nodes, outputs, output_lines, targets, rejected, device)
+    metadata = check_metadata_names(ctx, metadata, inputs, outputs, what)
+    return GraphSpec(name, ctx.file, line, inputs, params, constants, nodes, outputs, output_lines, targets, rejected, device,
+                     metadata)
 
 
 def _node(ctx: _Ctx, gwhat: str, name: str, nnode: Node, line: int) -> NodeDecl | None:

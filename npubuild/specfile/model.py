@@ -66,6 +66,8 @@ class GraphSpec:
     # them are skipped rather than reported as reading an unknown tensor
     invalid: set[str] = field(default_factory=set)
     device: tuple[str, ...] | None = None  # xdna devices, one design each (None: the project's xdna_device)
+    # author, version, license, description; inputs / outputs: name -> text (what ane's Core ML packages carry)
+    metadata: dict = field(default_factory=dict)
 
 
 @dataclass

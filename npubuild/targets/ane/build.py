@@ -4,6 +4,7 @@ kernel (task ``compile:<graph>@ane``): npubuild.ane.build plans the graph into p
 and Core ML packages, or takes them from the store."""
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -86,6 +87,7 @@ def graph_units(plan) -> list[GraphUnit]:
     version = code_version()
     store = StoreAccess.from_config(plan.config)
     bounds = PlanBounds.of(plan.config)  # with ane_strict: CPU placements are the build's errors
+    meta_key = ":meta:" + hashlib.sha256("\0".join(bounds.package_meta).encode()).hexdigest()[:16] if bounds.package_meta else ""
     units = []
     for name, (path, display) in sorted(plan.ane_graphs.items()):
         out = graph_dir(plan, name)
@@ -95,7 +97,8 @@ def graph_units(plan) -> list[GraphUnit]:
             action=(one_at_a_time, (build_graph, path, display, out, store, bounds, graph)),
             sources=sources(plan, name, bounds, readable=True),
             outputs=[f"{out}/{PLAN_FILE}"],
-            key=f"{version}:strict" if bounds.ane_strict else version,  # ane_strict changes what the task does
+            # ane_strict changes what the task does; the packages' metadata (ane_author, ...) what it writes
+            key=(f"{version}:strict" if bounds.ane_strict else version) + meta_key,
             intact=OutputsMatchPlan(out),
             clean=[out],  # the programs, weights and Core ML packages: the whole directory
             fails=_plan_fails(path, display, bounds, graph),
