@@ -276,22 +276,19 @@ def parse_executor(value, pp) -> str:
     return f"dask://{m.group(1)}:{m.group(2) or 8786}"
 
 
-def _xdna_bodies(value, pp: Path) -> str:
-    if value not in XDNA_BODY_SOURCES:
-        raise UserError(
-            f"{pp}: xdna_bodies (NPUBUILD_XDNA_BODIES) must be {', '.join(repr(v) for v in XDNA_BODY_SOURCES)}, got {value!r} "
-            "(docs/xdna-kernels.md)"
-        )
-    return value
+def _one_of(key: str, env: str, choices, doc: str):
+    """A validator of the string option ``key`` (env ``env``): one of ``choices``, else one error naming ``doc``."""
+
+    def check(value, pp: Path) -> str:
+        if value not in choices:
+            raise UserError(f"{pp}: {key} ({env}) must be {', '.join(repr(v) for v in choices)}, got {value!r} ({doc})")
+        return value
+
+    return check
 
 
-def _xdna_bf16_mmul(value, pp: Path) -> str:
-    if value not in XDNA_BF16_MMULS:
-        raise UserError(
-            f"{pp}: xdna_bf16_mmul (NPUBUILD_XDNA_BF16_MMUL) must be {', '.join(repr(v) for v in XDNA_BF16_MMULS)}, got {value!r} "
-            "(docs/xdna-gemm.md)"
-        )
-    return value
+_xdna_bodies = _one_of("xdna_bodies", "NPUBUILD_XDNA_BODIES", XDNA_BODY_SOURCES, "docs/xdna-kernels.md")
+_xdna_bf16_mmul = _one_of("xdna_bf16_mmul", "NPUBUILD_XDNA_BF16_MMUL", XDNA_BF16_MMULS, "docs/xdna-gemm.md")
 
 
 # [tool.npubuild] keys -> (the TOML types they take, what to write); the other keys check their own values
