@@ -173,6 +173,17 @@ def _same(got, want):
     np.testing.assert_array_equal(got, want)
 
 
+def _simulates_like_the_host(inst, d, text: str, arch: str, seed: int, tmp_path) -> None:
+    """Design ``d``'s text, its body compiled on the host and its data movement simulated, equals the full
+    instance's host kernel emitted under the device's profile ``arch``, bit for bit."""
+    body = compile_body(text, d.body, tmp_path)
+    inputs = _inputs(inst, np.random.default_rng(seed))
+    with profile(arch):
+        host_text = host_emitters.emit(inst)
+    kernel = HostKernel(compiled_library(host_text, inst.id), inst.describe())
+    _same(run_design(d, inputs, body), kernel(*[inputs[n] for n in inst.input_names]))
+
+
 @pytest.mark.parametrize("inst,device", CASES, ids=[f"{i.id}@{d}" for i, d in CASES])
 def test_design_matches_host_kernel(inst, device, host_kernels, tmp_path):
     options = {"device": device}
@@ -427,12 +438,7 @@ def test_binary_ops_take_the_placement_the_model_ranks_faster(op, dtype, device,
         assert d.core_rows == 4 and [b.name for b in d.buffers] == ["a_b", "y"]
     # the chosen design simulates bit-exactly against the host kernel
     text = aie.emit(inst, {"device": device})
-    body = compile_body(text, d.body, tmp_path)
-    inputs = _inputs(inst, np.random.default_rng(11))
-    with profile(DEVICES[device].arch):
-        host_text = host_emitters.emit(inst)
-    kernel = HostKernel(compiled_library(host_text, inst.id), inst.describe())
-    _same(run_design(d, inputs, body), kernel(*[inputs[n] for n in inst.input_names]))
+    _simulates_like_the_host(inst, d, text, DEVICES[device].arch, 11, tmp_path)
 
 
 @pytest.mark.parametrize("op,dtype,device", [("relu", "bf16", "npu1"), ("relu", "bf16", "npu2"), ("sigmoid", "f32", "npu1")])
@@ -457,12 +463,7 @@ def test_a_one_stream_op_uses_both_shim_channels_each_way_where_the_model_ranks_
         spans = sorted((t.offset, t.offset + t.sizes[-1]) for t in d.transfers if not t.wait)
         assert all(a[1] == b[0] for a, b in zip(spans, spans[1:])) and spans[0][0] == 0
     text = aie.emit(inst, {"device": device})
-    body = compile_body(text, d.body, tmp_path)
-    inputs = _inputs(inst, np.random.default_rng(5))
-    with profile(DEVICES[device].arch):
-        host_text = host_emitters.emit(inst)
-    kernel = HostKernel(compiled_library(host_text, inst.id), inst.describe())
-    _same(run_design(d, inputs, body), kernel(*[inputs[n] for n in inst.input_names]))
+    _simulates_like_the_host(inst, d, text, DEVICES[device].arch, 5, tmp_path)
 
 
 @pytest.mark.parametrize("op,preamble", [("rms_norm", 1), ("layer_norm", 2)])
@@ -500,12 +501,7 @@ def test_the_parameters_ride_the_input_stream_so_both_shim_channels_carry_rows(o
     assert text_problems(text) == []
     core = text.split("aie.core(")[1]
     assert core.count("aie.objectfifo.acquire @x_c0_r0(Consume, 1)") == preamble + 1
-    body = compile_body(text, d.body, tmp_path)
-    inputs = _inputs(inst, np.random.default_rng(9))
-    with profile("aie2p"):
-        host_text = host_emitters.emit(inst)
-    kernel = HostKernel(compiled_library(host_text, inst.id), inst.describe())
-    _same(run_design(d, inputs, body), kernel(*[inputs[n] for n in inst.input_names]))
+    _simulates_like_the_host(inst, d, text, "aie2p", 9, tmp_path)
 
 
 def _core_as_function(text: str, locals_: dict) -> str:
