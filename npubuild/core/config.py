@@ -25,6 +25,10 @@ Keys (all optional):
   ane_resident_programs = <no limit>  ANE programs the ane backend keeps loaded (env NPUBUILD_ANE_RESIDENT)
   ane_strict = false                  true: an op of an ane graph no ANE route computes fails the build with the
                                       route's reason instead of running on the CPU (docs/ane.md, Placement)
+  ane_accumulate = "fp32"             how the ANE emulator sums matmul/conv/linear dot products and softmax's
+                                      denominator: fp32 (one fp16 rounding of the result: the best case) or fp16
+                                      (every product and every partial sum rounded to fp16, in K order: the worst
+                                      case; docs/ane.md, Numerics) (env NPUBUILD_ANE_ACCUMULATE)
   ane_author / ane_version / ane_license   the author, version and license every Core ML package carries unless
                                       its graph's metadata: says (default: [project] authors[0], version and license,
                                       else "npubuild user", "0", "unspecified"; docs/graphs.md, docs/ane.md)
@@ -72,9 +76,13 @@ from .target_names import known_targets
 from .tool_flags import ToolFlags, tool_flags_from
 from .farm_settings import FarmSettings, parse_farm_settings
 
+# how the ANE emulator sums dot products (npubuild.runner.ane): fp32 the best case, fp16 the worst (docs/ane.md)
+ANE_ACCUMULATES = ("fp32", "fp16")
+ANE_ACCUMULATE_DEFAULT = "fp32"
+
 KNOWN_KEYS = (
     "specs", "artifacts", "store", "targets", "max_open_kernels", "xdna_device", "xdna_strict", "xrt_contexts", "ane_resident_programs",
-    "ane_strict", "ane_author", "ane_version", "ane_license",
+    "ane_strict", "ane_accumulate", "ane_author", "ane_version", "ane_license",
     "stores", "max_artifact_size", "trusted_keys", "require_signatures", "signing_key", "limits", "data_dirs",
     "host_cpu", "xdna_bodies", "xdna_bf16_mmul", "flags", "executor",
     "farm_trusted", "farm_trusted_workers", "farm_tls_ca", "farm_tls_cert", "farm_tls_key", "farm_verify",
@@ -139,6 +147,7 @@ class Config:
     executor: str = "local"  # or dask://host:port
     farm: FarmSettings = FarmSettings()  # the farm_* keys: whom the compile farm trusts (docs/farm.md)
     ane_strict: bool = False  # refuse CPU placements in ane graphs (npubuild.ane.cpu_ops_placement)
+    ane_accumulate: str = ANE_ACCUMULATE_DEFAULT  # fp32 | fp16: the ANE emulator's sums (npubuild.runner.ane)
     # what every Core ML package carries as author, version and license (npubuild.ane.metadata)
     ane_author: str = "npubuild user"
     ane_version: str = "0"
@@ -238,6 +247,7 @@ def load_config(root: Path | None = None) -> Config:
         executor=parse_executor(os.environ.get("NPUBUILD_EXECUTOR") or table.get("executor", "local"), pp),
         farm=parse_farm_settings(table, root, pp),
         ane_strict=_bool(table.get("ane_strict", False), "ane_strict"),
+        ane_accumulate=_ane_accumulate(os.environ.get("NPUBUILD_ANE_ACCUMULATE") or table.get("ane_accumulate", ANE_ACCUMULATE_DEFAULT), pp),
         **_package_meta(table, project, pp),
     )
 
@@ -289,6 +299,7 @@ def _one_of(key: str, env: str, choices, doc: str):
 
 _xdna_bodies = _one_of("xdna_bodies", "NPUBUILD_XDNA_BODIES", XDNA_BODY_SOURCES, "docs/xdna-kernels.md")
 _xdna_bf16_mmul = _one_of("xdna_bf16_mmul", "NPUBUILD_XDNA_BF16_MMUL", XDNA_BF16_MMULS, "docs/xdna-gemm.md")
+_ane_accumulate = _one_of("ane_accumulate", "NPUBUILD_ANE_ACCUMULATE", ANE_ACCUMULATES, "docs/ane.md, Numerics")
 
 
 # [tool.npubuild] keys -> (the TOML types they take, what to write); the other keys check their own values
@@ -297,7 +308,7 @@ _KEY_TYPES = {
     "store": (str, 'a path string such as "artifacts/.cache"'), "targets": (list, 'a list such as ["ref", "host"]'),
     "max_open_kernels": (int, "an integer such as 16"), "xdna_device": (str, 'a string such as "npu1"'),
     "host_cpu": (str, 'a string such as "portable"'), "xdna_bodies": (str, 'a string such as "auto"'),
-    "xdna_bf16_mmul": (str, 'a string such as "native"'),
+    "xdna_bf16_mmul": (str, 'a string such as "native"'), "ane_accumulate": (str, 'a string such as "fp32"'),
     "signing_key": (str, 'a path string such as "keys/me.key"'),
     "executor": (str, 'a string such as "local" or "dask://host:8786"'), "flags": (dict, "a table: [tool.npubuild.flags]"),
     "max_artifact_size": ((str, int), 'a size such as "1G" or a number of bytes'),

@@ -31,6 +31,14 @@ sigmoid/tanh use exact functions rather than the ANE's lookup tables; gelu
 computes its mode as npubuild.ane.numerics defines it (EXACT without erf,
 within 1.5e-7 of it). Every route computes its op's MIL semantics on the
 values in row-major order, whatever the layout.
+
+``accumulate`` (``[tool.npubuild] ane_accumulate``) chooses how sums are
+formed: ``"fp32"`` (the default, above: the best case) or ``"fp16"``, the worst
+case (:func:`dot16`, :func:`sum16`): every dot product of a matmul, conv,
+linear or matvec route and softmax's denominator is a sequential sum in index
+order (k = 0, 1, ..., K-1, from +0) of fp16-rounded terms, the running sum
+rounded to fp16 after every add. A model of the least precise accumulator, not
+a claim about the hardware (docs/ane.md, Numerics).
 """
 from __future__ import annotations
 
@@ -75,19 +83,55 @@ def encode(values, cur, buf) -> None:
         buf[...] = v.reshape(buf.shape)
 
 
+ACCUMULATES = ("fp32", "fp16")
+
+
+def dot16(a, b):
+    """``a @ b`` (2-D, or a 1-D vector on either side) accumulated in fp16: for each output, the products
+    a[i, k] * b[k, j] (exact in float32 for fp16 operands) rounded to fp16 and added to a running fp16 sum in
+    the order k = 0, 1, ..., K-1 starting from +0, the sum rounded to fp16 after every add."""
+    a, b = np.asarray(a, np.float32), np.asarray(b, np.float32)
+    a2, b2 = (a[None, :] if a.ndim == 1 else a), (b[:, None] if b.ndim == 1 else b)
+    acc = np.zeros((a2.shape[0], b2.shape[1]), np.float16)
+    with np.errstate(over="ignore", invalid="ignore"):
+        for k in range(a2.shape[1]):
+            p = (a2[:, k:k + 1] * b2[k:k + 1, :]).astype(np.float16)
+            acc = (acc.astype(np.float32) + p.astype(np.float32)).astype(np.float16)
+    out = acc.astype(np.float32)
+    if b.ndim == 1:
+        out = out[:, 0]
+    return out[0] if a.ndim == 1 else out
+
+
+def sum16(terms, axis: int):
+    """The sum of ``terms`` along ``axis`` accumulated in fp16 as :func:`dot16` sums its products (keepdims)."""
+    t = np.moveaxis(np.asarray(terms, np.float32), axis, 0).astype(np.float16)
+    acc = np.zeros(t.shape[1:], np.float16)
+    with np.errstate(over="ignore", invalid="ignore"):
+        for k in range(t.shape[0]):
+            acc = (acc.astype(np.float32) + t[k].astype(np.float32)).astype(np.float16)
+    return np.expand_dims(acc.astype(np.float32), axis)
+
+
+def _mm(a, b, accumulate: str):
+    return a @ b if accumulate == "fp32" else dot16(a, b)
+
+
 EW = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "minimum": np.minimum, "maximum": np.maximum}
 
 
-def _softmax(x, axis: int):
+def _softmax(x, axis: int, accumulate: str = "fp32"):
     with np.errstate(invalid="ignore", over="ignore"):
         e = np.exp(x - x.max(axis=axis, keepdims=True))
-        return e / e.sum(axis=axis, keepdims=True)
+        if accumulate == "fp32":
+            return e / e.sum(axis=axis, keepdims=True)
+        return e / sum16(e, axis % x.ndim)
 
 
-def execute(node, ins: list):
+def execute(node, ins: list, accumulate: str = "fp32"):
     """The float32 result of one program on its decoded (flat, row-major) inputs: the MIL
-    semantics of the op the route stands for."""
-    r, a = node.route, node.attrs
+    semantics of the op the route stands for, its sums formed as ``accumulate`` says (module docstring)."""
+    r, a, acc = node.route, node.attrs, accumulate
     w = {k: v.astype(np.float32) for k, v in node.weights.items()}
     if r in ("ew", "add4d"):
         shape = a["shape"]
@@ -98,29 +142,29 @@ def execute(node, ins: list):
     if r == "gelu":
         return gelu(ins[0], a["mode"])
     if r == "softmax":
-        return _softmax(ins[0].reshape(a["shape"]), a["axis"]).reshape(-1)
+        return _softmax(ins[0].reshape(a["shape"]), a["axis"], acc).reshape(-1)
     if r == "cast":
         return ins[0]
     if r == "transpose":
         return np.transpose(ins[0].reshape(a["in_shape"]), a["perm"]).reshape(-1)
     if r == "conv_act":
-        y = w["w"] @ ins[0].reshape(a["cin"], a["h"] * a["w"])
+        y = _mm(w["w"], ins[0].reshape(a["cin"], a["h"] * a["w"]), acc)
         return (gelu(y, a["mode"]) if a["act"] == "gelu" else ACT[a["act"]](y)).reshape(-1)
     if r == "conv_chain":
         x = ins[0].reshape(a["shapes"][0][0], a["h"] * a["w"])
         for k in range(len(a["shapes"])):
-            x = (w[f"w{k}"] @ x).astype(np.float16).astype(np.float32)  # each stage lands in fp16
+            x = _mm(w[f"w{k}"], x, acc).astype(np.float16).astype(np.float32)  # each stage lands in fp16
         return x.reshape(-1)
     if r == "conv1x1":
-        return (w["w"] @ ins[0].reshape(a["cin"], a["h"] * a["w"])).reshape(-1)
+        return _mm(w["w"], ins[0].reshape(a["cin"], a["h"] * a["w"]), acc).reshape(-1)
     if r == "matvec":
-        return w["w"] @ ins[0]
+        return _mm(w["w"], ins[0], acc)
     if r == "linear":
-        return (ins[0].reshape(a["rows"], a["k"]) @ w["w"].T).reshape(-1)
+        return _mm(ins[0].reshape(a["rows"], a["k"]), w["w"].T, acc).reshape(-1)
     if r == "avw":
-        return ins[1].reshape(a["r"], a["k"]) @ ins[0]
+        return _mm(ins[1].reshape(a["r"], a["k"]), ins[0], acc)
     if r == "attn_v":
-        return ins[0] @ ins[1].reshape(a["t"], a["d"])
+        return _mm(ins[0], ins[1].reshape(a["t"], a["d"]), acc)
     if r == "outer":
         return np.outer(ins[0], ins[1]).reshape(-1)
     raise UserError(f"program '{node.name}': unknown route '{r}'")
@@ -165,9 +209,12 @@ def cpu_execute(node, ins: list):
 class AneRuntime:
     """One ANE plan's buffers, resident programs and state."""
 
-    def __init__(self, plan, budget: int | None = None, loader=None):
+    def __init__(self, plan, budget: int | None = None, loader=None, accumulate: str = "fp32"):
+        if accumulate not in ACCUMULATES:
+            raise UserError(f"ane_accumulate must be {' or '.join(repr(v) for v in ACCUMULATES)}, got {accumulate!r}")
         self.plan = plan
         self.budget = budget
+        self.accumulate = accumulate  # how programs sum: fp32 (best case) or fp16 (worst case)
         self._loader = loader or (lambda i: plan.nodes[i])  # what "loading" a program yields
         self.progs: dict[int, object] = {}
         self.lru: list[int] = []  # resident programs, least recently run first
@@ -300,7 +347,7 @@ class AneRuntime:
             self.ensure(i)
             prog = self.progs[i]
             ins = [decode(self.port_buffer(i, p), c) for p, c in enumerate(prog.ins)]
-            out = execute(prog, ins)
+            out = execute(prog, ins, self.accumulate)
             encode(out, prog.out, self.node_buffer(i))
 
     def _cpu(self, i: int, node) -> None:

@@ -75,7 +75,7 @@ class AneGraphRunner:
     backend = "ane"
     fallback_reason = None
 
-    def __init__(self, rt, name: str, record: dict, resident: int | None):
+    def __init__(self, rt, name: str, record: dict, resident: int | None, accumulate: str = "fp32"):
         from ..ane.programs import load_weights, plan_from_record
         from ..artifacts.ane_records import graph_problems
         from ..ane.weightbin import read_blob
@@ -102,7 +102,7 @@ class AneGraphRunner:
             node.weights, node.packed = load_weights(prog, lambda off, dtype, shape: read_blob(path, off, dtype, shape))
             return node
 
-        self.engine = AneRuntime(self.plan, resident, load)
+        self.engine = AneRuntime(self.plan, resident, load, accumulate)  # accumulate: [tool.npubuild] ane_accumulate
         self.last_stats: dict | None = None
 
     def set_params(self, **arrays) -> None:

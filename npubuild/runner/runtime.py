@@ -77,7 +77,7 @@ class KernelCache:
 
 class Runtime:
     def __init__(self, path: Path, manifest: dict, max_open: int, xrt_contexts: int | None = None,
-                 limits: Limits | None = None, ane_resident: int | None = None):
+                 limits: Limits | None = None, ane_resident: int | None = None, ane_accumulate: str = "fp32"):
         self.path = path
         self.manifest = manifest  # the raw, schema-checked manifest (for callers; the runtime reads self.records)
         self.records = Records.of(manifest)
@@ -87,6 +87,7 @@ class Runtime:
         self._stale_said: set = set()  # (kernel, target) whose previous-good binary the runtime has said it runs
         self.xrt_contexts = xrt_contexts
         self.ane_resident = ane_resident  # ANE programs kept loaded (None: no limit)
+        self.ane_accumulate = ane_accumulate  # how the ANE emulator sums: fp32 (best case) or fp16 (worst case)
         self.limits = limits or Limits()  # the project's
         # what a target's open/auto_problem/traffic get: the files, the targets' per-runtime state, the settings
         self.context = OpenContext(self.files, self.limits, xrt_contexts)
@@ -386,12 +387,12 @@ def load(path="artifacts", verify_files: bool = True, max_open: int | None = Non
     from ..core.config import load_config
 
     path = Path(path)
-    resident, limits = None, Limits()
+    resident, limits, accumulate = None, Limits(), "fp32"
     try:  # the project's settings fill in what the caller did not give
         cfg = load_config()
         max_open = max_open if max_open is not None else cfg.max_open_kernels
         xrt_contexts = xrt_contexts if xrt_contexts is not None else cfg.xrt_contexts
-        resident, limits = cfg.ane_resident_programs, cfg.limits
+        resident, limits, accumulate = cfg.ane_resident_programs, cfg.limits, cfg.ane_accumulate
     except UserError:
         max_open = max_open if max_open is not None else 16
     manifest = read_manifest(path, limits)
@@ -399,6 +400,6 @@ def load(path="artifacts", verify_files: bool = True, max_open: int | None = Non
         problems = verify(path, manifest, limits)
         if problems:
             raise VerifyError(f"{path} does not match its manifest:\n  " + "\n  ".join(problems))
-    rt = Runtime(path, manifest, max_open, xrt_contexts, limits=limits, ane_resident=resident)
+    rt = Runtime(path, manifest, max_open, xrt_contexts, limits=limits, ane_resident=resident, ane_accumulate=accumulate)
     _register_bf16(rt.records)
     return rt

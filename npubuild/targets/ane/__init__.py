@@ -75,7 +75,7 @@ class AneTarget:
             raise UserError(f"graph '{name}' is an ANE graph (from {source}): run it with backend 'ane' (or auto)")
         from ...runner.ane_graph import AneGraphRunner
 
-        return AneGraphRunner(runtime, name, record, runtime.ane_resident)
+        return AneGraphRunner(runtime, name, record, runtime.ane_resident, getattr(runtime, "ane_accumulate", "fp32"))
 
     def auto_problem(self, ctx, lacking: list[str]) -> str | None:
         return "ane: runs only graphs from .mil files"
