@@ -145,8 +145,10 @@ def test_a_norm_counts_its_parameters(op, shapes, params):
     s = summary(inst, {"device": "npu1"})
     d = design_for(inst, {"device": "npu1"})
     got = {k: v for k, v in s["bytes_by_buffer"].items() if any(p in k for p in params)}
-    # the parameters' buffer goes to each used column once (a broadcast to its cores)
-    assert sum(got.values()) == 4096 * 2 * len(params) * d.columns
+    # the parameters' buffer goes to each used column once (a broadcast to its cores), or, riding each group's
+    # input stream ahead of the rows, once per core (design.py: the transfer repeated once per core of the group)
+    copies = len(d.cores) if any(c.preamble for c in d.cores) else d.columns
+    assert sum(got.values()) == 4096 * 2 * len(params) * copies
     assert s["bytes_per_run_total"] == 2 * 64 * 4096 * 2 + sum(got.values())
     r = s["roofline"]
     assert r["bound"] in r["terms_us"] and 0 < r["fraction"] <= 1 and r["us_per_run"] > DISPATCH_US

@@ -73,6 +73,21 @@ class _Rows:
         )
         b.vector_ops.add(("transfer_write", MLIR_TYPE[self.dt], b.lanes))
 
+    def narrow(self, t: str) -> str:
+        """The f32 lanes ``t`` rounded to bf16 (``vector<16xbf16>``)."""
+        return self.b.op(f"arith.truncf {t} : {F} to bf16")
+
+    def widen(self, v: str) -> str:
+        """bf16 lanes widened exactly to f32: an operand a bf16 x bf16 product takes as one ``mul_elem``."""
+        return self.b.op(f"arith.extf {v} : bf16 to {F}")
+
+    def write_narrow(self, v: str, iv: str) -> None:
+        """Store bf16 lanes ``v`` at ``iv`` of the output row (already rounded: no conversion)."""
+        b = self.b
+        b.line(f"vector.transfer_write {v}, {b.out_arg}[{', '.join([*self.outer, iv])}] {{in_bounds = [true]}} : "
+               f"{b.vtype('bf16')}, {memref_type(self.shape, self.dt)}")
+        b.vector_ops.add(("transfer_write", "bf16", b.lanes))
+
     def fold(self, init: str, body, kind: str | None, splat: bool = True) -> str:
         """A pass over the row carrying one vector (``body(iv, acc) -> acc``), then reduced by ``kind``
         and broadcast back (``splat`` False: the scalar f32; kind None: a pass without a carried value;
@@ -94,7 +109,7 @@ class _Rows:
         s = b.raw(f"vector.reduction <{kind}>, {res} : {self.vf} into {F}")
         return b.raw(f"vector.broadcast {s} : {F} to {self.vf}") if splat else s
 
-    def split(self, s: str) -> list[str]:
+    def split(self, s: str, count: int = 3) -> list[str]:
         """The scalar f32 ``s`` in the lanes: one broadcast f32 vector where the profile broadcasts f32 (the
         host; aie2p: test/Conversion/AIEVecToLLVM/test-broadcast_scalar-aie2p.mlir), else three f32 vectors
         (lo, mid, hi) whose exact sum is ``s``.
@@ -105,17 +120,21 @@ class _Rows:
         and 8 significant bits), each broadcast as ``vector<16xbf16>`` and widened exactly. hi + mid + lo
         equals ``s`` for every finite ``s`` with |s| >= 2^-103 (lo is then a normal bf16; below that lo may be
         subnormal, which a core may flush: an absolute error under 2^-119). r = rsqrt(var + eps) is at least
-        2^-64; inf and NaN give NaN in mid and lo."""
+        2^-64; inf and NaN give NaN in mid and lo.
+
+        ``count`` 2: (lo, hi) only, hi + lo = ``s`` to 16 significant bits (relative error <= 2^-17): the
+        bf16 pair mlir-aie's own aie_kernels/aie2/rms_norm.cc scales by ("the f32 scale rides in a bf16
+        pair applied as two exact products accumulated in f32")."""
         b = self.b
         if admits("broadcast", F, b.lanes):
             return [b.raw(f"vector.broadcast {s} : {F} to {self.vf}")]
         pieces = []
         with b.scalar_ops():
             rest = s
-            for k in range(3):
+            for k in range(count):
                 p = b.op(f"arith.truncf {rest} : {F} to bf16")
                 pieces.append(p)
-                if k < 2:
+                if k < count - 1:
                     rest = b.op(f"arith.subf {rest}, {b.op(f'arith.extf {p} : bf16 to {F}')} : {F}")
         vb = b.vtype("bf16")
         return [b.op(f"arith.extf {b.raw(f'vector.broadcast {p} : bf16 to {vb}')} : bf16 to {F}") for p in reversed(pieces)]
@@ -228,12 +247,78 @@ def emit_norm(inst: KernelInstance, lanes: int) -> VectorBuilder:
     return b
 
 
+def emit_norm_bf16_products(inst: KernelInstance, lanes: int) -> VectorBuilder:
+    """bf16 rms_norm / layer_norm where the f32 vector multiply is emulated (aie2): every product one
+    bf16 x bf16 ``mul_elem`` (exact in f32), as mlir-aie's aie_kernels/aie2/rms_norm.cc computes.
+
+    rms_norm: ss = sum x^2; r = rsqrt(ss / n + eps) in scalar f32 (three Newton steps,
+    :func:`.mathfns.rsqrt_newton_f32`: each scalar float operation is a soft-float call on the core), brought to the
+    lanes as the bf16 pair (hi, lo) of :meth:`_Rows.split`; t = x hi + x lo (f32); y = bf16(bf16(t) gamma).
+    layer_norm: the mean m in scalar f32 as three bf16 pieces; d = bf16(((x - m_hi) - m_mid) - m_lo),
+    stored in the output row; ss = sum d^2; r as for rms_norm; t = d hi + d lo; y = bf16(bf16(t) gamma + beta).
+
+    Rounding the normalised value to bf16 before gamma is Hugging Face's LlamaRMSNorm
+    (``weight * hidden_states.to(input_dtype)``); d rounded to bf16 is one more rounding of the centred
+    value (relative 2^-9, the output's own precision). Against the f32 form of :func:`emit_norm` each
+    adds at most one bf16 rounding (docs/kernels.md); tests/test_xdna_norms.py checks the host simulation
+    bit for bit against a NumPy model of exactly these operations."""
+    center = inst.op == "layer_norm"
+    shape = inst.inputs[0].shape
+    p_shape = inst.inputs[1].shape
+    b = VectorBuilder(inst, f"{inst.op} over the last axis, bf16 x bf16 products into f32 lanes: statistics in "
+                      f"f32, scalar rsqrt per row applied as a bf16 pair", lanes)
+    x, g = b.in_args[0], b.in_args[1]
+    zero = b.float_const(0.0, F)
+    with b.scalar_ops():
+        count = b.float_const(float(shape[-1]), F)
+        eps = b.float_const(inst.attrs["eps"], F)
+    with b.loop_nest(shape[:-1]) as outer:
+        r = _Rows(b, outer)
+        if center:
+            total = r.fold(zero, lambda iv, a: r.f("addf", a, r.read(x, shape, iv)), "add", splat=False)
+            with b.scalar_ops():
+                mean = r.split(b.op(f"arith.divf {total}, {count} : {F}"))
+
+            def sq(iv, a):
+                d = r.narrow(r.minus(r.read(x, shape, iv), mean))
+                r.write_narrow(d, iv)
+                d = r.widen(d)
+                return r.f("addf", a, r.f("mulf", d, d))
+        else:
+            def sq(iv, a):
+                v = r.read(x, shape, iv)
+                return r.f("addf", a, r.f("mulf", v, v))
+
+        ss = r.fold(zero, sq, "add", splat=False)
+        with b.scalar_ops():
+            var = b.op(f"arith.divf {ss}, {count} : {F}")
+            lo, hi = r.split(mathfns.rsqrt_newton_f32(b, b.op(f"arith.addf {var}, {eps} : {F}")), 2)
+
+        def store(iv, _):
+            v = r.read(b.out_arg if center else x, shape, iv)
+            t = r.widen(r.narrow(r.f("addf", r.f("mulf", v, hi), r.f("mulf", v, lo))))
+            y = r.f("mulf", t, r.read(g, p_shape, iv, row=False))
+            if center:
+                y = r.f("addf", y, r.read(b.in_args[2], p_shape, iv, row=False))
+            r.write(y, iv)
+
+        r.fold("", store, None)
+    return b
+
+
+def norm_form(inst: KernelInstance):
+    """The emitter of a norm's vector body under the current profile."""
+    if emulated_f32_multiply() and inst.dtype == "bf16":
+        return emit_norm_bf16_products
+    return emit_norm
+
+
 def emit(inst: KernelInstance) -> str | None:
     """The vector body of a last-axis softmax / rms_norm / layer_norm for the current profile, or None."""
     lanes = vector_lanes(inst)
 
     def make():
-        b = (emit_softmax if inst.op == "softmax" else emit_norm)(inst, lanes)
+        b = (emit_softmax if inst.op == "softmax" else norm_form(inst))(inst, lanes)
         return b.finish(), b.vector_ops
 
     return take(inst, make if lanes else None, "" if lanes else "the last axis is not a whole number of vectors (or not a float)")
