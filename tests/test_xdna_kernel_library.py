@@ -41,6 +41,7 @@ RECORDED = {
     "aie2/silu.cc": ("void silu_bf16(bfloat16 *restrict input, bfloat16 *restrict output)", "int32_t input_size = 1024;"),
     "aie2/bf16_exp.cc": ("void exp_bf16_1024(bfloat16 *a_in, bfloat16 *c_out)", "exp_bf16_func<1024>(a_in, c_out);"),
     "aie2/reduce_max.cc": ("void reduce_max_vector_bfloat16(bfloat16 *a_in, bfloat16 *c_out, int32_t input_size)", ""),
+    "aie2/softmax.cc": ("void softmax_bf16(bfloat16 *restrict input, bfloat16 *restrict output, const int32_t input_size)", ""),
     "aie2p/gelu.cc": ("void gelu_bf16(bfloat16 *restrict input, bfloat16 *restrict output)", "int32_t input_size = 1024;"),
     "aie2p/silu.cc": ("void silu_bf16(bfloat16 *restrict input, bfloat16 *restrict output)", "int32_t input_size = 1024;"),
     "aie2p/bf16_exp.cc": ("void exp_bf16_1024(bfloat16 *a_in, bfloat16 *c_out)", "exp_bf16_func<1024>(a_in, c_out);"),
@@ -72,6 +73,7 @@ LANES = {
     "aie2/silu.cc": ("aie::begin_restrict_vector<16>((bfloat16 *)input_vector);", 16),
     "aie2/bf16_exp.cc": ("v16bfloat16 vec_in = *(v16bfloat16 *)(in + i);", 16),
     "aie2/reduce_max.cc": ("_reduce_max_vector<bfloat16, aie::vector<bfloat16>>(a_in, c_out, input_size);", 32),
+    "aie2/softmax.cc": ("auto it_exp_in = aie::cbegin_vector<16>((bfloat16 *)input_vector);", 16),
     "aie2p/gelu.cc": ("aie::begin_restrict_vector<16>((bfloat16 *)input_vector);", 16),
     "aie2p/silu.cc": ("aie::begin_restrict_vector<16>((bfloat16 *)input_vector);", 16),
     "aie2p/bf16_exp.cc": ("#define VEC_LEN 16", 16),
@@ -84,7 +86,7 @@ LANES = {
     "aie2p/tanh.cc": ("auto it_in = aie::begin_restrict_vector<32>((bfloat16 *)input_vector);", 32),
     "aie2p/sigmoid.cc": ("auto it_in = aie::begin_restrict_vector<32>((bfloat16 *)input_vector);", 32),
 }
-LUT_KERNELS = {"aie2/gelu.cc", "aie2/silu.cc", "aie2/bf16_exp.cc",  # #include <lut_based_ops.h>
+LUT_KERNELS = {"aie2/gelu.cc", "aie2/silu.cc", "aie2/bf16_exp.cc", "aie2/softmax.cc",  # #include <lut_based_ops.h>
                "aie2/tanh.cc", "aie2/sigmoid.cc"}  # #include "lut_based_ops.h"
 
 
@@ -170,7 +172,11 @@ def test_entries_cover_only_ops_with_matching_semantics():
             assert v in op.attr(k).choices
     # the tanh form only: gelu's default (erf) is not what gelu.cc computes
     assert dict(kl.entries("gelu", "aie2")[0].attrs) == {"approximate": "tanh"}
-    assert "max" in kl.LEFT_OUT["aie2/softmax.cc"] and "gamma" in kl.LEFT_OUT["aie2p/rms_norm.cc"]
+    assert "gamma" in kl.LEFT_OUT["aie2p/rms_norm.cc"]
+    # aie2/softmax.cc subtracts no row maximum: it is taken only behind the prologue that subtracts it
+    (sm,) = kl.entries("softmax", "aie2")
+    assert sm.prologue == kl.ROW_SHIFT and "aie2/softmax.cc" not in kl.LEFT_OUT
+    assert all(not e.prologue for e in kl.CATALOG if e is not sm)
     assert not kl.entries("layer_norm") and not kl.entries("rope") and not kl.entries("rms_norm")
 
 
@@ -260,6 +266,7 @@ def test_model_agrees_with_the_oracle_within_the_documented_tolerance(e):
 
 
 @pytest.mark.parametrize("op_arch", [("gelu", "aie2"), ("silu", "aie2"), ("exp", "aie2"), ("exp", "aie2p"), ("softmax", "aie2p"),
+                                     ("softmax", "aie2"),
                                      ("tanh", "aie2"), ("sigmoid", "aie2"), ("sigmoid", "aie2p")])
 def test_approximate_kernels_are_modelled_not_the_oracle(op_arch):
     """The models carry the kernels' own errors: the LUT tanh, the fixed-point exp, bf16 log2e."""

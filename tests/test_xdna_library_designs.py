@@ -24,6 +24,8 @@ from npubuild.emitters.aie import kernel_library as kl
 from npubuild.emitters.aie.check import design_layout, layout_problems
 from npubuild.specfile.instances import make_instance
 
+from npubuild.runner.host import HostKernel
+
 from .design_sim import run_design
 
 BF16 = numpy_dtype("bf16")
@@ -53,6 +55,8 @@ CASES = [
     ("sigmoid", "npu2", [(64, 4096)], {}),
     ("sigmoid", "npu1", [(3, 1000)], {}),
     ("tanh", "npu2", [(5, 700)], {}),
+    ("softmax", "npu1", [(64, 4096)], {"axis": -1}),
+    ("softmax", "npu1", [(3, 5, 96)], {"axis": -1}),
 ]
 
 
@@ -294,3 +298,47 @@ def test_auto_takes_the_library_kernel_only_where_the_generated_body_is_scalar(o
     info = aie.body_info(inst, {"device": device, "body": "auto"})
     assert info["source"] == ("mlir-aie kernel" if library else aie.body_info(inst, {"device": device})["source"])
     assert "not_used" not in info
+
+
+def test_npu1_softmax_cores_subtract_the_row_max_before_mlir_aies_kernel(tmp_path):
+    """aie2/softmax.cc subtracts no maximum: every core first writes its row minus the row's maximum (bf16) into
+    a local buffer with npubuild's generated @shift, then calls the kernel on that buffer. The @shift in the
+    emitted text, compiled on the host, is the model's prologue bit for bit; with the kernel's own model after it,
+    it is the model the design simulations above run as the body."""
+    from npubuild.emitters.aie import kernel_numerics as kn
+    from npubuild.emitters.aie.rules_check import text_problems
+    from npubuild.emitters.host.vector import profile
+
+    from .hostkit import compiled_library
+
+    inst = _inst("softmax", [(64, 4096)], {"axis": -1})
+    for body in ("mlir-aie", "auto"):  # the generated softmax body is scalar on npu1: auto takes the kernel
+        opts = {"device": "npu1", "body": body}
+        d = aie.design_for(inst, opts)
+        assert d.call is not None and d.call.kernel.source == "aie2/softmax.cc", d.body_note
+        text = aie.emit(inst, opts)
+        assert text_problems(text) == [] and not layout_problems(design_layout(d))
+    assert aie.body_info(inst, opts)["source"] == "mlir-aie kernel"
+    cores = _cores(text)
+    assert len(cores) == len(d.cores) == 16
+    for (core_body, _), core in zip(cores, d.cores):
+        t = f"%shift_{core.tile[0]}_{core.tile[1]}"
+        assert core_body.index(f"func.call @shift(%s0, {t})") < core_body.index(f"func.call @softmax_bf16({t}, %o, %kn)")
+        assert f'{t} = aie.buffer(%core_{core.tile[0]}_{core.tile[1]}) {{sym_name = "{t[1:]}"}} : memref<1x4096xbf16>' in text
+    # the prologue's text, compiled on the host
+    start = text.index("    func.func @shift(")
+    func = text[start:text.index("\n    }\n", start) + 6].replace("func.func @shift(", "func.func @kernel(", 1)
+    with profile("aie2"):
+        assert "vector.reduction <maximumf>" in func and "vector.broadcast" in func
+    kern = HostKernel(compiled_library("module {\n" + func + "\n}\n", "softmax_shift"), d.body.describe())
+    rng = np.random.default_rng(11)
+    x = (rng.standard_normal(d.body.inputs[0].shape) * 6).astype(BF16)
+    x[0, :3] = np.array([np.inf, -np.inf, 3e38], np.float32).astype(BF16)
+    shifted = kern(x)
+    want = kn.row_shift(x).astype(BF16)
+    nan = np.isnan(want.astype(np.float32))  # inf - inf: a NaN, whose sign the two CPUs' code may differ in
+    assert nan[0, 0] and np.array_equal(np.isnan(shifted.astype(np.float32)), nan)
+    assert _bits(shifted)[~nan].tobytes() == _bits(want)[~nan].tobytes()
+    x = (rng.standard_normal(x.shape) * 6).astype(BF16)
+    chained = kn.softmax_kernel_aie2(kern(x)).astype(BF16)
+    np.testing.assert_array_equal(_bits(chained), _bits(kl.model(d.call.kernel, [x])))

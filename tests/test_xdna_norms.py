@@ -1,5 +1,5 @@
-"""rms_norm and layer_norm as generated vector bodies on npu1 (aie2) and npu2 (aie2p), and what keeps softmax
-on npu1 scalar.
+"""rms_norm and layer_norm as generated vector bodies on npu1 (aie2) and npu2 (aie2p), and what keeps softmax's
+generated body on npu1 scalar.
 
 The body (npubuild.emitters.host.vector_rows.emit_norm) is checked bit for bit against a NumPy model of
 its own operations: 16 interleaved f32 partial sums folded in lane order, the per-row mean / variance /
@@ -246,9 +246,12 @@ def test_both_devices_run_the_norms_as_vector_bodies(op):
     assert "test-broadcast_scalar-aie2p.mlir" in vector.PROFILE[("aie2p", "broadcast", "f32", 16)]
 
 
-def test_npu1_softmax_stays_scalar_and_says_which_construct_stops_it():
+def test_npu1_softmax_has_no_generated_vector_body_and_says_which_construct_stops_it():
+    """The generated body stays scalar on npu1 (xdna_bodies = "generated"); "auto" runs mlir-aie's aie2/softmax.cc
+    behind the row-max prologue instead (tests/test_xdna_library_designs.py)."""
     inst = make_instance("softmax", "bf16", [list(SHAPE)], {"axis": -1})
-    info = aie.body_info(inst, {"device": "npu1", "body": "auto"})
+    assert aie.body_info(inst, {"device": "npu1", "body": "auto"})["source"] == "mlir-aie kernel"
+    info = aie.body_info(inst, {"device": "npu1", "body": "generated"})
     assert info["source"] not in ("generated vector", "mlir-aie kernel"), info
     # the exp expansion's bit casts; aievec's LUT exp (test_lut_based_ops.mlir) takes bf16, not the f32 x - max
     assert "bitcast on vector<16xi32>" in info["why"] and "VectorToAIEVecConversions.cpp" in info["why"], info

@@ -192,6 +192,36 @@ def softmax_aie2p(x):  # aie2p/softmax.cc, along the last axis
     return _r(e * inv)
 
 
+def row_shift(x):
+    """The prologue a core runs before aie2/softmax.cc (npubuild's generated ``vector_rows.emit_row_shift``):
+    each row minus its maximum, in f32, rounded to bf16."""
+    x = _f(x)
+    with np.errstate(invalid="ignore"):
+        return _r(x - np.max(x, axis=-1, keepdims=True))
+
+
+def softmax_kernel_aie2(t):
+    """aie2/softmax.cc along the last axis (no maximum subtracted): getExpBf16 of the row stored as bf16,
+    summed into 16 accfloat lanes (``add(exp_val_accum, exp_val)``) and the lanes folded in order
+    (``aie::reduce_add``: the order is assumed), the bf16 reciprocal ``(bfloat16)aie::inv(sum)`` (modelled as
+    the exact reciprocal rounded to bf16), products rounded to bf16."""
+    e = exp_lut(t)
+    n = e.shape[-1]
+    acc = np.zeros((*e.shape[:-1], 16), np.float32)
+    for k in range(0, n, 16):
+        acc = acc + e[..., k:k + 16]
+    total = acc[..., 0]
+    for j in range(1, 16):
+        total = total + acc[..., j]
+    with np.errstate(divide="ignore"):
+        inv = _r(np.float32(1) / total[..., None])
+    return _r(e * inv)
+
+
+def softmax_aie2(x):  # the core's prologue, then aie2/softmax.cc
+    return softmax_kernel_aie2(row_shift(x))
+
+
 MODELS = {
     ("relu", "aie2"): relu_aie2,
     ("add", "aie2"): add_aie2,
@@ -206,6 +236,7 @@ MODELS = {
     ("silu", "aie2p"): silu_aie2p,
     ("exp", "aie2p"): exp_aie2p,
     ("softmax", "aie2p"): softmax_aie2p,
+    ("softmax", "aie2"): softmax_aie2,
     ("tanh", "aie2p"): tanh_aie2p,
     ("sigmoid", "aie2p"): sigmoid_aie2p,
     # aie2p/relu.cc, add.cc, mul.cc (read later than 1e400306): the aie2 arithmetic on 32-lane vectors

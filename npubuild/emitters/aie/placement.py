@@ -75,7 +75,7 @@ def plan_design(inst: KernelInstance, device: Device, body: str = "generated", u
             return generated
         body = "mlir-aie"
     if body == "mlir-aie":
-        from .kernel_library import chunk_problem, chunk_rule, kernel_call, why_not
+        from .kernel_library import chunk_problem, chunk_rule, why_not
 
         rule = chunk_rule(inst, device.name)
         if rule is None:
@@ -87,7 +87,7 @@ def plan_design(inst: KernelInstance, device: Device, body: str = "generated", u
             except UnsupportedOnTarget as e:
                 note = _reason(inst, e)
             else:
-                d.call = kernel_call(d.body, device.name)
+                attach_call(d)
                 if ok and d.call is not None:
                     return d
                 note = problem if not ok else why_not(d.body, device.name) or ""
@@ -95,6 +95,23 @@ def plan_design(inst: KernelInstance, device: Device, body: str = "generated", u
     d, _, _ = _plan(inst, device, placer=placer)
     d.body_note = note
     return d
+
+
+def prologue_local(tile: tuple[int, int]) -> str:
+    """The ``aie.buffer`` a core's library-kernel prologue writes the chunk into (kernel_library.ROW_SHIFT)."""
+    return f"shift_{tile[0]}_{tile[1]}"
+
+
+def attach_call(d: Design) -> None:
+    """Make ``d``'s cores call mlir-aie's kernel for the chunk (``d.call``; None when none computes it). A kernel
+    with a prologue also gets, on every core, the local buffer of the chunk's output shape the prologue fills
+    and the kernel reads (counted in the core's memory by the checker like any local)."""
+    from .kernel_library import kernel_call
+
+    d.call = kernel_call(d.body, d.device.name)
+    if d.call is not None and d.call.kernel.prologue:
+        out = d.body.output
+        d.locals.extend((core.tile, prologue_local(core.tile), tuple(out.shape), out.dtype) for core in d.cores)
 
 
 def _lanes(d: Design):
@@ -147,9 +164,7 @@ def _plan(inst: KernelInstance, device: Device, only: int | None = None, placer:
                 d = _place(inst, split, device, buffers, r, depth, padded, cols, rows, stack_of(r), scratch_of[r],
                            placer, groups, inline)
                 if only is not None:  # a library kernel's design: its cores' time is the kernel's
-                    from .kernel_library import kernel_call
-
-                    d.call = kernel_call(d.body, device.name)
+                    attach_call(d)
                 problems = layout_problems(design_layout(d))
                 fallback = streams == natural and rows == 1
                 if problems and not fallback:

@@ -13,7 +13,8 @@ No NPU is reachable here, so speed is *modelled*, from the design's own facts (:
   its enclosing ``scf.for`` loops run: one cycle per vector operation or scalar integer / memory
   operation, :data:`SOFTFLOAT_CYCLES` per scalar float operation (the AIE scalar unit has no floating
   point: each one is a compiler-rt soft-float call); an mlir-aie library kernel at its floor of one
-  vector instruction per ``lanes`` elements (its own instruction count is not modelled).
+  vector instruction per ``lanes`` elements (its own instruction count is not modelled), plus the generated
+  prologue a core runs before it where it has one (counted as a generated body).
 * **dispatch**: :data:`DISPATCH_US` per dispatch of the run.
 
 Time per run = dispatches x (max(DMA channel times, compute) + dispatch overhead): DMA and compute
@@ -163,6 +164,11 @@ def design_facts(inst, d, abi: dict) -> dict:
         calls = max(c.chunks for c in d.cores)
         n = prod(d.body.output.shape) if d.body.output.shape else 1
         facts["work"] = {"kind": "mlir-aie kernel", "vectors": calls * -(-n // d.call.kernel.lanes)}
+        if d.call.kernel.prologue:  # the generated prologue each call follows, counted as a generated body
+            from .text import prologue_function
+
+            counts = count_ops("\n".join(prologue_function(d).lines()), d.device.arch)
+            facts["work"]["prologue"] = {k: v * calls for k, v in counts.items()}
     else:
         from ..host import emit as host_emit
         from ..host.vector import profile
@@ -258,7 +264,9 @@ def compute_cycles(work: dict, fig: Figures) -> tuple[float, float]:
         acc = work.get("calls", 0) * fig.accumulator_cycles(*work["core_tile"]) if work.get("calls") else 0.0
         return work["macs"] / fig.macs(work.get("dtype", "i8")) + acc, 0.0
     if kind == "mlir-aie kernel":
-        return float(work["vectors"]), 0.0
+        pro = work.get("prologue", {})
+        soft = pro.get("softfloat_ops", 0) * SOFTFLOAT_CYCLES
+        return float(work["vectors"] + pro.get("vector_ops", 0) + pro.get("scalar_ops", 0) + soft), float(soft)
     soft = work.get("softfloat_ops", 0) * SOFTFLOAT_CYCLES
     return work.get("vector_ops", 0) + work.get("scalar_ops", 0) + soft, float(soft)
 

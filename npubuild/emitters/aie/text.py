@@ -17,8 +17,10 @@ from ..host.vector import LANES
 from .design import Design
 from .fifos import tile_name
 from .frame import DeviceModule, Wait, core_lines, sequence_op
+from .placement import prologue_local
 
 BODY = "body"
+PROLOGUE = "shift"  # a library kernel's prologue (kernel_library.ROW_SHIFT)
 # IRON's "run forever" loop bound (sys.maxsize): cores are loaded once and then
 # serve every invocation of the kernel; the runtime sequence paces them.
 FOREVER = 9223372036854775807
@@ -49,12 +51,25 @@ def render(design: Design, options: dict, header: list[str]) -> str:
         k = d.call.kernel
         decls += [f"    // compute body: mlir-aie's aie_kernels/{k.source} ({k.symbol}), linked as {k.object_name}",
                   f"    {d.call.declaration(link_with)}"]
+        if k.prologue:
+            decls += [f"    // before it, per chunk: the {k.prologue}, into the core's local buffer the kernel reads",
+                      *prologue_function(d).lines("    ")]
     else:
         body = host_kernel_function(d.body).renamed(BODY)
         decls += ["    // compute body: the host target compiles this same function", *body.lines("    ")]
     cores = [ln for core in d.cores for ln in _core(d, core, fifo, link_with)]
     module = DeviceModule(header, d.partition, d.fifos, d.links, decls, cores, d.buffers, sequence_steps(d))
     return module.render(sequence_op(options))
+
+
+def prologue_function(d: Design):
+    """The generated function a core runs on each chunk before a library kernel that needs it (``@shift``)."""
+    from ..host.vector_rows import emit_row_shift
+
+    text = emit_row_shift(d.body)
+    if text is None:  # kernel_library only offers the kernel where its prologue has a vector form
+        raise ValueError(f"{d.kernel}: no prologue for mlir-aie's {d.call.kernel.symbol}")
+    return text.function.renamed(PROLOGUE)
 
 
 def access_lines(fifo, name: str, port: str, var: str) -> list[str]:
@@ -160,7 +175,12 @@ def _core(d: Design, core, fifo, link_with: str = "func") -> list[str]:
     chunk += copies_chunk
     chunk += access_lines(fifo[core.out], core.out, "Produce", "%o")
     args.append("%o")
-    if d.call is not None:
+    if d.call is not None and d.call.kernel.prologue:
+        shifted = f"%{prologue_local(core.tile)}"
+        types = [memref_type(t.shape, t.dtype) for t in (*d.body.inputs, d.body.output)]
+        chunk.append(f"func.call @{PROLOGUE}({', '.join(args[:-1])}, {shifted}) : ({', '.join(types)}) -> ()")
+        chunk += d.call.call_lines([shifted], args[-1])
+    elif d.call is not None:
         chunk += d.call.call_lines(args[:-1], args[-1])
     else:
         types = [memref_type(t.shape, t.dtype) for t in d.body.inputs] + [memref_type(d.body.output.shape, d.body.output.dtype)]

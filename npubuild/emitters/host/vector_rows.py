@@ -26,7 +26,7 @@ from . import mathfns
 from .mlir_text import MLIR_TYPE, memref_type
 from .mlir_text import narrow as from_acc
 from .mlir_text import widen as to_acc
-from .vector import LANES, VectorBuilder, admits, emulated_f32_multiply, take
+from .vector import LANES, VectorBuilder, _profile, admits, emulated_f32_multiply, stopped_why, take
 
 F = "f32"  # every float is accumulated in f32 (reduce.ACC_FLOAT; f16 and bf16 widened exactly)
 
@@ -311,6 +311,33 @@ def norm_form(inst: KernelInstance):
     if emulated_f32_multiply() and inst.dtype == "bf16":
         return emit_norm_bf16_products
     return emit_norm
+
+
+def emit_row_shift(inst: KernelInstance):
+    """The prologue a core runs before mlir-aie's aie2 softmax kernel, which subtracts no maximum: each row
+    of the bf16 softmax chunk ``inst`` minus the row's maximum, rounded to bf16 (the kernel's exp takes bf16),
+    as a function of the body's own signature (x -> y). A :class:`~.mlir_text.KernelText`, or None when the
+    chunk has no vector form or the current profile does not lower every operation.
+
+    The maximum is a vector pass of ``arith.maximumf`` on widened lanes folded by ``vector.reduction
+    <maximumf>`` (test-max.mlir, test-reduce.mlir); being a bf16 value it reaches the lanes as one bf16
+    broadcast (test_broadcast.mlir); then bf16(x - max) per element (f32 ``subf``, ``truncf``)."""
+    lanes = vector_lanes(inst)
+    if inst.op != "softmax" or inst.dtype != "bf16" or not lanes:
+        return None
+    b = VectorBuilder(inst, "softmax prologue: each row minus its maximum, rounded to bf16", lanes)
+    shape = inst.inputs[0].shape
+    x = b.in_args[0]
+    with b.loop_nest(shape[:-1]) as outer:
+        r = _Rows(b, outer)
+        m = r.fold(b.float_const(float("-inf"), F), lambda iv, a: r.f("maximumf", a, r.read(x, shape, iv)),
+                   "maximumf", splat=False)
+        with b.scalar_ops():
+            m = b.op(f"arith.truncf {m} : {F} to bf16")  # exact: a maximum of bf16 values
+        m = r.widen(b.raw(f"vector.broadcast {m} : bf16 to {b.vtype('bf16')}"))
+        r.fold("", lambda iv, _: r.write_narrow(r.narrow(r.f("subf", r.read(x, shape, iv), m)), iv), None)
+    text = b.finish()
+    return None if stopped_why(b.vector_ops, _profile.get()) else text
 
 
 def emit(inst: KernelInstance) -> str | None:
