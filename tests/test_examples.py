@@ -34,11 +34,14 @@ def test_every_xdna_instance_has_its_design(built):
     for kid, t in xdna.items():
         text = (built.artifacts / t["files"]["source"]["path"]).read_text()
         assert "aie.runtime_sequence(" in text and "aie.device(npu1" in text, kid
-        # a core calls the generated body, or a linked kernel the abi names (mm.cc, an mlir-aie kernel)
+        # a core calls the generated body, or a linked kernel the abi names (mm.cc, an mlir-aie kernel) and the
+        # generated prologue it names before such a kernel
         body = t["abi"].get("body") or {}
         linked = t["abi"].get("microkernel", {}).get("symbols") or ([body["symbol"]] if body.get("symbol") else [])
+        prologue = [body["prologue"]["function"]] if body.get("prologue") else []
         calls = set(re.findall(r"func\.call @(\w+)\(", text))
-        assert calls <= {"body", *linked} and (calls or "func.func @body(" not in text), (kid, calls)
+        assert calls <= {"body", *linked, *prologue} and (calls or "func.func @body(" not in text), (kid, calls)
+        assert all(f"func.func @{p}(" in text for p in prologue), kid
     notes = [ln for ln in built.build_output.splitlines() if ln.startswith("xdna:")]
     assert len(notes) == 1 and notes[0].startswith(f"xdna: {len(xdna)} kernels emitted, not compiled"), notes
 

@@ -97,7 +97,7 @@ def model(op: str, x: np.ndarray, gamma: np.ndarray, beta: np.ndarray | None, ep
 
 
 def rsqrt_newton(v: F32) -> F32:
-    """npubuild.emitters.host.mathfns.rsqrt_newton_f32 in NumPy f32, operation for operation."""
+    """npubuild.emitters.host.vector_rows.rsqrt_newton_f32 in NumPy f32, operation for operation."""
     v = F32(v)
     if np.isnan(v) or v < 0:
         return F32(np.nan)
@@ -115,7 +115,7 @@ def rsqrt_newton(v: F32) -> F32:
 
 
 def test_the_newton_rsqrt_is_within_its_documented_bound():
-    """mathfns.rsqrt_newton_f32 (replayed by rsqrt_newton, which the bodies above match bit for bit): within
+    """vector_rows.rsqrt_newton_f32 (replayed by rsqrt_newton, which the bodies above match bit for bit): within
     2^-22 of 1/sqrt(x) for every positive f32 sampled, normal or subnormal, and the special values."""
     rng = np.random.default_rng(3)
     mant = rng.random(40000) + 1.0

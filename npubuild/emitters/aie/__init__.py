@@ -130,9 +130,14 @@ def body_info(inst: KernelInstance, options: dict | None = None) -> dict:
                 "dimensionsToStream, no core runs"}
     if d.call is not None:
         k = d.call.kernel
-        return {"source": "mlir-aie kernel", "lanes": k.lanes, "why": "", "kernel": f"aie_kernels/{k.source}",
+        info = {"source": "mlir-aie kernel", "lanes": k.lanes, "why": "", "kernel": f"aie_kernels/{k.source}",
                 "symbol": k.symbol, "object": k.object_name, "chunk": k.chunk_rule,
                 "tolerance": k.describe()["tolerance"]}
+        if k.prologue:  # the generated function each core runs before the kernel
+            from .prologue import PROLOGUE
+
+            info["prologue"] = {"function": PROLOGUE, "computes": k.prologue}
+        return info
     with profile(d.device.arch):
         host_emit(d.body)
         got = decision(d.body, d.device.arch)

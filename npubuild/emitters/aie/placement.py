@@ -97,16 +97,12 @@ def plan_design(inst: KernelInstance, device: Device, body: str = "generated", u
     return d
 
 
-def prologue_local(tile: tuple[int, int]) -> str:
-    """The ``aie.buffer`` a core's library-kernel prologue writes the chunk into (kernel_library.ROW_SHIFT)."""
-    return f"shift_{tile[0]}_{tile[1]}"
-
-
 def attach_call(d: Design) -> None:
     """Make ``d``'s cores call mlir-aie's kernel for the chunk (``d.call``; None when none computes it). A kernel
     with a prologue also gets, on every core, the local buffer of the chunk's output shape the prologue fills
     and the kernel reads (counted in the core's memory by the checker like any local)."""
     from .kernel_library import kernel_call
+    from .prologue import prologue_local
 
     d.call = kernel_call(d.body, d.device.name)
     if d.call is not None and d.call.kernel.prologue:

@@ -165,7 +165,7 @@ def design_facts(inst, d, abi: dict) -> dict:
         n = prod(d.body.output.shape) if d.body.output.shape else 1
         facts["work"] = {"kind": "mlir-aie kernel", "vectors": calls * -(-n // d.call.kernel.lanes)}
         if d.call.kernel.prologue:  # the generated prologue each call follows, counted as a generated body
-            from .text import prologue_function
+            from .prologue import prologue_function
 
             counts = count_ops("\n".join(prologue_function(d).lines()), d.device.arch)
             facts["work"]["prologue"] = {k: v * calls for k, v in counts.items()}

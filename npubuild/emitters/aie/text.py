@@ -17,10 +17,9 @@ from ..host.vector import LANES
 from .design import Design
 from .fifos import tile_name
 from .frame import DeviceModule, Wait, core_lines, sequence_op
-from .placement import prologue_local
+from .prologue import PROLOGUE, prologue_function, prologue_local
 
 BODY = "body"
-PROLOGUE = "shift"  # a library kernel's prologue (kernel_library.ROW_SHIFT)
 # IRON's "run forever" loop bound (sys.maxsize): cores are loaded once and then
 # serve every invocation of the kernel; the runtime sequence paces them.
 FOREVER = 9223372036854775807
@@ -60,16 +59,6 @@ def render(design: Design, options: dict, header: list[str]) -> str:
     cores = [ln for core in d.cores for ln in _core(d, core, fifo, link_with)]
     module = DeviceModule(header, d.partition, d.fifos, d.links, decls, cores, d.buffers, sequence_steps(d))
     return module.render(sequence_op(options))
-
-
-def prologue_function(d: Design):
-    """The generated function a core runs on each chunk before a library kernel that needs it (``@shift``)."""
-    from ..host.vector_rows import emit_row_shift
-
-    text = emit_row_shift(d.body)
-    if text is None:  # kernel_library only offers the kernel where its prologue has a vector form
-        raise ValueError(f"{d.kernel}: no prologue for mlir-aie's {d.call.kernel.symbol}")
-    return text.function.renamed(PROLOGUE)
 
 
 def access_lines(fifo, name: str, port: str, var: str) -> list[str]:

@@ -511,25 +511,6 @@ def rsqrt_f32(b: KernelBuilder, x: str) -> str:
     return div(b, _c(b, 1.0), sqrt_f32(b, x))
 
 
-def rsqrt_newton_f32(b: KernelBuilder, x: str) -> str:
-    """1 / sqrt(x) (f32) within 2^-22 relative, in 19 float operations instead of the correctly rounded
-    :func:`rsqrt_f32`'s ~60: a subnormal x scaled by 2^24 first (its result by 2^12 after), the bit-trick
-    seed 0x5F3759DF - bits(x) / 2 and three Newton steps y <- y (1.5 - (x / 2) (y y)) (each f32 operation
-    rounded as written: a NumPy model replays it bit for bit). For a core without floating-point hardware,
-    where each operation is a soft-float call.
-    rsqrt(+-0) = inf, rsqrt(inf) = 0, rsqrt(x < 0) = NaN, NaN -> NaN."""
-    small = cmpf(b, "olt", x, _c(b, _TINY))
-    xs = select(b, small, mul(b, x, _c(b, 2.0**24)), x)
-    half = mul(b, xs, _c(b, 0.5))
-    y = from_bits(b, _bin(b, "subi", _ci(b, 0x5F3759DF), _bin(b, "shrui", to_bits(b, xs), _ci(b, 1), I), I))
-    for _ in range(3):
-        y = mul(b, y, sub(b, _c(b, 1.5), mul(b, half, mul(b, y, y))))
-    y = mul(b, y, select(b, small, _c(b, 2.0**12), _c(b, 1.0)))
-    y = select(b, cmpf(b, "oeq", x, _c(b, math.inf)), _c(b, 0.0), y)
-    y = select(b, cmpf(b, "oeq", x, _c(b, 0.0)), _c(b, math.inf), y)
-    return select(b, cmpf(b, "ult", x, _c(b, 0.0)), _c(b, math.nan), y)
-
-
 def recip_f32(b: KernelBuilder, x: str) -> str:
     """1 / x (f32): one IEEE division (arith.divf), correctly rounded."""
     return div(b, _c(b, 1.0), x)

@@ -21,9 +21,12 @@ fold has an error bound of (n/16 + 15)·u, smaller than n·u.
 """
 from __future__ import annotations
 
+import math
+
 from ...specfile.instances import KernelInstance
 from . import mathfns
-from .mlir_text import MLIR_TYPE, memref_type
+from .mathfns import _TINY, I, _bin, _c, _ci, cmpf, from_bits, mul, select, sub, to_bits
+from .mlir_text import MLIR_TYPE, KernelBuilder, memref_type
 from .mlir_text import narrow as from_acc
 from .mlir_text import widen as to_acc
 from .vector import LANES, VectorBuilder, _profile, admits, emulated_f32_multiply, stopped_why, take
@@ -252,7 +255,7 @@ def emit_norm_bf16_products(inst: KernelInstance, lanes: int) -> VectorBuilder:
     bf16 x bf16 ``mul_elem`` (exact in f32), as mlir-aie's aie_kernels/aie2/rms_norm.cc computes.
 
     rms_norm: ss = sum x^2; r = rsqrt(ss / n + eps) in scalar f32 (three Newton steps,
-    :func:`.mathfns.rsqrt_newton_f32`: each scalar float operation is a soft-float call on the core), brought to the
+    :func:`rsqrt_newton_f32`: each scalar float operation is a soft-float call on the core), brought to the
     lanes as the bf16 pair (hi, lo) of :meth:`_Rows.split`; t = x hi + x lo (f32); y = bf16(bf16(t) gamma).
     layer_norm: the mean m in scalar f32 as three bf16 pieces; d = bf16(((x - m_hi) - m_mid) - m_lo),
     stored in the output row; ss = sum d^2; r as for rms_norm; t = d hi + d lo; y = bf16(bf16(t) gamma + beta).
@@ -292,7 +295,7 @@ def emit_norm_bf16_products(inst: KernelInstance, lanes: int) -> VectorBuilder:
         ss = r.fold(zero, sq, "add", splat=False)
         with b.scalar_ops():
             var = b.op(f"arith.divf {ss}, {count} : {F}")
-            lo, hi = r.split(mathfns.rsqrt_newton_f32(b, b.op(f"arith.addf {var}, {eps} : {F}")), 2)
+            lo, hi = r.split(rsqrt_newton_f32(b, b.op(f"arith.addf {var}, {eps} : {F}")), 2)
 
         def store(iv, _):
             v = r.read(b.out_arg if center else x, shape, iv)
@@ -304,6 +307,25 @@ def emit_norm_bf16_products(inst: KernelInstance, lanes: int) -> VectorBuilder:
 
         r.fold("", store, None)
     return b
+
+
+def rsqrt_newton_f32(b: KernelBuilder, x: str) -> str:
+    """1 / sqrt(x) (f32) within 2^-22 relative, in 19 float operations instead of the correctly rounded
+    :func:`.mathfns.rsqrt_f32`'s ~60: a subnormal x scaled by 2^24 first (its result by 2^12 after), the bit-trick
+    seed 0x5F3759DF - bits(x) / 2 and three Newton steps y <- y (1.5 - (x / 2) (y y)) (each f32 operation
+    rounded as written: a NumPy model replays it bit for bit). For a core without floating-point hardware,
+    where each operation is a soft-float call.
+    rsqrt(+-0) = inf, rsqrt(inf) = 0, rsqrt(x < 0) = NaN, NaN -> NaN."""
+    small = cmpf(b, "olt", x, _c(b, _TINY))
+    xs = select(b, small, mul(b, x, _c(b, 2.0**24)), x)
+    half = mul(b, xs, _c(b, 0.5))
+    y = from_bits(b, _bin(b, "subi", _ci(b, 0x5F3759DF), _bin(b, "shrui", to_bits(b, xs), _ci(b, 1), I), I))
+    for _ in range(3):
+        y = mul(b, y, sub(b, _c(b, 1.5), mul(b, half, mul(b, y, y))))
+    y = mul(b, y, select(b, small, _c(b, 2.0**12), _c(b, 1.0)))
+    y = select(b, cmpf(b, "oeq", x, _c(b, math.inf)), _c(b, 0.0), y)
+    y = select(b, cmpf(b, "oeq", x, _c(b, 0.0)), _c(b, math.inf), y)
+    return select(b, cmpf(b, "ult", x, _c(b, 0.0)), _c(b, math.nan), y)
 
 
 def norm_form(inst: KernelInstance):
