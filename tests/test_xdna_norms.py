@@ -257,3 +257,25 @@ def test_npu1_softmax_has_no_generated_vector_body_and_says_which_construct_stop
     assert "bitcast on vector<16xi32>" in info["why"] and "VectorToAIEVecConversions.cpp" in info["why"], info
     assert "test_lut_based_ops.mlir" in info["why"] and "getExpBf16" in info["why"], info
     assert ("exp", "bf16", 16) not in vector.AIEVEC_OPS["aie2"] and ("aie2", "exp", "bf16", 16) in vector.HARDWARE
+
+
+@pytest.mark.parametrize("op", ["rms_norm", "layer_norm"])
+def test_the_npu1_bf16_norms_stay_within_their_rounding_bound(op):
+    """The npu1 bf16 body (its model above, bit for bit) against the exact norm: rms_norm rounds twice to bf16
+    (the normalised value, then times gamma), layer_norm three times (d, the normalised value, the result), each a
+    relative 2^-8 (bf16's unit roundoff) of what it rounds; the f32 statistics, the bf16 pair of r (2^-17) and the
+    Newton rsqrt (2^-22) add far less. The bound is taken relative to |t gamma| (+ |beta|), as the roundings are."""
+    rng = np.random.default_rng(7)
+    bound = (2 if op == "rms_norm" else 3) * 2.0**-8 + 2.0**-14
+    for trial in range(4):
+        x = (rng.standard_normal((8, 1024)) * (1 + 3 * trial) + 5 * trial).astype(BF16).astype(F32)
+        g = (rng.standard_normal(1024) * 2).astype(BF16).astype(F32)
+        b = rng.standard_normal(1024).astype(BF16).astype(F32) if op == "layer_norm" else None
+        y = model_bf16_products(op, x, g, b, 1e-5).astype(BF16).astype(np.float64)
+        xd = x.astype(np.float64)
+        c = xd - xd.mean(-1, keepdims=True) if op == "layer_norm" else xd
+        t = c / np.sqrt((c * c).mean(-1, keepdims=True) + 1e-5)
+        ref, scale = t * g, np.abs(t * g)
+        if b is not None:
+            ref, scale = ref + b, scale + np.abs(b)
+        assert np.max(np.abs(y - ref) / scale) <= bound, (op, trial)

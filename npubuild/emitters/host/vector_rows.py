@@ -262,9 +262,9 @@ def emit_norm_bf16_products(inst: KernelInstance, lanes: int) -> VectorBuilder:
 
     Rounding the normalised value to bf16 before gamma is Hugging Face's LlamaRMSNorm
     (``weight * hidden_states.to(input_dtype)``); d rounded to bf16 is one more rounding of the centred
-    value (relative 2^-9, the output's own precision). Against the f32 form of :func:`emit_norm` each
-    adds at most one bf16 rounding (docs/kernels.md); tests/test_xdna_norms.py checks the host simulation
-    bit for bit against a NumPy model of exactly these operations."""
+    value (relative 2^-8, bf16's unit roundoff, the output's own precision). Against the f32 form of
+    :func:`emit_norm` each adds one bf16 rounding (docs/vectorization.md gives the bounds); tests/test_xdna_norms.py
+    checks the host simulation bit for bit against a NumPy model of exactly these operations, and the bounds."""
     center = inst.op == "layer_norm"
     shape = inst.inputs[0].shape
     p_shape = inst.inputs[1].shape
