@@ -88,6 +88,7 @@ def _functions(instance: KernelInstance) -> dict | None:
         return None
     from ...ops.gemm_layout import overlay_geometry
 
+    from .vector_gemm import gemm_tile_shapes
+
     d, kt, cols = overlay_geometry(instance.inputs[0].shape[-1], instance.inputs[1].shape[1])
-    kk, nn = kt * d, cols * d
-    return {"gemm_tile": [{"shape": [d, kk], "dtype": "i8"}, {"shape": [kk, nn], "dtype": "i8"}, {"shape": [d, nn], "dtype": "i32"}]}
+    return {"gemm_tile": [{"shape": s, "dtype": t} for s, t in gemm_tile_shapes(d, kt * d, cols * d)]}

@@ -3,6 +3,7 @@ The build half is :class:`.build.HostBuild`; ``open`` loads the checked private 
 ``kernel.so``."""
 from __future__ import annotations
 
+from ...core.constants import NUMPY_DTYPE
 from ...core.errors import UserError
 from .build import HostBuild
 
@@ -21,10 +22,11 @@ class HostTarget(HostBuild):
         if record.get("op") != "matmul" or record.get("dtype") != "i8":
             return host
         # int8 matmul: the blocked GEMM of npubuild.runner.gemm over the library's gemm_tile
+        from ...emitters.host.vector_gemm import gemm_tile_shapes
         from ...runner.gemm import GemmKernel, TileDispatch
 
         def tile(g):
-            fn = host.function("gemm_tile", [((g.d, g.kk), "int8"), ((g.kk, g.nn), "int8"), ((g.d, g.nn), "int32")])
+            fn = host.function("gemm_tile", [(tuple(s), NUMPY_DTYPE[t]) for s, t in gemm_tile_shapes(g.d, g.kk, g.nn)])
             return TileDispatch(fn, g.d)
 
         return GemmKernel(record, tile, closer=host)
