@@ -152,6 +152,13 @@ class HostKernel(KernelBase):
             fn(*[a.ctypes.data for a in inputs], result.ctypes.data)
         return result
 
+    def direct(self):
+        """The loaded ``kernel`` function and its (shape, dtype) signature (KernelBase.direct): the ABI was
+        checked when it was loaded, and a call plan hands it only buffers of exactly these shapes and dtypes."""
+        with self._lock:
+            fn = self._open()
+        return fn, [(s, d) for _, s, d in self._inputs], self._output[1:]
+
     def function(self, name: str, specs: list[tuple[tuple[int, ...], str]]):
         """Another exported function of the library, ``void name(T0 *, ...)`` over
         arrays of the given (shape, NumPy dtype); the returned callable checks them,
