@@ -21,8 +21,8 @@ from pathlib import Path
 import numpy as np
 
 from npubuild.ops.gemm_layout import overlay_geometry
-from npubuild.emitters.host.vector_gemm import gemm_tile_shapes
-from npubuild.runner.gemm import BlockedGemm, RefDispatch, TileDispatch
+from npubuild.runner.gemm import BlockedGemm, RefDispatch
+from npubuild.targets.host import tile_dispatch
 
 
 def best(fn, repeat: int) -> float:
@@ -87,11 +87,7 @@ def main() -> None:
             w = rng.standard_normal((s, s)).astype(np.float32)
             hk = host_tile(s, s, Path(tmp))
 
-            def dispatch(g, hk=hk):
-                spec = [(s, "int32") for s, _ in gemm_tile_shapes(g.d, g.kk, g.nn)]
-                return TileDispatch(hk.function("gemm_tile", spec), g.d)
-
-            g = gemm(s, s, dispatch)
+            g = gemm(s, s, lambda g, hk=hk: tile_dispatch(hk, g))
             g.set_weight(w)
             t_np = best(lambda: a @ w, args.repeat)
             t_host = best(lambda: g(a), args.repeat)

@@ -12,6 +12,7 @@ from npubuild.ops.quant import (
     quantize_per_row,
 )
 from npubuild.emitters.host.vector_gemm import gemm_tile_shapes
+from npubuild.targets.host import tile_dispatch
 from npubuild.runner.gemm import F32_EXACT_TERMS, BlockedGemm, RefDispatch, TileDispatch
 from npubuild.specfile.instances import make_instance
 
@@ -131,6 +132,13 @@ def test_batched_activation():
 HOST_SHAPES = [(1, 1, 1), (65, 130, 70), (3, 600, 300), (70, 64, 257)]
 
 
+def _host_gemm(hk, k: int, n: int) -> BlockedGemm:
+    """The host backend's blocked GEMM over the compiled library ``hk`` (as the host target opens it)."""
+    g = BlockedGemm(k, n, None, *overlay_geometry(k, n))
+    g.dispatch = tile_dispatch(hk, g)
+    return g
+
+
 def _tile_spec(d: int, kt: int, cols: int):
     """gemm_tile's arguments as the host target opens it: int16 pairs of a and b in int32 words, c."""
     return [(shape, "int32") for shape, _ in gemm_tile_shapes(d, kt * d, cols * d)]
@@ -148,9 +156,7 @@ def test_host_tile_kernel_gives_identical_accumulators(host_kernels, case):
     m, k, n = HOST_SHAPES[case]
     hk = kernels[insts[case].key]
     a, w = _data(m, k, n, seed=case)
-    d, kt, cols = overlay_geometry(k, n)
-    tile = hk.function("gemm_tile", _tile_spec(d, kt, cols))
-    host = BlockedGemm(k, n, TileDispatch(tile, d), d, kt, cols)
+    host = _host_gemm(hk, k, n)
     ref = _ref_gemm(k, n)
     for g in (host, ref):
         g.set_weight(w)
@@ -210,9 +216,7 @@ def test_nan_rows_and_columns_give_nan_on_ref_and_host_alike(host_kernels, case)
     a, w = _data(m, k, n, seed=20 + case)
     a[m // 2, k - 1] = np.nan
     w[0, n - 1] = np.nan
-    d, kt, cols = overlay_geometry(k, n)
-    tile = kernels[insts[case].key].function("gemm_tile", _tile_spec(d, kt, cols))
-    host, ref = BlockedGemm(k, n, TileDispatch(tile, d), d, kt, cols), _ref_gemm(k, n)
+    host, ref = _host_gemm(kernels[insts[case].key], k, n), _ref_gemm(k, n)
     for g in (host, ref):
         g.set_weight(w)
     y_host, y_ref = host(a), ref(a)

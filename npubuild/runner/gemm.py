@@ -100,12 +100,14 @@ def pack_pairs(codes, along_rows: bool):
 
 
 class TileDispatch:
-    """Calls the host's ``tile(a pairs [d, kk/2], b pairs [kk/2, nn], c [d, nn] int32)`` once per d rows;
-    both operands are handed over as int16 pairs (:func:`pack_pairs`): b once per weight, a once per slab."""
+    """Calls the host's ``tile(a pairs [d, kk/2], b pairs [kk/2, nn], c [d, nn] int32)`` once per d rows, and
+    ``rows_tile`` (the same over ``rows`` rows) for the rows left over: a run pads M to a multiple of ``rows``,
+    not of d. Both operands are handed over as int16 pairs (:func:`pack_pairs`): b once per weight, a once
+    per slab. Without ``rows_tile``, M is padded to d rows."""
 
-    def __init__(self, tile, d: int):
-        self.tile = tile
-        self.d = d
+    def __init__(self, tile, d: int, rows_tile=None, rows: int | None = None):
+        self.tile, self.d = tile, d
+        self.rows_tile, self.row_multiple = (rows_tile, rows) if rows_tile is not None else (None, d)
 
     def prepare_b(self, b_blk):
         return pack_pairs(b_blk, along_rows=True)
@@ -116,8 +118,12 @@ class TileDispatch:
     def run(self, a_pairs, b):
         rows, d = a_pairs.shape[0], self.d
         out = np.empty((rows, b.shape[1]), dtype=np.int32)
-        for r0 in range(0, rows, d):
+        whole = rows - rows % d
+        for r0 in range(0, whole, d):
             self.tile(a_pairs[r0 : r0 + d], b, out[r0 : r0 + d])
+        step = self.row_multiple
+        for r0 in range(whole, rows, step):
+            self.rows_tile(a_pairs[r0 : r0 + step], b, out[r0 : r0 + step])
         return out
 
 

@@ -33,7 +33,7 @@ from ...ops.registry import norm_axis
 from ...specfile.instances import KernelInstance
 from .mlir_text import KernelBuilder
 from .nn import f32, free_scratch, load_f32, scf_for, scratch, store_f32, to_f32
-from .vector_gemm import emit_matmul_vector, gemm_tile_function
+from .vector_gemm import emit_matmul_vector, gemm_tile_function, tile_functions
 
 _ROUND_MAGIC = 12582912.0  # 1.5 * 2^23
 
@@ -236,11 +236,13 @@ def emit_matmul(inst: KernelInstance) -> str:
         return _emit_matmul_f32(inst)
     from ...ops.gemm_layout import overlay_geometry
 
-    # the module also exports the blocked GEMM's tile for the overlay geometry
+    # the module also exports the blocked GEMM's tiles for the overlay geometry (d rows, and a block of rows)
     d, kt, cols = overlay_geometry(inst.inputs[0].shape[-1], inst.inputs[1].shape[1])
     text = _emit_matmul_i8(inst)
     end = text.rindex("}")
-    return text[:end] + gemm_tile_function(d, kt * d, cols * d) + text[end:]
+    tiles = "".join(gemm_tile_function(shapes[0][0][0], kt * d, cols * d, name)
+                    for name, shapes in tile_functions(d, kt * d, cols * d).items())
+    return text[:end] + tiles + text[end:]
 
 
 EMITTERS: dict[str, Callable[[KernelInstance], str]] = {

@@ -50,12 +50,19 @@ def gemm_tile_shapes(d: int, kk: int, nn: int) -> list[tuple[list[int], str]]:
     return [([d, kk // 2], "i32"), ([kk // 2, nn], "i32"), ([d, nn], "i32")]
 
 
+def tile_functions(d: int, kk: int, nn: int) -> dict[str, list[tuple[list[int], str]]]:
+    """The int8 matmul library's tile entry points and their arguments: ``gemm_tile`` over d rows and
+    ``gemm_tile_rows`` over one register block of rows, for the rows a d-row tile would pad (a run of
+    8 rows computes 8, not 64)."""
+    return {"gemm_tile": gemm_tile_shapes(d, kk, nn), "gemm_tile_rows": gemm_tile_shapes(TILE_ROWS, kk, nn)}
+
+
 def tile_fits(d: int, kk: int, nn: int) -> bool:
     return d % TILE_ROWS == 0 and kk % 2 == 0 and nn % (TILE_LANES * TILE_COLS) == 0
 
 
-def gemm_tile_function(d: int, kk: int, nn: int) -> str:
-    """``gemm_tile(a, b, c)``: int32 c [d, nn] = a [d, kk] @ b [kk, nn] of int8 codes, given as int16 pairs.
+def gemm_tile_function(d: int, kk: int, nn: int, name: str = "gemm_tile") -> str:
+    """``name(a, b, c)``: int32 c [d, nn] = a [d, kk] @ b [kk, nn] of int8 codes, given as int16 pairs.
 
     The host's tile of the blocked int8 GEMM (npubuild.runner.gemm), the same
     product the NPU overlay computes per dispatch."""
@@ -69,7 +76,7 @@ def gemm_tile_function(d: int, kk: int, nn: int) -> str:
     even = ", ".join(str(2 * x) for x in range(lanes))
     odd = ", ".join(str(2 * x + 1) for x in range(lanes))
     consts = sorted({0, 1, d, nn, kk // 2, rows, lanes * cols, *range(rows), *(c * lanes for c in range(cols))})
-    out = [f"  func.func @gemm_tile(%a: {ta}, %b: {tb}, %c: {tc}) {{"]
+    out = [f"  func.func @{name}(%a: {ta}, %b: {tb}, %c: {tc}) {{"]
     out += [f"    %c{v} = arith.constant {v} : index" for v in consts]
     out += [f"    %zero = arith.constant dense<0> : {acc_t}", "    %pad = arith.constant 0 : i32"]
 

@@ -22,14 +22,9 @@ class HostTarget(HostBuild):
         if record.get("op") != "matmul" or record.get("dtype") != "i8":
             return host
         # int8 matmul: the blocked GEMM of npubuild.runner.gemm over the library's gemm_tile
-        from ...emitters.host.vector_gemm import gemm_tile_shapes
-        from ...runner.gemm import GemmKernel, TileDispatch
+        from ...runner.gemm import GemmKernel
 
-        def tile(g):
-            fn = host.function("gemm_tile", [(tuple(s), NUMPY_DTYPE[t]) for s, t in gemm_tile_shapes(g.d, g.kk, g.nn)])
-            return TileDispatch(fn, g.d)
-
-        return GemmKernel(record, tile, closer=host)
+        return GemmKernel(record, lambda g: tile_dispatch(host, g), closer=host)
 
     @staticmethod
     def _open_library(record: dict, files):
@@ -49,6 +44,17 @@ class HostTarget(HostBuild):
 
     def traffic(self, ctx):
         return None
+
+
+def tile_dispatch(host, g):
+    """The blocked GEMM ``g``'s dispatch over the int8 matmul library ``host`` (a HostKernel): its
+    ``gemm_tile`` per d rows and ``gemm_tile_rows`` for the rows left over, each checked against the ABI."""
+    from ...emitters.host.vector_gemm import TILE_ROWS, tile_functions
+    from ...runner.gemm import TileDispatch
+
+    fns = {name: host.function(name, [(tuple(s), NUMPY_DTYPE[t]) for s, t in shapes])
+           for name, shapes in tile_functions(g.d, g.kk, g.nn).items()}
+    return TileDispatch(fns["gemm_tile"], g.d, fns["gemm_tile_rows"], TILE_ROWS)
 
 
 TARGET = HostTarget()
