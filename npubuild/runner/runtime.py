@@ -321,8 +321,9 @@ class GraphRunner:
         params = self.graph.params
         _check_names("params", arrays, params, self.name)
         checked = {n: as_checked_array("param", n, a, params[n], self.name) for n, a in arrays.items()}
-        # copies: a caller changing its array later must not change what was bound
-        self._params = {n: np.array(a, copy=True) for n, a in checked.items()}
+        # copies: a caller changing its array later must not change what was bound; C order, so that a
+        # call plan hands kernels these very arrays (a kernel that keeps a param knows it by identity)
+        self._params = {n: np.array(a, copy=True, order="C") for n, a in checked.items()}
         self._plan = None  # its pointers are the old params'
         # unique across runners: a kernel shared by two graphs must know whose params it holds
         self._generation = next(_GENERATIONS)
