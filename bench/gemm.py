@@ -10,6 +10,9 @@ build would emit: 1 for the one-dispatch design, docs/xdna-gemm.md). The weight 
 quantised and tiled once (a graph parameter); each call quantises the
 activation, runs the blocked product and dequantises, as a graph run does.
 The host backend's tile kernel is compiled here (the build would do it once).
+For the same --host-sizes it also times the host's f32 and bf16 matmul kernels
+(vector bodies, one call each) against the same NumPy product. The last line
+is the lowest host int8 ratio: `host int8 / numpy f32: R`.
 """
 from __future__ import annotations
 
@@ -50,16 +53,36 @@ def npu_dispatches(s: int, device: str) -> int:
     return design_for(make_instance("matmul", "i8", [(s, s), (s, s)], {}), {"device": device}).abi()["dispatches_per_run"]
 
 
-def host_tile(k: int, n: int, tmp: Path):
+def host_kernel(dtype: str, shapes, tmp: Path):
+    """The host matmul kernel of ``dtype`` and input ``shapes``, compiled as the build does (portable recipe)."""
     from npubuild.emitters.host import emit
     from npubuild.runner.host import HostKernel
     from npubuild.specfile.instances import make_instance
     from npubuild.toolchain.host import compile_shared_library
 
-    inst = make_instance("matmul", "i8", [(1, k), (k, n)], {})
-    so = tmp / f"mm_{k}_{n}.so"
+    inst = make_instance("matmul", dtype, shapes, {})
+    so = tmp / f"{inst.id}.so"
     compile_shared_library(emit(inst), so, tmp / "build.log")
     return HostKernel(so, inst.describe())
+
+
+def host_float_matmuls(sizes, repeat: int, tmp: Path, rng) -> None:
+    """The f32 and bf16 host matmul kernels (vector bodies) against NumPy's float32 product."""
+    from npubuild.core.constants import numpy_dtype
+
+    print(f"\n{'size':>6} {'numpy f32 s':>12} {'host f32 s':>11} {'ratio':>6} {'host bf16 s':>12} {'ratio':>6}")
+    for s in sizes:
+        a = rng.standard_normal((s, s)).astype(np.float32)
+        w = rng.standard_normal((s, s)).astype(np.float32)
+        t_np = best(lambda: a @ w, repeat)
+        row = f"{s:>6} {t_np:>12.4f}"
+        for dt, width in (("f32", 11), ("bf16", 12)):
+            k = host_kernel(dt, [(s, s), (s, s)], tmp)
+            x, y = a.astype(numpy_dtype(dt)), w.astype(numpy_dtype(dt))
+            t = best(lambda: k(x, y), repeat)
+            row += f" {t:>{width}.4f} {t_np / t:>6.3f}"
+            k.close()
+        print(row)
 
 
 def main() -> None:
@@ -85,7 +108,7 @@ def main() -> None:
         for s in args.host_sizes:
             a = rng.standard_normal((s, s)).astype(np.float32)
             w = rng.standard_normal((s, s)).astype(np.float32)
-            hk = host_tile(s, s, Path(tmp))
+            hk = host_kernel("i8", [(1, s), (s, s)], Path(tmp))
 
             g = gemm(s, s, lambda g, hk=hk: tile_dispatch(hk, g))
             g.set_weight(w)
@@ -94,6 +117,7 @@ def main() -> None:
             print(f"{s:>6} {t_np:>12.4f} {t_host:>12.4f} {t_np / t_host:>6.3f}")
             host_ratios.append(t_np / t_host)
             hk.close()
+        host_float_matmuls(args.host_sizes, args.repeat, Path(tmp), rng)
     if host_ratios:
         sizes = ", ".join(map(str, args.host_sizes))
         print(f"host int8 / numpy f32: {min(host_ratios):.3f} (the lowest of sizes {sizes})")
