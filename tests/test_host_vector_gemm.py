@@ -20,6 +20,7 @@ MATMULS = [  # dtype, a shape, b shape
     ("f32", (5, 130), (130, 48)),  # one vector per panel
     ("bf16", (7, 33), (33, 16)),
     ("bf16", (4, 64), (64, 64)),
+    ("f32", (6, 700), (700, 32)),  # the packed panel of b (700 x 32 f32) is heap scratch
 ]
 
 

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from ...specfile.instances import KernelInstance
 from .mlir_text import KernelBuilder, memref_type
+from .nn import free_scratch, scratch
 from .vector import LANES, take
 
 # int8 tile: L i32 lanes per vector, ROWS x COLS vectors of accumulators (4 x 2 x 8 lanes: 64 i32 values,
@@ -160,12 +161,8 @@ def _matmul_body(inst: KernelInstance, cols: int) -> tuple[str, set]:
         b.line(f"{res}:{len(accs)} = scf.for %k = {b.index(0)} to {b.index(kk)} step {b.index(1)} iter_args("
                + ", ".join(f"%s{r}_{c} = {zero}" for r, c in accs) + ") -> (" + ", ".join([vt] * len(accs)) + ") {")
         with b.indented():
-            bv = []
-            for c in range(cols):
-                jc = b.op(f"arith.addi {j}, {b.index(c * lanes)} : index")
-                raw = b.op(f"vector.transfer_read {b_in}[%k, {jc}], {pad} {{in_bounds = [true]}} : "
-                           f"{memref_type(bs, dt)}, vector<{lanes}x{elem}>")
-                bv.append(widen(raw, f"vector<{lanes}x{elem}>"))
+            bv = [b.op(f"vector.transfer_read {panel}[%k, {b.index(c * lanes)}], {fpad} {{in_bounds = [true]}} : "
+                       f"{panel_t}, {vt}") for c in range(cols)]
             nexts = []
             for r in range(rows):
                 ir = b.op(f"arith.addi {i0}, {b.index(r)} : index")
@@ -185,11 +182,24 @@ def _matmul_body(inst: KernelInstance, cols: int) -> tuple[str, set]:
             b.line(f"vector.transfer_write {v}, {b.out_arg}[{', '.join(lead + [ir, jc])}] {{in_bounds = [true]}} : "
                    f"vector<{lanes}x{elem}>, {memref_type(ys, dt)}")
 
+    # the column panel of b, widened to f32 and packed contiguously: the k loop then walks one
+    # 64- or 128-byte row per k instead of striding N elements (a page per few k at large N)
+    frees: list = []
+    panel_t = memref_type([kk, cols * lanes], "f32")
+    panel = scratch(b, [kk, cols * lanes], "f32", frees)
+    fpad = b.float_const(0.0, "f32")
     main = m - m % MATMUL_ROWS
     with b.loop_nest(ys[:-2]) as lead:
         j = b.new_iv()
         b.line(f"scf.for {j} = {b.index(0)} to {b.index(n)} step {b.index(cols * lanes)} {{")
         with b.indented():
+            with b.loop_nest([kk]) as (k,):
+                for c in range(cols):
+                    jc = b.op(f"arith.addi {j}, {b.index(c * lanes)} : index")
+                    raw = b.op(f"vector.transfer_read {b_in}[{k}, {jc}], {pad} {{in_bounds = [true]}} : "
+                               f"{memref_type(bs, dt)}, vector<{lanes}x{elem}>")
+                    b.line(f"vector.transfer_write {widen(raw, f'vector<{lanes}x{elem}>')}, {panel}[{k}, {b.index(c * lanes)}] "
+                           f"{{in_bounds = [true]}} : {vt}, {panel_t}")
             if main:
                 i0 = b.new_iv()
                 b.line(f"scf.for {i0} = {b.index(0)} to {b.index(main)} step {b.index(MATMUL_ROWS)} {{")
@@ -203,4 +213,5 @@ def _matmul_body(inst: KernelInstance, cols: int) -> tuple[str, set]:
                     block(lead, i0, 1, j)
                 b.line("}")
         b.line("}")
+    free_scratch(b, frees)
     return b.finish(), ops
