@@ -11,6 +11,8 @@ from npubuild.ops.quant import (
     quantize_per_col,
     quantize_per_row,
 )
+from npubuild.emitters.host.vector_gemm import gemm_tile_shapes
+from npubuild.targets.host import tile_dispatch
 from npubuild.runner.gemm import F32_EXACT_TERMS, BlockedGemm, RefDispatch, TileDispatch
 from npubuild.specfile.instances import make_instance
 
@@ -130,6 +132,18 @@ def test_batched_activation():
 HOST_SHAPES = [(1, 1, 1), (65, 130, 70), (3, 600, 300), (70, 64, 257)]
 
 
+def _host_gemm(hk, k: int, n: int) -> BlockedGemm:
+    """The host backend's blocked GEMM over the compiled library ``hk`` (as the host target opens it)."""
+    g = BlockedGemm(k, n, None, *overlay_geometry(k, n))
+    g.dispatch = tile_dispatch(hk, g)
+    return g
+
+
+def _tile_spec(d: int, kt: int, cols: int):
+    """gemm_tile's arguments as the host target opens it: int16 pairs of a and b in int32 words, c."""
+    return [(shape, "int32") for shape, _ in gemm_tile_shapes(d, kt * d, cols * d)]
+
+
 @pytest.fixture(scope="module")
 def host_kernels(tmp_path_factory):
     insts = [make_instance("matmul", "i8", [(m, k), (k, n)], {}) for m, k, n in HOST_SHAPES]
@@ -142,9 +156,7 @@ def test_host_tile_kernel_gives_identical_accumulators(host_kernels, case):
     m, k, n = HOST_SHAPES[case]
     hk = kernels[insts[case].key]
     a, w = _data(m, k, n, seed=case)
-    d, kt, cols = overlay_geometry(k, n)
-    tile = hk.function("gemm_tile", [((d, kt * d), "int8"), ((kt * d, cols * d), "int8"), ((d, cols * d), "int32")])
-    host = BlockedGemm(k, n, TileDispatch(tile, d), d, kt, cols)
+    host = _host_gemm(hk, k, n)
     ref = _ref_gemm(k, n)
     for g in (host, ref):
         g.set_weight(w)
@@ -177,11 +189,14 @@ def test_grouping_of_blocks_does_not_change_the_sums():
     d, kt, cols = overlay_geometry(k, n)
     calls = []
 
-    def tile(a_blk, b_blk, out):
+    def fake_tile(a_pairs, b_pairs, out):
         calls.append(1)
+        a_blk = a_pairs.view(np.int16)  # the pairs in k order again
+        kp, nn = b_pairs.shape
+        b_blk = b_pairs.view(np.int16).reshape(kp, nn, 2).transpose(0, 2, 1).reshape(2 * kp, nn)
         out[...] = a_blk.astype(np.int32) @ b_blk.astype(np.int32)
 
-    per_tile = BlockedGemm(k, n, TileDispatch(tile, d), d, kt, cols)
+    per_tile = BlockedGemm(k, n, TileDispatch(fake_tile, d), d, kt, cols)
     per_tile.set_weight(w)
     grouped = _ref_gemm(k, n)
     grouped.set_weight(w)
@@ -201,9 +216,7 @@ def test_nan_rows_and_columns_give_nan_on_ref_and_host_alike(host_kernels, case)
     a, w = _data(m, k, n, seed=20 + case)
     a[m // 2, k - 1] = np.nan
     w[0, n - 1] = np.nan
-    d, kt, cols = overlay_geometry(k, n)
-    tile = kernels[insts[case].key].function("gemm_tile", [((d, kt * d), "int8"), ((kt * d, cols * d), "int8"), ((d, cols * d), "int32")])
-    host, ref = BlockedGemm(k, n, TileDispatch(tile, d), d, kt, cols), _ref_gemm(k, n)
+    host, ref = _host_gemm(kernels[insts[case].key], k, n), _ref_gemm(k, n)
     for g in (host, ref):
         g.set_weight(w)
     y_host, y_ref = host(a), ref(a)
@@ -232,11 +245,11 @@ def test_gemm_tile_of_another_geometry_is_refused(host_kernels):
 
     kernels, insts = host_kernels
     hk = kernels[insts[1].key]  # 65x130x70: d 64, kt 3, cols 2
-    tile = hk.function("gemm_tile", [((64, 64), "int8"), ((64, 128), "int8"), ((64, 128), "int32")])
-    args = [np.zeros((64, 64), np.int8), np.zeros((64, 128), np.int8), np.zeros((64, 128), np.int32)]
+    tile = hk.function("gemm_tile", _tile_spec(64, 1, 2))
+    args = [np.zeros(shape, np.int32) for shape, _ in _tile_spec(64, 1, 2)]
     with pytest.raises(UserError) as e:
         tile(*args)
     assert str(e.value) == (
-        f"kernel {insts[1].id}: gemm_tile in {hk.so_path} was compiled for (int8[64, 192], int8[192, 128], int32[64, 128]), "
+        f"kernel {insts[1].id}: gemm_tile in {hk.so_path} was compiled for (int32[64, 96], int32[96, 128], int32[64, 128]), "
         "not what this npubuild passes; rebuild with `doit build`"
     )

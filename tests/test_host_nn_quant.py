@@ -111,6 +111,8 @@ MATMUL = [  # (dtype, a shape, b shape)
     ("f32", (2, 3, 37), (37, 5)),
     ("f32", (1, 1), (1, 1)),
     ("f32", (8, 300), (300, 12)),
+    ("f32", (2, 6, 40), (40, 32)),  # the vector body: 4-row blocks and a 2-row remainder, 2 x 16 columns
+    ("f32", (5, 130), (130, 48)),  # the vector body, one 16-column vector per panel
     ("i8", (4, 16), (16, 8)),
     ("i8", (2, 3, 37), (37, 5)),
     ("i8", (1, 1), (1, 1)),

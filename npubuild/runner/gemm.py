@@ -88,24 +88,42 @@ class RefDispatch:
         return np.matmul(a, b).astype(np.int32)
 
 
-class TileDispatch:
-    """Calls ``tile(a [d, kk] int8, b [kk, nn] int8, c [d, nn] int32)`` once per d rows."""
+def pack_pairs(codes, along_rows: bool):
+    """int8 codes as the int16 pairs along K that the host's ``gemm_tile`` takes, packed in int32 words
+    (npubuild.emitters.host.vector_gemm): ``along_rows`` False: a [rows, k] -> [rows, k/2], word p of a row
+    holding a[m, 2p] then a[m, 2p+1]; True: b [k, n] -> [k/2, n], word (p, n) holding b[2p, n] then b[2p+1, n]."""
+    wide = np.asarray(codes).astype(np.int16)
+    if along_rows:
+        k, n = wide.shape
+        wide = wide.reshape(k // 2, 2, n).transpose(0, 2, 1)
+    return np.ascontiguousarray(wide).view(np.int32).reshape(wide.shape[0], -1)
 
-    def __init__(self, tile, d: int):
-        self.tile = tile
-        self.d = d
+
+class TileDispatch:
+    """Calls the host's ``tile(a pairs [d, kk/2], b pairs [kk/2, nn], c [d, nn] int32)`` once per d rows, and
+    ``rows_tile`` (the same over ``rows`` rows) for the rows left over: a run pads M to a multiple of ``rows``,
+    not of d. Both operands are handed over as int16 pairs (:func:`pack_pairs`): b once per weight, a once
+    per slab. Without ``rows_tile``, M is padded to d rows."""
+
+    def __init__(self, tile, d: int, rows_tile=None, rows: int | None = None):
+        self.tile, self.d = tile, d
+        self.rows_tile, self.row_multiple = (rows_tile, rows) if rows_tile is not None else (None, d)
 
     def prepare_b(self, b_blk):
-        return np.ascontiguousarray(b_blk, dtype=np.int8)
+        return pack_pairs(b_blk, along_rows=True)
 
     def prepare_a(self, a_rows):
-        return a_rows
+        return pack_pairs(a_rows, along_rows=False)
 
-    def run(self, a_rows, b):
-        rows, d = a_rows.shape[0], self.d
+    def run(self, a_pairs, b):
+        rows, d = a_pairs.shape[0], self.d
         out = np.empty((rows, b.shape[1]), dtype=np.int32)
-        for r0 in range(0, rows, d):
-            self.tile(np.ascontiguousarray(a_rows[r0 : r0 + d]), b, out[r0 : r0 + d])
+        whole = rows - rows % d
+        for r0 in range(0, whole, d):
+            self.tile(a_pairs[r0 : r0 + d], b, out[r0 : r0 + d])
+        step = self.row_multiple
+        for r0 in range(whole, rows, step):
+            self.rows_tile(a_pairs[r0 : r0 + step], b, out[r0 : r0 + step])
         return out
 
 

@@ -55,6 +55,7 @@ class HostKernel(KernelBase):
             raise UserError(f"kernel {self.id}: malformed kernel description ({e!r})") from None
         self._lib: ctypes.CDLL | None = None
         self._fn = None
+        self._symbols: dict = {}  # further entry points resolved since the library was loaded
         self._lock = threading.Lock()
 
     @property
@@ -151,10 +152,17 @@ class HostKernel(KernelBase):
             fn(*[a.ctypes.data for a in inputs], result.ctypes.data)
         return result
 
+    def direct(self):
+        """The loaded ``kernel`` function and its (shape, dtype) signature (KernelBase.direct): the ABI was
+        checked when it was loaded, and a call plan hands it only buffers of exactly these shapes and dtypes."""
+        with self._lock:
+            fn = self._open()
+        return fn, [(s, d) for _, s, d in self._inputs], self._output[1:]
+
     def function(self, name: str, specs: list[tuple[tuple[int, ...], str]]):
         """Another exported function of the library, ``void name(T0 *, ...)`` over
         arrays of the given (shape, NumPy dtype); the returned callable checks them,
-        and that the library's ABI lists ``name`` with exactly these shapes."""
+        and that the library's ABI lists ``name`` with exactly these shapes (once per load)."""
         want = [(tuple(s), np.dtype(t)) for s, t in specs]
 
         def call(*arrays):
@@ -164,22 +172,33 @@ class HostKernel(KernelBase):
                 if arr.shape != shape or arr.dtype != dt or not arr.flags.c_contiguous:
                     raise UserError(f"kernel {self.id}: {name} argument {i} must be a contiguous {dt} array of shape {list(shape)}")
             with self._lock:
-                self._open()
-                self._function_abi(name, want)
-                try:
-                    fn = getattr(self._lib, name)
-                except AttributeError:
-                    raise UserError(f"kernel {self.id}: {self.origin} has no symbol '{name}'; rebuild with `doit build`") from None
-                fn.restype = None
-                fn.argtypes = [ctypes.c_void_p] * len(want)
+                fn = self._symbol(name, want)
                 fn(*[a.ctypes.data for a in arrays])
 
         return call
+
+    def _symbol(self, name: str, want: list):
+        """The loaded library's function ``name``, resolved and checked against the ABI once per load and
+        argument list."""
+        key = (name, tuple(want))
+        fn = self._symbols.get(key)
+        if fn is None:
+            self._open()
+            self._function_abi(name, want)
+            try:
+                fn = getattr(self._lib, name)
+            except AttributeError:
+                raise UserError(f"kernel {self.id}: {self.origin} has no symbol '{name}'; rebuild with `doit build`") from None
+            fn.restype = None
+            fn.argtypes = [ctypes.c_void_p] * len(want)
+            self._symbols[key] = fn
+        return fn
 
     def close(self) -> None:
         """Unload the library (no-op if not loaded)."""
         with self._lock:
             lib, self._lib, self._fn = self._lib, None, None
+            self._symbols = {}
             if lib is not None:
                 import _ctypes
 

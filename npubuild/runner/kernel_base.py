@@ -16,6 +16,13 @@ class KernelBase:
     def close(self) -> None:
         pass
 
+    def direct(self):
+        """``(fn, inputs, output)`` when the kernel is one C function ``fn(*addresses)`` over C-contiguous
+        buffers of the given ``(shape, dtype)`` (inputs in order, then the output), callable until the kernel
+        is closed; None otherwise. A graph's call plan calls such kernels without Python in between
+        (npubuild.runner.call_plan)."""
+        return None
+
     @property
     def gemm_dispatches(self) -> int:
         return 0

@@ -72,6 +72,11 @@ class Kernel(Protocol):
     # GEMM tile products computed since it was opened (``last_stats["gemm_tiles"]``); 0 for other kernels
     gemm_dispatches: int
 
+    def direct(self):
+        """``(fn, inputs, output)`` when the kernel is one C function ``fn(*addresses)`` over C-contiguous
+        buffers of those ``(shape, dtype)``s, valid until ``close``; None otherwise (the default). A graph's
+        call plan (npubuild.runner.call_plan) calls such a kernel with precomputed addresses."""
+
 
 class Target(Protocol):
     name: str  # the target's name in specs and the manifest ("xdna")

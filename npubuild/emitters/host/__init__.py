@@ -82,12 +82,13 @@ def _emit_module(instance: KernelInstance) -> str:
 
 
 def _functions(instance: KernelInstance) -> dict | None:
-    """Entry points besides ``kernel``: the int8 matmul's ``gemm_tile`` (quant.emit_matmul), whose
+    """Entry points besides ``kernel``: the int8 matmul's ``gemm_tile`` and ``gemm_tile_rows`` (quant.emit_matmul), whose
     shapes the runtime derives from the overlay geometry, so a runtime of another geometry is refused."""
     if instance.op != "matmul" or instance.dtype != "i8":
         return None
     from ...ops.gemm_layout import overlay_geometry
 
+    from .vector_gemm import tile_functions
+
     d, kt, cols = overlay_geometry(instance.inputs[0].shape[-1], instance.inputs[1].shape[1])
-    kk, nn = kt * d, cols * d
-    return {"gemm_tile": [{"shape": [d, kk], "dtype": "i8"}, {"shape": [kk, nn], "dtype": "i8"}, {"shape": [d, nn], "dtype": "i32"}]}
+    return {name: [{"shape": s, "dtype": t} for s, t in shapes] for name, shapes in tile_functions(d, kt * d, cols * d).items()}

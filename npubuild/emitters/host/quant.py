@@ -10,7 +10,8 @@
   the start of the kernel (one ``memref.store`` each) and read with the
   channel's loop index.
 * ``matmul`` f32: one f32 accumulator per output, ``k`` in order (the oracle is
-  float64 rounded once, so this is within ``K * 2^-24 * (|a| @ |b|)``).
+  float64 rounded once, so this is within ``K * 2^-24 * (|a| @ |b|)``); the
+  vector body of :mod:`.vector_gemm` where N allows, the same sums bit for bit.
 * ``matmul`` i8 reproduces ``npubuild.ops.quant.int8_matmul`` bit for bit:
   per column of b: ``amax`` (NaN ignored, as ``np.fmax``), ``s = amax / 127``
   (1 for amax == 0), codes ``round_half_away(b / s)`` into an i8 table; per
@@ -32,6 +33,7 @@ from ...ops.registry import norm_axis
 from ...specfile.instances import KernelInstance
 from .mlir_text import KernelBuilder
 from .nn import f32, free_scratch, load_f32, scf_for, scratch, store_f32, to_f32
+from .vector_gemm import emit_matmul_vector, gemm_tile_function, tile_functions
 
 _ROUND_MAGIC = 12582912.0  # 1.5 * 2^23
 
@@ -144,7 +146,12 @@ def emit_dequantize(inst: KernelInstance) -> str:
 
 def _emit_matmul_f32(inst: KernelInstance) -> str:
     """f32 and bf16: one f32 accumulator per output, ``k`` in order; bf16 elements are
-    widened (bf16 x bf16 products are exact in f32) and the sum rounded once."""
+    widened (bf16 x bf16 products are exact in f32) and the sum rounded once. The vector
+    body (:mod:`.vector_gemm`) does exactly this per element where N is a whole number of
+    vectors; this scalar loop nest otherwise."""
+    vector_text = emit_matmul_vector(inst)
+    if vector_text is not None:
+        return vector_text
     dt = inst.output.dtype
     b = KernelBuilder(inst, f"matmul {dt}: f32 accumulation over k in order")
     (as_, bs), ys = inst.shapes, inst.output.shape
@@ -224,55 +231,18 @@ def _emit_matmul_i8(inst: KernelInstance) -> str:
     return b.finish()
 
 
-def gemm_tile_function(d: int, kk: int, nn: int) -> str:
-    """``gemm_tile(a, b, c)``: int32 c [d, nn] = int8 a [d, kk] @ int8 b [kk, nn].
-
-    The host's tile of the blocked int8 GEMM (npubuild.runner.gemm), the same
-    tile the NPU overlay computes per dispatch. Loops i, k, j so the innermost
-    loop walks b and c rows contiguously.
-    """
-    ta, tb, tc = f"memref<{d}x{kk}xi8>", f"memref<{kk}x{nn}xi8>", f"memref<{d}x{nn}xi32>"
-    return "\n".join([
-        f"  func.func @gemm_tile(%a: {ta}, %b: {tb}, %c: {tc}) {{",
-        "    %c0 = arith.constant 0 : index",
-        "    %c1 = arith.constant 1 : index",
-        f"    %cd = arith.constant {d} : index",
-        f"    %ckk = arith.constant {kk} : index",
-        f"    %cnn = arith.constant {nn} : index",
-        "    %zero = arith.constant 0 : i32",
-        "    scf.for %i = %c0 to %cd step %c1 {",
-        "      scf.for %j0 = %c0 to %cnn step %c1 {",
-        f"        memref.store %zero, %c[%i, %j0] : {tc}",
-        "      }",
-        "      scf.for %k = %c0 to %ckk step %c1 {",
-        f"        %av = memref.load %a[%i, %k] : {ta}",
-        "        %ai = arith.extsi %av : i8 to i32",
-        "        scf.for %j = %c0 to %cnn step %c1 {",
-        f"          %bv = memref.load %b[%k, %j] : {tb}",
-        "          %bi = arith.extsi %bv : i8 to i32",
-        "          %p = arith.muli %ai, %bi : i32",
-        f"          %cv = memref.load %c[%i, %j] : {tc}",
-        "          %s = arith.addi %cv, %p : i32",
-        f"          memref.store %s, %c[%i, %j] : {tc}",
-        "        }",
-        "      }",
-        "    }",
-        "    return",
-        "  }",
-        "",
-    ])
-
-
 def emit_matmul(inst: KernelInstance) -> str:
     if inst.dtype != "i8":
         return _emit_matmul_f32(inst)
     from ...ops.gemm_layout import overlay_geometry
 
-    # the module also exports the blocked GEMM's tile for the overlay geometry
+    # the module also exports the blocked GEMM's tiles for the overlay geometry (d rows, and a block of rows)
     d, kt, cols = overlay_geometry(inst.inputs[0].shape[-1], inst.inputs[1].shape[1])
     text = _emit_matmul_i8(inst)
     end = text.rindex("}")
-    return text[:end] + gemm_tile_function(d, kt * d, cols * d) + text[end:]
+    tiles = "".join(gemm_tile_function(shapes[0][0][0], kt * d, cols * d, name)
+                    for name, shapes in tile_functions(d, kt * d, cols * d).items())
+    return text[:end] + tiles + text[end:]
 
 
 EMITTERS: dict[str, Callable[[KernelInstance], str]] = {

@@ -3,6 +3,7 @@ The build half is :class:`.build.HostBuild`; ``open`` loads the checked private 
 ``kernel.so``."""
 from __future__ import annotations
 
+from ...core.constants import NUMPY_DTYPE
 from ...core.errors import UserError
 from .build import HostBuild
 
@@ -21,13 +22,9 @@ class HostTarget(HostBuild):
         if record.get("op") != "matmul" or record.get("dtype") != "i8":
             return host
         # int8 matmul: the blocked GEMM of npubuild.runner.gemm over the library's gemm_tile
-        from ...runner.gemm import GemmKernel, TileDispatch
+        from ...runner.gemm import GemmKernel
 
-        def tile(g):
-            fn = host.function("gemm_tile", [((g.d, g.kk), "int8"), ((g.kk, g.nn), "int8"), ((g.d, g.nn), "int32")])
-            return TileDispatch(fn, g.d)
-
-        return GemmKernel(record, tile, closer=host)
+        return GemmKernel(record, lambda g: tile_dispatch(host, g), closer=host)
 
     @staticmethod
     def _open_library(record: dict, files):
@@ -47,6 +44,17 @@ class HostTarget(HostBuild):
 
     def traffic(self, ctx):
         return None
+
+
+def tile_dispatch(host, g):
+    """The blocked GEMM ``g``'s dispatch over the int8 matmul library ``host`` (a HostKernel): its
+    ``gemm_tile`` per d rows and ``gemm_tile_rows`` for the rows left over, each checked against the ABI."""
+    from ...emitters.host.vector_gemm import TILE_ROWS, tile_functions
+    from ...runner.gemm import TileDispatch
+
+    fns = {name: host.function(name, [(tuple(s), NUMPY_DTYPE[t]) for s, t in shapes])
+           for name, shapes in tile_functions(g.d, g.kk, g.nn).items()}
+    return TileDispatch(fns["gemm_tile"], g.d, fns["gemm_tile_rows"], TILE_ROWS)
 
 
 TARGET = HostTarget()
