@@ -188,3 +188,23 @@ def test_every_variant_is_within_the_documented_bound_over_the_whole_range(name,
         for v in (np.inf, -np.inf):
             want = np.float32(ref[x == v][0]) if not np.isnan(ref[x == v][0]) else np.float32(-0.0)
             assert got[x == v][0].tobytes() == want.tobytes(), (isa, v, got[x == v][0], want)
+
+
+# ---- the manifest, run --json and bench ------------------------------------------------------------
+
+
+def test_the_manifest_run_and_bench_say_which_variant(project):
+    import json
+
+    p = project("kernels:\n  e:\n    op: tanh\n    shapes:\n      - [4, 32]\n")
+    p.doit("build")
+    entry = json.loads((p.artifacts / "manifest.json").read_text())["kernels"]["tanh_f32_4x32"]["targets"]["host"]
+    assert entry["isa"] == toolchain.HOST_FLAGS["isa"]
+    run = ("run", "tanh_f32_4x32", "--input", "x=4x32xf32", "--backend", "host", "--json")
+    assert json.loads(p.npubuild(*run).out)["isa"] == {"tanh_f32_4x32": _widest_here()}
+    forced = json.loads(p.npubuild(*run, env={host_isa.ENV: BASELINE}).out)
+    assert forced["isa"] == {"tanh_f32_4x32": BASELINE}
+    r = p.npubuild(*run[:-1], env={host_isa.ENV: "avx9"}, check=False)
+    assert r.rc == 1 and "NPUBUILD_HOST_ISA='avx9' is not an ISA level npubuild knows" in r.err and "Traceback" not in r.err
+    doc = json.loads(p.npubuild("bench", "tanh_f32_4x32", "--backend", "host", "--repeat", "2", "--json").out)
+    assert doc["results"]["host"]["isa"] == [_widest_here()]
