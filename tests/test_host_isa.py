@@ -164,7 +164,8 @@ def _whole_f32_range(step: int = 1 << 11) -> np.ndarray:
     return np.resize(x, (x.size + 15) // 16 * 16)  # a whole number of vectors: the vector body
 
 
-FUSED = [("exp", "exp", {}), ("tanh", "tanh", {}), ("sigmoid", "sigmoid", {}), ("gelu_tanh", "gelu", {"approximate": "tanh"})]
+FUSED = [("exp", "exp", {}), ("tanh", "tanh", {}), ("sigmoid", "sigmoid", {}), ("gelu_tanh", "gelu", {"approximate": "tanh"}),
+         ("gelu", "gelu", {"approximate": "none"})]
 
 
 @pytest.mark.parametrize("name,op,attrs", FUSED, ids=[c[0] for c in FUSED])
