@@ -136,11 +136,6 @@ def _run(so, inst, x, isa, monkeypatch):
         k.close()
 
 
-def _widest_here() -> str:
-    names = [lv.name for lv in host_isa.levels()]
-    return names[host_isa.pick(names, "this CPU", forced="")]
-
-
 BIT_EXACT = [("relu", {}, 1), ("add", {}, 2), ("rms_norm", {"eps": 1e-6}, 1), ("reduce_sum", {"axes": [-1]}, 1)]
 
 
@@ -152,7 +147,7 @@ def test_baseline_is_bit_identical_where_nothing_is_fused(op, attrs, n, monkeypa
     x = [rng.standard_normal(s).astype(np.float32) * 100 for s in shapes]
     wide, got = _run(so, inst, x, "", monkeypatch)
     base, isa = _run(so, inst, x, BASELINE, monkeypatch)
-    assert isa == BASELINE and got == _widest_here()
+    assert isa == BASELINE and got == host_isa.widest_here()
     assert np.array_equal(wide.view(np.uint32), base.view(np.uint32))
 
 
@@ -178,7 +173,7 @@ def test_every_variant_is_within_the_documented_bound_over_the_whole_range(name,
     finite = np.isfinite(x)
     with np.errstate(all="ignore"):
         ref = _reference(name, x.astype(np.float64))
-    for isa in dict.fromkeys([BASELINE, _widest_here()]):
+    for isa in dict.fromkeys([BASELINE, host_isa.widest_here()]):
         got, ran = _run(so, inst, [x], isa, monkeypatch)
         assert ran == isa
         err = ulp_error(got, ref, "f32")
@@ -202,10 +197,10 @@ def test_the_manifest_run_and_bench_say_which_variant(project):
     entry = json.loads((p.artifacts / "manifest.json").read_text())["kernels"]["tanh_f32_4x32"]["targets"]["host"]
     assert entry["isa"] == toolchain.HOST_FLAGS["isa"]
     run = ("run", "tanh_f32_4x32", "--input", "x=4x32xf32", "--backend", "host", "--json")
-    assert json.loads(p.npubuild(*run).out)["isa"] == {"tanh_f32_4x32": _widest_here()}
+    assert json.loads(p.npubuild(*run).out)["isa"] == {"tanh_f32_4x32": host_isa.widest_here()}
     forced = json.loads(p.npubuild(*run, env={host_isa.ENV: BASELINE}).out)
     assert forced["isa"] == {"tanh_f32_4x32": BASELINE}
     r = p.npubuild(*run[:-1], env={host_isa.ENV: "avx9"}, check=False)
     assert r.rc == 1 and "NPUBUILD_HOST_ISA='avx9' is not an ISA level npubuild knows" in r.err and "Traceback" not in r.err
     doc = json.loads(p.npubuild("bench", "tanh_f32_4x32", "--backend", "host", "--repeat", "2", "--json").out)
-    assert doc["results"]["host"]["isa"] == [_widest_here()]
+    assert doc["results"]["host"]["isa"] == [host_isa.widest_here()]

@@ -121,6 +121,12 @@ def parse_variants(raw: bytes, where: str) -> list[str]:
     return names
 
 
+def widest_here(machine: str | None = None) -> str:
+    """The widest level of this machine's architecture its CPU has (what a portable kernel runs here)."""
+    names = [lv.name for lv in levels(machine)]
+    return names[pick(names, "this machine", forced="")]
+
+
 def pick(variants: list[str], where: str, flags: frozenset | None = None, forced: str | None = None) -> int:
     """The index in ``variants`` (a library's, baseline first) of the one to run here: ``forced`` (default:
     ``NPUBUILD_HOST_ISA``) when set, else the widest level whose flags this CPU has. A single variant (a build
