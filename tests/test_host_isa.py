@@ -50,6 +50,9 @@ def test_the_widest_level_the_cpu_has_is_picked(flags, want):
 
 def test_a_single_variant_is_taken_as_built():
     assert host_isa.pick(["znver4"], "k", frozenset(), forced="") == 0
+    assert host_isa.pick(["x86-64-v3"], "k", flags_of(V3_FLAGS), forced="") == 0
+    with pytest.raises(UserError, match=r"k was compiled for x86-64-v3 only and this CPU lacks abm, avx, avx2"):
+        host_isa.pick(["x86-64-v3"], "k", flags_of("fpu sse sse2"), forced="")
     assert host_isa.pick(["armv8-a", "armv8.2-a"], "k", frozenset({"fphp", "asimdhp", "asimddp"}), forced="") == 1
 
 

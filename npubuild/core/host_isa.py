@@ -131,7 +131,7 @@ def pick(variants: list[str], where: str, flags: frozenset | None = None, forced
     """The index in ``variants`` (a library's, baseline first) of the one to run here: ``forced`` (default:
     ``NPUBUILD_HOST_ISA``) when set, else the widest level whose flags this CPU has. A single variant (a build
     for one CPU, or an architecture without levels) is taken as it is."""
-    forced = os.environ.get(ENV, "").strip() if forced is None else forced
+    forced = (os.environ.get(ENV, "").strip() if forced is None else forced)[:64]
     flags = cpu_flags() if flags is None else flags
     if forced:
         level = level_named(forced)
@@ -151,4 +151,8 @@ def pick(variants: list[str], where: str, flags: frozenset | None = None, forced
         level = level_named(name)
         if level is not None and level.needs <= flags:
             best = i
+    only = level_named(variants[0]) if best == 0 else None
+    if only is not None and flags and not only.needs <= flags:  # a library built for one level (host_cpu = "x86-64-v4")
+        raise UserError(f"{where} was compiled for {only.name} only and this CPU lacks "
+                        f"{', '.join(sorted(only.needs - flags))}; rebuild with host_cpu = \"portable\"")
     return best
