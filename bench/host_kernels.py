@@ -4,7 +4,10 @@
 
 Each op's kernel is emitted and compiled exactly as `doit build` does it (the
 host emitter, the host pipeline, llc with the ``host_cpu`` setting, cc), then
-called through the runtime's ctypes wrapper. NumPy computes the same op in
+called through the runtime's ctypes wrapper, which runs the ISA variant it picks
+for this CPU (``portable``, the default, is a shareable artifact holding every
+level of the architecture; ``NPUBUILD_HOST_ISA=x86-64`` forces the baseline): the
+``isa`` column says which ran. NumPy computes the same op in
 float32 in the same run (gelu: the tanh form, which is what the kernel is built
 with here; softmax and rms_norm over the last axis). Printed per op: best
 seconds per call of each, the ratio NumPy time / kernel time (>= 1 means the
@@ -77,7 +80,7 @@ def main() -> None:
     rng = np.random.default_rng(0)
     rows, cols = args.shape
     print(f"{rows}x{cols} f32, host_cpu={args.host_cpu}, best of {args.repeat}")
-    print(f"{'op':>9} {'numpy s':>10} {'kernel s':>10} {'ratio':>6}")
+    print(f"{'op':>9} {'numpy s':>10} {'kernel s':>10} {'ratio':>6}  isa")
     ratios = []
     with tempfile.TemporaryDirectory() as tmp:
         for op, attrs, shapes, ref in cases(rows, cols):
@@ -88,9 +91,10 @@ def main() -> None:
             xs = [rng.standard_normal(s).astype(np.float32) for s in shapes]
             t_np = best(lambda: ref(*xs), args.repeat)
             t_k = best(lambda: kernel(*xs), args.repeat)
+            isa = kernel.isa or "-"
             kernel.close()
             ratios.append(t_np / t_k)
-            print(f"{op:>9} {t_np:>10.6f} {t_k:>10.6f} {ratios[-1]:>6.2f}")
+            print(f"{op:>9} {t_np:>10.6f} {t_k:>10.6f} {ratios[-1]:>6.2f}  {isa}")
     print(f"geometric mean ratio (NumPy time / kernel time): {math.exp(sum(map(math.log, ratios)) / len(ratios)):.2f}")
 
 

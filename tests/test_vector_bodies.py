@@ -95,12 +95,24 @@ def test_vector_bodies_are_emitted_for_the_cases():
 
 
 @pytest.mark.parametrize("k", range(len(CASES)))
-def test_vector_body_is_bit_identical_to_the_scalar_body(pairs, k):
-    """Each lane runs the scalar body's operations, so results agree bit for bit (NaN payloads too)."""
+def test_vector_body_is_bit_identical_to_the_scalar_body(pairs, k, monkeypatch):
+    """Each lane runs the scalar body's operations, so results agree bit for bit (NaN payloads too) on the
+    baseline ISA level, which fuses nothing. The wider levels fuse the multiply-adds a vector body writes as
+    vector.fma (the transcendentals' polynomials): those are held to the documented error bounds instead
+    (tests/test_host_isa.py); every other body stays bit-identical on them too."""
+    from npubuild.core import host_isa
+
     inst, vec, scal = pairs[k]
     xs = _inputs(inst, np.random.default_rng(k))
-    a, b = vec(*xs), scal(*xs)
-    assert a.tobytes() == b.tobytes(), inst.id
+    want = scal(*xs).tobytes()
+    fused = "vector.fma" in emitters.emit(inst)
+    baseline = host_isa.levels()[0].name
+    for isa in dict.fromkeys([baseline, host_isa.widest_here()]):
+        vec.close()  # the variant is picked when the library is loaded
+        monkeypatch.setenv(host_isa.ENV, isa)
+        got = vec(*xs).tobytes()
+        assert vec.isa == isa and (got == want or (fused and isa != baseline)), (inst.id, isa)
+    vec.close()
 
 
 def test_tails_keep_the_scalar_body_and_say_why():

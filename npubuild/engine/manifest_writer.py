@@ -68,7 +68,7 @@ def _unit_entry(plan, unit, problem: str | None, options: dict, toolchains: dict
         for role, name in (("source", tgt.source_name), *tgt.binaries.items()):
             f = build["files"][name]
             files[role] = {"path": (d / name).relative_to(art).as_posix(), "sha256": f["sha256"], "size": f["size"]}
-        entry = {"files": files, "key": build["key"], "toolchain": build["toolchain"]["id"], "compiled": True}
+        entry = {"files": files, "key": build["key"], "toolchain": build["toolchain"]["id"], "compiled": True, **_isa(build)}
         toolchains[f"{tgt.name}:{build['toolchain']['id']}"] = build["toolchain"]
         if "resources" in tgt.binaries:
             entry["resources"] = core_resources(d / tgt.binaries["resources"], files["resources"], kid)
@@ -81,6 +81,13 @@ def _unit_entry(plan, unit, problem: str | None, options: dict, toolchains: dict
     if pinned is not None:
         entry["pinned_source"] = pinned[1]  # hand-written, in place of the emitted source
     return entry
+
+
+def _isa(build: dict) -> dict:
+    """``{"isa": [...]}``: the instruction-set variants the binary holds, baseline first, when its recipe
+    compiles several (the host's, npubuild.core.host_isa); the runtime takes the widest the CPU has."""
+    flags = build.get("flags")
+    return {"isa": list(flags["isa"])} if isinstance(flags, dict) and isinstance(flags.get("isa"), list) else {}
 
 
 def _previous_good(plan, unit, d: Path, toolchains: dict, why: str) -> dict | None:
@@ -99,7 +106,7 @@ def _previous_good(plan, unit, d: Path, toolchains: dict, why: str) -> dict | No
     except (OSError, ValueError, KeyError, TypeError):
         return None
     toolchains[f"{tgt.name}:{toolchain['id']}"] = toolchain
-    entry = {"files": files, "key": key, "toolchain": toolchain["id"], "compiled": True,
+    entry = {"files": files, "key": key, "toolchain": toolchain["id"], "compiled": True, **_isa(build),
              "stale": f"{why}; this is the previous good build's binary, not of the source the specs name now"}
     if "resources" in tgt.binaries:
         entry["resources"] = core_resources(d / tgt.binaries["resources"], files["resources"], unit.kid)

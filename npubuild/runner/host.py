@@ -8,16 +8,23 @@ it is read from the file and compared with the description, so a description
 that disagrees with the code never reaches a call (the runtime requires it;
 a library without one, e.g. a test's hand-made module, is allowed only when
 ``require_abi`` is false).
+
+A portable library holds each function once per ISA level (``npubuild_isa`` lists them,
+npubuild.core.host_isa); the kernel calls the widest this CPU has, or the one
+``NPUBUILD_HOST_ISA`` names, and says which in :attr:`HostKernel.isa`.
 """
 from __future__ import annotations
 
 import ctypes
+import struct
 import threading
 from pathlib import Path
 
 import numpy as np
 
 from ..artifacts.abi import abi_mismatch, embedded_abi
+from ..artifacts.elf import elf_symbol
+from ..core import host_isa
 from ..core.errors import UserError
 from ..core.constants import numpy_dtype
 from .kernel_base import KernelBase
@@ -44,6 +51,9 @@ class HostKernel(KernelBase):
         self.require_abi = require_abi
         self.abi: dict | None = None
         self._abi_checked = False
+        self._variants: list[str] | None = None  # the library's npubuild_isa, baseline first (None: it has none)
+        self._variant = 0
+        self.isa: str | None = None  # the variant called, once loaded
         try:
             self._inputs = [
                 (str(t["name"]), tuple(int(d) for d in t["shape"]), numpy_dtype(t["dtype"]))
@@ -80,6 +90,7 @@ class HostKernel(KernelBase):
             if self.require_abi:
                 raise UserError(f"kernel {self.id}: {self.origin}: {e}; rebuild with `doit build`") from None
             abi = None  # dlopen reports a file that is no library at all
+        self._variants = self._read_variants(data)
         if abi is not None:
             d = self.description
             record = {f: d.get(f) for f in ("key", "op", "dtype")}
@@ -92,6 +103,17 @@ class HostKernel(KernelBase):
                     "refusing to call it (rebuild with `doit build`)"
                 )
         self.abi, self._abi_checked = abi, True
+
+    def _read_variants(self, data: bytes) -> list[str] | None:
+        try:
+            raw = elf_symbol(data, host_isa.ISA_SYMBOL.encode())
+        except (ValueError, IndexError, KeyError, OverflowError, struct.error):
+            return None  # not a readable ELF: dlopen says so
+        return None if raw is None else host_isa.parse_variants(raw, f"kernel {self.id}: {self.origin}")
+
+    def _symbol_name(self, name: str) -> str:
+        """The library's symbol of entry point ``name`` for the ISA level picked at load."""
+        return name if self._variants is None else host_isa.symbol(name, self._variant, self._variants[self._variant])
 
     def _function_abi(self, name: str, want: list) -> None:
         """A further entry point must be in the ABI with exactly these argument shapes (none to check without an ABI)."""
@@ -112,14 +134,18 @@ class HostKernel(KernelBase):
     def _open(self):
         if self._fn is None:
             self._check_abi()
+            if self._variants is not None:
+                self._variant = host_isa.pick(self._variants, f"kernel {self.id}: {self.origin}")
             try:
                 lib = ctypes.CDLL(str(self.so_path))
             except OSError as e:
                 raise UserError(f"kernel {self.id}: cannot load {self.origin}: {e}") from None
+            name = self._symbol_name("kernel")
             try:
-                fn = lib.kernel
+                fn = lib[name]
             except AttributeError:
-                raise UserError(f"kernel {self.id}: {self.origin} has no symbol 'kernel'") from None
+                raise UserError(f"kernel {self.id}: {self.origin} has no symbol '{name}'; rebuild with `doit build`") from None
+            self.isa = None if self._variants is None else self._variants[self._variant]
             fn.restype = None
             fn.argtypes = [ctypes.c_void_p] * (len(self._inputs) + 1)
             self._lib, self._fn = lib, fn
@@ -185,10 +211,11 @@ class HostKernel(KernelBase):
         if fn is None:
             self._open()
             self._function_abi(name, want)
+            symbol = self._symbol_name(name)
             try:
-                fn = getattr(self._lib, name)
+                fn = self._lib[symbol]
             except AttributeError:
-                raise UserError(f"kernel {self.id}: {self.origin} has no symbol '{name}'; rebuild with `doit build`") from None
+                raise UserError(f"kernel {self.id}: {self.origin} has no symbol '{symbol}'; rebuild with `doit build`") from None
             fn.restype = None
             fn.argtypes = [ctypes.c_void_p] * len(want)
             self._symbols[key] = fn

@@ -78,6 +78,10 @@ class KernelCache:
     def open_ids(self) -> list[str]:
         return [k for k, _ in self._open]
 
+    def open_kernels(self, backend: str) -> dict:
+        """kernel id -> the open kernel object of ``backend``."""
+        return {kid: kern for (kid, b), kern in self._open.items() if b == backend}
+
     def close(self) -> None:
         with self.lock:
             while self._open:

@@ -23,6 +23,7 @@ import threading
 from pathlib import Path
 
 from ..core.canonical import canonical_json
+from ..core import host_isa
 from ..core.errors import UserError
 from ..core.fsio import atomic_write_text, tmp_prefix
 from . import mlir_env
@@ -53,21 +54,25 @@ PASS_PIPELINE = (
 # machine of the same architecture (host_cpu = "portable"); cc's "-z defs" turns
 # a missing runtime helper (e.g. a libm call) into a link error instead of a
 # failure at dlopen time.
+# "isa": the variants of every public function (npubuild.core.host_isa): portable builds carry each
+# level of the build machine's architecture, baseline first, all compiled by the one llc run.
 HOST_FLAGS: dict = {
     "mlir_pipeline": PASS_PIPELINE,
     "llc": ["-O2", "-relocation-model=pic", "-filetype=obj"],
     "cc": ["-shared", "-Wl,-z,defs", "-Wl,-z,noexecstack"],
+    "isa": [level.name for level in host_isa.levels()],
 }
 PORTABLE_CPU = "portable"
 
 
 def host_flags(host_cpu: str = PORTABLE_CPU) -> dict:
-    """The recipe for the ``host_cpu`` setting: ``portable`` (HOST_FLAGS), ``native`` (this
-    machine's CPU, by name, so that the key differs between machines) or an llc CPU name."""
+    """The recipe for the ``host_cpu`` setting: ``portable`` (HOST_FLAGS: every ISA level of the
+    architecture in one library), ``native`` (this machine's CPU, by name, so that the key differs
+    between machines) or an llc CPU name (one variant, for that CPU)."""
     if host_cpu == PORTABLE_CPU:
         return HOST_FLAGS
     cpu = native_cpu() if host_cpu == "native" else host_cpu
-    return {**HOST_FLAGS, "llc": [*HOST_FLAGS["llc"], f"-mcpu={cpu}"]}
+    return {**HOST_FLAGS, "llc": [*HOST_FLAGS["llc"], f"-mcpu={cpu}"], "isa": [cpu]}
 
 
 def native_cpu() -> str:
@@ -262,18 +267,19 @@ def _format_diagnostic(d, indent: str = "") -> list[str]:
     return lines
 
 
-def lower_to_llvm_ir(mlir_text: str, pipeline: str = PASS_PIPELINE) -> str:
+def lower_to_llvm_ir(mlir_text: str, pipeline: str = PASS_PIPELINE, isa: list[str] | None = None) -> str:
     """Parse ``mlir_text``, run ``pipeline`` (the recipe's ``mlir_pipeline``) and translate to LLVM IR text.
+    ``isa``: the recipe's variants (:func:`add_isa_variants`; default: none, no ``npubuild_isa``).
 
     Invalid input raises :class:`UserError` carrying MLIR's diagnostics.
     """
     env = mlir_env.load()
     with _LOWER_LOCK:
         _setup_capi(env)
-        return _lower_locked(env, mlir_text, pipeline)
+        return _lower_locked(env, mlir_text, pipeline, isa)
 
 
-def _lower_locked(env: mlir_env.MlirEnv, mlir_text: str, pipeline: str) -> str:
+def _lower_locked(env: mlir_env.MlirEnv, mlir_text: str, pipeline: str, isa: list[str] | None) -> str:
     ir, pm_mod = env.ir, env.passmanager
     with ir.Context() as ctx, ir.Location.unknown():
         # Parse and pass errors come back as MLIRError carrying their diagnostics.
@@ -293,7 +299,44 @@ def _lower_locked(env: mlir_env.MlirEnv, mlir_text: str, pipeline: str) -> str:
                 f"{loc}: error: '{name}' is not lowered by the host pipeline "
                 "(it handles func/scf/arith/memref/vector/cf with static shapes; no math, tensor or libm calls)"
             )
+        if isa:
+            add_isa_variants(ir, module, isa)
         return _translate(env, ctx, module)
+
+
+def add_isa_variants(ir, module, isa: list[str]) -> None:
+    """Clone every public function of the LLVM-dialect ``module`` once per level after the first of ``isa``
+    (host_isa.symbol names the clone; the level's target-cpu / target-features are its function attributes,
+    so one llc run compiles them all), and export the list as ``npubuild_isa``. A name without a level
+    (a CPU of host_cpu) is the variant the llc command line's -mcpu compiles."""
+    if len(isa) > host_isa.MAX_VARIANTS or not all(map(host_isa.is_name, isa)):
+        raise UserError(f"the host recipe's ISA variants {isa!r} are not a short list of names")
+    body = module.body
+    taken = {str(ir.StringAttr(op.operation.attributes["sym_name"]).value) for op in body.operations
+             if "sym_name" in op.operation.attributes}
+    public = [op.operation for op in body.operations if op.operation.name == "llvm.func" and len(op.operation.regions[0].blocks)
+              and str(op.operation.attributes["linkage"]) == "#llvm.linkage<external>"]
+    wanted = [host_isa.ISA_SYMBOL]
+    for i, name in enumerate(isa[1:], 1):
+        level = host_isa.level_named(name)
+        if level is None:
+            raise UserError(f"the host recipe names ISA variant {name!r}, which is no level npubuild knows")
+        for fn in public:
+            clone_name = host_isa.symbol(str(ir.StringAttr(fn.attributes["sym_name"]).value), i, name)
+            wanted.append(clone_name)
+            clone = fn.clone(ip=ir.InsertionPoint(body))
+            clone.attributes["sym_name"] = ir.StringAttr.get(clone_name)
+            if level.cpu:
+                clone.attributes["target_cpu"] = ir.StringAttr.get(level.cpu)
+            if level.features:
+                clone.attributes["target_features"] = ir.Attribute.parse(
+                    "#llvm.target_features<[" + ", ".join(f'"{f}"' for f in level.features) + "]>")
+    clash = sorted(taken & set(wanted))
+    if clash:
+        raise UserError(f"the kernel module defines {', '.join(clash)}: names npubuild reserves for its ISA variants")
+    listed = " ".join(isa)
+    body.append(ir.Operation.parse(
+        f'llvm.mlir.global external constant @{host_isa.ISA_SYMBOL}("{listed}\\00") {{addr_space = 0 : i32}}'))
 
 
 def _translate(env: mlir_env.MlirEnv, ctx, module) -> str:
@@ -414,7 +457,7 @@ def compile_shared_library(mlir_text: str, out_so: Path, log_path: Path, timeout
             pipeline = flags.get("mlir_pipeline", PASS_PIPELINE)
             log.append(f"# lower MLIR -> LLVM IR in process: {pipeline}")
             try:
-                ll = lower_to_llvm_ir(mlir_text, pipeline)
+                ll = lower_to_llvm_ir(mlir_text, pipeline, flags.get("isa"))
             except UserError as e:
                 log.append(str(e))
                 raise _CompileFailed from None

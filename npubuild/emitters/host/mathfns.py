@@ -9,16 +9,18 @@ No ``math`` dialect and no library calls: the same bodies are meant to run on
 the NPU's AIE cores, which have no libm. The building blocks are f32 ``+ - * /``,
 compares, selects, ``fptosi``/``sitofp`` of values known to be in range, and
 integer/bit operations through ``arith.bitcast`` (building 2^k for exp,
-extracting the exponent for log). No f64, no i64, no FMA (results are the same
-with or without hardware FMA, since none is requested).
+extracting the exponent for log). No f64, no i64. Polynomials and range
+reductions go through :func:`mul_add`: a multiply and an add, which a host vector
+body lets llc fuse where the ISA variant has FMA (x86-64-v3, -v4); the error-free
+transformations (Dekker products, 2Sum) use plain operations, exact either way.
 
 * f16 is computed in f32 (``arith.extf``) and rounded once (``arith.truncf``).
 * NaN in -> NaN out; infinities give the limits; see each function.
 * The accuracy of each function (measured against float64 references) is in
   docs/kernels.md and asserted in tests/test_host_unary_math.py.
 
-Public: exp, expm1, log, log1p, tanh, sigmoid, erf, erfc, sin, cos, sqrt, rsqrt,
-recip. The ``*_f32`` functions take and return f32 values (for emitters that
+Public: exp, expm1, log, log1p, tanh, sigmoid, erf, erfc, sqrt, rsqrt, recip
+(sin and cos: :mod:`.trig`). The ``*_f32`` functions take and return f32 values (for emitters that
 already compute in f32, e.g. fused kernels).
 """
 from __future__ import annotations
@@ -126,11 +128,22 @@ def clamp(b, x, lo: float, hi: float):
     return select(b, cmpf(b, "olt", x, c_hi), x, c_hi)
 
 
+def clamp_above(b, x, hi: float):
+    """min(x, hi) with NaN -> hi."""
+    c = _c(b, hi)
+    return select(b, cmpf(b, "olt", x, c), x, c)
+
+
+def mul_add(b, x, y, z):
+    """x * y + z (f32): fused into one rounding in host vector bodies on CPUs with FMA (KernelBuilder.mul_add)."""
+    return b.mul_add(x, y, z, F)
+
+
 def poly(b, x, coeffs) -> str:
-    """Horner: coeffs[0]*x^n + ... + coeffs[n] (highest degree first)."""
+    """Horner: coeffs[0]*x^n + ... + coeffs[n] (highest degree first), one mul_add per step."""
     acc = _c(b, coeffs[0])
     for c in coeffs[1:]:
-        acc = add(b, mul(b, acc, x), _c(b, c))
+        acc = mul_add(b, acc, x, _c(b, c))
     return acc
 
 
@@ -200,13 +213,17 @@ def exp_parts(b, x):
     x is clamped to [-110, 89] first (NaN -> -110); callers handle NaN.
     ldexp(p, k) then rounds once (gradual underflow, overflow to inf).
     """
-    xc = clamp(b, x, _EXP_LO, _EXP_HI)
-    kf = round_small(b, mul(b, xc, _c(b, _LOG2E)))
-    r = sub(b, xc, mul(b, kf, _c(b, _LN2_HI)))
-    r = sub(b, r, mul(b, kf, _c(b, _LN2_LO)))
-    z = mul(b, r, r)
-    p = add(b, add(b, mul(b, poly(b, r, _EXP_P), z), r), _c(b, 1.0))
+    kf, r = exp_reduce(b, clamp(b, x, _EXP_LO, _EXP_HI))
+    p = add(b, mul_add(b, poly(b, r, _EXP_P), mul(b, r, r), r), _c(b, 1.0))
     return p, to_i32(b, kf)
+
+
+def exp_reduce(b, x):
+    """(kf, r): x = kf ln2 + r, kf = round(x log2 e) as f32, |r| <= ln2/2 (Cody-Waite: kf * _LN2_HI is
+    exact, fused or not); |x| < 2^22 / log2 e."""
+    kf = round_small(b, mul(b, x, _c(b, _LOG2E)))
+    r = mul_add(b, kf, _c(b, -_LN2_HI), x)
+    return kf, mul_add(b, kf, _c(b, -_LN2_LO), r)
 
 
 def exp_f32(b: KernelBuilder, x: str) -> str:
@@ -289,6 +306,17 @@ def expm1_f32(b: KernelBuilder, x: str) -> str:
 
 # Cephes tanhf: tanh(x) = x + x^3 * P(x^2) for |x| < 0.625
 _TANH_P = (-5.70498872745e-3, 2.06390887954e-2, -5.37397155531e-2, 1.33314422036e-1, -3.33332819422e-1)
+_TANH_SMALL = 0.625
+_TANH_CLAMP = 10.0  # tanh(x) rounds to +-1 in f32 beyond |x| = 9.01
+
+
+def exp_normal(b, x):
+    """e^x (f32) for x in [-87, 88] (no NaN): exp_parts' reduction and polynomial, 2^k applied by adding k
+    to the exponent bits (exact: the result is normal), without exp_f32's clamps, NaN and subnormal cases."""
+    kf, r = exp_reduce(b, x)
+    p = add(b, mul_add(b, poly(b, r, _EXP_P), mul(b, r, r), r), _c(b, 1.0))
+    k = _bin(b, "shli", to_i32(b, kf), _ci(b, 23), I)
+    return from_bits(b, _bin(b, "addi", to_bits(b, p), k, I))
 
 
 def tanh_f32(b: KernelBuilder, x: str) -> str:
@@ -296,12 +324,11 @@ def tanh_f32(b: KernelBuilder, x: str) -> str:
     (e^(2|x|) + 1)) with |x| clamped to 10 (tanh = 1 in f32 beyond 9.01)."""
     a = fabs(b, x)
     z = mul(b, x, x)
-    small = add(b, mul(b, mul(b, z, x), poly(b, z, _TANH_P)), x)
-    ac = clamp(b, a, 0.0, 10.0)
-    e = exp_f32(b, add(b, ac, ac))
-    big = sub(b, _c(b, 1.0), div(b, _c(b, 2.0), add(b, e, _c(b, 1.0))))
-    big = copysign(b, big, x)
-    res = select(b, cmpf(b, "olt", a, _c(b, 0.625)), small, big)
+    small = mul_add(b, mul(b, z, x), poly(b, z, _TANH_P), x)
+    ac = clamp_above(b, a, _TANH_CLAMP)
+    e = exp_normal(b, add(b, ac, ac))
+    big = copysign(b, sub(b, _c(b, 1.0), div(b, _c(b, 2.0), add(b, e, _c(b, 1.0)))), x)
+    res = select(b, cmpf(b, "olt", a, _c(b, _TANH_SMALL)), small, big)
     return select(b, keep_nan_zero(b, x), x, res)
 
 
@@ -409,17 +436,7 @@ def erfc_f32(b: KernelBuilder, x: str) -> str:
     return select(b, is_nan(b, x), x, res)
 
 
-# ---- sin, cos -----------------------------------------------------------------------------------
-
-_TWO_OVER_PI = 0.6366197723675814
-# pi/2 = _PIO2[0] + ... + _PIO2[4]: four parts of <= 11 significant bits (j * part is
-# exact for |j| <= 2^13) and the f32-rounded rest (pi/2 to ~68 bits)
-_PIO2 = (1.5703125, 0.0004837512969970703, 7.549533620476723e-08, 2.5632829192545614e-12, 6.123234262925839e-17)
-SINCOS_EXACT_RANGE = 12867.0  # |x| <= this: |j| <= 8192, exact Cody-Waite reduction
-_SINCOS_CLAMP = 6.5e6  # |x| * 2/pi < 2^22 (the rounding trick); larger |x| -> see _sincos
-# Cephes sinf/cosf on [-pi/4, pi/4]
-_SIN_P = (-1.9515295891e-4, 8.3321608736e-3, -1.6666654611e-1)
-_COS_P = (2.443315711809948e-05, -1.388731625493765e-03, 4.166664568298827e-02)
+# ---- error-free sums -----------------------------------------------------------------------------
 
 
 def two_sum(b, x, y):
@@ -430,40 +447,10 @@ def two_sum(b, x, y):
     return s, e
 
 
-def _sincos(b: KernelBuilder, x: str, quadrant_offset: int) -> str:
-    xc = clamp(b, x, -_SINCOS_CLAMP, _SINCOS_CLAMP)
-    jf = round_small(b, mul(b, xc, _c(b, _TWO_OVER_PI)))
-    p = [_c(b, v) for v in _PIO2]
-    r1 = sub(b, xc, mul(b, jf, p[0]))  # exact
-    s, e1 = two_sum(b, r1, neg(b, mul(b, jf, p[1])))
-    s, e2 = two_sum(b, s, neg(b, mul(b, jf, p[2])))
-    t = sub(b, sub(b, add(b, e1, e2), mul(b, jf, p[3])), mul(b, jf, p[4]))
-    rh, rl = two_sum(b, s, t)
-    z = mul(b, rh, rh)
-    sin_r = add(b, rh, add(b, rl, mul(b, mul(b, rh, z), poly(b, z, _SIN_P))))
-    cos_r = add(b, sub(b, mul(b, mul(b, z, z), poly(b, z, _COS_P)), mul(b, z, _c(b, 0.5))), _c(b, 1.0))
-    cos_r = sub(b, cos_r, mul(b, rh, rl))
-    q = _bin(b, "addi", to_i32(b, jf), _ci(b, quadrant_offset), I)
-    odd = cmpi(b, "ne", _bin(b, "andi", q, _ci(b, 1), I), _ci(b, 0))
-    negate = cmpi(b, "ne", _bin(b, "andi", q, _ci(b, 2), I), _ci(b, 0))
-    v = select(b, odd, cos_r, sin_r)
-    v = select(b, negate, neg(b, v), v)
-    v = clamp(b, v, -1.0, 1.0)  # keeps |x| > 12867 (inexact reduction) in range
-    if quadrant_offset == 0:
-        v = select(b, cmpf(b, "oeq", x, _c(b, 0.0)), x, v)  # sin(-0.0) = -0.0
-    bad = cmpf(b, "uge", fabs(b, x), _c(b, math.inf))  # NaN or inf -> NaN
-    return select(b, bad, _c(b, math.nan), v)
-
-
-def sin_f32(b: KernelBuilder, x: str) -> str:
-    """sin(x) (f32): x - j * pi/2 (Cody-Waite, exact for |x| <= 12867), then the
-    sin or cos polynomial of the quadrant. sin(+-inf) = NaN, sin(-0) = -0."""
-    return _sincos(b, x, 0)
-
-
-def cos_f32(b: KernelBuilder, x: str) -> str:
-    """cos(x) (f32): as sin_f32, one quadrant on. cos(+-inf) = NaN."""
-    return _sincos(b, x, 1)
+def fast_two_sum(b, x, y):
+    """(s, e) with s + e == x + y exactly, for |x| >= |y| (Dekker's Fast2Sum)."""
+    s = add(b, x, y)
+    return s, sub(b, y, sub(b, s, x))
 
 
 # ---- sqrt, rsqrt, recip -------------------------------------------------------------------------
@@ -568,16 +555,6 @@ def erf(b: KernelBuilder, x: str, dtype: str) -> str:
 def erfc(b: KernelBuilder, x: str, dtype: str) -> str:
     """1 - erf(x), relative accuracy in the right tail."""
     return via_f32(erfc_f32, b, x, dtype)
-
-
-def sin(b: KernelBuilder, x: str, dtype: str) -> str:
-    """Sine; accurate for |x| <= 12867 (see SINCOS_EXACT_RANGE); sin(+-inf) = NaN."""
-    return via_f32(sin_f32, b, x, dtype)
-
-
-def cos(b: KernelBuilder, x: str, dtype: str) -> str:
-    """Cosine; accurate for |x| <= 12867 (see SINCOS_EXACT_RANGE); cos(+-inf) = NaN."""
-    return via_f32(cos_f32, b, x, dtype)
 
 
 def sqrt(b: KernelBuilder, x: str, dtype: str) -> str:

@@ -255,6 +255,11 @@ class KernelBuilder:
     def float_const(self, x: float, dtype: str) -> str:
         return self.const(float_literal(x, dtype), MLIR_TYPE[dtype])
 
+    def mul_add(self, x: str, y: str, z: str, ty: str) -> str:
+        """x * y + z of float type ``ty``: a multiply and an add, each rounded (a host vector builder may
+        fuse them: :meth:`.vector.VectorBuilder.mul_add`)."""
+        return self.op(f"arith.addf {self.op(f'arith.mulf {x}, {y} : {ty}')}, {z} : {ty}")
+
     def op(self, rhs: str) -> str:
         """Emit ``%vN = <rhs>`` in the current block; return ``%vN``."""
         name = self.fresh()

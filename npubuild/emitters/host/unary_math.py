@@ -28,6 +28,7 @@ from typing import Callable
 
 from ...specfile.instances import KernelInstance
 from . import mathfns as M
+from . import trig
 from .elementwise import emit_elementwise
 from .mlir_text import KernelBuilder, is_float, mlir_type
 
@@ -148,18 +149,17 @@ def _gelu_tanh(b, x):
     because e^v amplifies an absolute error of v: a plain f32 evaluation would
     lose ~|v| * 2^-22 (tens of ULPs for x < -3)."""
     xc = M.clamp(b, x, -_GELU_T_CLAMP, _GELU_T_CLAMP)
-    h1, l1 = M.two_prod(b, xc, xc)  # x^2
-    h2, l2 = M.two_prod(b, xc, h1)  # x^3 = h2 + l2 + x*l1
-    l2 = M.add(b, l2, M.mul(b, xc, l1))
-    kh, kl = _split_const(_GELU_K)
-    h3, l3 = M.two_prod(b, M._c(b, kh), h2)  # k x^3
-    l3 = M.add(b, l3, M.add(b, M.mul(b, M._c(b, kh), l2), M.mul(b, M._c(b, kl), h2)))
-    h4, l4 = M.two_sum(b, xc, h3)  # x + k x^3
-    l4 = M.add(b, l4, l3)
+    # v = x (c + c k x^2): x^2 = sh + sl and c k sh = ph + pl exactly, w = c + ph by 2Sum, v = x wh
+    # exactly, and the small terms in wl (what they leave out is below 2^-44 |v|)
+    sh, sl = M.two_prod(b, xc, xc)
+    ckh, ckl = _split_const(_GELU_C2 * _GELU_K)
     ch, cl = _split_const(_GELU_C2)
-    vh, vl = M.two_prod(b, M._c(b, ch), h4)  # v = c (x + k x^3)
-    vl = M.add(b, vl, M.add(b, M.mul(b, M._c(b, ch), l4), M.mul(b, M._c(b, cl), h4)))
-    vh, vl = M.two_sum(b, vh, vl)
+    ph, pl = M.two_prod(b, M._c(b, ckh), sh)
+    wh, wl = M.two_sum(b, M._c(b, ch), ph)
+    small = M.add(b, M.add(b, M.mul(b, M._c(b, ckh), sl), M.mul(b, M._c(b, ckl), sh)), M._c(b, cl))
+    wl = M.add(b, wl, M.add(b, pl, small))
+    vh, vl = M.two_prod(b, xc, wh)
+    vh, vl = M.fast_two_sum(b, vh, M.add(b, vl, M.mul(b, xc, wl)))
     # e^-|v| = p * 2^k * (1 + wl), wl = -sign(v) * vl
     p, k = M.exp_parts(b, M.neg(b, M.fabs(b, vh)))
     wl = M.neg(b, M.xor_sign(b, vl, vh))
@@ -286,8 +286,8 @@ _FLOAT_OPS: dict[str, F32Fn] = {
     "mish": _mish,
     "softsign": _softsign,
     "log_sigmoid": _log_sigmoid,
-    "sin": _plain(M.sin_f32),
-    "cos": _plain(M.cos_f32),
+    "sin": _plain(trig.sin_f32),
+    "cos": _plain(trig.cos_f32),
     "erf": _plain(M.erf_f32),
 }
 

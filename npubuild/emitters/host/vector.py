@@ -260,6 +260,15 @@ class VectorBuilder(KernelBuilder):
         self._note(opname, types)
         return super().op(f"{head} : {types}")
 
+    def mul_add(self, x: str, y: str, z: str, ty: str) -> str:
+        """x * y + z. On the host, ``vector.fma`` (convert-vector-to-llvm: ``llvm.intr.fmuladd``): llc fuses it
+        into one rounding where the ISA variant has FMA (x86-64-v3, -v4, aarch64) and keeps the multiply and
+        the add where it has none (x86-64 baseline), so the variants agree within the documented error
+        bounds, not bit for bit. AIE cores and scalar stretches keep the two operations."""
+        if self._scalar or on_npu() or ty != "f32":
+            return super().mul_add(x, y, z, ty)
+        return self.raw(f"vector.fma {x}, {y}, {z} : {self.vtype(ty)}")
+
     def raw(self, rhs: str) -> str:
         """Emit ``rhs`` as written (memory ops, broadcasts)."""
         opname = rhs.split()[0]

@@ -103,8 +103,11 @@ class HostBuild:
 
         flags = flags or HOST_FLAGS
         d = str(out_dir)
+        variants = flags.get("isa") or []
+        clones = (f", each public function cloned for ISA level{'s' if len(variants) > 2 else ''} {', '.join(variants[1:])} "
+                  "(llvm.func target_cpu / target_features)") if len(variants) > 1 else ""
         lower = ToolCommand([], d, f"in process (upstream MLIR Python bindings): {self.source_name} -> {LL_NAME} "
-                            f"with --pass-pipeline='{flags['mlir_pipeline']}', then translated to LLVM IR", output=LL_NAME)
+                            f"with --pass-pipeline='{flags['mlir_pipeline']}'{clones}, then translated to LLVM IR", output=LL_NAME)
         missing = None
         try:
             tools = find_tools()
