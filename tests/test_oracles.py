@@ -305,6 +305,78 @@ case("attention", [_Q, _K, _V], attention_ref(_Q, _K, _V, 2, 2, causal=True, sca
 case("attention", [[_Q, _K], [_K, _V], [_V, _Q]],
      [attention_ref(_Q, _K, _V, 1, 4), attention_ref(_K, _V, _Q, 1, 4)], {"num_heads": 1, "head_dim": 4})
 
+def attention_full_ref(q, k, v, nh, hd, kvh=None, mask=None, additive=False, past=None, causal=False,
+                       scale=None, softcap=0.0):
+    """Plain-Python ONNX Attention (3-D form, no batch) on lists: GQA, a [S, Lm] mask (Lm <= T, the
+    rest masked), past keys/values before k, softcap before the mask; a fully masked query is NaN."""
+    kvh = kvh or nh
+    scale = scale if scale is not None else 1.0 / math.sqrt(hd)
+    keys = (past[0] if past else []) + k
+    vals = (past[1] if past else []) + v
+    s, t = len(q), len(keys)
+    out = [[0.0] * (nh * hd) for _ in range(s)]
+    for h in range(nh):
+        qlo, klo = h * hd, (h // (nh // kvh)) * hd
+        for i in range(s):
+            scores = []
+            for j in range(t):
+                x = sum(q[i][qlo + d] * keys[j][klo + d] for d in range(hd)) * scale
+                if softcap:
+                    x = softcap * math.tanh(x / softcap)
+                if mask is not None:
+                    row = mask[i] if len(mask) > 1 else mask[0]
+                    if j >= len(row):
+                        x = -INF
+                    elif additive:
+                        x += row[j]
+                    elif not row[j]:
+                        x = -INF
+                if causal and j > i + t - s:
+                    x = -INF
+                scores.append(x)
+            top = max(scores)
+            if top == -INF:
+                p = [math.nan] * t
+            else:
+                e = [math.exp(x - top) for x in scores]
+                p = [x / sum(e) for x in e]
+            for d in range(hd):
+                out[i][qlo + d] = sum(pj * vals[j][klo + d] for j, pj in enumerate(p))
+    return out
+
+
+_KV = [[0.5, 1.0], [1.0, -1.0], [0.0, 1.0]]  # one kv head of size 2, three keys
+_VV = [[1.0, 2.0], [-1.0, 0.5], [3.0, -2.0]]
+_Q2 = [[1.0, 0.0, 0.5, -1.0], [0.0, 2.0, 1.0, 1.0]]  # two query heads of size 2
+_BOOL = [[True, False, True], [False, False, False]]  # query 1 sees no key: NaN, as ONNX's reference
+_GQA = {"num_heads": 2, "head_dim": 2, "kv_num_heads": 1}
+# grouped-query: both query heads read the one kv head
+case("attention", [_Q2, _KV, _VV], attention_full_ref(_Q2, _KV, _VV, 2, 2, kvh=1), _GQA)
+case("attention", [_Q2, _KV, _VV, _BOOL], attention_full_ref(_Q2, _KV, _VV, 2, 2, kvh=1, mask=_BOOL), _GQA)
+# a hand-computed row: one head of size 1, keys 1 and 2, the mask hides key 1 -> v of key 2 exactly
+case("attention", [[[1.0]], [[1.0], [2.0]], [[10.0], [20.0]], [[False, True]]], [[20.0]], {"num_heads": 1, "head_dim": 1})
+# additive: + ln 2 on key 0 doubles its weight: e*2 / (e*2 + e^2) on scores 1 and 2
+case("attention", [[[1.0]], [[1.0], [2.0]], [[10.0], [20.0]], [[math.log(2.0), 0.0]]],
+     [[(10 * 2 * _e + 20 * _e**2) / (2 * _e + _e**2)]], {"num_heads": 1, "head_dim": 1, "mask_kind": "additive"})
+# a mask shorter than T: the missing keys are masked (ONNX pads with -inf), never broadcast
+_ADD = [[0.5, -1.0], [-INF, 0.25]]
+case("attention", [_Q2, _KV, _VV, _ADD], attention_full_ref(_Q2, _KV, _VV, 2, 2, kvh=1, mask=_ADD, additive=True),
+     {**_GQA, "mask_kind": "additive"})
+# KV cache: two past keys, one new; causal; softcap; the mask broadcasts over the query
+_PK, _PV = [[1.0, 1.0], [-0.5, 2.0]], [[0.5, 0.5], [2.0, -1.0]]
+_M1 = [[True, False, True]]
+case("attention", [_Q2[:1], _KV[:1], _VV[:1], _PK, _PV],
+     attention_full_ref(_Q2[:1], _KV[:1], _VV[:1], 2, 2, kvh=1, past=(_PK, _PV), causal=True),
+     {**_GQA, "mask": "causal"})
+case("attention", [_Q2[:1], _KV[:1], _VV[:1], _M1, _PK, _PV],
+     attention_full_ref(_Q2[:1], _KV[:1], _VV[:1], 2, 2, kvh=1, mask=_M1, past=(_PK, _PV), softcap=0.5, scale=2.0),
+     {**_GQA, "softcap": 0.5, "scale": 2.0})
+# softcap 2 turns the scores 1 and 2 into 2 tanh(1/2) and 2 tanh(1): by hand
+case("attention", [[[1.0]], [[1.0], [2.0]], [[10.0], [20.0]]],
+     [[(10 * math.exp(2 * math.tanh(0.5)) + 20 * math.exp(2 * math.tanh(1.0)))
+       / (math.exp(2 * math.tanh(0.5)) + math.exp(2 * math.tanh(1.0)))]], {"num_heads": 1, "head_dim": 1, "softcap": 2.0})
+
+
 # ==== pool / im2col =======================================================================
 
 P = [[[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]]]  # 1x1x3x3

@@ -127,7 +127,8 @@ def describe_op(o: dict) -> list[str]:
     from ..emitters.aie.kernel_library import left_out
 
     lines = [f"{o['name']} ({o['family']}): {o['doc']}",
-             f"  inputs: {', '.join(o['inputs'])}{' (any number)' if o['variadic'] else ''}",
+             f"  inputs: {', '.join(o['inputs'])}{' (any number)' if o['variadic'] else ''}"
+             + "".join(f"; optional: {', '.join(g)}" for g in o.get("optional_inputs", ())),
              f"  dtypes: {', '.join(o['dtypes'])}; {o['dtype_rule']}"]
     if o["attrs"]:
         lines.append("  attrs:")

@@ -276,7 +276,7 @@ def _entry_shapes(ctx: _Ctx, op, entry: Node, what: str):
                                 f"({', '.join(expected)}); got {', '.join(given)}")
             return None
     else:
-        expected = list(op.inputs)
+        expected = op.inputs_named(given)
     unknown = [k for k in given if k not in expected]
     missing = [k for k in expected if k not in entry.value]
     for k in unknown:

@@ -18,6 +18,7 @@ from typing import Callable
 from ...core.errors import UnsupportedOnTarget
 from ...specfile.instances import KernelInstance
 from . import (
+    attention,
     cast,
     elementwise,
     mlir_text,
@@ -30,7 +31,7 @@ from . import (
     unary_math,
 )
 
-FAMILIES = (cast, elementwise, movement, nn, normalize, quant, reduce, select, unary_math)
+FAMILIES = (attention, cast, elementwise, movement, nn, normalize, quant, reduce, select, unary_math)
 
 EMITTERS: dict[str, Callable[[KernelInstance], str]] = {}
 for _mod in FAMILIES:

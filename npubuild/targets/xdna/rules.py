@@ -128,6 +128,13 @@ BY_OP: dict[str, tuple[Restriction, ...]] = {
     "rope": (FLOAT_ONLY,),
     "attention": (Restriction("attention with batch 1 only (q rank 2, or rank 3 with B = 1)", _batch_one),
                   Restriction("k and v with as many tokens as q (S == Skv)", lambda s, a, dt: s[1][-2] == s[0][-2]),
+                  Restriction("q, k and v only: no mask input, past_key or past_value (the xdna design streams q "
+                              "and sends k and v whole; it has no buffers for a mask or a cache): mask with "
+                              "mask: causal, or run the step on host", lambda s, a, dt: len(s) == 3),
+                  Restriction("kv_num_heads 0 or num_heads (grouped-query heads are not in the checked xdna design)",
+                              lambda s, a, dt: a["kv_num_heads"] in (0, a["num_heads"])),
+                  Restriction("softcap 0 (the checked xdna design has no tanh on the scores)",
+                              lambda s, a, dt: a["softcap"] == 0),
                   FLOAT_ONLY),
     "pool": (Restriction("avg pooling with padding needs count_include_pad: true (the NPU divides by kh*kw)",
                          _pool_divides_by_window),
