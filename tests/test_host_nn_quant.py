@@ -106,6 +106,15 @@ DEQUANTIZE = [
     ((3, 256), {"scales": [0.05, 1e-3, 7.0], "zero_points": [1, -128, 127], "axis": 0}),
     ((2, 4, 32), {"scales": [0.5, 0.1, 2.0, 3e-5], "axis": 1}),
 ]
+QUANTIZE_U8 = [  # ONNX QuantizeLinear to uint8: zero points in [0, 255], saturation at 0 and 255
+    ((64,), {"scales": [0.5], "zero_points": [128]}),
+    ((3, 4, 5), {"scales": [0.05, 0.1, 0.25, 1e-3], "zero_points": [0, 255, 17, 128], "axis": 1}),
+    ((2, 6), {"scales": [0.02]}),
+]
+DEQUANTIZE_U8 = [
+    ((256,), {"scales": [0.05], "zero_points": [128]}),
+    ((3, 256), {"scales": [0.05, 1e-3, 7.0], "zero_points": [0, 255, 200], "axis": 0}),
+]
 MATMUL = [  # (dtype, a shape, b shape)
     ("f32", (4, 16), (16, 8)),
     ("f32", (2, 3, 37), (37, 5)),
@@ -130,6 +139,8 @@ def _instances():
     out += [make_instance("im2col", dt, [xs], at) for dt, xs, at in IM2COL]
     out += [make_instance("quantize", "i8", [xs], at) for xs, at in QUANTIZE]
     out += [make_instance("dequantize", "i8", [xs], at) for xs, at in DEQUANTIZE]
+    out += [make_instance("quantize", "u8", [xs], at) for xs, at in QUANTIZE_U8]
+    out += [make_instance("dequantize", "u8", [xs], at) for xs, at in DEQUANTIZE_U8]
     out += [make_instance("matmul", dt, [a, b], None) for dt, a, b in MATMUL]
     return out
 
@@ -361,7 +372,9 @@ def test_quantize(inst, kernels):
 @pytest.mark.parametrize("inst", _of("dequantize"), ids=_ids(_of("dequantize")))
 def test_dequantize(inst, kernels):
     shape = inst.inputs[0].shape
-    q = (np.arange(math.prod(shape)) % 256 - 128).astype(np.int8).reshape(shape)  # every code in every channel
+    codes = np.arange(math.prod(shape)) % 256  # every code in every channel
+    q = (codes - 128).astype(np.int8) if inst.dtype == "i8" else codes.astype(np.uint8)
+    q = q.reshape(shape)
     got = kernels[inst.key](q)
     assert_exact(inst, got, _oracle(inst, [q]))
 

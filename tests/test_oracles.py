@@ -411,6 +411,10 @@ case("quantize", [[[1.0, 1.0], [-1.0, 0.5]]], [[2, 3], [-2, 1]],
      {"scales": [0.5, 0.25], "zero_points": [0, -1], "axis": 1}, dtype="i8")
 case("quantize", [[[1.0, 1.0], [1.0, 1.0]]], [[1, 1], [4, 4]], {"scales": [1.0, 0.25], "axis": 0}, dtype="i8")
 case("dequantize", [[-128, 0, 127]], [-64.5, -0.5, 63.0], {"scales": [0.5], "zero_points": [1]}, dtype="i8")
+# uint8 (ONNX's default quantized type): saturates at 0 and 255; 0.25 / 0.5 = 0.5 ties to even 0
+case("quantize", [[0.0, 0.25, 0.75, 100.0, -100.0, -63.9]], [128, 128, 130, 255, 0, 0],
+     {"scales": [0.5], "zero_points": [128]}, dtype="u8")
+case("dequantize", [[0, 128, 255]], [-64.0, 0.0, 63.5], {"scales": [0.5], "zero_points": [128]}, dtype="u8")
 case("dequantize", [[[2, 3], [-2, 1]]], [[1.0, 1.0], [-1.0, 0.5]],
      {"scales": [0.5, 0.25], "zero_points": [0, -1], "axis": -1}, dtype="i8")
 

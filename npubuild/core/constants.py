@@ -1,7 +1,9 @@
 """Names shared by the whole package, importable without loading the op catalog."""
 from __future__ import annotations
 
-DTYPES = ("f32", "f16", "bf16", "i8", "i32", "i64", "bool")
+DTYPES = ("f32", "f16", "bf16", "i8", "u8", "i32", "i64", "bool")
+# u8 (uint8, ONNX's quantized weights and images) is a storage type: cast, movement, compares,
+# where and quantize/dequantize take it, arithmetic does not (it is not in NUMERIC_DTYPES)
 FLOAT_DTYPES = ("f32", "f16", "bf16")
 NUMERIC_DTYPES = ("f32", "f16", "bf16", "i8", "i32", "i64")
 TARGETS = ("ref", "host", "xdna", "ane")
@@ -30,13 +32,14 @@ NUMPY_DTYPE = {
     "f16": "float16",
     "bf16": "bfloat16",
     "i8": "int8",
+    "u8": "uint8",
     "i32": "int32",
     "i64": "int64",
     "bool": "bool",
 }
 
 # bytes per element in memory (bool: one byte holding 0/1, as in NumPy)
-DTYPE_BYTES = {"f32": 4, "i32": 4, "f16": 2, "bf16": 2, "i8": 1, "bool": 1, "i64": 8}
+DTYPE_BYTES = {"f32": 4, "i32": 4, "f16": 2, "bf16": 2, "i8": 1, "u8": 1, "bool": 1, "i64": 8}
 
 
 # What `npubuild ops` says about each float dtype on xdna: AIE2/AIE2P cores have no

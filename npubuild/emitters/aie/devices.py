@@ -85,6 +85,10 @@ XDNA_I64_TEXT = (
     "no i64 tensors (the NPU's shim DMA moves elements of at most 32 bits): use i32"
     "; argmax/argmin/gather: attrs index_dtype: i32"
 )
+XDNA_U8_TEXT = (
+    "no u8 tensors (no xdna design has been checked with unsigned bytes; the simulated and golden designs "
+    "carry i8, i32, f32 and bf16): cast to i32 or i8 first, or run the kernel on host"
+)
 XDNA_F16_TEXT = (
     "no f16 tensors (Peano compiles every 16-bit float as bfloat16, so f16 would be computed wrongly): "
     "use bf16, the NPU's float (or f32, which AIE cores compute in software)"

@@ -30,7 +30,7 @@ from typing import Callable
 
 from ...ops.registry import norm_axis
 from ...specfile.instances import KernelInstance
-from .mlir_text import KernelBuilder
+from .mlir_text import UNSIGNED, KernelBuilder, int_max, int_min
 from .nn import f32, free_scratch, load_f32, scf_for, scratch, store_f32, to_f32
 
 _ROUND_MAGIC = 12582912.0  # 1.5 * 2^23
@@ -118,8 +118,9 @@ def emit_quantize(inst: KernelInstance) -> str:
         v = _clamp_f(b, _not_nan_or_zero(b, v), -1024.0, 1024.0)
         r = f32(b, "subf", f32(b, "addf", v, magic), magic)  # round half to even, |v| <= 1024
         q = b.op(f"arith.fptosi {r} : f32 to i32")
-        q = _clamp_i(b, b.op(f"arith.addi {q}, {zp} : i32"), -128, 127)
-        b.store(b.op(f"arith.trunci {q} : i32 to i8"), b.out_arg, shape, "i8", ivs)
+        dt = inst.output.dtype  # i8 or u8: the same byte once clamped to its range
+        q = _clamp_i(b, b.op(f"arith.addi {q}, {zp} : i32"), int_min(dt), int_max(dt))
+        b.store(b.op(f"arith.trunci {q} : i32 to i8"), b.out_arg, shape, dt, ivs)
     free_scratch(b, frees)
     return b.finish()
 
@@ -131,8 +132,9 @@ def emit_dequantize(inst: KernelInstance) -> str:
     params = _Params(b, inst, frees)
     with b.loop_nest(shape) as ivs:
         scale, zp = params.at(ivs)
-        q = b.load(b.in_args[0], shape, "i8", ivs)
-        q = b.op(f"arith.extsi {q} : i8 to i32")
+        dt = inst.inputs[0].dtype
+        q = b.load(b.in_args[0], shape, dt, ivs)
+        q = b.op(f"arith.{'extui' if dt in UNSIGNED else 'extsi'} {q} : i8 to i32")
         d = b.op(f"arith.sitofp {b.op(f'arith.subi {q}, {zp} : i32')} : i32 to f32")
         b.store(f32(b, "mulf", d, scale), b.out_arg, shape, "f32", ivs)
     free_scratch(b, frees)
