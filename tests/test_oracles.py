@@ -377,6 +377,20 @@ case("attention", [[[1.0]], [[1.0], [2.0]], [[10.0], [20.0]]],
        / (math.exp(2 * math.tanh(0.5)) + math.exp(2 * math.tanh(1.0)))]], {"num_heads": 1, "head_dim": 1, "softcap": 2.0})
 
 
+# ==== matmul_nbits ========================================================================
+
+# one row of weights, K = 16 in one block: bytes 0x21 = codes (1, 2), 0xF0 = (0, 15), the rest 0x88 = (8, 8);
+# zero point 8 (the default), scale 0.5: w = (code - 8) / 2 = -3.5, -3, -4, 3.5, 0 x 12
+_NB_BYTES = [[[0x21, 0xF0] + [0x88] * 6]]
+_NB_A = [[1.0, 2.0, 3.0, 4.0] + [5.0] * 12]
+case("matmul_nbits", [_NB_A, _NB_BYTES, [[0.5]]], [[-3.5 * 1 - 3 * 2 - 4 * 3 + 3.5 * 4]], {"block_size": 16})
+# the same with a packed zero point 0x05 (block 0: low nibble 5): w = (code - 5) / 2
+case("matmul_nbits", [_NB_A, _NB_BYTES, [[0.5]], [[0x05]]],
+     [[(-4 * 1 - 3 * 2 - 5 * 3 + 10 * 4 + sum(3 * 5.0 for _ in range(12))) / 2]], {"block_size": 16})
+# bits 8: codes are the bytes; K = 16 (one block), zero point 128 (default): w = (byte - 128) * 0.25
+case("matmul_nbits", [[[1.0] * 16], [[[128 + i for i in range(16)]]], [[0.25]]], [[sum(i * 0.25 for i in range(16))]],
+     {"bits": 8, "block_size": 16})
+
 # ==== pool / im2col =======================================================================
 
 P = [[[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]]]  # 1x1x3x3
@@ -512,8 +526,9 @@ def test_every_op_has_a_hand_case():
 
 
 def test_every_attr_with_choices_is_covered():
-    """Each choice of a str attr is exercised by some case (gelu tanh, pad reflect, ...)."""
-    seen = {(c.op, k, v) for c in CASES for k, v in normalize_attrs(REGISTRY[c.op], c.attrs).items() if isinstance(v, str)}
+    """Each choice of a str (or int) attr is exercised by some case (gelu tanh, pad reflect, matmul_nbits bits 8, ...)."""
+    seen = {(c.op, k, v) for c in CASES for k, v in normalize_attrs(REGISTRY[c.op], c.attrs).items()
+            if isinstance(v, (str, int))}
     missing = [
         f"{op.name}.{a.name}={ch}"
         for op in REGISTRY.values()

@@ -11,7 +11,7 @@ import pytest
 from npubuild import targets
 from npubuild.core.errors import OpError
 from npubuild.ops import REGISTRY, normalize_attrs
-from npubuild.emitters.aie.devices import XDNA_F16_TEXT, XDNA_I64_TEXT, XDNA_U8_TEXT
+from npubuild.emitters.aie.devices import NO_XDNA_DESIGN, XDNA_F16_TEXT, XDNA_I64_TEXT, XDNA_U8_TEXT
 
 BANNED = (("i64", XDNA_I64_TEXT), ("f16", XDNA_F16_TEXT), ("u8", XDNA_U8_TEXT))
 from npubuild.specfile.instances import make_instance
@@ -183,6 +183,7 @@ XDNA_REJECTS = [
     ("attention", [(4, 8), (6, 8), (6, 8)], {"num_heads": 2, "head_dim": 4}, "f32"),
     ("attention", [(4, 8), (4, 8), (4, 8)], {"num_heads": 2, "head_dim": 4}, "f16"),
     ("lt", [(4, 8), (4, 8)], {}, "u8"),
+    ("matmul_nbits", [(1, 64), (8, 2, 16), (8, 2)], {}, "bf16"),
     ("attention", [(4, 8), (4, 8), (4, 8), (4, 4)], {"num_heads": 2, "head_dim": 4}, "f32"),
     ("attention", [(4, 8), (4, 4), (4, 4)], {"num_heads": 2, "head_dim": 4, "kv_num_heads": 1}, "f32"),
     ("attention", [(4, 8), (4, 8), (4, 8)], {"num_heads": 2, "head_dim": 4, "softcap": 20.0}, "f32"),
@@ -249,8 +250,12 @@ def test_xdna_rejects(op_name, shapes, attrs, dtype):
     op.infer(shapes, attrs)  # the combination itself is valid
     problems = xdna_problems(op_name, shapes, attrs, dtype)
     assert problems
-    assert XDNA.supports(op_name, shapes, dtype, attrs) == "; ".join(problems)
-    assert XDNA.supports(op_name) is None  # the op itself is emitted: only this combination is refused
+    if op_name in NO_XDNA_DESIGN:  # no design at all: refused whatever the shapes, saying what is missing
+        assert XDNA.supports(op_name) == XDNA.supports(op_name, shapes, dtype, attrs) == NO_XDNA_DESIGN[op_name]
+        assert problems[0] == NO_XDNA_DESIGN[op_name]
+    else:
+        assert XDNA.supports(op_name, shapes, dtype, attrs) == "; ".join(problems)
+        assert XDNA.supports(op_name) is None  # the op itself is emitted: only this combination is refused
     # the other targets run everything
     for target in ("ref", "host"):
         assert targets.get(target).supports(op_name, shapes, dtype, attrs) is None

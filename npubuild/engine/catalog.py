@@ -45,7 +45,10 @@ def ops_catalog(bodies: bool = False) -> list[dict]:
 def xdna_design_kind(name: str) -> str:
     """How the xdna design streams this op (see docs/kernels.md)."""
     from ..emitters.aie import split
+    from ..emitters.aie.devices import NO_XDNA_DESIGN
 
+    if name in NO_XDNA_DESIGN:
+        return "none (refused at spec time: the restriction below says what is missing)"
     if name == "matmul":
         return ("int8 and bf16 GEMM: one dispatch per shape on all cores (mm.cc, whole_array structure); int8: the "
                 "blocked overlay where that cannot fit")

@@ -44,7 +44,9 @@ EMITTER_VERSION: str = _source_hash()
 def has_emitter(op_name: str) -> bool:
     from ..host import has_emitter as host_has
 
-    return op_name == "matmul" or host_has(op_name)
+    from .devices import NO_XDNA_DESIGN
+
+    return op_name == "matmul" or (host_has(op_name) and op_name not in NO_XDNA_DESIGN)
 
 
 def design_for(inst: KernelInstance, options: dict | None = None):
@@ -59,6 +61,10 @@ def _design_for(inst: KernelInstance, options: dict | None):
     from .check import check_design
 
     _check_element_types(inst)
+    from .devices import NO_XDNA_DESIGN
+
+    if inst.op in NO_XDNA_DESIGN:
+        raise UnsupportedOnTarget(f"{inst.id}: {NO_XDNA_DESIGN[inst.op]}")
 
     if inst.op == "matmul":
         from .gemm import overlay_for

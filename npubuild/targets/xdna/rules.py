@@ -11,7 +11,7 @@ a failed one is an error at the spec line), and ``supports(op, shapes, dtype, at
 """
 from __future__ import annotations
 
-from ...emitters.aie.devices import XDNA_F16_TEXT, XDNA_I64_TEXT, XDNA_U8_TEXT
+from ...emitters.aie.devices import NO_XDNA_DESIGN, XDNA_F16_TEXT, XDNA_I64_TEXT, XDNA_U8_TEXT
 from ...ops.registry import (
     REGISTRY,
     OpDef,
@@ -141,6 +141,7 @@ BY_OP: dict[str, tuple[Restriction, ...]] = {
              FLOAT_ONLY),
     "im2col": (FLOAT_ONLY,),
     # quant
+    **{op: (Restriction(text, lambda s, a, dt: False),) for op, text in NO_XDNA_DESIGN.items()},
     "matmul": (only_dtypes(("i8", "bf16"), "the NPU GEMM computes in int8 with int32 accumulation, or in "
                            "bf16 with f32 accumulation; f32 would be soft-float"),),
 }
@@ -216,6 +217,8 @@ def supports(op: str, shapes=None, dtype: str | None = None, attrs: dict | None 
     ``attrs`` are the normalized attrs (None: the op's defaults)."""
     from ...emitters.aie import has_emitter
 
+    if op in NO_XDNA_DESIGN:  # no design, and the spec loader refuses it with this text (its BY_OP restriction)
+        return NO_XDNA_DESIGN[op]
     if not has_emitter(op):
         return "not yet emitted"
     if shapes is None or dtype is None or op not in REGISTRY:
