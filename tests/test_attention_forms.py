@@ -88,7 +88,7 @@ def _bound(inst, xs):
     q = absq[0].reshape(dims.batch, dims.s, dims.heads, dims.head_dim)
     k = k_all.reshape(dims.batch, dims.total, dims.kv_heads, dims.head_dim)
     k = np.repeat(k, dims.group, axis=2)
-    big_a = np.einsum("bshd,bthd->bhs", q, k) * attention_scale(a)  # Σ_t over keys >= max_j: safe
+    big_a = np.einsum("bshd,bthd->bhst", q, k).max(axis=-1) * attention_scale(a)  # over every key, masked too
     if "mask" in at and xs[at["mask"]].dtype != np.bool_:
         m = np.abs(wide[at["mask"]])
         big_a = big_a + np.max(m[np.isfinite(m)], initial=0.0)
