@@ -72,6 +72,7 @@ CASES = [
     ("attention", [(2, 8), (2, 4), (2, 4), (2, 5), (3, 4), (3, 4)],
      {"num_heads": 2, "head_dim": 4, "kv_num_heads": 1, "mask_kind": "additive", "softcap": 4.0}),
     ("matmul_nbits", [(2, 32), (3, 2, 8), (3, 2), (3, 1)], {"block_size": 16}),
+    ("dequantize_nbits", [(3, 2, 16), (3, 2)], {"bits": 8, "block_size": 16}),
     ("pool", [(1, 2, 4, 4)], {"mode": "max", "kernel_size": [2, 2]}),
     ("pool", [(1, 2, 4, 4)], {"mode": "avg", "kernel_size": [2, 2]}),
     ("im2col", [(1, 2, 4, 4)], {"kernel_size": [2, 2]}),

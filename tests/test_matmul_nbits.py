@@ -181,3 +181,29 @@ def test_4bit_1x4096x4096_block_32_builds_and_runs_on_ref_and_host(tmp_path):
     np.testing.assert_array_equal(out["ref"], want)
     wd = dequantized_weight(w, s, None, inst.attrs).astype(np.float64)
     assert_within(inst, out["host"], want, 4096 * U32 * (np.abs(x.astype(np.float64)) @ np.abs(wd).T))
+
+
+DEQUANTIZE = [make_instance("dequantize_nbits", dt, s[1:], at) for dt, s, at in CASES]
+
+
+@pytest.fixture(scope="module")
+def dequantize_kernels(tmp_path_factory):
+    ks = compile_kernels(DEQUANTIZE, tmp_path_factory.mktemp("dequantize_nbits"))
+    yield ks
+    for k in ks.values():
+        k.close()
+
+
+@pytest.mark.parametrize("inst", DEQUANTIZE, ids=[i.id for i in DEQUANTIZE])
+def test_dequantize_nbits_is_matmul_nbits_weight_as_matmul_b(inst, dequantize_kernels):
+    """dequantize_nbits gives w^T [K, N], bit for bit on the host (bf16: rounded once), and a @ it is
+    matmul_nbits' product (the oracles: the same float64 sum)."""
+    xs = _inputs(make_instance("matmul_nbits", inst.dtype, [(1, inst.output.shape[0])] + list(inst.shapes), inst.attrs),
+                 _rng(inst))
+    got = dequantize_kernels[inst.key](*xs[1:])
+    want = _oracle(inst, xs[1:])
+    assert want.shape == inst.output.shape
+    assert_exact(inst, got, want)
+    if inst.dtype == "f32":
+        mm = make_instance("matmul_nbits", "f32", [xs[0].shape] + list(inst.shapes), inst.attrs)
+        np.testing.assert_array_equal(_oracle(mm, xs), (xs[0].astype(np.float64) @ want.astype(np.float64)).astype(np.float32))

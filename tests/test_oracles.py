@@ -387,6 +387,14 @@ case("matmul_nbits", [_NB_A, _NB_BYTES, [[0.5]]], [[-3.5 * 1 - 3 * 2 - 4 * 3 + 3
 # the same with a packed zero point 0x05 (block 0: low nibble 5): w = (code - 5) / 2
 case("matmul_nbits", [_NB_A, _NB_BYTES, [[0.5]], [[0x05]]],
      [[(-4 * 1 - 3 * 2 - 5 * 3 + 10 * 4 + sum(3 * 5.0 for _ in range(12))) / 2]], {"block_size": 16})
+# dequantize_nbits: the same weight as matmul's b [K, N] = [16, 1]
+case("dequantize_nbits", [_NB_BYTES, [[0.5]]], [[-3.5], [-3.0], [-4.0], [3.5]] + [[0.0]] * 12, {"block_size": 16})
+# two blocks, zero points packed in one byte 0x35 (block 0: 5, block 1: 3), scales 0.5 and 2;
+# block 1's bytes 0x0F are codes (15, 0): w = (15 - 3) * 2 = 24 and (0 - 3) * 2 = -6, alternating
+case("dequantize_nbits", [[[[0x21, 0xF0] + [0x88] * 6, [0x0F] * 8]], [[0.5, 2.0]], [[0x35]]],
+     [[v] for v in [-2.0, -1.5, -2.5, 5.0] + [1.5] * 12 + [24.0, -6.0] * 8], {"block_size": 16})
+case("dequantize_nbits", [[[[128 + i for i in range(16)]]], [[0.25]]], [[i * 0.25] for i in range(16)],
+     {"bits": 8, "block_size": 16})
 # bits 8: codes are the bytes; K = 16 (one block), zero point 128 (default): w = (byte - 128) * 0.25
 case("matmul_nbits", [[[1.0] * 16], [[[128 + i for i in range(16)]]], [[0.25]]], [[sum(i * 0.25 for i in range(16))]],
      {"bits": 8, "block_size": 16})

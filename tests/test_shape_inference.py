@@ -184,6 +184,7 @@ XDNA_REJECTS = [
     ("attention", [(4, 8), (4, 8), (4, 8)], {"num_heads": 2, "head_dim": 4}, "f16"),
     ("lt", [(4, 8), (4, 8)], {}, "u8"),
     ("matmul_nbits", [(1, 64), (8, 2, 16), (8, 2)], {}, "bf16"),
+    ("dequantize_nbits", [(8, 2, 16), (8, 2)], {}, "bf16"),
     ("attention", [(4, 8), (4, 8), (4, 8), (4, 4)], {"num_heads": 2, "head_dim": 4}, "f32"),
     ("attention", [(4, 8), (4, 4), (4, 4)], {"num_heads": 2, "head_dim": 4, "kv_num_heads": 1}, "f32"),
     ("attention", [(4, 8), (4, 8), (4, 8)], {"num_heads": 2, "head_dim": 4, "softcap": 20.0}, "f32"),

@@ -95,6 +95,8 @@ NO_XDNA_DESIGN = {
     "matmul_nbits": "no xdna design: it needs a core body that unpacks the 4/8-bit codes and applies the "
     "per-block scales and zero points ahead of mm.cc's bf16 GEMM tiles, which npubuild does not have; "
     "run it on host, or dequantize the weights once to bf16 and use matmul bf16",
+    "dequantize_nbits": "no xdna design: it needs a core body that unpacks the 4/8-bit codes (the u8 bytes "
+    "no checked design carries); dequantize on host, once, and feed the bf16 weight to matmul bf16",
 }
 XDNA_F16_TEXT = (
     "no f16 tensors (Peano compiles every 16-bit float as bfloat16, so f16 would be computed wrongly): "

@@ -1,5 +1,6 @@
-"""Host emitter of matmul_nbits (npubuild/ops/matmul_nbits.py): a weight-only
-quantized matmul, its 4- or 8-bit codes unpacked in the loop.
+"""Host emitters of matmul_nbits and dequantize_nbits (npubuild/ops/matmul_nbits.py):
+a weight-only quantized matmul, its 4- or 8-bit codes unpacked in the loop, and
+the same weight dequantized into matmul's b layout [K, N].
 
 Per output ``y[..., n]``, blocks of K in order, and in each block its bytes in
 order (bits 4: the low nibble's code, then the high one's):
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ...ops.matmul_nbits import nbits_layout
+from ...ops.matmul_nbits import nbits_layout, weight_layout
 from ...specfile.instances import KernelInstance
 from .mlir_text import KernelBuilder
 from .nn import f32, idx_add, idx_add_const, idx_mul, load_f32, scf_for, store_f32
@@ -43,48 +44,87 @@ def _to_f32(b: KernelBuilder, code: str) -> str:
     return b.op(f"arith.sitofp {code} : i32 to f32")
 
 
+class _Blocks:
+    """The packed weight of an instance: ``b``, ``scales`` and the optional ``zero_points`` arguments
+    at ``first`` (0: dequantize_nbits, 1: matmul_nbits)."""
+
+    def __init__(self, b: KernelBuilder, inst: KernelInstance, first: int):
+        self.b, self.inst = b, inst
+        self.bits, self.bs = inst.attrs["bits"], inst.attrs["block_size"]
+        self.per_byte = 8 // self.bits
+        self.codes, self.scales = b.in_args[first : first + 2]
+        self.codes_shape, self.scales_shape = inst.shapes[first : first + 2]
+        self.zps = b.in_args[first + 2] if len(inst.inputs) == first + 3 else None
+        self.default_zp = b.float_const(2.0 ** (self.bits - 1), "f32")
+
+    def params(self, n: str, blk: str) -> tuple[str, str]:
+        """(scale, zero point), both f32, of block ``blk`` of row ``n``."""
+        b, inst = self.b, self.inst
+        scale = load_f32(b, self.scales, self.scales_shape, inst.dtype, [n, blk])
+        if self.zps is None:
+            return scale, self.default_zp
+        zp_shape = inst.inputs[-1].shape
+        if self.bits == 8:
+            return scale, _to_f32(b, _byte_i32(b, self.zps, zp_shape, [n, blk]))
+        # block j's zero point: byte j / 2, low nibble first
+        byte = _byte_i32(b, self.zps, zp_shape, [n, b.op(f"arith.divui {blk}, {b.index(2)} : index")])
+        odd = b.op(f"arith.remui {blk}, {b.index(2)} : index")
+        shift = b.op(f"arith.index_cast {idx_mul(b, odd, 4)} : index to i32")
+        return scale, _to_f32(b, _nibble(b, byte, shift))
+
+    def weights(self, n: str, blk: str, j: str, scale: str, zp: str) -> list[str]:
+        """The f32 weights ``(code - zp) * scale`` of byte ``j`` of the block (bits 4: low nibble's first)."""
+        b = self.b
+        byte = _byte_i32(b, self.codes, self.codes_shape, [n, blk, j])
+        codes = [byte] if self.bits == 8 else [_nibble(b, byte, False), _nibble(b, byte, True)]
+        return [f32(b, "mulf", f32(b, "subf", _to_f32(b, c), zp), scale) for c in codes]
+
+
 def emit_matmul_nbits(inst: KernelInstance) -> str:
-    a_attrs = inst.attrs
-    bits, bs = a_attrs["bits"], a_attrs["block_size"]
-    kk, nn, blocks = nbits_layout(inst.shapes, a_attrs)
+    kk, nn, blocks = nbits_layout(inst.shapes, inst.attrs)
     dt = inst.dtype
-    shapes = inst.shapes
-    a_shape, b_shape, s_shape = shapes[0], shapes[1], shapes[2]
-    has_zp = len(shapes) == 4
-    b = KernelBuilder(inst, f"matmul_nbits {bits}-bit codes in blocks of {bs} along K, "
-                            f"{'packed uint8' if has_zp else 'default'} zero points; f32 accumulation")
-    a_arg, b_arg, s_arg = b.in_args[:3]
+    a_shape = inst.shapes[0]
+    b = KernelBuilder(inst, _title(inst, "matmul_nbits") + "; f32 accumulation")
+    w = _Blocks(b, inst, 1)
     zero = b.float_const(0.0, "f32")
-    default_zp = b.float_const(2.0 ** (bits - 1), "f32")
-    per_byte = 8 // bits
     with b.loop_nest(a_shape[:-1]) as lead:
         with b.loop_nest([nn]) as (n,):
             with scf_for(b, b.index(0), b.index(blocks), [zero], ["f32"]) as lblk:
-                blk = lblk.iv
-                scale = load_f32(b, s_arg, s_shape, dt, [n, blk])
-                if not has_zp:
-                    zp = default_zp
-                elif bits == 8:
-                    zp = _to_f32(b, _byte_i32(b, b.in_args[3], shapes[3], [n, blk]))
-                else:  # block j's zero point: byte j / 2, low nibble first
-                    byte = _byte_i32(b, b.in_args[3], shapes[3], [n, b.op(f"arith.divui {blk}, {b.index(2)} : index")])
-                    odd = b.op(f"arith.remui {blk}, {b.index(2)} : index")
-                    shift = b.op(f"arith.index_cast {idx_mul(b, odd, 4)} : index to i32")
-                    zp = _to_f32(b, _nibble(b, byte, shift))
-                k0 = idx_mul(b, blk, bs)
-                with scf_for(b, b.index(0), b.index(bs // per_byte), [lblk.args[0]], ["f32"]) as lj:
-                    byte = _byte_i32(b, b_arg, b_shape, [n, blk, lj.iv])
-                    codes = [byte] if bits == 8 else [_nibble(b, byte, False), _nibble(b, byte, True)]
-                    k = idx_add(b, k0, idx_mul(b, lj.iv, per_byte))
+                scale, zp = w.params(n, lblk.iv)
+                k0 = idx_mul(b, lblk.iv, w.bs)
+                with scf_for(b, b.index(0), b.index(w.bs // w.per_byte), [lblk.args[0]], ["f32"]) as lj:
+                    k = idx_add(b, k0, idx_mul(b, lj.iv, w.per_byte))
                     acc = lj.args[0]
-                    for i, code in enumerate(codes):
-                        w = f32(b, "mulf", f32(b, "subf", _to_f32(b, code), zp), scale)
-                        av = load_f32(b, a_arg, a_shape, dt, lead + [idx_add_const(b, k, i)])
-                        acc = f32(b, "addf", acc, f32(b, "mulf", av, w))
+                    for i, wv in enumerate(w.weights(n, lblk.iv, lj.iv, scale, zp)):
+                        av = load_f32(b, b.in_args[0], a_shape, dt, lead + [idx_add_const(b, k, i)])
+                        acc = f32(b, "addf", acc, f32(b, "mulf", av, wv))
                     lj.next = [acc]
                 lblk.next = [lj.result]
             store_f32(b, lblk.result, b.out_arg, inst.output.shape, dt, lead + [n])
     return b.finish()
 
 
-EMITTERS: dict[str, Callable[[KernelInstance], str]] = {"matmul_nbits": emit_matmul_nbits}
+def emit_dequantize_nbits(inst: KernelInstance) -> str:
+    nn, blocks = weight_layout("dequantize_nbits", inst.shapes, inst.attrs)
+    b = KernelBuilder(inst, _title(inst, "dequantize_nbits") + "; the weight as matmul's b [K, N]")
+    w = _Blocks(b, inst, 0)
+    with b.loop_nest([nn, blocks]) as (n, blk):
+        scale, zp = w.params(n, blk)
+        k0 = idx_mul(b, blk, w.bs)
+        with b.loop_nest([w.bs // w.per_byte]) as (j,):
+            k = idx_add(b, k0, idx_mul(b, j, w.per_byte))
+            for i, wv in enumerate(w.weights(n, blk, j, scale, zp)):
+                store_f32(b, wv, b.out_arg, inst.output.shape, inst.dtype, [idx_add_const(b, k, i), n])
+    return b.finish()
+
+
+def _title(inst: KernelInstance, op: str) -> str:
+    a = inst.attrs
+    zps = "packed uint8" if inst.input_names[-1] == "zero_points" else "default"
+    return f"{op} {a['bits']}-bit codes in blocks of {a['block_size']} along K, {zps} zero points"
+
+
+EMITTERS: dict[str, Callable[[KernelInstance], str]] = {
+    "matmul_nbits": emit_matmul_nbits,
+    "dequantize_nbits": emit_dequantize_nbits,
+}
