@@ -190,6 +190,13 @@ def test_spec_names_the_optional_inputs(tmp_path):
         "specs/kernels/k.yaml:7: kernel family 'dec': missing shape for input 'past_value' of 'attention'; add "
         "past_value: [..] (inputs: q, k, v, past_key, past_value)"
     ]
+    k.write_text(k.read_text().replace("past_key: [4, 32]}", "past_key: [4, 32], past_valeu: [4, 32]}"))
+    with pytest.raises(SpecError) as e:
+        load_specs(tmp_path / "specs", tmp_path)
+    assert [str(d) for d in e.value.diagnostics] == [
+        "specs/kernels/k.yaml:7: kernel family 'dec': op 'attention' has no input 'past_valeu' (did you mean "
+        "'past_value'?); inputs: 3 inputs (q, k, v), then optionally mask, then optionally past_key and past_value"
+    ]
     k.write_text(k.read_text().rsplit("\n", 2)[0] + "\n")
     spec = load_specs(tmp_path / "specs", tmp_path)
     (inst,) = spec.families["dec"].instances
