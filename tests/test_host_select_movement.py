@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from npubuild.core.canonical import canonical_json
-from npubuild.core.constants import DTYPES as ALL_DTYPES
+from npubuild.core.constants import BYTE_DTYPES as ALL_DTYPES  # cast and movement take every dtype of a byte or more
 from npubuild.core.constants import NUMERIC_DTYPES as ALL_NUMERIC
 from npubuild.core.constants import NUMPY_DTYPE, numpy_dtype
 from npubuild.emitters import host as emitters

@@ -437,6 +437,12 @@ case("dequantize", [[-128, 0, 127]], [-64.5, -0.5, 63.0], {"scales": [0.5], "zer
 case("quantize", [[0.0, 0.25, 0.75, 100.0, -100.0, -63.9]], [128, 128, 130, 255, 0, 0],
      {"scales": [0.5], "zero_points": [128]}, dtype="u8")
 case("dequantize", [[0, 128, 255]], [-64.0, 0.0, 63.5], {"scales": [0.5], "zero_points": [128]}, dtype="u8")
+# int4 / uint4 (ONNX opset 21): saturate at [-8, 7] / [0, 15]
+case("quantize", [[0.0, 0.75, 1.25, 3.5, 100.0, -100.0]], [0, 2, 2, 7, 7, -8], {"scales": [0.5]}, dtype="i4")
+case("quantize", [[0.0, 0.75, -2.0, 3.5, 100.0, -100.0]], [8, 10, 4, 15, 15, 0], {"scales": [0.5], "zero_points": [8]},
+     dtype="u4")
+case("dequantize", [[-8, -1, 0, 7]], [-4.5, -1.0, -0.5, 3.0], {"scales": [0.5], "zero_points": [1]}, dtype="i4")
+case("dequantize", [[0, 8, 15]], [-4.0, 0.0, 3.5], {"scales": [0.5], "zero_points": [8]}, dtype="u4")
 case("dequantize", [[[2, 3], [-2, 1]]], [[1.0, 1.0], [-1.0, 0.5]],
      {"scales": [0.5, 0.25], "zero_points": [0, -1], "axis": -1}, dtype="i8")
 

@@ -11,9 +11,10 @@ import pytest
 from npubuild import targets
 from npubuild.core.errors import OpError
 from npubuild.ops import REGISTRY, normalize_attrs
-from npubuild.emitters.aie.devices import NO_XDNA_DESIGN, XDNA_F16_TEXT, XDNA_I64_TEXT, XDNA_U8_TEXT
+from npubuild.emitters.aie.devices import NO_XDNA_DESIGN, XDNA_F16_TEXT, XDNA_I64_TEXT, XDNA_SUB_BYTE_TEXT, XDNA_U8_TEXT
 
-BANNED = (("i64", XDNA_I64_TEXT), ("f16", XDNA_F16_TEXT), ("u8", XDNA_U8_TEXT))
+BANNED = (("i64", XDNA_I64_TEXT), ("f16", XDNA_F16_TEXT), ("u8", XDNA_U8_TEXT), ("i4", XDNA_SUB_BYTE_TEXT),
+          ("u4", XDNA_SUB_BYTE_TEXT))
 from npubuild.specfile.instances import make_instance
 
 
@@ -133,12 +134,13 @@ def test_instance_dtypes_follow_the_signatures():
     assert a.output.dtype == "i64" and a.output.shape == (4,)
 
 
-def test_movement_ops_take_every_dtype():
-    from npubuild.ops.registry import DTYPES
+def test_movement_ops_take_every_dtype_of_a_byte_or_more():
+    from npubuild.ops.registry import BYTE_DTYPES, DTYPES
 
+    assert set(DTYPES) - set(BYTE_DTYPES) == {"i4", "u4"}  # quantize/dequantize's codes only
     for name, op in REGISTRY.items():
         if op.family == "movement":
-            assert tuple(op.dtypes) == DTYPES, name
+            assert tuple(op.dtypes) == BYTE_DTYPES, name
 
 
 # ---- xdna restrictions (from the reference design) -----------------------------------------
@@ -183,6 +185,7 @@ XDNA_REJECTS = [
     ("attention", [(4, 8), (6, 8), (6, 8)], {"num_heads": 2, "head_dim": 4}, "f32"),
     ("attention", [(4, 8), (4, 8), (4, 8)], {"num_heads": 2, "head_dim": 4}, "f16"),
     ("lt", [(4, 8), (4, 8)], {}, "u8"),
+    ("quantize", [(4, 8)], {"scales": [0.5]}, "i4"),
     ("matmul_nbits", [(1, 64), (8, 2, 16), (8, 2)], {}, "bf16"),
     ("dequantize_nbits", [(8, 2, 16), (8, 2)], {}, "bf16"),
     ("attention", [(4, 8), (4, 8), (4, 8), (4, 4)], {"num_heads": 2, "head_dim": 4}, "f32"),
@@ -316,7 +319,7 @@ def test_every_xdna_restriction_is_exercised():
 
 
 @pytest.mark.parametrize("op_name", sorted(REGISTRY))
-def test_no_i64_f16_or_u8_tensor_reaches_xdna(op_name):
+def test_no_i64_f16_u8_or_4bit_tensor_reaches_xdna(op_name):
     """Every dtype (and str-attr choice) of every op whose instance would carry an i64, f16 or u8
     tensor is refused on xdna with the one message saying what to use; i32/f32 instances are not."""
     op = REGISTRY[op_name]
@@ -327,8 +330,8 @@ def test_no_i64_f16_or_u8_tensor_reaches_xdna(op_name):
             texts = [t for _, t in BANNED]
             problems = [r.text for r in XDNA.restrictions(op_name)
                         if r.text in texts and not r.check([()] * len(op.inputs), attrs, dt)]
-            for banned, text in BANNED:
-                if banned in (*ins, out):
+            for text in dict.fromkeys(t for _, t in BANNED):  # i4 and u4 share one text
+                if any(b in (*ins, out) for b, t in BANNED if t == text):
                     assert text in problems, (dt, attrs)
                     refused += 1
                 else:

@@ -124,7 +124,7 @@ CASES = [
      [(K + ":3", "unknown op 'sofmax' in kernel family 'f' (did you mean 'softmax'?); `npubuild ops` lists them")]),
     ("op_not_a_name", fam("op: [relu]\nshapes: [[4]]"), [(K + ":3", "unknown op ['relu']")]),
     ("unknown_dtype", fam("op: relu\ndtype: f23\nshapes: [[4]]"),
-     [(K + ":4", "unknown dtype 'f23' for kernel family 'f' (did you mean 'f32'?); use one of f32, f16, bf16, i8, u8, i32, i64, bool")]),
+     [(K + ":4", "unknown dtype 'f23' for kernel family 'f' (did you mean 'f32'?); use one of f32, f16, bf16, i8, u8, i4, u4, i32, i64, bool")]),
     ("dtype_not_allowed_for_op", fam("op: softmax\ndtype: i32\nshapes: [[4]]"),
      [(K + ":4", "kernel family 'f': op 'softmax' does not take dtype i32; use one of f32, f16, bf16")]),
     ("unknown_attr_at_key_line", fam("op: softmax\nattrs:\n  axsi:\n    0\nshapes: [[4]]"),

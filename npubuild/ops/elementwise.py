@@ -11,7 +11,7 @@ import math
 
 from .lazy_numpy import np
 from .registry import (
-    DTYPES,
+    BYTE_DTYPES,
     FLOAT_DTYPES,
     NUMERIC_DTYPES,
     Attr,
@@ -280,8 +280,8 @@ register(
         inputs=("x",),
         infer=_infer_unary,
         oracle=_cast,
-        attrs=(Attr("to", "str", choices=DTYPES, doc="destination dtype"),),
-        dtypes=DTYPES,
+        attrs=(Attr("to", "str", choices=BYTE_DTYPES, doc="destination dtype"),),
+        dtypes=BYTE_DTYPES,
         signature=_cast_signature,
         dtype_doc="the input has the op's dtype; the output has attr 'to'",
     )

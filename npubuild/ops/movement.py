@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..core.errors import OpError
 from .lazy_numpy import np
 from .registry import (
-    DTYPES,
+    BYTE_DTYPES,
     INDEX_DTYPE_ATTR,
     Attr,
     OpDef,
@@ -30,7 +30,7 @@ def _movement(name, doc, infer, oracle, attrs=(), **kw) -> OpDef:
         infer=infer,
         oracle=oracle,
         attrs=attrs,
-        dtypes=DTYPES,
+        dtypes=BYTE_DTYPES,
         **kw,
     )
 

@@ -10,13 +10,14 @@ result is dequantised as ``(float32(acc) * sx[m]) * sw[n]``. The helpers
 """
 from __future__ import annotations
 
+from ..core.constants import numpy_dtype
 from ..core.errors import OpError
 from .lazy_numpy import np
 from .registry import Attr, OpDef, fmt_shape, norm_axis, register
 
 I8_MIN, I8_MAX = -128, 127
 # the code range of each quantized dtype (ONNX QuantizeLinear's int8 / uint8 saturation)
-CODE_RANGE = {"i8": (I8_MIN, I8_MAX), "u8": (0, 255)}
+CODE_RANGE = {"i8": (I8_MIN, I8_MAX), "u8": (0, 255), "i4": (-8, 7), "u4": (0, 15)}
 
 # ---- quantize / dequantize ---------------------------------------------------------------
 
@@ -71,7 +72,7 @@ def _quantize(xs, attrs, dtype):
         r = np.rint(x / scale)  # float32 division, round half to even (ONNX QuantizeLinear)
         r = np.where(np.isnan(r), 0, np.clip(r, -1024, 1024)).astype("int32")  # NaN -> the zero point
     lo, hi = CODE_RANGE[dtype]
-    return np.clip(r + zp, lo, hi).astype("int8" if dtype == "i8" else "uint8")
+    return np.clip(r + zp, lo, hi).astype(numpy_dtype(dtype))
 
 
 def _dequantize(xs, attrs):
@@ -96,7 +97,8 @@ def _quant_signature(op: str):
 
 _QUANT_ATTRS = (
     Attr("scales", "floats", doc="positive scales: one for the whole tensor, or one per channel along axis"),
-    Attr("zero_points", "ints", [], doc="zero points (codes of the op's dtype: i8 or u8), one per scale; [] means all zero"),
+    Attr("zero_points", "ints", [], doc="zero points (codes of the op's dtype: i8, u8, i4 or u4), one per scale; "
+         "[] means all zero"),
     Attr("axis", "int", 1, doc="the channel axis (used only when there is more than one scale)"),
 )
 
@@ -213,16 +215,17 @@ register(
     OpDef(
         name="quantize",
         family="quant",
-        doc="q = saturate(round_half_even(x / scale) + zero_point) to int8 or uint8 (ONNX QuantizeLinear, per tensor "
-        "or per channel)",
+        doc="q = saturate(round_half_even(x / scale) + zero_point) to int8, uint8, int4 or uint4 (ONNX "
+        "QuantizeLinear, per tensor or per channel)",
         inputs=("x",),
         infer=_infer_quant("quantize"),
         oracle=_quantize,
         oracle_needs_dtype=True,
         attrs=_QUANT_ATTRS,
-        dtypes=("i8", "u8"),
+        dtypes=("i8", "u8", "i4", "u4"),
         signature=_quant_signature("quantize"),
-        dtype_doc="the op's dtype (i8 or u8) names the output and the range of the zero points; the input x is f32",
+        dtype_doc="the op's dtype (i8, u8, i4 or u4) names the output and the range of the zero points; the input x "
+        "is f32",
     ),
     OpDef(
         name="dequantize",
@@ -232,9 +235,10 @@ register(
         infer=_infer_quant("dequantize"),
         oracle=_dequantize,
         attrs=_QUANT_ATTRS,
-        dtypes=("i8", "u8"),
+        dtypes=("i8", "u8", "i4", "u4"),
         signature=_quant_signature("dequantize"),
-        dtype_doc="the op's dtype (i8 or u8) names the input q and the range of the zero points; the output is f32",
+        dtype_doc="the op's dtype (i8, u8, i4 or u4) names the input q and the range of the zero points; the output "
+        "is f32",
     ),
     OpDef(
         name="matmul",

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..core.constants import (  # noqa: F401  (re-exported)
+    BYTE_DTYPES,
     DTYPES,
     FLOAT_DTYPES,
     NUMERIC_DTYPES,

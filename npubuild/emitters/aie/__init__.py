@@ -85,12 +85,13 @@ def _design_for(inst: KernelInstance, options: dict | None):
 
 
 def _check_element_types(inst: KernelInstance) -> None:
-    """No i64, f16 or u8 tensor reaches a design (the catalog's xdna rules say so at spec time;
+    """No i64, f16, u8, i4 or u4 tensor reaches a design (the catalog's xdna rules say so at spec time;
     this keeps the emitter from ever writing one, whoever calls it)."""
-    from .devices import XDNA_F16_TEXT, XDNA_I64_TEXT, XDNA_U8_TEXT
+    from .devices import XDNA_F16_TEXT, XDNA_I64_TEXT, XDNA_SUB_BYTE_TEXT, XDNA_U8_TEXT
 
     used = {t.dtype for t in (*inst.inputs, inst.output)}
-    for banned, text in (("i64", XDNA_I64_TEXT), ("f16", XDNA_F16_TEXT), ("u8", XDNA_U8_TEXT)):
+    for banned, text in (("i64", XDNA_I64_TEXT), ("f16", XDNA_F16_TEXT), ("u8", XDNA_U8_TEXT),
+                         ("i4", XDNA_SUB_BYTE_TEXT), ("u4", XDNA_SUB_BYTE_TEXT)):
         if banned in used:
             raise UnsupportedOnTarget(f"{inst.id}: {text}")
 

@@ -98,6 +98,10 @@ NO_XDNA_DESIGN = {
     "dequantize_nbits": "no xdna design: it needs a core body that unpacks the 4/8-bit codes (the u8 bytes "
     "no checked design carries); dequantize on host, once, and feed the bf16 weight to matmul bf16",
 }
+XDNA_SUB_BYTE_TEXT = (
+    "no i4 or u4 tensors (the NPU's DMAs move whole bytes and no design unpacks 4-bit codes): quantize to i8 "
+    "for the NPU, or run the kernel on host"
+)
 XDNA_F16_TEXT = (
     "no f16 tensors (Peano compiles every 16-bit float as bfloat16, so f16 would be computed wrongly): "
     "use bf16, the NPU's float (or f32, which AIE cores compute in software)"

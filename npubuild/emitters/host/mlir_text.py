@@ -29,7 +29,7 @@ from ...ops.registry import numel
 from ...specfile.instances import KernelInstance
 
 # our dtype -> MLIR scalar type
-MLIR_TYPE = {"f32": "f32", "f16": "f16", "bf16": "bf16", "i8": "i8", "u8": "i8", "i32": "i32", "i64": "i64", "bool": "i1"}
+MLIR_TYPE = {"f32": "f32", "f16": "f16", "bf16": "bf16", "i8": "i8", "u8": "i8", "i4": "i8", "u4": "i8", "i32": "i32", "i64": "i64", "bool": "i1"}
 # our dtype -> memref element type (bool is one byte in memory holding 0/1, as in NumPy)
 MEMREF_ELEMENT = {**MLIR_TYPE, "bool": "i8"}
 # float dtype -> same-width integer type (for sign-bit manipulation)

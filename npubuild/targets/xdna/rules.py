@@ -11,7 +11,7 @@ a failed one is an error at the spec line), and ``supports(op, shapes, dtype, at
 """
 from __future__ import annotations
 
-from ...emitters.aie.devices import NO_XDNA_DESIGN, XDNA_F16_TEXT, XDNA_I64_TEXT, XDNA_U8_TEXT
+from ...emitters.aie.devices import NO_XDNA_DESIGN, XDNA_F16_TEXT, XDNA_I64_TEXT, XDNA_SUB_BYTE_TEXT, XDNA_U8_TEXT
 from ...ops.registry import (
     REGISTRY,
     OpDef,
@@ -159,8 +159,9 @@ BY_OP: dict[str, tuple[Restriction, ...]] = {
 #   from f32, which is what every bf16 body does around its f32 arithmetic.
 # The texts are in npubuild.ops.registry, where the xdna emitter's own last check
 # (emitters/aie _check_element_types) reads them too.
-# * u8: no design is checked with it (XDNA_U8_TEXT).
-BANNED_DTYPES = (("i64", XDNA_I64_TEXT), ("f16", XDNA_F16_TEXT), ("u8", XDNA_U8_TEXT))
+# * u8: no design is checked with it (XDNA_U8_TEXT); i4, u4: nor with 4-bit codes.
+BANNED_DTYPES = (("i64", XDNA_I64_TEXT), ("f16", XDNA_F16_TEXT), ("u8", XDNA_U8_TEXT),
+                 ("i4", XDNA_SUB_BYTE_TEXT), ("u4", XDNA_SUB_BYTE_TEXT))
 
 
 def _dtype_restriction(op: OpDef, banned: str, text: str) -> Restriction:
