@@ -69,6 +69,10 @@ CASES = [
     ("matmul", [(3, 8), (8, 5)], {}),
     ("rope", [(4, 8), (4, 2), (4, 2)], {"head_dim": 4}),
     ("attention", [(4, 8), (4, 8), (4, 8)], {"num_heads": 2, "head_dim": 4, "mask": "causal"}),
+    ("attention", [(2, 8), (2, 4), (2, 4), (2, 5), (3, 4), (3, 4)],
+     {"num_heads": 2, "head_dim": 4, "kv_num_heads": 1, "mask_kind": "additive", "softcap": 4.0}),
+    ("matmul_nbits", [(2, 32), (3, 2, 8), (3, 2), (3, 1)], {"block_size": 16}),
+    ("dequantize_nbits", [(3, 2, 16), (3, 2)], {"bits": 8, "block_size": 16}),
     ("pool", [(1, 2, 4, 4)], {"mode": "max", "kernel_size": [2, 2]}),
     ("pool", [(1, 2, 4, 4)], {"mode": "avg", "kernel_size": [2, 2]}),
     ("im2col", [(1, 2, 4, 4)], {"kernel_size": [2, 2]}),
@@ -136,6 +140,8 @@ def _input(t, op: str, rng, to_int: bool = False) -> np.ndarray:
     the kernel's saturation rule), so no special values."""
     if t.dtype == "bool":
         return rng.random(t.shape) < 0.5
+    if t.dtype == "u8":
+        return rng.integers(0, 256, t.shape).astype(np.uint8)
     if t.dtype in ("i8", "i32", "i64"):
         if op == "gather":
             return rng.integers(0, 4, t.shape).astype(t.dtype.replace("i", "int"))

@@ -24,6 +24,7 @@ import pytest
 
 from npubuild.emitters import host as emitters
 from npubuild.core.constants import numpy_dtype
+from npubuild.ops.quant import CODE_RANGE
 from npubuild.ops.registry import NUMPY_DTYPE
 from npubuild.specfile.instances import make_instance
 
@@ -106,6 +107,25 @@ DEQUANTIZE = [
     ((3, 256), {"scales": [0.05, 1e-3, 7.0], "zero_points": [1, -128, 127], "axis": 0}),
     ((2, 4, 32), {"scales": [0.5, 0.1, 2.0, 3e-5], "axis": 1}),
 ]
+QUANTIZE_U8 = [  # ONNX QuantizeLinear to uint8: zero points in [0, 255], saturation at 0 and 255
+    ((64,), {"scales": [0.5], "zero_points": [128]}),
+    ((3, 4, 5), {"scales": [0.05, 0.1, 0.25, 1e-3], "zero_points": [0, 255, 17, 128], "axis": 1}),
+    ((2, 6), {"scales": [0.02]}),
+]
+DEQUANTIZE_U8 = [
+    ((256,), {"scales": [0.05], "zero_points": [128]}),
+    ((3, 256), {"scales": [0.05, 1e-3, 7.0], "zero_points": [0, 255, 200], "axis": 0}),
+]
+QUANTIZE_4BIT = [  # ONNX int4 / uint4: one code per byte (ml_dtypes), saturation at [-8, 7] / [0, 15]
+    ("i4", (64,), {"scales": [0.5]}),
+    ("i4", (3, 4, 5), {"scales": [0.05, 0.1, 0.25, 1e-3], "zero_points": [0, -8, 7, 3], "axis": 1}),
+    ("u4", (64,), {"scales": [0.5], "zero_points": [8]}),
+    ("u4", (2, 6), {"scales": [0.02]}),
+]
+DEQUANTIZE_4BIT = [
+    ("i4", (2, 16), {"scales": [0.05], "zero_points": [-3]}),
+    ("u4", (3, 16), {"scales": [0.05, 1e-3, 7.0], "zero_points": [0, 15, 8], "axis": 0}),
+]
 MATMUL = [  # (dtype, a shape, b shape)
     ("f32", (4, 16), (16, 8)),
     ("f32", (2, 3, 37), (37, 5)),
@@ -132,6 +152,10 @@ def _instances():
     out += [make_instance("im2col", dt, [xs], at) for dt, xs, at in IM2COL]
     out += [make_instance("quantize", "i8", [xs], at) for xs, at in QUANTIZE]
     out += [make_instance("dequantize", "i8", [xs], at) for xs, at in DEQUANTIZE]
+    out += [make_instance("quantize", "u8", [xs], at) for xs, at in QUANTIZE_U8]
+    out += [make_instance("dequantize", "u8", [xs], at) for xs, at in DEQUANTIZE_U8]
+    out += [make_instance("quantize", dt, [xs], at) for dt, xs, at in QUANTIZE_4BIT]
+    out += [make_instance("dequantize", dt, [xs], at) for dt, xs, at in DEQUANTIZE_4BIT]
     out += [make_instance("matmul", dt, [a, b], None) for dt, a, b in MATMUL]
     return out
 
@@ -357,13 +381,19 @@ def test_quantize(inst, kernels):
     flat[: n // 3] = ((rng.integers(-300, 300, size=n // 3) + 0.5) * 0.5).astype(np.float32)
     flat[-6:] = [np.nan, np.inf, -np.inf, 3e38, -3e38, -0.0]
     got = kernels[inst.key](x)
-    assert_exact(inst, got, _oracle(inst, [x]))
+    want = _oracle(inst, [x])
+    assert_exact(inst, got, want)
+    if inst.dtype in ("i4", "u4"):  # the byte ml_dtypes holds: the code's nibble, high bits 0
+        assert np.array_equal(got.view(np.uint8), want.view(np.uint8))
+        assert (got.view(np.uint8) < 16).all()
 
 
 @pytest.mark.parametrize("inst", _of("dequantize"), ids=_ids(_of("dequantize")))
 def test_dequantize(inst, kernels):
     shape = inst.inputs[0].shape
-    q = (np.arange(math.prod(shape)) % 256 - 128).astype(np.int8).reshape(shape)  # every code in every channel
+    lo, hi = CODE_RANGE[inst.dtype]
+    codes = lo + np.arange(math.prod(shape)) % (hi - lo + 1)  # every code in every channel
+    q = codes.astype(numpy_dtype(inst.dtype)).reshape(shape)
     got = kernels[inst.key](q)
     assert_exact(inst, got, _oracle(inst, [q]))
 

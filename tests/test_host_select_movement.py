@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from npubuild.core.canonical import canonical_json
-from npubuild.core.constants import DTYPES as ALL_DTYPES
+from npubuild.core.constants import BYTE_DTYPES as ALL_DTYPES  # cast and movement take every dtype of a byte or more
 from npubuild.core.constants import NUMERIC_DTYPES as ALL_NUMERIC
 from npubuild.core.constants import NUMPY_DTYPE, numpy_dtype
 from npubuild.emitters import host as emitters
@@ -33,6 +33,7 @@ FLOATS = ("f32", "f16", "bf16")
 DTYPES = tuple(d for d in ALL_DTYPES if d != "bf16")
 NUMERIC_DTYPES = tuple(d for d in ALL_NUMERIC if d != "bf16")
 INTS = ("i8", "i32", "i64")
+CAST_INTS = INTS + ("u8",)  # the integer destinations of cast (u8 is no arithmetic dtype)
 COMPARE = ("eq", "ne", "lt", "le", "gt", "ge")
 
 
@@ -52,6 +53,8 @@ def _specials(dt: str) -> np.ndarray:
                 -fi.smallest_subnormal]
     elif dt == "bool":
         vals = [False, True]
+    elif dt == "u8":
+        vals = [0, 1, 2, 3, 7, 127, 128, 129, 254, 255]
     else:
         ii = np.iinfo(npdt)
         vals = [ii.min, ii.min + 1, -7, -3, -1, 0, 1, 2, 3, 7, ii.max - 1, ii.max]
@@ -81,6 +84,8 @@ for _op in COMPARE:
     for _shapes in ([(3, 4), (4,)], [(), (2, 2)], [(2, 3, 4, 5), (2, 3, 4, 5)]):
         case(_op, "f32", _shapes)
     case(_op, "i32", [(3, 1), (4,)])
+    case(_op, "u8", _pairs_shape("u8", 2), kind="pairs")  # unsigned order: 255 > 128 > 127
+    case(_op, "u8", [(2, 1, 5), (1, 3, 1)])
 
 # where
 for _dt in NUMERIC_DTYPES:
@@ -88,6 +93,7 @@ for _dt in NUMERIC_DTYPES:
     case("where", _dt, [(2, 1, 4), (3, 1), (1, 4)])
 for _shapes in ([(), (2, 3), (3,)], [(2, 3, 4, 5), (2, 3, 4, 5), (2, 3, 4, 5)], [(1,), (5,), ()]):
     case("where", "f32", _shapes)
+case("where", "u8", [(2, 1, 4), (3, 1), (1, 4)])
 
 # fma
 for _dt in FLOATS:
@@ -236,6 +242,8 @@ for _op in ("transpose", "pad", "gather"):
 # the pad fill value converted to each dtype (truncated for ints, != 0 for bool)
 for _dt in ("i8", "i32", "i64", "bool", "f16", "bf16"):
     case("pad", _dt, [(2, 3)], {"pads": [[1, 0], [1, 1]], "value": -2.5})
+for _v in (-2.5, 300.0, 7.9):  # u8: saturated to [0, 255], truncated
+    case("pad", "u8", [(2, 3)], {"pads": [[1, 0], [1, 1]], "value": _v})
 
 
 def _instance(c):
@@ -348,12 +356,12 @@ def assert_same(got: np.ndarray, want: np.ndarray, what: str, mask=None) -> None
 
 def _cast_defined(x: np.ndarray, dst: str) -> np.ndarray:
     """Where NumPy's float -> int cast is defined (not NaN, truncation in range)."""
-    if not _is_float(x) or dst not in INTS:
+    if not _is_float(x) or dst not in CAST_INTS:
         return np.ones(x.shape, bool)
     ii = np.iinfo(_npdt(dst))
     with np.errstate(invalid="ignore"):
         t = np.trunc(x.astype(np.float64))
-        return (t >= ii.min) & (t < -float(ii.min))  # false for NaN
+        return (t >= ii.min) & (t < float(ii.max) + 1)  # false for NaN; max + 1 is a power of two
 
 
 def _cast_rule(x: np.ndarray, dst: str) -> np.ndarray:
@@ -364,7 +372,7 @@ def _cast_rule(x: np.ndarray, dst: str) -> np.ndarray:
         t = np.trunc(x.astype(np.float64))
         inside = _cast_defined(x, dst)
         res[inside] = t[inside].astype(_npdt(dst))
-        res[t >= -float(ii.min)] = ii.max
+        res[t >= float(ii.max) + 1] = ii.max
         res[t < ii.min] = ii.min
     return res
 
@@ -389,7 +397,7 @@ def test_kernel_matches_oracle(c, compiled):
 
 
 @pytest.mark.parametrize("src", FLOATS)
-@pytest.mark.parametrize("dst", INTS)
+@pytest.mark.parametrize("dst", CAST_INTS)
 def test_cast_nan_and_out_of_range(src, dst, compiled):
     """NaN -> 0, +-inf and out-of-range values saturate to MAX/MIN (NumPy: platform-specific)."""
     inst = make_instance("cast", src, [(80,)], {"to": dst})

@@ -305,6 +305,100 @@ case("attention", [_Q, _K, _V], attention_ref(_Q, _K, _V, 2, 2, causal=True, sca
 case("attention", [[_Q, _K], [_K, _V], [_V, _Q]],
      [attention_ref(_Q, _K, _V, 1, 4), attention_ref(_K, _V, _Q, 1, 4)], {"num_heads": 1, "head_dim": 4})
 
+def attention_full_ref(q, k, v, nh, hd, kvh=None, mask=None, additive=False, past=None, causal=False,
+                       scale=None, softcap=0.0):
+    """Plain-Python ONNX Attention (3-D form, no batch) on lists: GQA, a [S, Lm] mask (Lm <= T, the
+    rest masked), past keys/values before k, softcap before the mask; a fully masked query is NaN."""
+    kvh = kvh or nh
+    scale = scale if scale is not None else 1.0 / math.sqrt(hd)
+    keys = (past[0] if past else []) + k
+    vals = (past[1] if past else []) + v
+    s, t = len(q), len(keys)
+    out = [[0.0] * (nh * hd) for _ in range(s)]
+    for h in range(nh):
+        qlo, klo = h * hd, (h // (nh // kvh)) * hd
+        for i in range(s):
+            scores = []
+            for j in range(t):
+                x = sum(q[i][qlo + d] * keys[j][klo + d] for d in range(hd)) * scale
+                if softcap:
+                    x = softcap * math.tanh(x / softcap)
+                if mask is not None:
+                    row = mask[i] if len(mask) > 1 else mask[0]
+                    if j >= len(row):
+                        x = -INF
+                    elif additive:
+                        x += row[j]
+                    elif not row[j]:
+                        x = -INF
+                if causal and j > i + t - s:
+                    x = -INF
+                scores.append(x)
+            top = max(scores)
+            if top == -INF:
+                p = [math.nan] * t
+            else:
+                e = [math.exp(x - top) for x in scores]
+                p = [x / sum(e) for x in e]
+            for d in range(hd):
+                out[i][qlo + d] = sum(pj * vals[j][klo + d] for j, pj in enumerate(p))
+    return out
+
+
+_KV = [[0.5, 1.0], [1.0, -1.0], [0.0, 1.0]]  # one kv head of size 2, three keys
+_VV = [[1.0, 2.0], [-1.0, 0.5], [3.0, -2.0]]
+_Q2 = [[1.0, 0.0, 0.5, -1.0], [0.0, 2.0, 1.0, 1.0]]  # two query heads of size 2
+_BOOL = [[True, False, True], [False, False, False]]  # query 1 sees no key: NaN, as ONNX's reference
+_GQA = {"num_heads": 2, "head_dim": 2, "kv_num_heads": 1}
+# grouped-query: both query heads read the one kv head
+case("attention", [_Q2, _KV, _VV], attention_full_ref(_Q2, _KV, _VV, 2, 2, kvh=1), _GQA)
+case("attention", [_Q2, _KV, _VV, _BOOL], attention_full_ref(_Q2, _KV, _VV, 2, 2, kvh=1, mask=_BOOL), _GQA)
+# a hand-computed row: one head of size 1, keys 1 and 2, the mask hides key 1 -> v of key 2 exactly
+case("attention", [[[1.0]], [[1.0], [2.0]], [[10.0], [20.0]], [[False, True]]], [[20.0]], {"num_heads": 1, "head_dim": 1})
+# additive: + ln 2 on key 0 doubles its weight: e*2 / (e*2 + e^2) on scores 1 and 2
+case("attention", [[[1.0]], [[1.0], [2.0]], [[10.0], [20.0]], [[math.log(2.0), 0.0]]],
+     [[(10 * 2 * _e + 20 * _e**2) / (2 * _e + _e**2)]], {"num_heads": 1, "head_dim": 1, "mask_kind": "additive"})
+# a mask shorter than T: the missing keys are masked (ONNX pads with -inf), never broadcast
+_ADD = [[0.5, -1.0], [-INF, 0.25]]
+case("attention", [_Q2, _KV, _VV, _ADD], attention_full_ref(_Q2, _KV, _VV, 2, 2, kvh=1, mask=_ADD, additive=True),
+     {**_GQA, "mask_kind": "additive"})
+# KV cache: two past keys, one new; causal; softcap; the mask broadcasts over the query
+_PK, _PV = [[1.0, 1.0], [-0.5, 2.0]], [[0.5, 0.5], [2.0, -1.0]]
+_M1 = [[True, False, True]]
+case("attention", [_Q2[:1], _KV[:1], _VV[:1], _PK, _PV],
+     attention_full_ref(_Q2[:1], _KV[:1], _VV[:1], 2, 2, kvh=1, past=(_PK, _PV), causal=True),
+     {**_GQA, "mask": "causal"})
+case("attention", [_Q2[:1], _KV[:1], _VV[:1], _M1, _PK, _PV],
+     attention_full_ref(_Q2[:1], _KV[:1], _VV[:1], 2, 2, kvh=1, mask=_M1, past=(_PK, _PV), softcap=0.5, scale=2.0),
+     {**_GQA, "softcap": 0.5, "scale": 2.0})
+# softcap 2 turns the scores 1 and 2 into 2 tanh(1/2) and 2 tanh(1): by hand
+case("attention", [[[1.0]], [[1.0], [2.0]], [[10.0], [20.0]]],
+     [[(10 * math.exp(2 * math.tanh(0.5)) + 20 * math.exp(2 * math.tanh(1.0)))
+       / (math.exp(2 * math.tanh(0.5)) + math.exp(2 * math.tanh(1.0)))]], {"num_heads": 1, "head_dim": 1, "softcap": 2.0})
+
+
+# ==== matmul_nbits ========================================================================
+
+# one row of weights, K = 16 in one block: bytes 0x21 = codes (1, 2), 0xF0 = (0, 15), the rest 0x88 = (8, 8);
+# zero point 8 (the default), scale 0.5: w = (code - 8) / 2 = -3.5, -3, -4, 3.5, 0 x 12
+_NB_BYTES = [[[0x21, 0xF0] + [0x88] * 6]]
+_NB_A = [[1.0, 2.0, 3.0, 4.0] + [5.0] * 12]
+case("matmul_nbits", [_NB_A, _NB_BYTES, [[0.5]]], [[-3.5 * 1 - 3 * 2 - 4 * 3 + 3.5 * 4]], {"block_size": 16})
+# the same with a packed zero point 0x05 (block 0: low nibble 5): w = (code - 5) / 2
+case("matmul_nbits", [_NB_A, _NB_BYTES, [[0.5]], [[0x05]]],
+     [[(-4 * 1 - 3 * 2 - 5 * 3 + 10 * 4 + sum(3 * 5.0 for _ in range(12))) / 2]], {"block_size": 16})
+# dequantize_nbits: the same weight as matmul's b [K, N] = [16, 1]
+case("dequantize_nbits", [_NB_BYTES, [[0.5]]], [[-3.5], [-3.0], [-4.0], [3.5]] + [[0.0]] * 12, {"block_size": 16})
+# two blocks, zero points packed in one byte 0x35 (block 0: 5, block 1: 3), scales 0.5 and 2;
+# block 1's bytes 0x0F are codes (15, 0): w = (15 - 3) * 2 = 24 and (0 - 3) * 2 = -6, alternating
+case("dequantize_nbits", [[[[0x21, 0xF0] + [0x88] * 6, [0x0F] * 8]], [[0.5, 2.0]], [[0x35]]],
+     [[v] for v in [-2.0, -1.5, -2.5, 5.0] + [1.5] * 12 + [24.0, -6.0] * 8], {"block_size": 16})
+case("dequantize_nbits", [[[[128 + i for i in range(16)]]], [[0.25]]], [[i * 0.25] for i in range(16)],
+     {"bits": 8, "block_size": 16})
+# bits 8: codes are the bytes; K = 16 (one block), zero point 128 (default): w = (byte - 128) * 0.25
+case("matmul_nbits", [[[1.0] * 16], [[[128 + i for i in range(16)]]], [[0.25]]], [[sum(i * 0.25 for i in range(16))]],
+     {"bits": 8, "block_size": 16})
+
 # ==== pool / im2col =======================================================================
 
 P = [[[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]]]  # 1x1x3x3
@@ -339,6 +433,16 @@ case("quantize", [[[1.0, 1.0], [-1.0, 0.5]]], [[2, 3], [-2, 1]],
      {"scales": [0.5, 0.25], "zero_points": [0, -1], "axis": 1}, dtype="i8")
 case("quantize", [[[1.0, 1.0], [1.0, 1.0]]], [[1, 1], [4, 4]], {"scales": [1.0, 0.25], "axis": 0}, dtype="i8")
 case("dequantize", [[-128, 0, 127]], [-64.5, -0.5, 63.0], {"scales": [0.5], "zero_points": [1]}, dtype="i8")
+# uint8 (ONNX's default quantized type): saturates at 0 and 255; 0.25 / 0.5 = 0.5 ties to even 0
+case("quantize", [[0.0, 0.25, 0.75, 100.0, -100.0, -63.9]], [128, 128, 130, 255, 0, 0],
+     {"scales": [0.5], "zero_points": [128]}, dtype="u8")
+case("dequantize", [[0, 128, 255]], [-64.0, 0.0, 63.5], {"scales": [0.5], "zero_points": [128]}, dtype="u8")
+# int4 / uint4 (ONNX opset 21): saturate at [-8, 7] / [0, 15]
+case("quantize", [[0.0, 0.75, 1.25, 3.5, 100.0, -100.0]], [0, 2, 2, 7, 7, -8], {"scales": [0.5]}, dtype="i4")
+case("quantize", [[0.0, 0.75, -2.0, 3.5, 100.0, -100.0]], [8, 10, 4, 15, 15, 0], {"scales": [0.5], "zero_points": [8]},
+     dtype="u4")
+case("dequantize", [[-8, -1, 0, 7]], [-4.5, -1.0, -0.5, 3.0], {"scales": [0.5], "zero_points": [1]}, dtype="i4")
+case("dequantize", [[0, 8, 15]], [-4.0, 0.0, 3.5], {"scales": [0.5], "zero_points": [8]}, dtype="u4")
 case("dequantize", [[[2, 3], [-2, 1]]], [[1.0, 1.0], [-1.0, 0.5]],
      {"scales": [0.5, 0.25], "zero_points": [0, -1], "axis": -1}, dtype="i8")
 
@@ -436,8 +540,9 @@ def test_every_op_has_a_hand_case():
 
 
 def test_every_attr_with_choices_is_covered():
-    """Each choice of a str attr is exercised by some case (gelu tanh, pad reflect, ...)."""
-    seen = {(c.op, k, v) for c in CASES for k, v in normalize_attrs(REGISTRY[c.op], c.attrs).items() if isinstance(v, str)}
+    """Each choice of a str (or int) attr is exercised by some case (gelu tanh, pad reflect, matmul_nbits bits 8, ...)."""
+    seen = {(c.op, k, v) for c in CASES for k, v in normalize_attrs(REGISTRY[c.op], c.attrs).items()
+            if isinstance(v, (str, int))}
     missing = [
         f"{op.name}.{a.name}={ch}"
         for op in REGISTRY.values()

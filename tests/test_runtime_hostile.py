@@ -318,7 +318,7 @@ MALFORMED = [
     ((*K, "outputs", 0, "shape"), [True, 16], f"kernels.{RELU}.outputs[0].shape {SHAPE_RULE}, got [true, 16]"),
     ((*K, "outputs", 0, "shape"), [1 << 20, 1 << 20], f"kernels.{RELU}.outputs[0].shape {SHAPE_RULE}, got [1048576, 1048576]"),
     ((*K, "inputs", 0, "dtype"), _DELETE, f"kernels.{RELU}.inputs[0].dtype is missing"),
-    ((*K, "inputs", 0, "dtype"), "f64", f'kernels.{RELU}.inputs[0].dtype must be one of f32, f16, bf16, i8, i32, i64, bool, got "f64"'),
+    ((*K, "inputs", 0, "dtype"), "f64", f'kernels.{RELU}.inputs[0].dtype must be one of f32, f16, bf16, i8, u8, i4, u4, i32, i64, bool, got "f64"'),
     ((*K, "outputs"), [], f"kernels.{RELU}.outputs must hold exactly one tensor, got 0"),
     ((*K, "attrs"), None, f"kernels.{RELU}.attrs must be an object, got null"),
     ((*K, "key"), "abc", f'kernels.{RELU}.key must be 64 lowercase hex digits, got "abc"'),

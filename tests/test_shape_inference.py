@@ -11,7 +11,10 @@ import pytest
 from npubuild import targets
 from npubuild.core.errors import OpError
 from npubuild.ops import REGISTRY, normalize_attrs
-from npubuild.emitters.aie.devices import XDNA_F16_TEXT, XDNA_I64_TEXT
+from npubuild.emitters.aie.devices import NO_XDNA_DESIGN, XDNA_F16_TEXT, XDNA_I64_TEXT, XDNA_SUB_BYTE_TEXT, XDNA_U8_TEXT
+
+BANNED = (("i64", XDNA_I64_TEXT), ("f16", XDNA_F16_TEXT), ("u8", XDNA_U8_TEXT), ("i4", XDNA_SUB_BYTE_TEXT),
+          ("u4", XDNA_SUB_BYTE_TEXT))
 from npubuild.specfile.instances import make_instance
 
 
@@ -97,12 +100,20 @@ def test_infer(op, shapes, attrs, want):
         ("quantize", [(2, 4)], {"scales": [0.1, 0.2, 0.3]}, "3 scales given but axis 1 of x \\[2, 4\\] has size 4"),
         ("quantize", [(2, 3)], {"scales": [0.1, 0.2, 0.3], "zero_points": [0]}, "one entry per scale"),
         ("dequantize", [(3,)], {"scales": [0.0]}, "positive"),
-        ("quantize", [(3,)], {"scales": [1.0], "zero_points": [200]}, "int8 range"),
+        ("quantize", [(3,)], {"scales": [1.0], "zero_points": [300]}, "int8 range"),
     ],
 )
 def test_op_errors(op, shapes, attrs, message):
     with pytest.raises(OpError, match=message):
         infer(op, shapes, attrs)
+
+
+def test_zero_points_must_be_codes_of_the_dtype():
+    with pytest.raises(OpError, match=r"zero_points of a i8 quantize must be in \[-128, 127\], got \[200\]"):
+        make_instance("quantize", "i8", [(3,)], {"scales": [1.0], "zero_points": [200]})
+    with pytest.raises(OpError, match=r"zero_points of a u8 dequantize must be in \[0, 255\], got \[-1\]"):
+        make_instance("dequantize", "u8", [(3,)], {"scales": [1.0], "zero_points": [-1]})
+    assert make_instance("quantize", "u8", [(3,)], {"scales": [1.0], "zero_points": [200]}).output.dtype == "u8"
 
 
 def test_make_instance_reports_the_op_error():
@@ -123,12 +134,13 @@ def test_instance_dtypes_follow_the_signatures():
     assert a.output.dtype == "i64" and a.output.shape == (4,)
 
 
-def test_movement_ops_take_every_dtype():
-    from npubuild.ops.registry import DTYPES
+def test_movement_ops_take_every_dtype_of_a_byte_or_more():
+    from npubuild.ops.registry import BYTE_DTYPES, DTYPES
 
+    assert set(DTYPES) - set(BYTE_DTYPES) == {"i4", "u4"}  # quantize/dequantize's codes only
     for name, op in REGISTRY.items():
         if op.family == "movement":
-            assert tuple(op.dtypes) == DTYPES, name
+            assert tuple(op.dtypes) == BYTE_DTYPES, name
 
 
 # ---- xdna restrictions (from the reference design) -----------------------------------------
@@ -172,6 +184,13 @@ XDNA_REJECTS = [
     ("attention", [(2, 4, 8), (2, 4, 8), (2, 4, 8)], {"num_heads": 2, "head_dim": 4}, "f32"),
     ("attention", [(4, 8), (6, 8), (6, 8)], {"num_heads": 2, "head_dim": 4}, "f32"),
     ("attention", [(4, 8), (4, 8), (4, 8)], {"num_heads": 2, "head_dim": 4}, "f16"),
+    ("lt", [(4, 8), (4, 8)], {}, "u8"),
+    ("quantize", [(4, 8)], {"scales": [0.5]}, "i4"),
+    ("matmul_nbits", [(1, 64), (8, 2, 16), (8, 2)], {}, "bf16"),
+    ("dequantize_nbits", [(8, 2, 16), (8, 2)], {}, "bf16"),
+    ("attention", [(4, 8), (4, 8), (4, 8), (4, 4)], {"num_heads": 2, "head_dim": 4}, "f32"),
+    ("attention", [(4, 8), (4, 4), (4, 4)], {"num_heads": 2, "head_dim": 4, "kv_num_heads": 1}, "f32"),
+    ("attention", [(4, 8), (4, 8), (4, 8)], {"num_heads": 2, "head_dim": 4, "softcap": 20.0}, "f32"),
     ("rope", [(4, 8), (4, 2), (4, 2)], {"head_dim": 4}, "f16"),
     ("pool", [(1, 1, 4, 4)], {"mode": "avg", "kernel_size": [3, 3], "pads": [1, 1]}, "f32"),
     ("pool", [(1, 1, 4, 4)], {"mode": "max", "kernel_size": [2, 2]}, "f16"),
@@ -235,8 +254,12 @@ def test_xdna_rejects(op_name, shapes, attrs, dtype):
     op.infer(shapes, attrs)  # the combination itself is valid
     problems = xdna_problems(op_name, shapes, attrs, dtype)
     assert problems
-    assert XDNA.supports(op_name, shapes, dtype, attrs) == "; ".join(problems)
-    assert XDNA.supports(op_name) is None  # the op itself is emitted: only this combination is refused
+    if op_name in NO_XDNA_DESIGN:  # no design at all: refused whatever the shapes, saying what is missing
+        assert XDNA.supports(op_name) == XDNA.supports(op_name, shapes, dtype, attrs) == NO_XDNA_DESIGN[op_name]
+        assert problems[0] == NO_XDNA_DESIGN[op_name]
+    else:
+        assert XDNA.supports(op_name, shapes, dtype, attrs) == "; ".join(problems)
+        assert XDNA.supports(op_name) is None  # the op itself is emitted: only this combination is refused
     # the other targets run everything
     for target in ("ref", "host"):
         assert targets.get(target).supports(op_name, shapes, dtype, attrs) is None
@@ -290,33 +313,30 @@ def test_every_xdna_restriction_is_exercised():
     missing = sorted(
         {f"{op.family}: {r.text}" for op in REGISTRY.values() for r in XDNA.restrictions(op.name)}
         - {f"{fam}: {t}" for fam, t in hit}
-        - {f"{op.family}: {t}" for op in REGISTRY.values() for t in (XDNA_I64_TEXT, XDNA_F16_TEXT)}  # next test
+        - {f"{op.family}: {t}" for op in REGISTRY.values() for _, t in BANNED}  # next test
     )
     assert not missing, missing
 
 
 @pytest.mark.parametrize("op_name", sorted(REGISTRY))
-def test_no_i64_or_f16_tensor_reaches_xdna(op_name):
-    """Every dtype (and str-attr choice) of every op whose instance would carry an i64 or f16
+def test_no_i64_f16_u8_or_4bit_tensor_reaches_xdna(op_name):
+    """Every dtype (and str-attr choice) of every op whose instance would carry an i64, f16 or u8
     tensor is refused on xdna with the one message saying what to use; i32/f32 instances are not."""
     op = REGISTRY[op_name]
     refused = kept = 0
     for dt in op.dtypes:
         for attrs in _str_attr_variants(op):
             ins, out = op.signature(dt, len(op.inputs), attrs)
+            texts = [t for _, t in BANNED]
             problems = [r.text for r in XDNA.restrictions(op_name)
-                        if r.text in (XDNA_I64_TEXT, XDNA_F16_TEXT) and not r.check([()] * len(op.inputs), attrs, dt)]
-            if "i64" in (*ins, out):
-                assert XDNA_I64_TEXT in problems, (dt, attrs)
-                refused += 1
-            else:
-                assert XDNA_I64_TEXT not in problems, (dt, attrs)
-            if "f16" in (*ins, out):
-                assert XDNA_F16_TEXT in problems, (dt, attrs)
-                refused += 1
-            else:
-                assert XDNA_F16_TEXT not in problems, (dt, attrs)
-                kept += 1
+                        if r.text in texts and not r.check([()] * len(op.inputs), attrs, dt)]
+            for text in dict.fromkeys(t for _, t in BANNED):  # i4 and u4 share one text
+                if any(b in (*ins, out) for b, t in BANNED if t == text):
+                    assert text in problems, (dt, attrs)
+                    refused += 1
+                else:
+                    assert text not in problems, (dt, attrs)
+            kept += not problems
     assert kept or refused
 
 

@@ -47,6 +47,8 @@ def test_golden(family, device):
 
 
 def test_every_family_has_a_representative():
+    from npubuild.emitters.aie.devices import NO_XDNA_DESIGN
     from npubuild.ops import REGISTRY
 
-    assert {o.family for o in REGISTRY.values()} <= set(REPRESENTATIVES)
+    # a family none of whose ops has an xdna design (matmul_nbits) has no golden design
+    assert {o.family for o in REGISTRY.values() if o.name not in NO_XDNA_DESIGN} <= set(REPRESENTATIVES)

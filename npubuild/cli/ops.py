@@ -36,6 +36,7 @@ def run(args) -> int:
             a["name"] + ("" if a.get("required") else f"={json.dumps(a['default'])}") for a in o["attrs"]
         )
         ins = ", ".join(o["inputs"]) + ("..." if o["variadic"] else "")
+        ins += "".join(f", [{', '.join(g)}]" for g in o.get("optional_inputs", ()))
         host = "yes" if o["targets"]["host"]["status"] == "emitted" else "-"
         xdna = "yes" if o["targets"]["xdna"]["status"] == "emitted" else "-"
         print(f"{o['name']:<{name_w}}  {o['family']:<{fam_w}}  {host:<5}  {xdna:<5}  ({ins}) {attrs}")

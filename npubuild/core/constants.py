@@ -1,7 +1,13 @@
 """Names shared by the whole package, importable without loading the op catalog."""
 from __future__ import annotations
 
-DTYPES = ("f32", "f16", "bf16", "i8", "i32", "i64", "bool")
+DTYPES = ("f32", "f16", "bf16", "i8", "u8", "i4", "u4", "i32", "i64", "bool")
+# u8 (uint8, ONNX's quantized weights and images) is a storage type: cast, movement, compares,
+# where and quantize/dequantize take it, arithmetic does not (it is not in NUMERIC_DTYPES).
+# i4 / u4 (ONNX int4 / uint4) are quantize/dequantize's codes only, one per byte as
+# ml_dtypes.int4 / uint4 hold them (the value in the low nibble): no other op takes them.
+SUB_BYTE_DTYPES = ("i4", "u4")
+BYTE_DTYPES = tuple(d for d in DTYPES if d not in SUB_BYTE_DTYPES)  # what cast and movement take
 FLOAT_DTYPES = ("f32", "f16", "bf16")
 NUMERIC_DTYPES = ("f32", "f16", "bf16", "i8", "i32", "i64")
 TARGETS = ("ref", "host", "xdna", "ane")
@@ -30,13 +36,16 @@ NUMPY_DTYPE = {
     "f16": "float16",
     "bf16": "bfloat16",
     "i8": "int8",
+    "u8": "uint8",
+    "i4": "int4",
+    "u4": "uint4",
     "i32": "int32",
     "i64": "int64",
     "bool": "bool",
 }
 
 # bytes per element in memory (bool: one byte holding 0/1, as in NumPy)
-DTYPE_BYTES = {"f32": 4, "i32": 4, "f16": 2, "bf16": 2, "i8": 1, "bool": 1, "i64": 8}
+DTYPE_BYTES = {"f32": 4, "i32": 4, "f16": 2, "bf16": 2, "i8": 1, "u8": 1, "i4": 1, "u4": 1, "bool": 1, "i64": 8}
 
 
 # What `npubuild ops` says about each float dtype on xdna: AIE2/AIE2P cores have no
@@ -57,8 +66,8 @@ def numpy_dtype(dtype: str):
     second to import, which the build's no-op path must not pay."""
     import numpy as np
 
-    if dtype == "bf16":
+    if dtype in ("bf16", *SUB_BYTE_DTYPES):
         import ml_dtypes
 
-        return np.dtype(ml_dtypes.bfloat16)
+        return np.dtype(getattr(ml_dtypes, NUMPY_DTYPE[dtype]))
     return np.dtype(NUMPY_DTYPE[dtype])

@@ -45,7 +45,10 @@ def ops_catalog(bodies: bool = False) -> list[dict]:
 def xdna_design_kind(name: str) -> str:
     """How the xdna design streams this op (see docs/kernels.md)."""
     from ..emitters.aie import split
+    from ..emitters.aie.devices import NO_XDNA_DESIGN
 
+    if name in NO_XDNA_DESIGN:
+        return "none (refused at spec time: the restriction below says what is missing)"
     if name == "matmul":
         return ("int8 and bf16 GEMM: one dispatch per shape on all cores (mm.cc, whole_array structure); int8: the "
                 "blocked overlay where that cannot fit")
@@ -127,7 +130,8 @@ def describe_op(o: dict) -> list[str]:
     from ..emitters.aie.kernel_library import left_out
 
     lines = [f"{o['name']} ({o['family']}): {o['doc']}",
-             f"  inputs: {', '.join(o['inputs'])}{' (any number)' if o['variadic'] else ''}",
+             f"  inputs: {', '.join(o['inputs'])}{' (any number)' if o['variadic'] else ''}"
+             + "".join(f"; optional: {', '.join(g)}" for g in o.get("optional_inputs", ())),
              f"  dtypes: {', '.join(o['dtypes'])}; {o['dtype_rule']}"]
     if o["attrs"]:
         lines.append("  attrs:")

@@ -11,7 +11,7 @@ import math
 
 from .lazy_numpy import np
 from .registry import (
-    DTYPES,
+    BYTE_DTYPES,
     FLOAT_DTYPES,
     NUMERIC_DTYPES,
     Attr,
@@ -213,7 +213,7 @@ for _name, (_fn, _doc) in _COMPARE.items():
             inputs=("a", "b"),
             infer=_infer_broadcast,
             oracle=(lambda f: lambda xs, at: f(xs[0], xs[1]))(_fn),
-            dtypes=NUMERIC_DTYPES,
+            dtypes=NUMERIC_DTYPES + ("u8",),
             signature=_compare_signature,
             dtype_doc="inputs have the op's dtype; the output is bool",
         )
@@ -232,7 +232,7 @@ register(
         inputs=("cond", "a", "b"),
         infer=_infer_broadcast,
         oracle=lambda xs, at: np.where(xs[0], xs[1], xs[2]),
-        dtypes=NUMERIC_DTYPES,
+        dtypes=NUMERIC_DTYPES + ("u8",),
         signature=_where_signature,
         dtype_doc="cond is bool; a, b and the output have the op's dtype",
     ),
@@ -267,7 +267,7 @@ def _cast_signature(dtype, n, attrs):
 
 def _cast(xs, at):
     x = xs[0]
-    if at["to"] in ("i8", "i32", "i64") and x.dtype.kind == "f":
+    if at["to"] in ("i8", "u8", "i32", "i64") and x.dtype.kind == "f":
         x = np.trunc(x)  # ONNX Cast: float -> int truncates toward zero
     return x
 
@@ -280,8 +280,8 @@ register(
         inputs=("x",),
         infer=_infer_unary,
         oracle=_cast,
-        attrs=(Attr("to", "str", choices=DTYPES, doc="destination dtype"),),
-        dtypes=DTYPES,
+        attrs=(Attr("to", "str", choices=BYTE_DTYPES, doc="destination dtype"),),
+        dtypes=BYTE_DTYPES,
         signature=_cast_signature,
         dtype_doc="the input has the op's dtype; the output has attr 'to'",
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..core.errors import OpError
 from .lazy_numpy import np
 from .registry import (
-    DTYPES,
+    BYTE_DTYPES,
     INDEX_DTYPE_ATTR,
     Attr,
     OpDef,
@@ -30,7 +30,7 @@ def _movement(name, doc, infer, oracle, attrs=(), **kw) -> OpDef:
         infer=infer,
         oracle=oracle,
         attrs=attrs,
-        dtypes=DTYPES,
+        dtypes=BYTE_DTYPES,
         **kw,
     )
 
@@ -243,8 +243,11 @@ def _pad(xs, attrs):
     x = xs[0]
     pads = [tuple(p) for p in attrs["pads"]]
     if attrs["mode"] == "constant":
-        fill = np.asarray(attrs["value"]).astype(x.dtype)
-        return np.pad(x, pads, mode="constant", constant_values=fill)
+        fill = np.asarray(attrs["value"])
+        if x.dtype.kind in "iu":  # truncated and saturated to the dtype's range, NaN -> 0 (as cast)
+            info = np.iinfo(x.dtype)
+            fill = np.nan_to_num(np.clip(np.trunc(fill), info.min, info.max), nan=0.0)
+        return np.pad(x, pads, mode="constant", constant_values=fill.astype(x.dtype))
     return np.pad(x, pads, mode=attrs["mode"])
 
 

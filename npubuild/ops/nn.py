@@ -1,11 +1,9 @@
-"""Neural-network building blocks: rotary embedding, attention, 2-D pooling and
-im2col.
+"""Neural-network building blocks: rotary embedding, 2-D pooling and im2col
+(attention is in attention.py).
 
 Float oracles compute in float64 and round once to the op's dtype.
 """
 from __future__ import annotations
-
-import math
 
 from ..core.errors import OpError
 from .lazy_numpy import np
@@ -69,58 +67,6 @@ def _rope(xs, attrs):
         y[..., 0:n_rot:2] = a * c - b * s
         y[..., 1:n_rot:2] = b * c + a * s
     return y.reshape(x.shape).astype(x.dtype)
-
-
-# ---- attention ---------------------------------------------------------------------------
-
-
-def _infer_attention(shapes, attrs):
-    q, k, v = (tuple(s) for s in shapes)
-    nh, hd = attrs["num_heads"], attrs["head_dim"]
-    if nh <= 0 or hd <= 0:
-        raise OpError(f"attention: num_heads and head_dim must be positive, got {nh} and {hd}")
-    if len(q) not in (2, 3):
-        raise OpError(f"attention: q must be [S, H*D] or [B, S, H*D], got {fmt_shape(q)}")
-    hidden = nh * hd
-    for name, s in (("q", q), ("k", k), ("v", v)):
-        if len(s) != len(q) or s[-1] != hidden:
-            raise OpError(
-                f"attention: {name} must be rank {len(q)} with last dim num_heads*head_dim = {nh}*{hd} = {hidden}, "
-                f"got {fmt_shape(s)}"
-            )
-    if len(q) == 3 and not q[0] == k[0] == v[0]:
-        raise OpError(f"attention: q, k and v must have the same batch, got {fmt_shape(q)}, {fmt_shape(k)}, {fmt_shape(v)}")
-    if k[-2] != v[-2]:
-        raise OpError(f"attention: k and v must have the same sequence length, got {fmt_shape(k)} and {fmt_shape(v)}")
-    if attrs["mask"] == "causal" and k[-2] < q[-2]:
-        raise OpError(
-            f"attention: a causal mask needs at least as many keys as queries (got {q[-2]} queries, {k[-2]} keys): "
-            "the first queries would see no key"
-        )
-    return q
-
-
-def _attention(xs, attrs):
-    q, k, v = xs
-    nh, hd = attrs["num_heads"], attrs["head_dim"]
-    scale = attrs["scale"] or 1.0 / math.sqrt(hd)
-
-    def heads(a):  # [B?, S, H*D] -> [B, H, S, D]
-        a = a.astype("float64")
-        a = a.reshape((1,) + a.shape if a.ndim == 2 else a.shape)
-        return a.reshape(a.shape[0], a.shape[1], nh, hd).transpose(0, 2, 1, 3)
-
-    qh, kh, vh = heads(q), heads(k), heads(v)
-    scores = qh @ kh.transpose(0, 1, 3, 2) * scale  # [B, H, S, Skv]
-    s, skv = scores.shape[-2], scores.shape[-1]
-    if attrs["mask"] == "causal":
-        allowed = np.arange(skv)[None, :] <= np.arange(s)[:, None] + (skv - s)
-        scores = np.where(allowed, scores, -np.inf)
-    scores = scores - np.max(scores, axis=-1, keepdims=True)
-    p = np.exp(scores)
-    p = p / np.sum(p, axis=-1, keepdims=True)
-    out = (p @ vh).transpose(0, 2, 1, 3)  # [B, S, H, D]
-    return out.reshape(q.shape).astype(q.dtype)
 
 
 # ---- pool / im2col -----------------------------------------------------------------------
@@ -223,29 +169,6 @@ register(
                 ("neox", "gptj"),
                 "neox: rotate the halves (x[i], x[i + n_rot/2]); gptj: rotate interleaved pairs (x[2i], x[2i+1])",
             ),
-        ),
-        dtypes=FLOAT_DTYPES,
-    ),
-    OpDef(
-        name="attention",
-        family="attention",
-        doc="multi-head softmax(q k^T * scale + mask) v on [B?, S, heads*head_dim]; "
-        "causal: query i sees keys j <= i + (Skv - S) (bottom-right aligned)",
-        inputs=("q", "k", "v"),
-        infer=_infer_attention,
-        oracle=_attention,
-        attrs=(
-            Attr("num_heads", "int", doc="number of heads H"),
-            Attr("head_dim", "int", doc="size D of one head; the last dim of q, k, v is H * D"),
-            Attr(
-                "mask",
-                "str",
-                "none",
-                ("none", "causal"),
-                "none: every query sees every key; causal: query i sees keys j <= i + (Skv - S) "
-                "(bottom-right aligned; PyTorch is_causal when S == Skv)",
-            ),
-            Attr("scale", "float", 0.0, doc="multiplies q k^T; 0 means 1/sqrt(head_dim)"),
         ),
         dtypes=FLOAT_DTYPES,
     ),

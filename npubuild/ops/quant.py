@@ -10,11 +10,14 @@ result is dequantised as ``(float32(acc) * sx[m]) * sw[n]``. The helpers
 """
 from __future__ import annotations
 
+from ..core.constants import numpy_dtype
 from ..core.errors import OpError
 from .lazy_numpy import np
 from .registry import Attr, OpDef, fmt_shape, norm_axis, register
 
 I8_MIN, I8_MAX = -128, 127
+# the code range of each quantized dtype (ONNX QuantizeLinear's int8 / uint8 saturation)
+CODE_RANGE = {"i8": (I8_MIN, I8_MAX), "u8": (0, 255), "i4": (-8, 7), "u4": (0, 15)}
 
 # ---- quantize / dequantize ---------------------------------------------------------------
 
@@ -29,8 +32,8 @@ def _channel_layout(op: str, x, attrs) -> tuple[int, ...] | None:
         raise OpError(f"{op}: scales must be positive and finite, got {scales}")
     if zps and len(zps) != len(scales):
         raise OpError(f"{op}: zero_points must be empty or have one entry per scale ({len(scales)}), got {len(zps)}")
-    if any(not I8_MIN <= z <= I8_MAX for z in zps):
-        raise OpError(f"{op}: zero_points must be in the int8 range [{I8_MIN}, {I8_MAX}], got {zps}")
+    if any(not I8_MIN <= z <= 255 for z in zps):
+        raise OpError(f"{op}: zero_points must be in the int8 range [{I8_MIN}, {I8_MAX}] (u8: [0, 255]), got {zps}")
     if len(scales) == 1:
         return None
     ax = norm_axis(attrs["axis"], len(x))
@@ -62,13 +65,14 @@ def _params(op: str, x, attrs):
     return scale.reshape(layout), zp.reshape(layout)
 
 
-def _quantize(xs, attrs):
+def _quantize(xs, attrs, dtype):
     x = np.asarray(xs[0], dtype="float32")
     scale, zp = _params("quantize", x, attrs)
     with np.errstate(invalid="ignore"):
         r = np.rint(x / scale)  # float32 division, round half to even (ONNX QuantizeLinear)
         r = np.where(np.isnan(r), 0, np.clip(r, -1024, 1024)).astype("int32")  # NaN -> the zero point
-    return np.clip(r + zp, I8_MIN, I8_MAX).astype("int8")
+    lo, hi = CODE_RANGE[dtype]
+    return np.clip(r + zp, lo, hi).astype(numpy_dtype(dtype))
 
 
 def _dequantize(xs, attrs):
@@ -77,9 +81,24 @@ def _dequantize(xs, attrs):
     return (q - zp).astype("float32") * scale
 
 
+def _quant_signature(op: str):
+    """quantize: f32 -> the op's dtype; dequantize: the op's dtype -> f32. The zero points must be codes
+    of that dtype (checked here, where the dtype is known: the shape rule sees only the attrs)."""
+
+    def signature(dtype, n, attrs):
+        lo, hi = CODE_RANGE[dtype]
+        bad = [z for z in attrs.get("zero_points") or () if not lo <= z <= hi]
+        if bad:
+            raise OpError(f"{op}: zero_points of a {dtype} {op} must be in [{lo}, {hi}], got {bad}")
+        return (["f32"], dtype) if op == "quantize" else ([dtype], "f32")
+
+    return signature
+
+
 _QUANT_ATTRS = (
     Attr("scales", "floats", doc="positive scales: one for the whole tensor, or one per channel along axis"),
-    Attr("zero_points", "ints", [], doc="int8 zero points, one per scale; [] means all zero"),
+    Attr("zero_points", "ints", [], doc="zero points (codes of the op's dtype: i8, u8, i4 or u4), one per scale; "
+         "[] means all zero"),
     Attr("axis", "int", 1, doc="the channel axis (used only when there is more than one scale)"),
 )
 
@@ -196,14 +215,17 @@ register(
     OpDef(
         name="quantize",
         family="quant",
-        doc="q = saturate(round_half_even(x / scale) + zero_point) to int8 (ONNX QuantizeLinear, per tensor or per channel)",
+        doc="q = saturate(round_half_even(x / scale) + zero_point) to int8, uint8, int4 or uint4 (ONNX "
+        "QuantizeLinear, per tensor or per channel)",
         inputs=("x",),
         infer=_infer_quant("quantize"),
         oracle=_quantize,
+        oracle_needs_dtype=True,
         attrs=_QUANT_ATTRS,
-        dtypes=("i8",),
-        signature=lambda dtype, n, attrs: (["f32"], "i8"),
-        dtype_doc="the op's dtype i8 names the output; the input x is f32",
+        dtypes=("i8", "u8", "i4", "u4"),
+        signature=_quant_signature("quantize"),
+        dtype_doc="the op's dtype (i8, u8, i4 or u4) names the output and the range of the zero points; the input x "
+        "is f32",
     ),
     OpDef(
         name="dequantize",
@@ -213,9 +235,10 @@ register(
         infer=_infer_quant("dequantize"),
         oracle=_dequantize,
         attrs=_QUANT_ATTRS,
-        dtypes=("i8",),
-        signature=lambda dtype, n, attrs: (["i8"], "f32"),
-        dtype_doc="the op's dtype i8 names the input q; the output is f32",
+        dtypes=("i8", "u8", "i4", "u4"),
+        signature=_quant_signature("dequantize"),
+        dtype_doc="the op's dtype (i8, u8, i4 or u4) names the input q and the range of the zero points; the output "
+        "is f32",
     ),
     OpDef(
         name="matmul",

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..core.constants import (  # noqa: F401  (re-exported)
+    BYTE_DTYPES,
     DTYPES,
     FLOAT_DTYPES,
     NUMERIC_DTYPES,
@@ -110,6 +111,10 @@ class OpDef:
     signature: Callable[[str, int, dict], tuple[list[str], str]] = same_dtype
     # True: the last input name repeats (concat); at least len(inputs) inputs.
     variadic: bool = False
+    # Optional inputs after the required ones, in groups given whole or not at all (attention:
+    # (("mask",), ("past_key", "past_value"))). Every choice of groups must give a different
+    # number of inputs, so a positional graph node says which it gives.
+    optional: tuple[tuple[str, ...], ...] = ()
     dtype_doc: str = ""
     output: str = "y"
     # True when the oracle's result depends on the op dtype beyond the input
@@ -138,21 +143,48 @@ class OpDef:
                 return a
         return None
 
+    def input_sets(self) -> list[list[str]]:
+        """Every list of input names an instance may have (one without optional inputs)."""
+        sets = [list(self.inputs)]
+        for group in self.optional:
+            sets += [s + list(group) for s in sets]
+        return sorted(sets, key=len)
+
     def input_names(self, n: int) -> list[str]:
         """Names of the inputs for an instance with ``n`` inputs."""
+        if self.optional:
+            return next((s for s in self.input_sets() if len(s) == n), list(self.inputs))
         if not self.variadic:
             return list(self.inputs)
         fixed = list(self.inputs[:-1])
         base = self.inputs[-1]
         return fixed + [f"{base}{i}" for i in range(n - len(fixed))]
 
+    def inputs_named(self, given) -> list[str]:
+        """The input list of a spec entry naming ``given``: the required inputs and every optional
+        group one of whose names is given (a name left out of such a group is then missing)."""
+        names = list(self.inputs)
+        for group in self.optional:
+            if any(g in given for g in group):
+                names += list(group)
+        return names
+
+    def has_input(self, name: str, n: int) -> bool:
+        """Whether an instance with ``n`` inputs has the input ``name``."""
+        return name in self.input_names(n)
+
     def arity_ok(self, n: int) -> bool:
+        if self.optional:
+            return any(len(s) == n for s in self.input_sets())
         return n >= len(self.inputs) if self.variadic else n == len(self.inputs)
 
     def arity_text(self) -> str:
         if self.variadic:
             return f"at least {len(self.inputs)} inputs"
-        return f"{len(self.inputs)} input{'s' if len(self.inputs) != 1 else ''} ({', '.join(self.inputs)})"
+        text = f"{len(self.inputs)} input{'s' if len(self.inputs) != 1 else ''} ({', '.join(self.inputs)})"
+        for group in self.optional:
+            text += f", then optionally {' and '.join(group)}"
+        return text
 
     def describe(self) -> dict:
         return {
@@ -161,6 +193,7 @@ class OpDef:
             "doc": self.doc,
             "inputs": list(self.inputs),
             "variadic": self.variadic,
+            "optional_inputs": [list(g) for g in self.optional],
             "attrs": [a.describe() for a in self.attrs],
             "dtypes": list(self.dtypes),
             "dtype_rule": self.dtype_doc or "inputs and output have the op's dtype",
@@ -179,6 +212,9 @@ def register(*ops: OpDef) -> None:
     for op in ops:
         if op.name in REGISTRY:
             raise RuntimeError(f"op {op.name!r} registered twice")
+        counts = [len(s) for s in op.input_sets()]
+        if len(set(counts)) != len(counts) or (op.optional and op.variadic):
+            raise RuntimeError(f"op {op.name!r}: its optional input groups must give distinct input counts")
         REGISTRY[op.name] = op
 
 

@@ -40,8 +40,9 @@ CHUNK = 1 << 20  # elements drawn at a time; the generator's stream is the same 
 def _draw(dt, rng, n: int):
     if dt == np.bool_:
         return rng.random(n) < 0.5
-    if dt.kind in "iu":
-        return rng.integers(*INT_RANGE, size=n).astype(dt) if dt.kind == "i" else rng.integers(0, INT_RANGE[1], size=n).astype(dt)
+    if dt.kind in "iu" or dt.name in ("int4", "uint4"):  # ml_dtypes' 4-bit integers (kind "V"): in range too
+        signed = dt.kind == "i" or dt.name == "int4"
+        return rng.integers(*INT_RANGE, size=n).astype(dt) if signed else rng.integers(0, INT_RANGE[1], size=n).astype(dt)
     return (rng.standard_normal(n) * 0.5).astype(dt)
 
 

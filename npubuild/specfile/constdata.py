@@ -18,8 +18,8 @@ from ..core.fsio import read_regular, within_roots
 from ..core.limits import Limits
 
 # .npy dtype descriptors the specs accept (little-endian, as NumPy writes them here)
-NPY_DTYPES = {"<f4": "f32", "<f2": "f16", "|i1": "i8", "<i4": "i32", "<i8": "i64", "|b1": "bool"}
-_INT_RANGE = {"i8": (-(2**7), 2**7 - 1), "i32": (-(2**31), 2**31 - 1), "i64": (-(2**63), 2**63 - 1)}
+NPY_DTYPES = {"<f4": "f32", "<f2": "f16", "|i1": "i8", "|u1": "u8", "<i4": "i32", "<i8": "i64", "|b1": "bool"}
+_INT_RANGE = {"i8": (-(2**7), 2**7 - 1), "u8": (0, 2**8 - 1), "i32": (-(2**31), 2**31 - 1), "i64": (-(2**63), 2**63 - 1)}
 _FLOAT_MAX = {"f16": 65504.0, "f32": 3.4028234663852886e38}
 _MAX_HEADER = 1 << 16  # NumPy itself refuses longer headers unless asked not to
 

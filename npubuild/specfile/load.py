@@ -276,14 +276,16 @@ def _entry_shapes(ctx: _Ctx, op, entry: Node, what: str):
                                 f"({', '.join(expected)}); got {', '.join(given)}")
             return None
     else:
-        expected = list(op.inputs)
+        expected = op.inputs_named(given)
     unknown = [k for k in given if k not in expected]
     missing = [k for k in expected if k not in entry.value]
+    every = op.input_sets()[-1] if op.optional else expected  # optional inputs are names too
+    listing = op.arity_text() if op.optional else ", ".join(expected)
     for k in unknown:
-        hint = did_you_mean(k, missing or expected)
+        hint = did_you_mean(k, missing or every)
         if not hint and len(unknown) == len(missing) == 1:
             hint = f" (did you mean '{missing[0]}'?)"  # the one name left
-        ctx.err(entry.key_line(k), f"{what}: op '{op.name}' has no input '{k}'{hint}; inputs: {', '.join(expected)}")
+        ctx.err(entry.key_line(k), f"{what}: op '{op.name}' has no input '{k}'{hint}; inputs: {listing}")
     if missing and not unknown:  # a misnamed input is reported once, as unknown
         add = ", ".join(f"{k}: [..]" for k in missing)
         ctx.err(entry.line, f"{what}: missing shape for input{'s' if len(missing) > 1 else ''} "

@@ -44,7 +44,9 @@ EMITTER_VERSION: str = _source_hash()
 def has_emitter(op_name: str) -> bool:
     from ..host import has_emitter as host_has
 
-    return op_name == "matmul" or host_has(op_name)
+    from .devices import NO_XDNA_DESIGN
+
+    return op_name == "matmul" or (host_has(op_name) and op_name not in NO_XDNA_DESIGN)
 
 
 def design_for(inst: KernelInstance, options: dict | None = None):
@@ -59,6 +61,10 @@ def _design_for(inst: KernelInstance, options: dict | None):
     from .check import check_design
 
     _check_element_types(inst)
+    from .devices import NO_XDNA_DESIGN
+
+    if inst.op in NO_XDNA_DESIGN:
+        raise UnsupportedOnTarget(f"{inst.id}: {NO_XDNA_DESIGN[inst.op]}")
 
     if inst.op == "matmul":
         from .gemm import overlay_for
@@ -79,12 +85,13 @@ def _design_for(inst: KernelInstance, options: dict | None):
 
 
 def _check_element_types(inst: KernelInstance) -> None:
-    """No i64 or f16 tensor reaches a design (the catalog's xdna rules say so at spec time;
+    """No i64, f16, u8, i4 or u4 tensor reaches a design (the catalog's xdna rules say so at spec time;
     this keeps the emitter from ever writing one, whoever calls it)."""
-    from .devices import XDNA_F16_TEXT, XDNA_I64_TEXT
+    from .devices import XDNA_F16_TEXT, XDNA_I64_TEXT, XDNA_SUB_BYTE_TEXT, XDNA_U8_TEXT
 
     used = {t.dtype for t in (*inst.inputs, inst.output)}
-    for banned, text in (("i64", XDNA_I64_TEXT), ("f16", XDNA_F16_TEXT)):
+    for banned, text in (("i64", XDNA_I64_TEXT), ("f16", XDNA_F16_TEXT), ("u8", XDNA_U8_TEXT),
+                         ("i4", XDNA_SUB_BYTE_TEXT), ("u4", XDNA_SUB_BYTE_TEXT)):
         if banned in used:
             raise UnsupportedOnTarget(f"{inst.id}: {text}")
 

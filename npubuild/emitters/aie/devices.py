@@ -85,6 +85,23 @@ XDNA_I64_TEXT = (
     "no i64 tensors (the NPU's shim DMA moves elements of at most 32 bits): use i32"
     "; argmax/argmin/gather: attrs index_dtype: i32"
 )
+XDNA_U8_TEXT = (
+    "no u8 tensors (no xdna design has been checked with unsigned bytes; the simulated and golden designs "
+    "carry i8, i32, f32 and bf16): cast to i32 or i8 first, or run the kernel on host"
+)
+# Ops no xdna design computes: op -> what is missing (the xdna target refuses them at spec time
+# with this text, npubuild ops says "not yet emitted", and design_for never builds one)
+NO_XDNA_DESIGN = {
+    "matmul_nbits": "no xdna design: it needs a core body that unpacks the 4/8-bit codes and applies the "
+    "per-block scales and zero points ahead of mm.cc's bf16 GEMM tiles, which npubuild does not have; "
+    "run it on host, or dequantize the weights once to bf16 and use matmul bf16",
+    "dequantize_nbits": "no xdna design: it needs a core body that unpacks the 4/8-bit codes (the u8 bytes "
+    "no checked design carries); dequantize on host, once, and feed the bf16 weight to matmul bf16",
+}
+XDNA_SUB_BYTE_TEXT = (
+    "no i4 or u4 tensors (the NPU's DMAs move whole bytes and no design unpacks 4-bit codes): quantize to i8 "
+    "for the NPU, or run the kernel on host"
+)
 XDNA_F16_TEXT = (
     "no f16 tensors (Peano compiles every 16-bit float as bfloat16, so f16 would be computed wrongly): "
     "use bf16, the NPU's float (or f32, which AIE cores compute in software)"

@@ -18,8 +18,10 @@ from typing import Callable
 from ...core.errors import UnsupportedOnTarget
 from ...specfile.instances import KernelInstance
 from . import (
+    attention,
     cast,
     elementwise,
+    matmul_nbits,
     mlir_text,
     movement,
     nn,
@@ -30,7 +32,7 @@ from . import (
     unary_math,
 )
 
-FAMILIES = (cast, elementwise, movement, nn, normalize, quant, reduce, select, unary_math)
+FAMILIES = (attention, cast, elementwise, matmul_nbits, movement, nn, normalize, quant, reduce, select, unary_math)
 
 EMITTERS: dict[str, Callable[[KernelInstance], str]] = {}
 for _mod in FAMILIES:

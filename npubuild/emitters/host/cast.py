@@ -1,7 +1,7 @@
 """Host emitter for ``cast``, and the attr-value conversions other emitters share.
 
 ``cast`` from dtype ``s`` to ``attrs["to"]`` (every pair of
-f32/f16/bf16/i8/i32/i64/bool), elementwise:
+f32/f16/bf16/i8/u8/i32/i64/bool), elementwise:
 
 * float -> float goes through f32: ``f16 -> f32`` and ``bf16 -> f32`` are
   exact; ``f32 -> f16`` and ``f32 -> bf16`` round to nearest even, overflow to
@@ -15,13 +15,15 @@ f32/f16/bf16/i8/i32/i64/bool), elementwise:
   (npubuild.ops.bf16) converts through f32 the same way, so the two agree
   (``x.astype(ml_dtypes.bfloat16)`` of an integer rounds once and can differ
   by one bf16 ulp);
-* int -> int: sign-extends or wraps (keeps the low bits), as NumPy ``astype``;
+* int -> int: sign-extends (u8: zero-extends) or wraps (keeps the low bits), as
+  NumPy ``astype``; i8 <-> u8 keeps the byte;
 * float -> int truncates toward zero (the oracle: ``np.trunc`` then ``astype``).
   NumPy's result for NaN and for values whose truncation is outside the
   destination's range is platform-specific (C undefined behaviour; LLVM's
   ``fptosi`` is poison there). The host kernel **saturates**: NaN -> 0,
   ``x >= 2**(bits-1)`` (including +inf) -> MAX, ``x < -2**(bits-1)`` (including
-  -inf) -> MIN — the rule of LLVM's ``fptosi.sat``, Rust's ``as`` and Java.
+  -inf) -> MIN — the rule of LLVM's ``fptosi.sat``, Rust's ``as`` and Java;
+  u8 saturates to [0, 255] the same way (``fptoui.sat``: ``x <= -1`` -> 0);
   Tests compare those inputs against this rule, not against NumPy;
 * anything -> bool is ``x != 0`` (NaN -> True, -0.0 -> False, as NumPy);
   bool -> anything is 0 or 1.
@@ -43,7 +45,19 @@ from typing import Callable
 
 from ...specfile.instances import KernelInstance
 from .elementwise import emit_elementwise
-from .mlir_text import INT_BITS, WIDENED_FLOATS, KernelBuilder, compute_dtype, int_min, is_float, mlir_type, narrow, widen
+from .mlir_text import (
+    INT_BITS,
+    UNSIGNED,
+    WIDENED_FLOATS,
+    KernelBuilder,
+    compute_dtype,
+    int_max,
+    int_min,
+    is_float,
+    mlir_type,
+    narrow,
+    widen,
+)
 
 # ---- emit-time conversions (Python) --------------------------------------------------------------
 
@@ -74,14 +88,11 @@ def _f32_to_bf16(value: float) -> float:
 def int_attr_value(value: float, dtype: str) -> int:
     """``value`` truncated toward zero into the int dtype, saturating; NaN -> 0 (see ``cast``)."""
     value = float(value)
-    bits = INT_BITS[dtype]
     if math.isnan(value):
         return 0
-    if value >= 2.0 ** (bits - 1):
-        return (1 << (bits - 1)) - 1
-    if value < -(2.0 ** (bits - 1)):
-        return -(1 << (bits - 1))
-    return int(math.trunc(value))
+    if math.isinf(value):
+        return int_max(dtype) if value > 0 else int_min(dtype)
+    return min(max(int(math.trunc(value)), int_min(dtype)), int_max(dtype))
 
 
 def attr_constant(b: KernelBuilder, value: float, dtype: str) -> str:
@@ -97,20 +108,24 @@ def attr_constant(b: KernelBuilder, value: float, dtype: str) -> str:
 
 
 def _float_to_int(b: KernelBuilder, x: str, src: str, dst: str) -> str:
-    """Truncate toward zero, saturating; NaN -> 0 (fptosi only ever sees in-range values)."""
+    """Truncate toward zero, saturating; NaN -> 0 (fptosi / fptoui only ever see in-range values).
+
+    Signed: x in [-2**(bits-1), 2**(bits-1)) truncates in range; unsigned (u8): x in (-1, 2**bits)."""
     x = widen(b, x, src)  # f16, bf16 -> f32: exact
     bits = INT_BITS[dst]
     t = mlir_type(dst)
-    hi = b.float_const(2.0 ** (bits - 1), "f32")  # exact power of two
-    lo = b.float_const(-(2.0 ** (bits - 1)), "f32")
-    ge_lo = b.op(f"arith.cmpf oge, {x}, {lo} : f32")
+    unsigned = dst in UNSIGNED
+    hi = b.float_const(2.0 ** (bits if unsigned else bits - 1), "f32")  # exact powers of two
+    lo = b.float_const(-1.0 if unsigned else -(2.0 ** (bits - 1)), "f32")
+    above_lo, below_lo = ("ogt", "ole") if unsigned else ("oge", "olt")
+    ge_lo = b.op(f"arith.cmpf {above_lo}, {x}, {lo} : f32")
     lt_hi = b.op(f"arith.cmpf olt, {x}, {hi} : f32")
     in_range = b.op(f"arith.andi {ge_lo}, {lt_hi} : i1")  # false for NaN
     safe = b.op(f"arith.select {in_range}, {x}, {b.float_const(0.0, 'f32')} : f32")
-    v = b.op(f"arith.fptosi {safe} : f32 to {t}")
+    v = b.op(f"arith.{'fptoui' if unsigned else 'fptosi'} {safe} : f32 to {t}")
     too_big = b.op(f"arith.cmpf oge, {x}, {hi} : f32")
-    v = b.op(f"arith.select {too_big}, {b.int_const((1 << (bits - 1)) - 1, dst)}, {v} : {t}")
-    too_small = b.op(f"arith.cmpf olt, {x}, {lo} : f32")
+    v = b.op(f"arith.select {too_big}, {b.int_const(int_max(dst), dst)}, {v} : {t}")
+    too_small = b.op(f"arith.cmpf {below_lo}, {x}, {lo} : f32")
     return b.op(f"arith.select {too_small}, {b.int_const(int_min(dst), dst)}, {v} : {t}")
 
 
@@ -136,10 +151,13 @@ def convert(b: KernelBuilder, x: str, src: str, dst: str) -> str:
     if is_float(src):
         return _float_to_int(b, x, src, dst)
     if is_float(dst):
-        f = b.op(f"arith.sitofp {x} : {ts} to {mlir_type(compute_dtype(dst))}")
+        to_fp = "uitofp" if src in UNSIGNED else "sitofp"
+        f = b.op(f"arith.{to_fp} {x} : {ts} to {mlir_type(compute_dtype(dst))}")
         return narrow(b, f, dst)  # f16, bf16: through f32
     if INT_BITS[dst] > INT_BITS[src]:
-        return b.op(f"arith.extsi {x} : {ts} to {td}")
+        return b.op(f"arith.{'extui' if src in UNSIGNED else 'extsi'} {x} : {ts} to {td}")
+    if INT_BITS[dst] == INT_BITS[src]:  # i8 <-> u8: the same bits
+        return x
     return b.op(f"arith.trunci {x} : {ts} to {td}")
 
 

@@ -29,13 +29,16 @@ from ...ops.registry import numel
 from ...specfile.instances import KernelInstance
 
 # our dtype -> MLIR scalar type
-MLIR_TYPE = {"f32": "f32", "f16": "f16", "bf16": "bf16", "i8": "i8", "i32": "i32", "i64": "i64", "bool": "i1"}
+MLIR_TYPE = {"f32": "f32", "f16": "f16", "bf16": "bf16", "i8": "i8", "u8": "i8", "i4": "i8", "u4": "i8", "i32": "i32", "i64": "i64", "bool": "i1"}
 # our dtype -> memref element type (bool is one byte in memory holding 0/1, as in NumPy)
 MEMREF_ELEMENT = {**MLIR_TYPE, "bool": "i8"}
 # float dtype -> same-width integer type (for sign-bit manipulation)
 FLOAT_BITS_TYPE = {"f32": "i32", "f16": "i16", "bf16": "i16"}
 FLOAT_SIGN_MASK = {"f32": 0x80000000, "f16": 0x8000, "bf16": 0x8000}
-INT_BITS = {"i8": 8, "i32": 32, "i64": 64}
+INT_BITS = {"i8": 8, "u8": 8, "i32": 32, "i64": 64}
+# Integer dtypes read as unsigned: MLIR integers are signless, so u8 is an i8 whose operations
+# are the unsigned ones (extui, uitofp, fptoui, cmpi ult, ...)
+UNSIGNED = ("u8",)
 
 # Narrow floats and the float they are computed in: loaded, widened exactly with
 # ``arith.extf``, computed in the wider float, rounded once with ``arith.truncf``
@@ -99,7 +102,11 @@ def negate_float(b: "KernelBuilder", x: str, dtype: str) -> str:
 
 
 def int_min(dtype: str) -> int:
-    return -(1 << (INT_BITS[dtype] - 1))
+    return 0 if dtype in UNSIGNED else -(1 << (INT_BITS[dtype] - 1))
+
+
+def int_max(dtype: str) -> int:
+    return (1 << INT_BITS[dtype]) - 1 if dtype in UNSIGNED else (1 << (INT_BITS[dtype] - 1)) - 1
 
 
 def float_literal(value: float, dtype: str) -> str:
@@ -250,6 +257,8 @@ class KernelBuilder:
 
     def int_const(self, n: int, dtype_or_type: str) -> str:
         ty = MLIR_TYPE.get(dtype_or_type, dtype_or_type)
+        if dtype_or_type in UNSIGNED and n >= 1 << (INT_BITS[dtype_or_type] - 1):
+            n -= 1 << INT_BITS[dtype_or_type]  # the same bits, written as the signless type's signed value
         return self.const(str(int(n)), ty)
 
     def float_const(self, x: float, dtype: str) -> str:

@@ -1,4 +1,4 @@
-"""Host emitters for the nn family: rope, attention, pool and im2col.
+"""Host emitters for the nn family: rope, pool and im2col (attention: attention.py).
 
 Numerics (f16 is loaded, widened to f32, computed in f32 and rounded once on
 the store; the oracles compute in float64 and round once):
@@ -9,14 +9,11 @@ the store; the oracles compute in float64 and round once):
   and divide once (avg: by kh*kw, or by the number of non-padding taps);
 * ``rope`` computes ``a*c - b*s`` and ``b*c + a*s`` in f32 (two rounded
   products, one rounded sum); dims past ``n_rot`` are copied bit for bit;
-* ``attention`` is a three-pass softmax per (batch, head, query): f32 dot
-  products scaled once, the running max, ``exp(s - max)`` (``mathfns.exp``),
-  their f32 sum, then ``(sum_j e_j v_j) / sum`` (one division per output).
-  The causal mask is a loop bound (query i visits keys ``j <= i + Skv - S``).
+* ``attention``: see attention.py.
 
 No libm and no calls: scratch is a ``memref.alloca`` (``memref.alloc`` above
 :data:`STACK_SCRATCH_BYTES`) hoisted out of the loops. The helpers
-(:func:`scf_for`, index arithmetic, widening loads) are shared with ``quant``.
+(:func:`scf_for`, index arithmetic, widening loads) are shared with ``quant`` and ``attention``.
 """
 from __future__ import annotations
 
@@ -186,65 +183,6 @@ def emit_rope(inst: KernelInstance) -> str:
     return b.finish()
 
 
-# ---- attention ------------------------------------------------------------------------------
-
-
-def emit_attention(inst: KernelInstance) -> str:
-    from . import mathfns  # written in parallel; imported lazily so the rest of this module loads without it
-
-    a = inst.attrs
-    nh, hd, mask = a["num_heads"], a["head_dim"], a["mask"]
-    scale = a["scale"] or 1.0 / math.sqrt(hd)
-    dt = inst.dtype
-    qs, ks = inst.inputs[0].shape, inst.inputs[1].shape
-    s_len, kv_len = qs[-2], ks[-2]
-    b = KernelBuilder(inst, f"attention {nh} heads x {hd}, mask {mask}; f32 three-pass softmax")
-    q, k, v = b.in_args
-    out = b.out_arg
-    frees: list = []
-    sc = scratch(b, [kv_len], "f32", frees)
-    batch = [qs[0]] if len(qs) == 3 else []
-    zero = b.float_const(0.0, "f32")
-    ninf = b.float_const(float("-inf"), "f32")
-    scale_c = b.float_const(to_f32(scale), "f32")
-    with b.loop_nest(batch + [nh, s_len]) as ivs:
-        bi, (h, i) = ivs[:-2], ivs[-2:]
-        base = idx_mul(b, h, hd)
-        if mask == "causal":  # keys j <= i + (Skv - S)
-            limit = idx_add_const(b, i, kv_len - s_len + 1)
-        else:
-            limit = b.index(kv_len)
-        # pass 1: scores and their max
-        with scf_for(b, b.index(0), limit, [ninf], ["f32"]) as lj:
-            j = lj.iv
-            with scf_for(b, b.index(0), b.index(hd), [zero], ["f32"]) as ld:
-                col = idx_add(b, base, ld.iv)
-                qv = load_f32(b, q, qs, dt, bi + [i, col])
-                kv = load_f32(b, k, ks, dt, bi + [j, col])
-                ld.next = [f32(b, "addf", ld.args[0], f32(b, "mulf", qv, kv))]
-            s = f32(b, "mulf", ld.result, scale_c)
-            b.store(s, sc, [kv_len], "f32", [j])
-            lj.next = [f32(b, "maximumf", lj.args[0], s)]
-        mx = lj.result
-        # pass 2: e_j = exp(s_j - max) and their sum
-        with scf_for(b, b.index(0), limit, [zero], ["f32"]) as le:
-            sj = b.load(sc, [kv_len], "f32", [le.iv])
-            e = mathfns.exp(b, f32(b, "subf", sj, mx), "f32")
-            b.store(e, sc, [kv_len], "f32", [le.iv])
-            le.next = [f32(b, "addf", le.args[0], e)]
-        total = le.result
-        # pass 3: out[d] = (sum_j e_j v[j, d]) / sum
-        with b.loop_nest([hd]) as (d,):
-            col = idx_add(b, base, d)
-            with scf_for(b, b.index(0), limit, [zero], ["f32"]) as lo:
-                ej = b.load(sc, [kv_len], "f32", [lo.iv])
-                vv = load_f32(b, v, ks, dt, bi + [lo.iv, col])
-                lo.next = [f32(b, "addf", lo.args[0], f32(b, "mulf", ej, vv))]
-            store_f32(b, f32(b, "divf", lo.result, total), out, qs, dt, bi + [i, col])
-    free_scratch(b, frees)
-    return b.finish()
-
-
 # ---- pool -----------------------------------------------------------------------------------
 
 
@@ -329,7 +267,6 @@ def emit_im2col(inst: KernelInstance) -> str:
 
 EMITTERS: dict[str, Callable[[KernelInstance], str]] = {
     "rope": emit_rope,
-    "attention": emit_attention,
     "pool": emit_pool,
     "im2col": emit_im2col,
 }

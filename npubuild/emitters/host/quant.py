@@ -31,7 +31,9 @@ from typing import Callable
 
 from ...ops.registry import norm_axis
 from ...specfile.instances import KernelInstance
-from .mlir_text import KernelBuilder
+from ...core.constants import SUB_BYTE_DTYPES
+from ...ops.quant import CODE_RANGE
+from .mlir_text import UNSIGNED, KernelBuilder
 from .nn import f32, free_scratch, load_f32, scf_for, scratch, store_f32, to_f32
 from .vector_gemm import emit_matmul_vector, gemm_tile_function, tile_functions
 
@@ -120,8 +122,11 @@ def emit_quantize(inst: KernelInstance) -> str:
         v = _clamp_f(b, _not_nan_or_zero(b, v), -1024.0, 1024.0)
         r = f32(b, "subf", f32(b, "addf", v, magic), magic)  # round half to even, |v| <= 1024
         q = b.op(f"arith.fptosi {r} : f32 to i32")
-        q = _clamp_i(b, b.op(f"arith.addi {q}, {zp} : i32"), -128, 127)
-        b.store(b.op(f"arith.trunci {q} : i32 to i8"), b.out_arg, shape, "i8", ivs)
+        dt = inst.output.dtype  # i8, u8: the byte once clamped to the range; i4, u4: its low nibble
+        q = _clamp_i(b, b.op(f"arith.addi {q}, {zp} : i32"), *CODE_RANGE[dt])
+        if dt in SUB_BYTE_DTYPES:  # ml_dtypes' int4 / uint4 byte: the code's two's-complement nibble, high bits 0
+            q = b.op(f"arith.andi {q}, {b.int_const(15, 'i32')} : i32")
+        b.store(b.op(f"arith.trunci {q} : i32 to i8"), b.out_arg, shape, dt, ivs)
     free_scratch(b, frees)
     return b.finish()
 
@@ -133,8 +138,14 @@ def emit_dequantize(inst: KernelInstance) -> str:
     params = _Params(b, inst, frees)
     with b.loop_nest(shape) as ivs:
         scale, zp = params.at(ivs)
-        q = b.load(b.in_args[0], shape, "i8", ivs)
-        q = b.op(f"arith.extsi {q} : i8 to i32")
+        dt = inst.inputs[0].dtype
+        q = b.load(b.in_args[0], shape, dt, ivs)
+        if dt == "i4":  # the low nibble, sign-extended (the byte's high bits are not read)
+            four = b.int_const(4, "i8")
+            q = b.op(f"arith.shrsi {b.op(f'arith.shli {q}, {four} : i8')}, {four} : i8")
+        elif dt == "u4":
+            q = b.op(f"arith.andi {q}, {b.int_const(15, 'i8')} : i8")
+        q = b.op(f"arith.{'extui' if dt in UNSIGNED + ('u4',) else 'extsi'} {q} : i8 to i32")
         d = b.op(f"arith.sitofp {b.op(f'arith.subi {q}, {zp} : i32')} : i32 to f32")
         b.store(f32(b, "mulf", d, scale), b.out_arg, shape, "f32", ivs)
     free_scratch(b, frees)

@@ -48,6 +48,7 @@ from .elementwise import emit_elementwise
 from .mlir_text import (
     FLOAT_BITS_TYPE,
     FLOAT_SIGN_MASK,
+    UNSIGNED,
     KernelBuilder,
     int_min,
     is_float,
@@ -58,13 +59,15 @@ from .mlir_text import (
 
 _FLOAT_PRED = {"eq": "oeq", "ne": "une", "lt": "olt", "le": "ole", "gt": "ogt", "ge": "oge"}
 _INT_PRED = {"eq": "eq", "ne": "ne", "lt": "slt", "le": "sle", "gt": "sgt", "ge": "sge"}
+_UINT_PRED = {"eq": "eq", "ne": "ne", "lt": "ult", "le": "ule", "gt": "ugt", "ge": "uge"}
 
 
 def _compare(name: str):
     def fn(b: KernelBuilder, v, dt):
         if is_float(dt):
             return b.op(f"arith.cmpf {_FLOAT_PRED[name]}, {v[0]}, {v[1]} : {mlir_type(dt)}")
-        return b.op(f"arith.cmpi {_INT_PRED[name]}, {v[0]}, {v[1]} : {mlir_type(dt)}")
+        pred = (_UINT_PRED if dt in UNSIGNED else _INT_PRED)[name]
+        return b.op(f"arith.cmpi {pred}, {v[0]}, {v[1]} : {mlir_type(dt)}")
 
     return fn
 

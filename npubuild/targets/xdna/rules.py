@@ -11,7 +11,7 @@ a failed one is an error at the spec line), and ``supports(op, shapes, dtype, at
 """
 from __future__ import annotations
 
-from ...emitters.aie.devices import XDNA_F16_TEXT, XDNA_I64_TEXT
+from ...emitters.aie.devices import NO_XDNA_DESIGN, XDNA_F16_TEXT, XDNA_I64_TEXT, XDNA_SUB_BYTE_TEXT, XDNA_U8_TEXT
 from ...ops.registry import (
     REGISTRY,
     OpDef,
@@ -128,12 +128,20 @@ BY_OP: dict[str, tuple[Restriction, ...]] = {
     "rope": (FLOAT_ONLY,),
     "attention": (Restriction("attention with batch 1 only (q rank 2, or rank 3 with B = 1)", _batch_one),
                   Restriction("k and v with as many tokens as q (S == Skv)", lambda s, a, dt: s[1][-2] == s[0][-2]),
+                  Restriction("q, k and v only: no mask input, past_key or past_value (the xdna design streams q "
+                              "and sends k and v whole; it has no buffers for a mask or a cache): mask with "
+                              "mask: causal, or run the step on host", lambda s, a, dt: len(s) == 3),
+                  Restriction("kv_num_heads 0 or num_heads (grouped-query heads are not in the checked xdna design)",
+                              lambda s, a, dt: a["kv_num_heads"] in (0, a["num_heads"])),
+                  Restriction("softcap 0 (the checked xdna design has no tanh on the scores)",
+                              lambda s, a, dt: a["softcap"] == 0),
                   FLOAT_ONLY),
     "pool": (Restriction("avg pooling with padding needs count_include_pad: true (the NPU divides by kh*kw)",
                          _pool_divides_by_window),
              FLOAT_ONLY),
     "im2col": (FLOAT_ONLY,),
     # quant
+    **{op: (Restriction(text, lambda s, a, dt: False),) for op, text in NO_XDNA_DESIGN.items()},
     "matmul": (only_dtypes(("i8", "bf16"), "the NPU GEMM computes in int8 with int32 accumulation, or in "
                            "bf16 with f32 accumulation; f32 would be soft-float"),),
 }
@@ -151,7 +159,9 @@ BY_OP: dict[str, tuple[Restriction, ...]] = {
 #   from f32, which is what every bf16 body does around its f32 arithmetic.
 # The texts are in npubuild.ops.registry, where the xdna emitter's own last check
 # (emitters/aie _check_element_types) reads them too.
-BANNED_DTYPES = (("i64", XDNA_I64_TEXT), ("f16", XDNA_F16_TEXT))
+# * u8: no design is checked with it (XDNA_U8_TEXT); i4, u4: nor with 4-bit codes.
+BANNED_DTYPES = (("i64", XDNA_I64_TEXT), ("f16", XDNA_F16_TEXT), ("u8", XDNA_U8_TEXT),
+                 ("i4", XDNA_SUB_BYTE_TEXT), ("u4", XDNA_SUB_BYTE_TEXT))
 
 
 def _dtype_restriction(op: OpDef, banned: str, text: str) -> Restriction:
@@ -208,6 +218,8 @@ def supports(op: str, shapes=None, dtype: str | None = None, attrs: dict | None 
     ``attrs`` are the normalized attrs (None: the op's defaults)."""
     from ...emitters.aie import has_emitter
 
+    if op in NO_XDNA_DESIGN:  # no design, and the spec loader refuses it with this text (its BY_OP restriction)
+        return NO_XDNA_DESIGN[op]
     if not has_emitter(op):
         return "not yet emitted"
     if shapes is None or dtype is None or op not in REGISTRY:

@@ -1,5 +1,5 @@
 // npubuild xdna kernel attention_f32_16x64_16x64_16x64_num_heads-1_head_dim-64_mask-causal
-// op: attention, dtype: f32, attrs: {"head_dim":64,"mask":"causal","num_heads":1,"scale":0.0}
+// op: attention, dtype: f32, attrs: {"head_dim":64,"kv_num_heads":0,"mask":"causal","mask_kind":"bool","num_heads":1,"scale":0.0,"softcap":0.0}
 // inputs: q: 16x64 f32, k: 16x64 f32, v: 16x64 f32; output: y: 16x64 f32
 // device npu2, partition npu2_1col: whole split, 1 rows in chunks of 1, 1 column(s), 1 chunk(s) per core per run
 // host buffers (XRT group id: name (parts x dtype)): 3: q (q 1024 x f32); 4: k_v (k 1024 | v 1024 x f32); 5: y (y 1024 x f32)
