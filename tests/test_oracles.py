@@ -237,6 +237,24 @@ case("concat", [[[1]], [[2]], [[3], [4]]], [[1], [2], [3], [4]], {"axis": 0}, dt
 case("gather", [M23, [[0, -1]]], [[[1.0, 3.0]], [[4.0, 6.0]]], {"axis": 1})
 case("gather", [M23, [1, 0, 1]], [[4.0, 5.0, 6.0], [1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
 case("gather", [M23, [-1]], [[4.0, 5.0, 6.0]], {"index_dtype": "i32"})
+# ONNX GatherElements / ScatterElements: the examples of the operator definition
+case("gather_elements", [[[1.0, 2.0], [3.0, 4.0]], [[0, 0], [1, 0]]], [[1.0, 1.0], [4.0, 3.0]], {"axis": 1})
+case("gather_elements", [M33, [[1, 2, 0], [2, 0, 0]]], [[4.0, 8.0, 3.0], [7.0, 2.0, 3.0]])
+case("gather_elements", [M33, [[-1, -2, 0], [-2, 0, 0]]], [[7.0, 5.0, 3.0], [4.0, 2.0, 3.0]], {"index_dtype": "i32"})
+Z33 = [[0.0] * 3] * 3
+case("scatter_elements", [Z33, [[1, 0, 2], [0, 2, 1]], [[1.0, 1.1, 1.2], [2.0, 2.1, 2.2]]],
+     [[2.0, 1.1, 0.0], [1.0, 0.0, 2.2], [0.0, 2.1, 1.2]])
+R5 = [[1.0, 2.0, 3.0, 4.0, 5.0]]
+case("scatter_elements", [R5, [[1, 3]], [[1.1, 2.1]]], [[1.0, 1.1, 3.0, 2.1, 5.0]], {"axis": 1})
+case("scatter_elements", [R5, [[1, -3]], [[1.1, 2.1]]], [[1.0, 1.1, 2.1, 4.0, 5.0]], {"axis": 1, "index_dtype": "i32"})
+# duplicate indices: combined in order from data's value (none: the last one wins)
+case("scatter_elements", [R5, [[1, 1]], [[1.1, 2.1]]], [[1.0, 2.1, 3.0, 4.0, 5.0]], {"axis": 1})
+case("scatter_elements", [R5, [[1, 1]], [[1.1, 2.1]]], [[1.0, 5.2, 3.0, 4.0, 5.0]], {"axis": 1, "reduction": "add"})
+case("scatter_elements", [R5, [[1, 1]], [[1.1, 2.1]]], [[1.0, 2.0 * 1.1 * 2.1, 3.0, 4.0, 5.0]], {"axis": 1, "reduction": "mul"})
+case("scatter_elements", [R5, [[1, 1]], [[1.1, 2.1]]], [[1.0, 2.1, 3.0, 4.0, 5.0]], {"axis": 1, "reduction": "max"})
+case("scatter_elements", [R5, [[1, 1]], [[1.1, 2.1]]], [[1.0, 1.1, 3.0, 4.0, 5.0]], {"axis": 1, "reduction": "min"})
+case("scatter_elements", [[[1, 2], [3, 4]], [[1, 1]], [[127, 5]]], [[1, 2], [3 + 127 - 256, 4 + 5]], {"reduction": "add"},
+     dtype="i8")  # wraps
 case("pad", [[1.0, 2.0, 3.0]], [9.0, 9.0, 1.0, 2.0, 3.0, 9.0], {"pads": [[2, 1]], "value": 9.0})
 case("pad", [[1.0, 2.0, 3.0]], [3.0, 2.0, 1.0, 2.0, 3.0, 2.0, 1.0], {"pads": [[2, 2]], "mode": "reflect"})
 case("pad", [[1.0, 2.0, 3.0]], [1.0, 1.0, 1.0, 2.0, 3.0, 3.0], {"pads": [[2, 1]], "mode": "edge"})

@@ -177,6 +177,9 @@ XDNA_REJECTS = [
     ("pool", [(1, 1, 4, 4)], {"mode": "max", "kernel_size": [2, 2]}, "f16"),
     ("im2col", [(1, 1, 4, 4)], {"kernel_size": [2, 2]}, "i32"),
     ("matmul", [(4, 8), (8, 2)], {}, "f32"),
+    # no NPU design (rules.NO_DESIGN)
+    ("gather_elements", [(2, 3), (2, 3)], {"index_dtype": "i32"}, "f32"),
+    ("scatter_elements", [(2, 3), (2, 3), (2, 3)], {"index_dtype": "i32"}, "f32"),
     # elementwise.py
     ("gelu", [(4,)], {}, "f32"),
     ("add", [(4, 1), (4, 3)], {}, "f32"),

@@ -49,4 +49,7 @@ def test_golden(family, device):
 def test_every_family_has_a_representative():
     from npubuild.ops import REGISTRY
 
-    assert {o.family for o in REGISTRY.values()} <= set(REPRESENTATIVES)
+    from npubuild.targets.xdna.rules import NO_DESIGN
+
+    # a family whose ops all lack an NPU design has no design to keep
+    assert {o.family for o in REGISTRY.values() if o.name not in NO_DESIGN} <= set(REPRESENTATIVES)

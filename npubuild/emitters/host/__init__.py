@@ -20,6 +20,7 @@ from ...specfile.instances import KernelInstance
 from . import (
     cast,
     elementwise,
+    indexing,
     mlir_text,
     movement,
     nn,
@@ -30,7 +31,7 @@ from . import (
     unary_math,
 )
 
-FAMILIES = (cast, elementwise, movement, nn, normalize, quant, reduce, select, unary_math)
+FAMILIES = (cast, elementwise, indexing, movement, nn, normalize, quant, reduce, select, unary_math)
 
 EMITTERS: dict[str, Callable[[KernelInstance], str]] = {}
 for _mod in FAMILIES:

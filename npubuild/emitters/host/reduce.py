@@ -142,7 +142,7 @@ def _reduce_axes(inst: KernelInstance) -> tuple[int, ...]:
     return tuple(sorted(norm_axis(a, rank) for a in axes))
 
 
-def _combine(kind: str, b: KernelBuilder, acc: str, x: str, ty: str) -> str:
+def combine(kind: str, b: KernelBuilder, acc: str, x: str, ty: str) -> str:
     f = ty.startswith("f")
     op = {
         "sum": "addf" if f else "addi",
@@ -200,7 +200,7 @@ def emit_reduce(inst: KernelInstance) -> str:
             x = b.load(b.in_args[0], x_shape, dt, idx)
             if ty != mlir_type(dt):
                 x = to_acc(b, x, dt)
-            return [_combine(kind, b, carried[0], x, ty)]
+            return [combine(kind, b, carried[0], x, ty)]
 
         (acc,) = for_acc(b, [x_shape[d] for d in axes], [(_identity(kind, b, dt, ty), ty)], body)
         if mean:
@@ -246,7 +246,7 @@ def emit_scan(inst: KernelInstance) -> str:
             x = b.load(b.in_args[0], shape, dt, idx)
             if ty != mlir_type(dt):
                 x = to_acc(b, x, dt)
-            new = _combine(kind, b, acc, x, ty)
+            new = combine(kind, b, acc, x, ty)
             y = acc if exclusive else new
             if ty != mlir_type(dt):
                 y = from_acc(b, y, dt)

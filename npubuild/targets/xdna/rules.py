@@ -84,6 +84,23 @@ ARG = ("argmax", "argmin")
 MOVEMENT = ("reshape", "transpose", "narrow", "slice", "reverse", "tile", "expand", "trilu", "concat", "gather",
             "pad", "stop_gradient")
 
+
+
+def no_design(why: str) -> Restriction:
+    """An op with no NPU design yet: every instance is refused at spec time, with ``why``."""
+    return Restriction(f"no NPU design for this op yet ({why}); build it for host or ref (targets: [ref, host])",
+                       lambda shapes, attrs, dtype: False)
+
+
+# ops refused on xdna whatever their shapes: the generic whole-tensor design around the host body is not
+# checked against the simulator for them, so the build says so rather than emit an unproven design
+NO_DESIGN = {
+    "gather_elements": no_design("data-dependent addressing across the whole tensor: one core would hold data "
+                                 "and indices whole, and no chunked design is written"),
+    "scatter_elements": no_design("data-dependent addressing across the whole tensor: one core would hold data, "
+                                  "indices and updates whole, and no chunked design is written"),
+}
+
 # ---- per op -------------------------------------------------------------------------------------
 
 # op name -> its restrictions on xdna, in the order `npubuild ops` prints them and the spec loader
@@ -133,6 +150,7 @@ BY_OP: dict[str, tuple[Restriction, ...]] = {
                          _pool_divides_by_window),
              FLOAT_ONLY),
     "im2col": (FLOAT_ONLY,),
+    **{op: (r,) for op, r in NO_DESIGN.items()},
     # quant
     "matmul": (only_dtypes(("i8", "bf16"), "the NPU GEMM computes in int8 with int32 accumulation, or in "
                            "bf16 with f32 accumulation; f32 would be soft-float"),),
