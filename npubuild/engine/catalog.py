@@ -20,23 +20,26 @@ def ops_catalog(bodies: bool = False) -> list[dict]:
     from ..targets import get
     from .targets import builds
 
+    from ..targets.xdna.rules import NO_DESIGN
+
     xdna = get("xdna")
     out = []
     for name in sorted(REGISTRY):
         op = REGISTRY[name]
         d = op.describe()
+        emitted = builds("xdna", name) and name not in NO_DESIGN
         d["targets"] = {
             "ref": {"status": "supported"},
             "host": {"status": "emitted" if builds("host", name) else "not yet emitted"},
             "xdna": {
-                "status": "emitted" if builds("xdna", name) else "not yet emitted",
+                "status": "emitted" if emitted else "refused at spec time" if name in NO_DESIGN else "not yet emitted",
                 "design": xdna_design_kind(name),
                 "restrictions": [r.text for r in xdna.restrictions(name)]
                 + ["every design must fit the NPU: checked per instance at spec time (core memory, DMA limits)"],
                 "floats": {dt: note for dt, note in XDNA_FLOAT_NOTES.items() if dt in op.dtypes},
             },
         }
-        if bodies and builds("xdna", name):
+        if bodies and emitted:
             d["targets"]["xdna"]["bodies"] = op_bodies(name, [dt for dt in op.dtypes if dt not in XDNA_NO_DTYPES])
         out.append(d)
     return out
@@ -51,7 +54,11 @@ def xdna_design_kind(name: str) -> str:
                 "blocked overlay where that cannot fit")
     from ..ops import REGISTRY
 
+    from ..targets.xdna.rules import NO_DESIGN
+
     op = REGISTRY[name]
+    if name in NO_DESIGN:
+        return "none: every instance is refused (the restriction below says why)"
     if name == "transpose":
         return ("DMA only: tiles transposed by each mem tile's dimensionsToStream on every column, no core "
                 "(2-D, f32/i32)")

@@ -99,6 +99,8 @@ NO_DESIGN = {
                                  "and indices whole, and no chunked design is written"),
     "scatter_elements": no_design("data-dependent addressing across the whole tensor: one core would hold data, "
                                   "indices and updates whole, and no chunked design is written"),
+    "einsum": no_design("a contraction over any labels; the NPU's GEMM design is matmul's (mm.cc): write a "
+                        "2-D matrix product as matmul"),
 }
 
 # ---- per op -------------------------------------------------------------------------------------
