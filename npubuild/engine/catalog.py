@@ -20,19 +20,18 @@ def ops_catalog(bodies: bool = False) -> list[dict]:
     from ..targets import get
     from .targets import builds
 
-    from ..targets.xdna.rules import NO_DESIGN
-
     xdna = get("xdna")
     out = []
     for name in sorted(REGISTRY):
         op = REGISTRY[name]
         d = op.describe()
-        emitted = builds("xdna", name) and name not in NO_DESIGN
+        refused = any(r.refuses_every_instance for r in xdna.restrictions(name))
+        emitted = builds("xdna", name) and not refused
         d["targets"] = {
             "ref": {"status": "supported"},
             "host": {"status": "emitted" if builds("host", name) else "not yet emitted"},
             "xdna": {
-                "status": "emitted" if emitted else "refused at spec time" if name in NO_DESIGN else "not yet emitted",
+                "status": "emitted" if emitted else "refused at spec time" if refused else "not yet emitted",
                 "design": xdna_design_kind(name),
                 "restrictions": [r.text for r in xdna.restrictions(name)]
                 + ["every design must fit the NPU: checked per instance at spec time (core memory, DMA limits)"],
@@ -54,10 +53,10 @@ def xdna_design_kind(name: str) -> str:
                 "blocked overlay where that cannot fit")
     from ..ops import REGISTRY
 
-    from ..targets.xdna.rules import NO_DESIGN
+    from ..targets import get
 
     op = REGISTRY[name]
-    if name in NO_DESIGN:
+    if any(r.refuses_every_instance for r in get("xdna").restrictions(name)):
         return "none: every instance is refused (the restriction below says why)"
     if name == "transpose":
         return ("DMA only: tiles transposed by each mem tile's dimensionsToStream on every column, no core "

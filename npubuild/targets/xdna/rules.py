@@ -89,7 +89,7 @@ MOVEMENT = ("reshape", "transpose", "narrow", "slice", "reverse", "tile", "expan
 def no_design(why: str) -> Restriction:
     """An op with no NPU design yet: every instance is refused at spec time, with ``why``."""
     return Restriction(f"no NPU design for this op yet ({why}); build it for host or ref (targets: [ref, host])",
-                       lambda shapes, attrs, dtype: False)
+                       lambda shapes, attrs, dtype: False, refuses_every_instance=True)
 
 
 # ops refused on xdna whatever their shapes: the generic whole-tensor design around the host body is not
