@@ -19,6 +19,7 @@ from ...core.errors import UnsupportedOnTarget
 from ...specfile.instances import KernelInstance
 from . import (
     cast,
+    conv,
     einsum,
     elementwise,
     indexing,
@@ -32,7 +33,7 @@ from . import (
     unary_math,
 )
 
-FAMILIES = (cast, einsum, elementwise, indexing, movement, nn, normalize, quant, reduce, select, unary_math)
+FAMILIES = (cast, conv, einsum, elementwise, indexing, movement, nn, normalize, quant, reduce, select, unary_math)
 
 EMITTERS: dict[str, Callable[[KernelInstance], str]] = {}
 for _mod in FAMILIES:

@@ -101,6 +101,8 @@ NO_DESIGN = {
                                   "indices and updates whole, and no chunked design is written"),
     "einsum": no_design("a contraction over any labels; the NPU's GEMM design is matmul's (mm.cc): write a "
                         "2-D matrix product as matmul"),
+    "conv_transpose": no_design("every output row gathers from several input rows and the whole kernel; no "
+                                "tiled design is written (im2col + matmul is the NPU's convolution path)"),
 }
 
 # ---- per op -------------------------------------------------------------------------------------
