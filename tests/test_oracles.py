@@ -279,6 +279,10 @@ case("conv_transpose", [[[[[3.0, 8.0, 1.0], [9.0, 5.0, 7.0], [3.0, 2.0, 6.0]]]],
 # output_padding adds a bottom row and right column no input pixel reaches: 0; group 2 keeps the channels apart
 case("conv_transpose", [[[[[1.0]], [[2.0]]]], [[[[1.0]]], [[[3.0]]]]], [[[[1.0, 0.0], [0.0, 0.0]], [[6.0, 0.0], [0.0, 0.0]]]],
      {"output_padding": [1, 1], "strides": [2, 2], "group": 2})
+# pow (C99 pow): exact powers, a broadcast exponent, a negative base with an integer and a fractional exponent
+case("pow", [[2.0, 3.0, -2.0, 4.0], [3.0, 2.0, 3.0, 0.5]], [8.0, 9.0, -8.0, 2.0])
+case("pow", [[[1.0], [2.0]], [-1.0, 0.0, 10.0]], [[1.0, 1.0, 1.0], [0.5, 1.0, 1024.0]])
+case("pow", [[-2.0, -2.0, float("nan")], [2.0, 0.5, 0.0]], [4.0, float("nan"), 1.0])
 case("pad", [[1.0, 2.0, 3.0]], [9.0, 9.0, 1.0, 2.0, 3.0, 9.0], {"pads": [[2, 1]], "value": 9.0})
 case("pad", [[1.0, 2.0, 3.0]], [3.0, 2.0, 1.0, 2.0, 3.0, 2.0, 1.0], {"pads": [[2, 2]], "mode": "reflect"})
 case("pad", [[1.0, 2.0, 3.0]], [1.0, 1.0, 1.0, 2.0, 3.0, 3.0], {"pads": [[2, 1]], "mode": "edge"})

@@ -27,13 +27,14 @@ from . import (
     movement,
     nn,
     normalize,
+    power,
     quant,
     reduce,
     select,
     unary_math,
 )
 
-FAMILIES = (cast, conv, einsum, elementwise, indexing, movement, nn, normalize, quant, reduce, select, unary_math)
+FAMILIES = (cast, conv, einsum, elementwise, indexing, movement, nn, normalize, power, quant, reduce, select, unary_math)
 
 EMITTERS: dict[str, Callable[[KernelInstance], str]] = {}
 for _mod in FAMILIES:

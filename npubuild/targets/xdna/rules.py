@@ -76,7 +76,7 @@ TRANSPOSE32 = only_dtypes(("f32", "i32"), "the DMAs transpose 32-bit words; a bf
                           "stride other than 1 on 16-bit elements, which mlir-aie refuses: DMABDOp::verify, "
                           "'For <32b width datatypes, inner-most dim stride must be 1'")
 
-BINARY = ("add", "sub", "mul", "div", "max", "min", "mod")
+BINARY = ("add", "sub", "mul", "div", "max", "min", "mod", "pow")
 COMPARE = ("eq", "ne", "lt", "le", "gt", "ge")
 REDUCE = ("reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod")
 SCAN = ("cumsum", "cumprod", "cummax")
