@@ -283,6 +283,28 @@ case("conv_transpose", [[[[[1.0]], [[2.0]]]], [[[[1.0]]], [[[3.0]]]]], [[[[1.0, 
 case("pow", [[2.0, 3.0, -2.0, 4.0], [3.0, 2.0, 3.0, 0.5]], [8.0, 9.0, -8.0, 2.0])
 case("pow", [[[1.0], [2.0]], [-1.0, 0.0, 10.0]], [[1.0, 1.0, 1.0], [0.5, 1.0, 1024.0]])
 case("pow", [[-2.0, -2.0, float("nan")], [2.0, 0.5, 0.0]], [4.0, float("nan"), 1.0])
+# ONNX Resize: the outputs of its backend tests (test_resize_*), and nearest_mode worked out from the formulas
+D22 = [[[[1.0, 2.0], [3.0, 4.0]]]]
+case("resize", [D22], [[[[1.0, 1.0, 1.0, 2.0, 2.0, 2.0]] * 2 + [[3.0, 3.0, 3.0, 4.0, 4.0, 4.0]] * 2]], {"scales": [1, 1, 2, 3]})
+case("resize", [D22], [[[[1.0, 1.25, 1.75, 2.0], [1.5, 1.75, 2.25, 2.5], [2.5, 2.75, 3.25, 3.5], [3.0, 3.25, 3.75, 4.0]]]],
+     {"scales": [1, 1, 2, 2], "mode": "linear"})
+case("resize", [D22], [[[[1.0, 4 / 3, 5 / 3, 2.0], [5 / 3, 2.0, 7 / 3, 8 / 3], [7 / 3, 8 / 3, 3.0, 10 / 3], [3.0, 10 / 3, 11 / 3, 4.0]]]],
+     {"scales": [1, 1, 2, 2], "mode": "linear", "coordinate_transformation_mode": "align_corners"})
+D24 = [[[[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0]]]]
+case("resize", [D24], [[[[1.0, 3.0]]]], {"scales": [1, 1, 0.6, 0.6]})
+case("resize", [D24], [[[[2.6666665, 4.3333331]]]], {"scales": [1, 1, 0.6, 0.6], "mode": "linear"})
+case("resize", [[[[[float(4 * i + j + 1) for j in range(4)] for i in range(4)]]]], [[[[1.6666666], [7.0], [12.333333]]]],
+     {"sizes": [1, 1, 3, 1], "mode": "linear", "coordinate_transformation_mode": "pytorch_half_pixel"})
+case("resize", [D22], [[[[1.0, 1.159864, 1.5, 1.840136, 2.0], [1.5652174, 1.7250813, 2.0652175, 2.4053535, 2.5652175],
+                         [2.4347825, 2.5946465, 2.9347825, 3.2749186, 3.4347825], [3.0, 3.159864, 3.5, 3.840136, 4.0]]]],
+     {"scales": [1, 1, 2.3, 2.94], "mode": "linear", "coordinate_transformation_mode": "half_pixel_symmetric"})
+# asymmetric x_ori = o / 2: 0, 0.5, 1, 1.5; the ties go down (round_prefer_floor) or up (round_prefer_ceil, clamped)
+case("resize", [[1.0, 2.0]], [1.0, 1.0, 2.0, 2.0], {"scales": [2], "coordinate_transformation_mode": "asymmetric"})
+case("resize", [[1.0, 2.0]], [1.0, 2.0, 2.0, 2.0],
+     {"scales": [2], "coordinate_transformation_mode": "asymmetric", "nearest_mode": "round_prefer_ceil"})
+# half_pixel x_ori = (o + 0.5) / 2 - 0.5: -0.25, 0.25, 0.75, 1.25 -> floor -1 (edge: 0), 0, 0, 1; ceil 0, 1, 1, 2 (edge: 1)
+case("resize", [[1.0, 2.0]], [1.0, 1.0, 1.0, 2.0], {"sizes": [4], "nearest_mode": "floor"})
+case("resize", [[1.0, 2.0]], [1.0, 2.0, 2.0, 2.0], {"sizes": [4], "nearest_mode": "ceil"})
 case("pad", [[1.0, 2.0, 3.0]], [9.0, 9.0, 1.0, 2.0, 3.0, 9.0], {"pads": [[2, 1]], "value": 9.0})
 case("pad", [[1.0, 2.0, 3.0]], [3.0, 2.0, 1.0, 2.0, 3.0, 2.0, 1.0], {"pads": [[2, 2]], "mode": "reflect"})
 case("pad", [[1.0, 2.0, 3.0]], [1.0, 1.0, 1.0, 2.0, 3.0, 3.0], {"pads": [[2, 1]], "mode": "edge"})

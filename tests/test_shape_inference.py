@@ -182,6 +182,7 @@ XDNA_REJECTS = [
     ("scatter_elements", [(2, 3), (2, 3), (2, 3)], {"index_dtype": "i32"}, "f32"),
     ("einsum", [(2, 3), (3, 4)], {"equation": "ij,jk->ik"}, "bf16"),
     ("conv_transpose", [(1, 2, 3, 3), (2, 2, 3, 3)], {}, "bf16"),
+    ("resize", [(1, 2, 3, 3)], {"scales": [1, 1, 2, 2]}, "bf16"),
     # elementwise.py
     ("gelu", [(4,)], {}, "f32"),
     ("add", [(4, 1), (4, 3)], {}, "f32"),

@@ -7,7 +7,7 @@ constants, canonical).
 Importing this package registers every op in REGISTRY."""
 from __future__ import annotations
 
-from . import conv, einsum, elementwise, indexing, movement, nn, normalize, quant, reduce  # noqa: F401  (registers ops)
+from . import conv, einsum, elementwise, indexing, movement, nn, normalize, quant, reduce, resize  # noqa: F401  (registers ops)
 from .registry import REGISTRY, OpDef, normalize_attrs  # noqa: F401
 
 

@@ -30,11 +30,13 @@ from . import (
     power,
     quant,
     reduce,
+    resize,
     select,
     unary_math,
 )
 
-FAMILIES = (cast, conv, einsum, elementwise, indexing, movement, nn, normalize, power, quant, reduce, select, unary_math)
+FAMILIES = (cast, conv, einsum, elementwise, indexing, movement, nn, normalize, power, quant, reduce, resize, select,
+            unary_math)
 
 EMITTERS: dict[str, Callable[[KernelInstance], str]] = {}
 for _mod in FAMILIES:
