@@ -305,6 +305,17 @@ case("resize", [[1.0, 2.0]], [1.0, 2.0, 2.0, 2.0],
 # half_pixel x_ori = (o + 0.5) / 2 - 0.5: -0.25, 0.25, 0.75, 1.25 -> floor -1 (edge: 0), 0, 0, 1; ceil 0, 1, 1, 2 (edge: 1)
 case("resize", [[1.0, 2.0]], [1.0, 1.0, 1.0, 2.0], {"sizes": [4], "nearest_mode": "floor"})
 case("resize", [[1.0, 2.0]], [1.0, 2.0, 2.0, 2.0], {"sizes": [4], "nearest_mode": "ceil"})
+# ONNX TopK: the examples of the operator definition, and ties (equal values: the lower index first)
+X34 = [[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0], [8.0, 9.0, 10.0, 11.0]]
+case("topk", [X34], [[3.0, 2.0, 1.0], [7.0, 6.0, 5.0], [11.0, 10.0, 9.0]], {"k": 3})
+case("topk", [X34], [[3, 2, 1], [3, 2, 1], [3, 2, 1]], {"k": 3, "output": "indices"})
+X34S = [[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0], [11.0, 10.0, 9.0, 8.0]]
+case("topk", [X34S], [[0.0, 1.0, 2.0], [4.0, 5.0, 6.0], [8.0, 9.0, 10.0]], {"k": 3, "largest": False, "sorted": False})
+case("topk", [X34S], [[0, 1, 2], [0, 1, 2], [3, 2, 1]], {"k": 3, "largest": False, "output": "indices",
+                                                        "index_dtype": "i32"})
+case("topk", [[3.0, 1.0, 3.0, 2.0, 3.0]], [0, 2, 4], {"k": 3, "output": "indices"})
+case("topk", [[2, 1, 1, 0, 1]], [3, 1, 2], {"k": 3, "largest": False, "output": "indices"}, dtype="i32")
+case("topk", [[[5.0, 1.0], [5.0, 7.0], [float("nan"), 2.0]]], [[2, 1], [0, 2]], {"k": 2, "axis": 0, "output": "indices"})
 case("pad", [[1.0, 2.0, 3.0]], [9.0, 9.0, 1.0, 2.0, 3.0, 9.0], {"pads": [[2, 1]], "value": 9.0})
 case("pad", [[1.0, 2.0, 3.0]], [3.0, 2.0, 1.0, 2.0, 3.0, 2.0, 1.0], {"pads": [[2, 2]], "mode": "reflect"})
 case("pad", [[1.0, 2.0, 3.0]], [1.0, 1.0, 1.0, 2.0, 3.0, 3.0], {"pads": [[2, 1]], "mode": "edge"})

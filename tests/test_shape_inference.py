@@ -183,6 +183,7 @@ XDNA_REJECTS = [
     ("einsum", [(2, 3), (3, 4)], {"equation": "ij,jk->ik"}, "bf16"),
     ("conv_transpose", [(1, 2, 3, 3), (2, 2, 3, 3)], {}, "bf16"),
     ("resize", [(1, 2, 3, 3)], {"scales": [1, 1, 2, 2]}, "bf16"),
+    ("topk", [(4, 8)], {"k": 2}, "bf16"),
     # elementwise.py
     ("gelu", [(4,)], {}, "f32"),
     ("add", [(4, 1), (4, 3)], {}, "f32"),

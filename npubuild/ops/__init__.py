@@ -7,7 +7,8 @@ constants, canonical).
 Importing this package registers every op in REGISTRY."""
 from __future__ import annotations
 
-from . import conv, einsum, elementwise, indexing, movement, nn, normalize, quant, reduce, resize  # noqa: F401  (registers ops)
+# importing each module registers its ops
+from . import conv, einsum, elementwise, indexing, movement, nn, normalize, quant, reduce, resize, topk  # noqa: F401
 from .registry import REGISTRY, OpDef, normalize_attrs  # noqa: F401
 
 

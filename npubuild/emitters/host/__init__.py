@@ -32,11 +32,12 @@ from . import (
     reduce,
     resize,
     select,
+    topk,
     unary_math,
 )
 
 FAMILIES = (cast, conv, einsum, elementwise, indexing, movement, nn, normalize, power, quant, reduce, resize, select,
-            unary_math)
+            topk, unary_math)
 
 EMITTERS: dict[str, Callable[[KernelInstance], str]] = {}
 for _mod in FAMILIES:

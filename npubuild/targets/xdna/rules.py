@@ -103,6 +103,7 @@ NO_DESIGN = {
                         "2-D matrix product as matmul"),
     "conv_transpose": no_design("every output row gathers from several input rows and the whole kernel; no "
                                 "tiled design is written (im2col + matmul is the NPU's convolution path)"),
+    "topk": no_design("k selection passes over each whole row, data-dependent; no chunked design is written"),
     "resize": no_design("its kernel reads emit-time index tables, module constants a core body does not carry"),
 }
 
