@@ -13,6 +13,7 @@ from npubuild.core.errors import OpError
 from npubuild.ops import REGISTRY, normalize_attrs
 from npubuild.emitters.aie.devices import XDNA_F16_TEXT, XDNA_I64_TEXT
 from npubuild.specfile.instances import make_instance
+from npubuild.targets.xdna import rules
 
 
 def infer(op_name, shapes, attrs=None):
@@ -298,6 +299,7 @@ def test_every_xdna_restriction_is_exercised():
         {f"{op.family}: {r.text}" for op in REGISTRY.values() for r in XDNA.restrictions(op.name)}
         - {f"{fam}: {t}" for fam, t in hit}
         - {f"{op.family}: {t}" for op in REGISTRY.values() for t in (XDNA_I64_TEXT, XDNA_F16_TEXT)}  # next test
+        - {f"{op.family}: {rules.EMPTY_INPUT_TEXT}" for op in REGISTRY.values()}  # test_zero_size.py
     )
     assert not missing, missing
 

@@ -33,8 +33,8 @@ def test_entry_and_signature():
 
 
 @pytest.mark.parametrize("shape, attrs, why", [
-    ((4, 3), {"k": 4}, r"k 4 must be between 1 and the length 3 of axis -1 of x \[4, 3\]"),
-    ((4, 3), {"k": 0}, "k 0 must be between 1"),
+    ((4, 3), {"k": 4}, r"k 4 must be between 0 and the length 3 of axis -1 of x \[4, 3\]"),
+    ((4, 3), {"k": -1}, "k -1 must be between 0"),
     ((4, 3), {"k": 1, "axis": 2}, "axis 2 is out of range for rank 2"),
     ((), {"k": 1}, "x must have rank >= 1"),
 ])
@@ -100,6 +100,12 @@ def test_host_kernel_is_bit_exact(inst, compiled):
     x = _ties(inst.inputs[0].shape, inst.dtype, np.random.default_rng(int(inst.key[:8], 16)))
     want = np.asarray(OP.evaluate([x], inst.attrs, inst.dtype))
     assert_same(np.asarray(compiled[inst.key](x)), want.astype(numpy_dtype(inst.output.dtype)), inst.id)
+
+
+def test_k_zero_is_an_empty_output():
+    inst = make_instance("topk", "f32", [(4, 3)], {"k": 0})
+    assert inst.output.shape == (4, 0) and inst.empty
+    assert OP.evaluate([np.ones((4, 3), np.float32)], inst.attrs, "f32").shape == (4, 0)
 
 
 def test_sorted_false_gives_the_sorted_order():

@@ -65,7 +65,10 @@ def _gather_elements_signature(dtype, n, attrs):
 
 def _infer_gather_elements(shapes, attrs):
     data, idx = tuple(shapes[0]), tuple(shapes[1])
-    _check_indices("gather_elements", data, idx, attrs["axis"])
+    ax = _check_indices("gather_elements", data, idx, attrs["axis"])
+    if data[ax] == 0 and 0 not in idx:
+        raise OpError(f"gather_elements: axis {attrs['axis']} of data {fmt_shape(data)} has no element for the "
+                      "indices to take")
     return idx
 
 
@@ -85,7 +88,10 @@ def _scatter_elements_signature(dtype, n, attrs):
 
 def _infer_scatter_elements(shapes, attrs):
     data, idx, upd = (tuple(s) for s in shapes)
-    _check_indices("scatter_elements", data, idx, attrs["axis"])
+    ax = _check_indices("scatter_elements", data, idx, attrs["axis"])
+    if data[ax] == 0 and 0 not in idx:
+        raise OpError(f"scatter_elements: axis {attrs['axis']} of data {fmt_shape(data)} has no element for the "
+                      "indices to address")
     if upd != idx:
         raise OpError(f"scatter_elements: updates {fmt_shape(upd)} must have the shape of indices {fmt_shape(idx)}")
     return data

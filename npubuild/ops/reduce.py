@@ -15,6 +15,7 @@ from .registry import (
     NUMPY_DTYPE,
     Attr,
     OpDef,
+    fmt_shape,
     norm_axis,
     register,
 )
@@ -43,6 +44,22 @@ def _infer_reduce(shapes, attrs):
     if attrs["keepdims"]:
         return tuple(1 if i in axes else d for i, d in enumerate(x))
     return tuple(d for i, d in enumerate(x) if i not in axes)
+
+
+def _no_empty_search(op: str, infer):
+    """``infer``, refusing a max, min or arg search over an axis of length 0: it has no element to give
+    (NumPy raises; a sum, product or mean of nothing is its identity, or NaN for the mean)."""
+
+    def checked(shapes, attrs):
+        out = infer(shapes, attrs)
+        x = tuple(shapes[0])
+        axes = _norm_axes(attrs["axes"], len(x)) if "axes" in attrs else (norm_axis(attrs["axis"], len(x)),)
+        if x and any(x[a] == 0 for a in axes) and 0 not in out:
+            raise OpError(f"{op}: x {fmt_shape(x)} has no element along the searched axes {list(axes)}: "
+                          f"the {op.split('_')[-1].removeprefix('arg')} of nothing is undefined")
+        return out
+
+    return checked
 
 
 def _reducer(fn_name: str, widen: bool):
@@ -76,7 +93,7 @@ for _name, (_fn, _widen, _dtypes, _doc) in _REDUCE.items():
             family="reduce",
             doc=_doc + " (ONNX Reduce*; integers wrap)",
             inputs=("x",),
-            infer=_infer_reduce,
+            infer=_no_empty_search(_name, _infer_reduce) if _fn in ("max", "min") else _infer_reduce,
             oracle=_reducer(_fn, _widen),
             attrs=_REDUCE_ATTRS,
             dtypes=_dtypes,
@@ -199,7 +216,7 @@ for _name, _fn, _doc in (
             family="arg",
             doc=_doc,
             inputs=("x",),
-            infer=_infer_arg,
+            infer=_no_empty_search(_name, _infer_arg),
             oracle=_arg(_fn),
             attrs=_ARG_ATTRS,
             dtypes=NUMERIC_DTYPES,

@@ -26,8 +26,8 @@ def _infer(shapes, attrs):
     if not x:
         raise OpError("topk: x must have rank >= 1")
     ax = norm_axis(attrs["axis"], len(x))
-    if not 1 <= attrs["k"] <= x[ax]:
-        raise OpError(f"topk: k {attrs['k']} must be between 1 and the length {x[ax]} of axis {attrs['axis']} "
+    if not 0 <= attrs["k"] <= x[ax]:  # k = 0: an empty output, as ONNX allows
+        raise OpError(f"topk: k {attrs['k']} must be between 0 and the length {x[ax]} of axis {attrs['axis']} "
                       f"of x {fmt_shape(x)}")
     return x[:ax] + (attrs["k"],) + x[ax + 1 :]
 
@@ -61,7 +61,7 @@ register(
         infer=_infer,
         oracle=_topk,
         attrs=(
-            Attr("k", "int", doc="how many elements (1 to the axis length)"),
+            Attr("k", "int", doc="how many elements (0 to the axis length; 0 gives an empty output)"),
             Attr("axis", "int", -1, doc="the axis searched (negative counts from the end)"),
             Attr("largest", "bool", True, doc="true: the largest first; false: the smallest first"),
             Attr("sorted", "bool", True, doc="ONNX's flag; false allows any order, and npubuild returns the sorted "

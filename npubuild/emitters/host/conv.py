@@ -59,7 +59,9 @@ def _emit_conv_transpose(inst: KernelInstance) -> str:
             ok = b.op(f"arith.andi {ok_h}, {ok_w} : i1")
             return [b.op(f"arith.select {ok}, {summed}, {carried[0]} : {acc_t}")]
 
-        (acc,) = for_acc(b, [g["cg"], g["kh"], g["kw"]], [(b.float_const(-0.0, acc_t), acc_t)], body)
+        taps = [g["cg"], g["kh"], g["kw"]]
+        # -0.0 keeps a lone negative-zero product's sign; no tap at all (no input channel) sums to +0.0
+        (acc,) = for_acc(b, taps, [(b.float_const(0.0 if 0 in taps else -0.0, acc_t), acc_t)], body)
         b.store(from_acc(b, acc, dt), b.out_arg, out.shape, dt, [n, m, oh, ow])
     return b.finish()
 

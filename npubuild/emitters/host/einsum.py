@@ -39,8 +39,10 @@ def _emit_einsum(inst: KernelInstance) -> str:
                 prod = v if prod is None else combine("prod", b, prod, v, acc_t)
             return [combine("sum", b, carried[0], prod, acc_t)]
 
-        zero = b.float_const(-0.0, acc_t) if is_float(dt) else b.int_const(0, acc_t)
-        (acc,) = for_acc(b, [plan.extents[lb] for lb in plan.summed], [(zero, acc_t)], body)
+        extents = [plan.extents[lb] for lb in plan.summed]
+        # -0.0 keeps a single negative-zero product's sign; a sum of no term is +0.0, as numpy.einsum gives
+        zero = b.float_const(0.0 if 0 in extents else -0.0, acc_t) if is_float(dt) else b.int_const(0, acc_t)
+        (acc,) = for_acc(b, extents, [(zero, acc_t)], body)
         b.store(from_acc(b, acc, dt), b.out_arg, out.shape, out.dtype, out_ivs)
     return b.finish()
 

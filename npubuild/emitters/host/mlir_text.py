@@ -79,6 +79,11 @@ def mlir_type(dtype: str) -> str:
 
 
 def memref_type(shape, dtype: str) -> str:
+    if 0 in shape:
+        # a tensor without elements: the lowering's bare-pointer convention refuses a 0 after the first dim
+        # (memref<3x0xf32>), so the zeros go first; the buffer is empty either way, and every loop over it
+        # runs zero times, so no access depends on the order (the rank, which loads use, is kept)
+        shape = sorted(shape, key=lambda d: d != 0)
     dims = "".join(f"{d}x" for d in shape)
     return f"memref<{dims}{MEMREF_ELEMENT[dtype]}>"
 

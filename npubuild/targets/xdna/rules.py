@@ -177,6 +177,21 @@ BY_OP: dict[str, tuple[Restriction, ...]] = {
 # (emitters/aie _check_element_types) reads them too.
 BANNED_DTYPES = (("i64", XDNA_I64_TEXT), ("f16", XDNA_F16_TEXT))
 
+# A tensor without elements (a dimension of 0) gives the shim DMA no transfer to describe and a core
+# nothing to stream. An instance whose output is empty is built for no target (nothing to compute; the
+# runtime gives the empty output), so only an empty input with a non-empty output is refused.
+EMPTY_INPUT_TEXT = ("no input without elements (a dimension of 0) when the output has some: the NPU streams "
+                    "none; build such a kernel for host or ref")
+
+
+def _no_empty_input(op: OpDef) -> Restriction:
+    def check(shapes, attrs, dtype) -> bool:
+        if all(0 not in s for s in shapes):
+            return True
+        return 0 in op.infer([tuple(s) for s in shapes], attrs)
+
+    return Restriction(EMPTY_INPUT_TEXT, check)
+
 
 def _dtype_restriction(op: OpDef, banned: str, text: str) -> Restriction:
     return Restriction(text, lambda shapes, attrs, dtype: banned not in tensor_dtypes(op, len(shapes), attrs, dtype))
@@ -213,6 +228,7 @@ def restrictions(op: str) -> tuple[Restriction, ...]:
     made = _MADE.get(op)
     if made is None or made[0] is not opdef:
         rules = BY_OP.get(op, ()) + tuple(_dtype_restriction(opdef, b, t) for b, t in BANNED_DTYPES if _may_use(opdef, b))
+        rules += (_no_empty_input(opdef),)
         made = _MADE[op] = (opdef, rules)
     return made[1]
 
