@@ -110,7 +110,9 @@ def test_host_within_the_documented_bound(inst, compiled):
         eps = 2.0**-10 if inst.dtype == "f16" else 2.0**-7
         tiny = 2.0**-24 if inst.dtype == "f16" else 2.0**-133
         bound = eps * np.abs(w) + tiny
-    assert (np.abs(g - w)[fin] <= bound[fin]).all(), inst.id
+    with np.errstate(invalid="ignore"):  # inf - inf where both are inf: those are left out by fin
+        err = np.abs(g - w)
+    assert (err[fin] <= bound[fin]).all(), inst.id
 
 
 def test_vector_body_is_the_scalar_body(compiled):
