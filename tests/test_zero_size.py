@@ -118,3 +118,17 @@ def test_a_graph_with_an_empty_tensor_builds_and_runs_on_ref_and_host(project):
         np.testing.assert_array_equal(out["b"], y)
         assert out["c"].tobytes() == np.zeros(4, np.float32).tobytes(), backend
     rt.close()
+
+
+def test_an_empty_kernel_wanted_on_xdna_is_checked_and_built_for_nothing(project):
+    from npubuild.emitters import aie
+
+    assert aie.check_instance(make_instance("relu", "f32", [(0, 64)], None), {"device": "npu1"}) is None
+    p = project(kernels="kernels:\n  e:\n    op: relu\n    shapes:\n      - [0, 64]\n", targets=("ref", "xdna"))
+    r = p.npubuild("build")
+    assert r.summary["kernels"] == 1 and r.summary["compiled"] == 0
+    from npubuild.runner import runtime
+
+    rt = runtime.load(p.artifacts)
+    assert rt.manifest["kernels"]["relu_f32_0x64"]["targets"] == {"ref": {}, "xdna": {}}
+    rt.close()

@@ -6,6 +6,8 @@ accumulates in that dtype.
 """
 from __future__ import annotations
 
+import warnings
+
 from ..core.errors import OpError
 from .lazy_numpy import np
 from .registry import (
@@ -66,7 +68,9 @@ def _reducer(fn_name: str, widen: bool):
     def oracle(xs, attrs):
         x = xs[0]
         axes = _norm_axes(attrs["axes"], x.ndim)
-        y = getattr(np, fn_name)(_wide(x) if widen else x, axis=axes, keepdims=attrs["keepdims"])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # the mean of nothing is NaN, which NumPy warns about
+            y = getattr(np, fn_name)(_wide(x) if widen else x, axis=axes, keepdims=attrs["keepdims"])
         return np.asarray(y).astype(x.dtype)
 
     return oracle
