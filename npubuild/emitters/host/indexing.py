@@ -1,16 +1,13 @@
 """Host emitters for gather_elements and scatter_elements (every dtype the ops take; bit-exact).
 
-Each output element is computed where it is stored, so no element is written twice and the result
-does not depend on the order of stores:
-
 * ``gather_elements``: one loop over indices; the index is wrapped (``+n`` when negative) and an
   index outside ``[-n, n)`` (which the oracle rejects) gives **0** (false) without a read, as
   ``gather`` does (npubuild/emitters/host/movement.py).
-* ``scatter_elements``: one loop over the output; each element starts from data's value and walks
-  the indexed axis of ``indices`` (the positions that share its other coordinates), combining every
-  update addressed to it in that order, which is the row-major order of the oracle. Floats combine
-  in f32 (f16, bf16 widened, rounded once at the store), integers in their own type (wrapping).
-  An out-of-range index addresses nothing.
+* ``scatter_elements``: data is copied to the output, then the updates are applied one by one in
+  row-major order of ``indices`` (the oracle's order), each combined with the value already there;
+  O(data + indices). Floats combine in f32: f32 in the output itself, f16 and bf16 in an f32 scratch
+  copy rounded into the output once at the end. Integers combine in their own type (wrapping). An
+  out-of-range index addresses nothing.
 """
 from __future__ import annotations
 
@@ -20,7 +17,8 @@ from ...ops.registry import norm_axis
 from ...specfile.instances import KernelInstance
 from .mlir_text import KernelBuilder, mlir_type
 from .movement import wrapped_index, zero_of
-from .reduce import acc_type, combine, for_acc, from_acc, to_acc
+from .nn import free_scratch, scratch
+from .reduce import acc_type, combine, from_acc, to_acc
 
 # scatter_elements reduction -> the combine kind of the reductions (reduce.combine)
 _KIND = {"add": "sum", "mul": "prod", "max": "max", "min": "min"}
@@ -45,34 +43,29 @@ def _emit_scatter_elements(inst: KernelInstance) -> str:
     data, indices, updates = inst.inputs
     ax = norm_axis(inst.attrs["axis"], len(data.shape))
     reduction = inst.attrs["reduction"]
-    b = KernelBuilder(inst, f"scatter_elements axis {ax} reduction {reduction}, computed per output element")
+    b = KernelBuilder(inst, f"scatter_elements axis {ax} reduction {reduction}, updates in row-major order")
     dt, it = data.dtype, indices.dtype
     acc_t = acc_type(dt)
+    # f16 and bf16 combine in an f32 copy of data, rounded into the output once at the end
+    wide = acc_t != mlir_type(dt)
+    frees: list = []
+    buf, buf_dt = (scratch(b, data.shape, "f32", frees), "f32") if wide else (b.out_arg, dt)
     with b.loop_nest(data.shape) as ivs:
-        acc0 = to_acc(b, b.load(b.in_args[0], data.shape, dt, list(ivs)), dt)
-        # off the axis, indices may be shorter than data: elements past it receive no update
-        inside, at = None, list(ivs)
-        for d, (m, n) in enumerate(zip(indices.shape, data.shape)):
-            if d != ax and m < n:
-                ok = b.op(f"arith.cmpi ult, {ivs[d]}, {b.index(m)} : index")
-                inside = ok if inside is None else b.op(f"arith.andi {inside}, {ok} : i1")
-                at[d] = b.op(f"arith.select {ok}, {ivs[d]}, {b.index(0)} : index")
-        target = b.op(f"arith.index_cast {ivs[ax]} : index to {mlir_type(it)}")
-
-        def body(ks, carried):
-            pos = list(at)
-            pos[ax] = ks[0]
-            # an out-of-range index wraps to no value in [0, n), so it equals no target
-            j, _ = wrapped_index(b, b.load(b.in_args[1], indices.shape, it, pos), data.shape[ax], it)
-            hit = b.op(f"arith.cmpi eq, {j}, {target} : {mlir_type(it)}")
-            if inside is not None:
-                hit = b.op(f"arith.andi {hit}, {inside} : i1")
-            u = to_acc(b, b.load(b.in_args[2], updates.shape, dt, pos), dt)
-            new = u if reduction == "none" else combine(_KIND[reduction], b, carried[0], u, acc_t)
-            return [b.op(f"arith.select {hit}, {new}, {carried[0]} : {acc_t}")]
-
-        (acc,) = for_acc(b, [indices.shape[ax]], [(acc0, acc_t)], body)
-        b.store(from_acc(b, acc, dt), b.out_arg, data.shape, dt, ivs)
+        b.store(to_acc(b, b.load(b.in_args[0], data.shape, dt, list(ivs)), dt), buf, data.shape, buf_dt, ivs)
+    with b.loop_nest(indices.shape) as ivs:
+        j, ok = wrapped_index(b, b.load(b.in_args[1], indices.shape, it, list(ivs)), data.shape[ax], it)
+        # an out-of-range index updates nothing: it rewrites element 0 of the axis with its own value
+        j = b.op(f"arith.select {ok}, {j}, {b.int_const(0, it)} : {mlir_type(it)}")
+        at = list(ivs)
+        at[ax] = b.op(f"arith.index_cast {j} : {mlir_type(it)} to index")
+        old = b.load(buf, data.shape, buf_dt, at)
+        u = to_acc(b, b.load(b.in_args[2], updates.shape, dt, list(ivs)), dt)
+        new = u if reduction == "none" else combine(_KIND[reduction], b, old, u, acc_t)
+        b.store(b.op(f"arith.select {ok}, {new}, {old} : {acc_t}"), buf, data.shape, buf_dt, at)
+    if wide:
+        with b.loop_nest(data.shape) as ivs:
+            b.store(from_acc(b, b.load(buf, data.shape, "f32", list(ivs)), dt), b.out_arg, data.shape, dt, ivs)
+    free_scratch(b, frees)
     return b.finish()
 
 
