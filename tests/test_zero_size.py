@@ -28,6 +28,15 @@ def test_instances_take_a_zero_dimension_and_say_they_are_empty():
         make_instance("relu", "f32", [(-1, 4)], None)
 
 
+@pytest.mark.parametrize("op, shapes, attrs", [
+    ("resize", [(4, 4)], {"sizes": [100000, 100000]}),  # its emit-time tables would be built from this
+    ("tile", [(1000, 1000)], {"reps": [1000, 1000]}),
+])
+def test_an_output_over_the_element_limit_is_refused(op, shapes, attrs):
+    with pytest.raises(OpError, match=r"has \d+ elements; a tensor may have at most 2\*\*31 - 1"):
+        make_instance(op, "f32", shapes, attrs)
+
+
 @pytest.mark.parametrize("op, shape, attrs, what", [
     ("reduce_max", (3, 0), {}, "the max of nothing is undefined"),
     ("reduce_min", (0, 2), {"axes": [0]}, "the min of nothing"),

@@ -125,6 +125,9 @@ def make_instance(op_name: str, dtype: str, shapes, raw_attrs: dict | None, inpu
                 name = op.input_names(len(shapes))[i]
                 raise OpError(f"input '{name}' of '{op.name}' must be {want}, got {got}")
     out_shape = tuple(op.infer(shapes, attrs))
+    if numel(out_shape) > MAX_ELEMENTS:  # attrs can grow a tensor (tile, expand, resize's sizes)
+        raise OpError(f"the output {list(out_shape)} of '{op.name}' has {numel(out_shape)} elements; "
+                      "a tensor may have at most 2**31 - 1")
     attrs_json = canonical_json(attrs)
     desc = {
         "v": INSTANCE_VERSION,
