@@ -237,6 +237,85 @@ case("concat", [[[1]], [[2]], [[3], [4]]], [[1], [2], [3], [4]], {"axis": 0}, dt
 case("gather", [M23, [[0, -1]]], [[[1.0, 3.0]], [[4.0, 6.0]]], {"axis": 1})
 case("gather", [M23, [1, 0, 1]], [[4.0, 5.0, 6.0], [1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
 case("gather", [M23, [-1]], [[4.0, 5.0, 6.0]], {"index_dtype": "i32"})
+# ONNX GatherElements / ScatterElements: the examples of the operator definition
+case("gather_elements", [[[1.0, 2.0], [3.0, 4.0]], [[0, 0], [1, 0]]], [[1.0, 1.0], [4.0, 3.0]], {"axis": 1})
+case("gather_elements", [M33, [[1, 2, 0], [2, 0, 0]]], [[4.0, 8.0, 3.0], [7.0, 2.0, 3.0]])
+case("gather_elements", [M33, [[-1, -2, 0], [-2, 0, 0]]], [[7.0, 5.0, 3.0], [4.0, 2.0, 3.0]], {"index_dtype": "i32"})
+Z33 = [[0.0] * 3] * 3
+case("scatter_elements", [Z33, [[1, 0, 2], [0, 2, 1]], [[1.0, 1.1, 1.2], [2.0, 2.1, 2.2]]],
+     [[2.0, 1.1, 0.0], [1.0, 0.0, 2.2], [0.0, 2.1, 1.2]])
+R5 = [[1.0, 2.0, 3.0, 4.0, 5.0]]
+case("scatter_elements", [R5, [[1, 3]], [[1.1, 2.1]]], [[1.0, 1.1, 3.0, 2.1, 5.0]], {"axis": 1})
+case("scatter_elements", [R5, [[1, -3]], [[1.1, 2.1]]], [[1.0, 1.1, 2.1, 4.0, 5.0]], {"axis": 1, "index_dtype": "i32"})
+# duplicate indices: combined in order from data's value (none: the last one wins)
+case("scatter_elements", [R5, [[1, 1]], [[1.1, 2.1]]], [[1.0, 2.1, 3.0, 4.0, 5.0]], {"axis": 1})
+case("scatter_elements", [R5, [[1, 1]], [[1.1, 2.1]]], [[1.0, 5.2, 3.0, 4.0, 5.0]], {"axis": 1, "reduction": "add"})
+case("scatter_elements", [R5, [[1, 1]], [[1.1, 2.1]]], [[1.0, 2.0 * 1.1 * 2.1, 3.0, 4.0, 5.0]], {"axis": 1, "reduction": "mul"})
+case("scatter_elements", [R5, [[1, 1]], [[1.1, 2.1]]], [[1.0, 2.1, 3.0, 4.0, 5.0]], {"axis": 1, "reduction": "max"})
+case("scatter_elements", [R5, [[1, 1]], [[1.1, 2.1]]], [[1.0, 1.1, 3.0, 4.0, 5.0]], {"axis": 1, "reduction": "min"})
+case("scatter_elements", [[[1, 2], [3, 4]], [[1, 1]], [[127, 5]]], [[1, 2], [3 + 127 - 256, 4 + 5]], {"reduction": "add"},
+     dtype="i8")  # wraps
+# einsum: the equations models use, worked out by hand
+case("einsum", [[[[1.0, 2.0], [3.0, 4.0]]], [[[5.0], [6.0]]]], [[[17.0], [39.0]]], {"equation": "bij,bjk->bik"})
+case("einsum", [M23], [[1.0, 4.0], [2.0, 5.0], [3.0, 6.0]], {"equation": "ij->ji"})
+case("einsum", [[1.0, 2.0], [3.0, 4.0, 5.0]], [[3.0, 4.0, 5.0], [6.0, 8.0, 10.0]], {"equation": "i,j->ij"})
+# bilinear: y[b, a] = sum_nm x1[b, n] W[a, n, m] x2[b, m]; x1 = [1, 2], W[0] = [[1, 0], [0, 1]], W[1] = [[0, 1], [1, 0]], x2 = [3, 4]
+case("einsum", [[[1.0, 2.0]], [[[1.0, 0.0], [0.0, 1.0]], [[0.0, 1.0], [1.0, 0.0]]], [[3.0, 4.0]]], [[11.0, 10.0]],
+     {"equation": "bn,anm,bm->ba"})
+case("einsum", [M33], 15.0, {"equation": "ii->"}, dtype="i32")  # trace: 1 + 5 + 9
+case("einsum", [[[1, 2], [3, 4]], [[5, 6], [7, 8]]], [[19, 22], [43, 50]], {"equation": "ij,jk"}, dtype="i8")  # implicit
+case("einsum", [[[[1.0, 2.0]], [[3.0, 4.0]]], [[1.0], [1.0]]], [[[3.0]], [[7.0]]], {"equation": "...ij,jk->...ik"})
+# ONNX ConvTranspose: the examples of the operator definition (x = 0..8 as 3x3, w all ones, 2 output channels)
+X09 = [[[[0.0, 1.0, 2.0], [3.0, 4.0, 5.0], [6.0, 7.0, 8.0]]]]
+W1 = [[[[1.0] * 3] * 3] * 2]
+Y_CT = [[0.0, 1.0, 3.0, 3.0, 2.0], [3.0, 8.0, 15.0, 12.0, 7.0], [9.0, 21.0, 36.0, 27.0, 15.0],
+        [9.0, 20.0, 33.0, 24.0, 13.0], [6.0, 13.0, 21.0, 15.0, 8.0]]
+case("conv_transpose", [X09, W1], [[Y_CT, Y_CT]])
+Y_PADS = [[1.0, 1.0, 3.0]] * 2 + [[7.0, 4.0, 9.0]] * 3 + [[13.0, 7.0, 15.0]] * 2
+case("conv_transpose", [X09, W1], [[Y_PADS, Y_PADS]], {"strides": [3, 2], "pads": [1, 2, 1, 2]})
+case("conv_transpose", [[[[[3.0, 8.0, 1.0], [9.0, 5.0, 7.0], [3.0, 2.0, 6.0]]]], [[[[7.0, 2.0], [1.0, 9.0]]]]],
+     [[[[21.0, 56.0, 13.0, 16.0, 2.0], [63.0, 35.0, 67.0, 10.0, 14.0], [24.0, 22.0, 76.0, 76.0, 21.0],
+        [9.0, 5.0, 88.0, 45.0, 63.0], [3.0, 2.0, 33.0, 18.0, 54.0]]]], {"dilations": [2, 2]})
+# output_padding adds a bottom row and right column no input pixel reaches: 0; group 2 keeps the channels apart
+case("conv_transpose", [[[[[1.0]], [[2.0]]]], [[[[1.0]]], [[[3.0]]]]], [[[[1.0, 0.0], [0.0, 0.0]], [[6.0, 0.0], [0.0, 0.0]]]],
+     {"output_padding": [1, 1], "strides": [2, 2], "group": 2})
+# pow (C99 pow): exact powers, a broadcast exponent, a negative base with an integer and a fractional exponent
+case("pow", [[2.0, 3.0, -2.0, 4.0], [3.0, 2.0, 3.0, 0.5]], [8.0, 9.0, -8.0, 2.0])
+case("pow", [[[1.0], [2.0]], [-1.0, 0.0, 10.0]], [[1.0, 1.0, 1.0], [0.5, 1.0, 1024.0]])
+case("pow", [[-2.0, -2.0, float("nan")], [2.0, 0.5, 0.0]], [4.0, float("nan"), 1.0])
+# ONNX Resize: the outputs of its backend tests (test_resize_*), and nearest_mode worked out from the formulas
+D22 = [[[[1.0, 2.0], [3.0, 4.0]]]]
+case("resize", [D22], [[[[1.0, 1.0, 1.0, 2.0, 2.0, 2.0]] * 2 + [[3.0, 3.0, 3.0, 4.0, 4.0, 4.0]] * 2]], {"scales": [1, 1, 2, 3]})
+case("resize", [D22], [[[[1.0, 1.25, 1.75, 2.0], [1.5, 1.75, 2.25, 2.5], [2.5, 2.75, 3.25, 3.5], [3.0, 3.25, 3.75, 4.0]]]],
+     {"scales": [1, 1, 2, 2], "mode": "linear"})
+case("resize", [D22], [[[[1.0, 4 / 3, 5 / 3, 2.0], [5 / 3, 2.0, 7 / 3, 8 / 3], [7 / 3, 8 / 3, 3.0, 10 / 3], [3.0, 10 / 3, 11 / 3, 4.0]]]],
+     {"scales": [1, 1, 2, 2], "mode": "linear", "coordinate_transformation_mode": "align_corners"})
+D24 = [[[[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0]]]]
+case("resize", [D24], [[[[1.0, 3.0]]]], {"scales": [1, 1, 0.6, 0.6]})
+case("resize", [D24], [[[[2.6666665, 4.3333331]]]], {"scales": [1, 1, 0.6, 0.6], "mode": "linear"})
+case("resize", [[[[[float(4 * i + j + 1) for j in range(4)] for i in range(4)]]]], [[[[1.6666666], [7.0], [12.333333]]]],
+     {"sizes": [1, 1, 3, 1], "mode": "linear", "coordinate_transformation_mode": "pytorch_half_pixel"})
+case("resize", [D22], [[[[1.0, 1.159864, 1.5, 1.840136, 2.0], [1.5652174, 1.7250813, 2.0652175, 2.4053535, 2.5652175],
+                         [2.4347825, 2.5946465, 2.9347825, 3.2749186, 3.4347825], [3.0, 3.159864, 3.5, 3.840136, 4.0]]]],
+     {"scales": [1, 1, 2.3, 2.94], "mode": "linear", "coordinate_transformation_mode": "half_pixel_symmetric"})
+# asymmetric x_ori = o / 2: 0, 0.5, 1, 1.5; the ties go down (round_prefer_floor) or up (round_prefer_ceil, clamped)
+case("resize", [[1.0, 2.0]], [1.0, 1.0, 2.0, 2.0], {"scales": [2], "coordinate_transformation_mode": "asymmetric"})
+case("resize", [[1.0, 2.0]], [1.0, 2.0, 2.0, 2.0],
+     {"scales": [2], "coordinate_transformation_mode": "asymmetric", "nearest_mode": "round_prefer_ceil"})
+# half_pixel x_ori = (o + 0.5) / 2 - 0.5: -0.25, 0.25, 0.75, 1.25 -> floor -1 (edge: 0), 0, 0, 1; ceil 0, 1, 1, 2 (edge: 1)
+case("resize", [[1.0, 2.0]], [1.0, 1.0, 1.0, 2.0], {"sizes": [4], "nearest_mode": "floor"})
+case("resize", [[1.0, 2.0]], [1.0, 2.0, 2.0, 2.0], {"sizes": [4], "nearest_mode": "ceil"})
+# ONNX TopK: the examples of the operator definition, and ties (equal values: the lower index first)
+X34 = [[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0], [8.0, 9.0, 10.0, 11.0]]
+case("topk", [X34], [[3.0, 2.0, 1.0], [7.0, 6.0, 5.0], [11.0, 10.0, 9.0]], {"k": 3})
+case("topk", [X34], [[3, 2, 1], [3, 2, 1], [3, 2, 1]], {"k": 3, "output": "indices"})
+X34S = [[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0], [11.0, 10.0, 9.0, 8.0]]
+case("topk", [X34S], [[0.0, 1.0, 2.0], [4.0, 5.0, 6.0], [8.0, 9.0, 10.0]], {"k": 3, "largest": False, "sorted": False})
+case("topk", [X34S], [[0, 1, 2], [0, 1, 2], [3, 2, 1]], {"k": 3, "largest": False, "output": "indices",
+                                                        "index_dtype": "i32"})
+case("topk", [[3.0, 1.0, 3.0, 2.0, 3.0]], [0, 2, 4], {"k": 3, "output": "indices"})
+case("topk", [[2, 1, 1, 0, 1]], [3, 1, 2], {"k": 3, "largest": False, "output": "indices"}, dtype="i32")
+case("topk", [[[5.0, 1.0], [5.0, 7.0], [float("nan"), 2.0]]], [[2, 1], [0, 2]], {"k": 2, "axis": 0, "output": "indices"})
 case("pad", [[1.0, 2.0, 3.0]], [9.0, 9.0, 1.0, 2.0, 3.0, 9.0], {"pads": [[2, 1]], "value": 9.0})
 case("pad", [[1.0, 2.0, 3.0]], [3.0, 2.0, 1.0, 2.0, 3.0, 2.0, 1.0], {"pads": [[2, 2]], "mode": "reflect"})
 case("pad", [[1.0, 2.0, 3.0]], [1.0, 1.0, 1.0, 2.0, 3.0, 3.0], {"pads": [[2, 1]], "mode": "edge"})

@@ -311,10 +311,10 @@ def _put(path, value):
 
 _DELETE = object()
 K = ("kernels", RELU)
-SHAPE_RULE = "must be a list of at most 8 positive integers of at most 2147483647 elements in all"
+SHAPE_RULE = "must be a list of at most 8 non-negative integers of at most 2147483647 elements in all"
 MALFORMED = [
     ((*K, "outputs", 0, "shape"), "1", f'kernels.{RELU}.outputs[0].shape {SHAPE_RULE}, got "1"'),
-    ((*K, "outputs", 0, "shape"), [0], f"kernels.{RELU}.outputs[0].shape {SHAPE_RULE}, got [0]"),
+    ((*K, "outputs", 0, "shape"), [-1], f"kernels.{RELU}.outputs[0].shape {SHAPE_RULE}, got [-1]"),
     ((*K, "outputs", 0, "shape"), [True, 16], f"kernels.{RELU}.outputs[0].shape {SHAPE_RULE}, got [true, 16]"),
     ((*K, "outputs", 0, "shape"), [1 << 20, 1 << 20], f"kernels.{RELU}.outputs[0].shape {SHAPE_RULE}, got [1048576, 1048576]"),
     ((*K, "inputs", 0, "dtype"), _DELETE, f"kernels.{RELU}.inputs[0].dtype is missing"),

@@ -16,6 +16,7 @@ from npubuild.emitters.aie.devices import NO_XDNA_DESIGN, XDNA_F16_TEXT, XDNA_I6
 BANNED = (("i64", XDNA_I64_TEXT), ("f16", XDNA_F16_TEXT), ("u8", XDNA_U8_TEXT), ("i4", XDNA_SUB_BYTE_TEXT),
           ("u4", XDNA_SUB_BYTE_TEXT))
 from npubuild.specfile.instances import make_instance
+from npubuild.targets.xdna import rules
 
 
 def infer(op_name, shapes, attrs=None):
@@ -196,6 +197,13 @@ XDNA_REJECTS = [
     ("pool", [(1, 1, 4, 4)], {"mode": "max", "kernel_size": [2, 2]}, "f16"),
     ("im2col", [(1, 1, 4, 4)], {"kernel_size": [2, 2]}, "i32"),
     ("matmul", [(4, 8), (8, 2)], {}, "f32"),
+    # no NPU design (rules.NO_DESIGN)
+    ("gather_elements", [(2, 3), (2, 3)], {"index_dtype": "i32"}, "f32"),
+    ("scatter_elements", [(2, 3), (2, 3), (2, 3)], {"index_dtype": "i32"}, "f32"),
+    ("einsum", [(2, 3), (3, 4)], {"equation": "ij,jk->ik"}, "bf16"),
+    ("conv_transpose", [(1, 2, 3, 3), (2, 2, 3, 3)], {}, "bf16"),
+    ("resize", [(1, 2, 3, 3)], {"scales": [1, 1, 2, 2]}, "bf16"),
+    ("topk", [(4, 8)], {"k": 2}, "bf16"),
     # elementwise.py
     ("gelu", [(4,)], {}, "f32"),
     ("add", [(4, 1), (4, 3)], {}, "f32"),
@@ -314,6 +322,7 @@ def test_every_xdna_restriction_is_exercised():
         {f"{op.family}: {r.text}" for op in REGISTRY.values() for r in XDNA.restrictions(op.name)}
         - {f"{fam}: {t}" for fam, t in hit}
         - {f"{op.family}: {t}" for op in REGISTRY.values() for _, t in BANNED}  # next test
+        - {f"{op.family}: {rules.EMPTY_INPUT_TEXT}" for op in REGISTRY.values()}  # test_zero_size.py
     )
     assert not missing, missing
 

@@ -143,9 +143,9 @@ CASES = [
      [(K + ":4", "attr 'max' must be a number, got 'hi'")]),
     ("empty_shapes", fam("op: relu\nshapes: []"),
      [(K + ":4", "'shapes' of kernel family 'f' is empty; list at least one shape, e.g. - [32, 1024]")]),
-    ("bad_dims", fam("op: relu\nshapes:\n  - [4, 0]\n  - [-1]\n  - [2.5]\n  - [a]\n  - [true]"),
-     [(K + f":{n}", f"kernel family 'f': a shape must be a list of positive integers such as [32, 1024]; got {got}")
-      for n, got in [(5, "[4, 0]"), (6, "[-1]"), (7, "[2.5]"), (8, "['a']"), (9, "[True]")]]),
+    ("bad_dims", fam("op: relu\nshapes:\n  - [4, -2]\n  - [-1]\n  - [2.5]\n  - [a]\n  - [true]"),
+     [(K + f":{n}", f"kernel family 'f': a shape must be a list of non-negative integers such as [32, 1024]; got {got}")
+      for n, got in [(5, "[4, -2]"), (6, "[-1]"), (7, "[2.5]"), (8, "['a']"), (9, "[True]")]]),
     ("shape_without_outer_list", fam("op: relu\nshapes: [4, 8]"),
      [(K + ":4", "'shapes' of kernel family 'f' is a list of shapes, one entry per kernel; write shapes: [[4, 8]]")]),
     ("multi_input_shape_without_outer_list", fam("op: add\nshapes: [4, 8]"),
@@ -157,12 +157,12 @@ CASES = [
       (K + ":7", "kernel family 'f': op 'add' has no input 'bb' (did you mean 'b'?); inputs: a, b")]),
     ("misnamed_input_suggests_the_one_left", fam("op: add\nshapes:\n  - {a: [32, 1024], bias: [1024]}"),
      [(K + ":5", "op 'add' has no input 'bias' (did you mean 'b'?); inputs: a, b")]),
-    ("attr_and_shape_problems_both_reported", fam("op: add\nattrs: {alpha: 1}\nshapes:\n  - [4]\n  - {a: [4], b: [0]}"),
+    ("attr_and_shape_problems_both_reported", fam("op: add\nattrs: {alpha: 1}\nshapes:\n  - [4]\n  - {a: [4], b: [-3]}"),
      [(K + ":4", "kernel family 'f': op 'add' has no attr 'alpha'"),
       (K + ":6", "op 'add' has several inputs; name them"),
-      (K + ":7", "kernel family 'f': shape of 'b' must be a list of positive integers such as [32, 1024]; got [0]")]),
+      (K + ":7", "kernel family 'f': shape of 'b' must be a list of non-negative integers such as [32, 1024]; got [-3]")]),
     ("input_shape_not_a_list", fam("op: relu\nshapes:\n  - {x: 4}"),
-     [(K + ":5", "kernel family 'f': shape of 'x' must be a list of positive integers")]),
+     [(K + ":5", "kernel family 'f': shape of 'x' must be a list of non-negative integers")]),
     ("shape_inference_at_entry_line", fam("op: add\nshapes:\n  - {a: [4, 8], b: [8]}\n  - {a: [4, 8], b: [3]}"),
      [(K + ":6", "kernel family 'f': shapes 4x8 and 3 do not broadcast")]),
     ("axis_out_of_range", fam("op: softmax\nattrs: {axis: 2}\nshapes:\n  - [8, 4, 2]\n  - [4]"),
@@ -237,7 +237,7 @@ CASES = [
      [(G + ":4", "unknown key 'shap' in input 'x' (did you mean 'shape'?); allowed keys: shape, dtype")]),
     ("graph_input_bad_shape_no_cascade",
      {G: "graphs:\n  g:\n    inputs:\n      x: {shape: [4, -8]}\n    nodes:\n      y: {op: relu, inputs: [x]}\n    outputs: [y]\n"},
-     [(G + ":4", "shape of input 'x' must be a list of positive integers such as [32, 1024]; got [4, -8]")]),
+     [(G + ":4", "shape of input 'x' must be a list of non-negative integers such as [32, 1024]; got [4, -8]")]),
     ("graph_param_unknown_dtype",
      {G: "graphs:\n  g:\n    inputs: {x: {shape: [4]}}\n    params:\n      w: {shape: [4], dtype: float32}\n"
          "    nodes:\n      y: {op: add, inputs: [x, w]}\n    outputs: [y]\n"},
@@ -303,7 +303,7 @@ def test_case_count():
 
 def test_all_problems_in_all_files_reported_together(tmp_path):
     files = {
-        K: "kernels:\n  f:\n    op: sofmax\n    shapes: [[4]]\n  r:\n    op: relu\n    shapes: [[4, 0]]\n",
+        K: "kernels:\n  f:\n    op: sofmax\n    shapes: [[4]]\n  r:\n    op: relu\n    shapes: [[4, -2]]\n",
         "specs/kernels/b.yaml": "kernels:\n  f: {op: relu, shapes: [[4]]}\n  x: {op: add, shapes: [[4]]}\n",
         "specs/kernels/c.yaml": "kernels: {z: [}\n",
         **graph("h: {op: relu, inputs: [xx]}\ny: {op: relu, inputs: [x]}", out="q"),
@@ -311,7 +311,7 @@ def test_all_problems_in_all_files_reported_together(tmp_path):
     write(tmp_path, files)
     check(load_errors(tmp_path), [
         (K + ":3", "unknown op 'sofmax'"),
-        (K + ":7", "got [4, 0]"),
+        (K + ":7", "got [4, -2]"),
         ("specs/kernels/b.yaml:2", "kernel 'f' is already defined at specs/kernels/a.yaml:2"),
         ("specs/kernels/b.yaml:3", "op 'add' has several inputs"),
         ("specs/kernels/c.yaml:1", "YAML syntax error"),
@@ -413,10 +413,10 @@ def test_cli_prints_diagnostics_without_traceback(tmp_path):
 
 def test_parse_cache_keeps_diagnostics_and_notices_edits(tmp_path):
     cache = tmp_path / "cache"
-    write(tmp_path, {K: "kernels:\n  f:\n    op: relu\n    op: abs\n    shapes: [[4, 0]]\n"})
+    write(tmp_path, {K: "kernels:\n  f:\n    op: relu\n    op: abs\n    shapes: [[4, -2]]\n"})
     first = load_errors(tmp_path, cache)
     assert first == [f"{K}:4: duplicate key 'op' (first at line 3); remove one",
-                     f"{K}:5: kernel family 'f': a shape must be a list of positive integers such as [32, 1024]; got [4, 0]"]
+                     f"{K}:5: kernel family 'f': a shape must be a list of non-negative integers such as [32, 1024]; got [4, -2]"]
     assert len(list(cache.glob("*.parse"))) == 1
     second = load_errors(tmp_path, cache)  # served from the cache
     assert second == first
@@ -428,7 +428,7 @@ def test_parse_cache_keeps_diagnostics_and_notices_edits(tmp_path):
     # editing the file invalidates its cached parse
     write(tmp_path, {K: "kernels:\n  f:\n\n    op: relu\n    shapes: [[4, -1]]\n"})
     assert load_errors(tmp_path, cache) == [
-        f"{K}:5: kernel family 'f': a shape must be a list of positive integers such as [32, 1024]; got [4, -1]"]
+        f"{K}:5: kernel family 'f': a shape must be a list of non-negative integers such as [32, 1024]; got [4, -1]"]
     write(tmp_path, {K: "kernels:\n  f:\n    op: relu\n    shapes: [[4]]\n"})
     assert list(load_specs(tmp_path / "specs", tmp_path, cache_dir=cache).families) == ["f"]
     # a corrupt cache entry is ignored, not trusted

@@ -31,7 +31,7 @@ BODIES = {
     "hard_sigmoid": ("vector", "scalar"), "hard_swish": ("scalar", "scalar"), "leaky_relu": ("vector", "scalar"),
     "log": ("scalar", "scalar"), "log_sigmoid": ("scalar", "scalar"), "max": ("vector", "vector"),
     "min": ("vector", "vector"), "mish": ("scalar", "scalar"), "mod": ("scalar", "scalar"),
-    "mul": ("vector", "vector"), "neg": ("vector", "vector"), "recip": ("scalar", "scalar"),
+    "mul": ("vector", "vector"), "neg": ("vector", "vector"), "pow": ("scalar", "scalar"), "recip": ("scalar", "scalar"),
     "relu": ("vector", "vector"), "round": ("scalar", "scalar"), "rsqrt": ("scalar", "scalar"),
     "sigmoid": ("aie2/sigmoid.cc", "aie2p/sigmoid.cc"), "sign": ("vector", "scalar"), "silu": ("aie2/silu.cc", "aie2p/silu.cc"),
     "sin": ("scalar", "scalar"), "softplus": ("scalar", "scalar"), "softsign": ("scalar", "scalar"),

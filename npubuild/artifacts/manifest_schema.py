@@ -35,11 +35,11 @@ class _Schema:
             "dict": (lambda v: isinstance(v, dict), "an object"),
             "list": (lambda v: isinstance(v, list), "a list"),
             "names": (lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v), "a list of strings"),
-            "shape": (self._shape_ok, f"a list of at most {n} positive integers of at most {limits.max_elements} elements in all"),
+            "shape": (self._shape_ok, f"a list of at most {n} non-negative integers of at most {limits.max_elements} elements in all"),
         }
 
     def _shape_ok(self, v) -> bool:
-        if not isinstance(v, list) or len(v) > self.limits.max_rank or not all(is_count(d) and d > 0 for d in v):
+        if not isinstance(v, list) or len(v) > self.limits.max_rank or not all(is_count(d) for d in v):
             return False
         n = 1
         for d in v:

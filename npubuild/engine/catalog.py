@@ -25,18 +25,20 @@ def ops_catalog(bodies: bool = False) -> list[dict]:
     for name in sorted(REGISTRY):
         op = REGISTRY[name]
         d = op.describe()
+        refused = any(r.refuses_every_instance for r in xdna.restrictions(name))
+        emitted = builds("xdna", name) and not refused
         d["targets"] = {
             "ref": {"status": "supported"},
             "host": {"status": "emitted" if builds("host", name) else "not yet emitted"},
             "xdna": {
-                "status": "emitted" if builds("xdna", name) else "not yet emitted",
+                "status": "emitted" if emitted else "refused at spec time" if refused else "not yet emitted",
                 "design": xdna_design_kind(name),
                 "restrictions": [r.text for r in xdna.restrictions(name)]
                 + ["every design must fit the NPU: checked per instance at spec time (core memory, DMA limits)"],
                 "floats": {dt: note for dt, note in XDNA_FLOAT_NOTES.items() if dt in op.dtypes},
             },
         }
-        if bodies and builds("xdna", name):
+        if bodies and emitted:
             d["targets"]["xdna"]["bodies"] = op_bodies(name, [dt for dt in op.dtypes if dt not in XDNA_NO_DTYPES])
         out.append(d)
     return out
@@ -45,16 +47,16 @@ def ops_catalog(bodies: bool = False) -> list[dict]:
 def xdna_design_kind(name: str) -> str:
     """How the xdna design streams this op (see docs/kernels.md)."""
     from ..emitters.aie import split
-    from ..emitters.aie.devices import NO_XDNA_DESIGN
-
-    if name in NO_XDNA_DESIGN:
-        return "none (refused at spec time: the restriction below says what is missing)"
     if name == "matmul":
         return ("int8 and bf16 GEMM: one dispatch per shape on all cores (mm.cc, whole_array structure); int8: the "
                 "blocked overlay where that cannot fit")
     from ..ops import REGISTRY
 
+    from ..targets import get
+
     op = REGISTRY[name]
+    if any(r.refuses_every_instance for r in get("xdna").restrictions(name)):
+        return "none: every instance is refused (the restriction below says why)"
     if name == "transpose":
         return ("DMA only: tiles transposed by each mem tile's dimensionsToStream on every column, no core "
                 "(2-D, f32/i32)")

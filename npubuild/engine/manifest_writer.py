@@ -140,7 +140,7 @@ def build_manifest(plan, failed: dict[str, str] | None = None) -> dict:
             if reason:
                 unavailable[t] = reason
                 continue
-            if t not in compiled:  # a target that needs no binary (ref): runs from the record alone
+            if t not in compiled or inst.empty:  # no binary (ref; an output without elements): runs from the record
                 targets[t] = {}
                 continue
             for unit in units.get((kid, t), ()):

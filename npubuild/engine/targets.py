@@ -71,9 +71,12 @@ def not_built_reason(target: str, op: str) -> str | None:
 
 def compiled_pairs(plan):
     """A :class:`KernelUnit` for every artifact the plan builds: each kernel on each kernel target that builds
-    its op, once per variant the target makes of it (``kernel_variants``: xdna, one per device)."""
+    its op, once per variant the target makes of it (``kernel_variants``: xdna, one per device). A kernel whose
+    output has no element has none: there is nothing to compute (the runtime gives the empty output)."""
     compiled = kernel_targets()
     for kid, inst in plan.instances.items():
+        if inst.empty:
+            continue
         for name in plan.targets[kid]:
             t = compiled.get(name)
             if t is None or t.supports(inst.op) is not None:

@@ -7,7 +7,10 @@ constants, canonical).
 Importing this package registers every op in REGISTRY."""
 from __future__ import annotations
 
-from . import attention, elementwise, matmul_nbits, movement, nn, normalize, quant, reduce  # noqa: F401  (registers ops)
+# importing each module registers its ops
+from . import (  # noqa: F401
+    attention, conv, einsum, elementwise, indexing, matmul_nbits, movement, nn, normalize, quant, reduce, resize, topk,
+)
 from .registry import REGISTRY, OpDef, normalize_attrs  # noqa: F401
 
 

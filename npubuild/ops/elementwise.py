@@ -191,6 +191,26 @@ for _name, (_fn, _attrs, _doc) in _BINARY.items():
     )
 
 
+def _pow(xs, attrs):
+    """numpy.power in float64 (C99 pow's special cases), rounded once to the dtype."""
+    x, y = xs
+    with np.errstate(all="ignore"):
+        return np.power(x.astype(np.float64), y.astype(np.float64)).astype(x.dtype)
+
+
+register(
+    OpDef(
+        name="pow",
+        family="binary",
+        doc="x ** y with a tensor exponent (ONNX Pow, numpy.power; C99 pow's special cases); NumPy broadcasting",
+        inputs=("x", "y"),
+        infer=_infer_broadcast,
+        oracle=_pow,
+        dtypes=FLOAT_DTYPES,
+    )
+)
+
+
 def _compare_signature(dtype, n, attrs):
     return [dtype] * n, "bool"
 

@@ -210,7 +210,10 @@ def _gather_signature(dtype, n, attrs):
 def _infer_gather(shapes, attrs):
     data, idx = tuple(shapes[0]), tuple(shapes[1])
     ax = norm_axis(attrs["axis"], len(data))
-    return data[:ax] + idx + data[ax + 1 :]
+    out = data[:ax] + idx + data[ax + 1 :]
+    if data[ax] == 0 and 0 not in out:
+        raise OpError(f"gather: axis {attrs['axis']} of data {fmt_shape(data)} has no element for the indices to take")
+    return out
 
 
 def _gather(xs, attrs):

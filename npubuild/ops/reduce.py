@@ -6,6 +6,8 @@ accumulates in that dtype.
 """
 from __future__ import annotations
 
+import warnings
+
 from ..core.errors import OpError
 from .lazy_numpy import np
 from .registry import (
@@ -15,6 +17,7 @@ from .registry import (
     NUMPY_DTYPE,
     Attr,
     OpDef,
+    fmt_shape,
     norm_axis,
     register,
 )
@@ -45,11 +48,29 @@ def _infer_reduce(shapes, attrs):
     return tuple(d for i, d in enumerate(x) if i not in axes)
 
 
+def _no_empty_search(op: str, infer):
+    """``infer``, refusing a max, min or arg search over an axis of length 0: it has no element to give
+    (NumPy raises; a sum, product or mean of nothing is its identity, or NaN for the mean)."""
+
+    def checked(shapes, attrs):
+        out = infer(shapes, attrs)
+        x = tuple(shapes[0])
+        axes = _norm_axes(attrs["axes"], len(x)) if "axes" in attrs else (norm_axis(attrs["axis"], len(x)),)
+        if x and any(x[a] == 0 for a in axes) and 0 not in out:
+            raise OpError(f"{op}: x {fmt_shape(x)} has no element along the searched axes {list(axes)}: "
+                          f"the {op.split('_')[-1].removeprefix('arg')} of nothing is undefined")
+        return out
+
+    return checked
+
+
 def _reducer(fn_name: str, widen: bool):
     def oracle(xs, attrs):
         x = xs[0]
         axes = _norm_axes(attrs["axes"], x.ndim)
-        y = getattr(np, fn_name)(_wide(x) if widen else x, axis=axes, keepdims=attrs["keepdims"])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # the mean of nothing is NaN, which NumPy warns about
+            y = getattr(np, fn_name)(_wide(x) if widen else x, axis=axes, keepdims=attrs["keepdims"])
         return np.asarray(y).astype(x.dtype)
 
     return oracle
@@ -76,7 +97,7 @@ for _name, (_fn, _widen, _dtypes, _doc) in _REDUCE.items():
             family="reduce",
             doc=_doc + " (ONNX Reduce*; integers wrap)",
             inputs=("x",),
-            infer=_infer_reduce,
+            infer=_no_empty_search(_name, _infer_reduce) if _fn in ("max", "min") else _infer_reduce,
             oracle=_reducer(_fn, _widen),
             attrs=_REDUCE_ATTRS,
             dtypes=_dtypes,
@@ -199,7 +220,7 @@ for _name, _fn, _doc in (
             family="arg",
             doc=_doc,
             inputs=("x",),
-            infer=_infer_arg,
+            infer=_no_empty_search(_name, _infer_arg),
             oracle=_arg(_fn),
             attrs=_ARG_ATTRS,
             dtypes=NUMERIC_DTYPES,

@@ -87,6 +87,8 @@ class Restriction:
 
     text: str
     check: Callable[[list[tuple[int, ...]], dict, str], bool]
+    # True: no instance passes (the target has no design for the op at all)
+    refuses_every_instance: bool = False
 
 
 Shapes = list  # list[tuple[int, ...]]

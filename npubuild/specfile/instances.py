@@ -57,6 +57,11 @@ class KernelInstance:
     def shapes(self) -> list[tuple[int, ...]]:
         return [t.shape for t in self.inputs]
 
+    @property
+    def empty(self) -> bool:
+        """The output has no element (a dimension of 0): nothing to compute, so nothing is compiled."""
+        return numel(self.output.shape) == 0
+
     def describe(self) -> dict:
         return {
             "id": self.id,
@@ -109,8 +114,8 @@ def make_instance(op_name: str, dtype: str, shapes, raw_attrs: dict | None, inpu
     if not op.arity_ok(len(shapes)):
         raise OpError(f"op '{op.name}' takes {op.arity_text()}, got {len(shapes)}")
     for s in shapes:
-        if any(d <= 0 for d in s):
-            raise OpError(f"shape {list(s)} has a non-positive dimension")
+        if any(d < 0 for d in s):
+            raise OpError(f"shape {list(s)} has a negative dimension")
         if numel(s) > MAX_ELEMENTS:
             raise OpError(f"shape {list(s)} has {numel(s)} elements; a tensor may have at most 2**31 - 1")
     in_dtypes, out_dtype = op.signature(dtype, len(shapes), attrs)
@@ -120,6 +125,9 @@ def make_instance(op_name: str, dtype: str, shapes, raw_attrs: dict | None, inpu
                 name = op.input_names(len(shapes))[i]
                 raise OpError(f"input '{name}' of '{op.name}' must be {want}, got {got}")
     out_shape = tuple(op.infer(shapes, attrs))
+    if numel(out_shape) > MAX_ELEMENTS:  # attrs can grow a tensor (tile, expand, resize's sizes)
+        raise OpError(f"the output {list(out_shape)} of '{op.name}' has {numel(out_shape)} elements; "
+                      "a tensor may have at most 2**31 - 1")
     attrs_json = canonical_json(attrs)
     desc = {
         "v": INSTANCE_VERSION,

@@ -112,13 +112,13 @@ def _shape(ctx: _Ctx, node: Node, what: str) -> tuple[int, ...] | None:
         if len(dims) > ctx.limits.max_rank:
             ctx.err(node.line, f"{what} has {len(dims)} dimensions, over the limit of {ctx.limits.max_rank} (limits.max_rank)")
             return None
-        if all(d > 0 for d in dims):
+        if all(d >= 0 for d in dims):  # a dimension of 0 is a tensor without elements, as in ONNX
             if math.prod(dims) > ctx.limits.max_elements:
                 ctx.err(node.line, f"{what} has {math.prod(dims)} elements, over the limit of {ctx.limits.max_elements} (limits.max_elements)")
                 return None
             return dims
     got = repr(node.plain())
-    ctx.err(node.line, f"{what} must be a list of positive integers such as [32, 1024]; got {got if len(got) <= 120 else got[:115] + ' ...'}")
+    ctx.err(node.line, f"{what} must be a list of non-negative integers such as [32, 1024]; got {got if len(got) <= 120 else got[:115] + ' ...'}")
     return None
 
 

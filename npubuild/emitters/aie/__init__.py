@@ -97,7 +97,10 @@ def _check_element_types(inst: KernelInstance) -> None:
 
 
 def check_instance(inst: KernelInstance, options: dict | None = None) -> str | None:
-    """Why ``inst`` cannot be built for xdna, or None."""
+    """Why ``inst`` cannot be built for xdna, or None (an instance without output elements is built for no
+    target: nothing to check)."""
+    if inst.empty:
+        return None
     try:
         design_for(inst, options)
     except UnsupportedOnTarget as e:

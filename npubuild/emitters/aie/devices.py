@@ -89,13 +89,13 @@ XDNA_U8_TEXT = (
     "no u8 tensors (no xdna design has been checked with unsigned bytes; the simulated and golden designs "
     "carry i8, i32, f32 and bf16): cast to i32 or i8 first, or run the kernel on host"
 )
-# Ops no xdna design computes: op -> what is missing (the xdna target refuses them at spec time
-# with this text, npubuild ops says "not yet emitted", and design_for never builds one)
+# Ops no xdna design computes: op -> what is missing (the xdna target refuses every instance at spec time
+# with this reason, targets/xdna/rules.NO_DESIGN, and design_for never builds one)
 NO_XDNA_DESIGN = {
-    "matmul_nbits": "no xdna design: it needs a core body that unpacks the 4/8-bit codes and applies the "
+    "matmul_nbits": "it needs a core body that unpacks the 4/8-bit codes and applies the "
     "per-block scales and zero points ahead of mm.cc's bf16 GEMM tiles, which npubuild does not have; "
     "run it on host, or dequantize the weights once to bf16 and use matmul bf16",
-    "dequantize_nbits": "no xdna design: it needs a core body that unpacks the 4/8-bit codes (the u8 bytes "
+    "dequantize_nbits": "it needs a core body that unpacks the 4/8-bit codes (the u8 bytes "
     "no checked design carries); dequantize on host, once, and feed the bf16 weight to matmul bf16",
 }
 XDNA_SUB_BYTE_TEXT = (

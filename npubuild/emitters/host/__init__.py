@@ -20,19 +20,26 @@ from ...specfile.instances import KernelInstance
 from . import (
     attention,
     cast,
+    conv,
+    einsum,
     elementwise,
+    indexing,
     matmul_nbits,
     mlir_text,
     movement,
     nn,
     normalize,
+    power,
     quant,
     reduce,
+    resize,
     select,
+    topk,
     unary_math,
 )
 
-FAMILIES = (attention, cast, elementwise, matmul_nbits, movement, nn, normalize, quant, reduce, select, unary_math)
+FAMILIES = (attention, cast, conv, einsum, elementwise, indexing, matmul_nbits, movement, nn, normalize, power, quant,
+            reduce, resize, select, topk, unary_math)
 
 EMITTERS: dict[str, Callable[[KernelInstance], str]] = {}
 for _mod in FAMILIES:

@@ -82,6 +82,11 @@ def mlir_type(dtype: str) -> str:
 
 
 def memref_type(shape, dtype: str) -> str:
+    if 0 in shape:
+        # a tensor without elements: the lowering's bare-pointer convention refuses a 0 after the first dim
+        # (memref<3x0xf32>), so the zeros go first; the buffer is empty either way, and every loop over it
+        # runs zero times, so no access depends on the order (the rank, which loads use, is kept)
+        shape = sorted(shape, key=lambda d: d != 0)
     dims = "".join(f"{d}x" for d in shape)
     return f"memref<{dims}{MEMREF_ELEMENT[dtype]}>"
 
@@ -227,6 +232,7 @@ class KernelBuilder:
         self._consts: dict[tuple[str, str], str] = {}
         self._const_lines: list[str] = []
         self._body: list[str] = []
+        self._globals: list[str] = []
         self._indent = 2
         self._n = 0
         self._n_iv = 0
@@ -251,6 +257,18 @@ class KernelBuilder:
             self._consts[k] = name
             self._const_lines.append(f"  {name} = arith.constant {literal} : {ty}")
         return self._consts[k]
+
+    def table(self, values, dtype: str) -> str:
+        """A constant 1-D memref of ``values`` (a ``memref.global`` of the module, read with
+        ``memref.get_global`` at the top of the body): per-axis index and weight tables computed at emit
+        time. A kernel with tables is a whole module, not a single function (:func:`emit` keeps it; xdna
+        cannot place it as a core's body)."""
+        name = f"table{len(self._globals)}"
+        ty = f"memref<{len(values)}x{MLIR_TYPE[dtype]}>"
+        literals = ", ".join(float_literal(v, dtype) if is_float(dtype) else str(int(v)) for v in values)
+        self._globals.append(f'  memref.global "private" constant @{name} : {ty} = dense<[{literals}]>')
+        self._const_lines.append(f"  %{name} = memref.get_global @{name} : {ty}")
+        return f"%{name}"
 
     def index(self, n: int) -> str:
         return self.const(str(int(n)), "index")
@@ -340,4 +358,6 @@ class KernelBuilder:
             "module {",
         ]
         fn = KernelFunction("kernel", tuple(params), tuple(self._const_lines + self._body))
+        if self._globals:  # not one function: the tables are module members
+            return "\n".join(header + self._globals + fn.lines("  ") + ["}", ""])
         return KernelText("\n".join(header + fn.lines("  ") + ["}", ""]), fn)

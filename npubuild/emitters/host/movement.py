@@ -27,7 +27,7 @@ from .cast import attr_constant
 from .mlir_text import KernelBuilder, broadcast_indices, is_float, mlir_type
 
 
-def _zero(b: KernelBuilder, dtype: str) -> str:
+def zero_of(b: KernelBuilder, dtype: str) -> str:
     if is_float(dtype):
         return b.float_const(0.0, dtype)
     if dtype == "bool":
@@ -187,7 +187,7 @@ def _emit_trilu(inst: KernelInstance) -> str:
         v = b.load(b.in_args[0], x.shape, x.dtype, list(ivs))
         diff = _idx(b, f"arith.subi {ivs[-1]}, {ivs[-2]}")  # j - i
         keep = b.op(f"arith.cmpi {'sge' if upper else 'sle'}, {diff}, {b.index(k)} : index")
-        r = b.op(f"arith.select {keep}, {v}, {_zero(b, out.dtype)} : {t}")
+        r = b.op(f"arith.select {keep}, {v}, {zero_of(b, out.dtype)} : {t}")
         b.store(r, b.out_arg, out.shape, out.dtype, ivs)
     return b.finish()
 
@@ -211,6 +211,16 @@ def _emit_concat(inst: KernelInstance) -> str:
     return b.finish()
 
 
+def wrapped_index(b: KernelBuilder, j: str, n: int, dtype: str) -> tuple[str, str]:
+    """(j + n when j < 0 else j, 0 <= that < n), on the index's own integer type."""
+    ti = mlir_type(dtype)
+    zero, n_c = b.int_const(0, dtype), b.int_const(n, dtype)
+    neg = b.op(f"arith.cmpi slt, {j}, {zero} : {ti}")
+    j = b.op(f"arith.select {neg}, {b.op(f'arith.addi {j}, {n_c} : {ti}')}, {j} : {ti}")
+    ok = b.op(f"arith.cmpi ult, {j}, {n_c} : {ti}")  # a negative j is huge unsigned
+    return j, ok
+
+
 # ---- gather ------------------------------------------------------------------------------------
 
 
@@ -224,16 +234,11 @@ def _emit_gather(inst: KernelInstance) -> str:
     with b.loop_nest(out.shape) as ivs:
         it = indices.dtype  # index_dtype: i64 or i32 (n fits either: the limits cap a dim below 2**31)
         ti = mlir_type(it)
-        j = b.load(b.in_args[1], indices.shape, it, list(ivs[ax : ax + r]))
-        zero, n_c = b.int_const(0, it), b.int_const(n, it)
-        neg = b.op(f"arith.cmpi slt, {j}, {zero} : {ti}")
-        j_wrapped = b.op(f"arith.addi {j}, {n_c} : {ti}")
-        j = b.op(f"arith.select {neg}, {j_wrapped}, {j} : {ti}")
-        ok = b.op(f"arith.cmpi ult, {j}, {n_c} : {ti}")  # 0 <= j < n (a negative j is huge unsigned)
-        j = b.op(f"arith.select {ok}, {j}, {zero} : {ti}")
+        j, ok = wrapped_index(b, b.load(b.in_args[1], indices.shape, it, list(ivs[ax : ax + r])), n, it)
+        j = b.op(f"arith.select {ok}, {j}, {b.int_const(0, it)} : {ti}")
         j_idx = b.op(f"arith.index_cast {j} : {ti} to index")
         v = b.load(b.in_args[0], data.shape, data.dtype, list(ivs[:ax]) + [j_idx] + list(ivs[ax + r :]))
-        res = b.op(f"arith.select {ok}, {v}, {_zero(b, out.dtype)} : {t}")
+        res = b.op(f"arith.select {ok}, {v}, {zero_of(b, out.dtype)} : {t}")
         b.store(res, b.out_arg, out.shape, out.dtype, ivs)
     return b.finish()
 

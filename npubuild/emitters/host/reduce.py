@@ -142,7 +142,7 @@ def _reduce_axes(inst: KernelInstance) -> tuple[int, ...]:
     return tuple(sorted(norm_axis(a, rank) for a in axes))
 
 
-def _combine(kind: str, b: KernelBuilder, acc: str, x: str, ty: str) -> str:
+def combine(kind: str, b: KernelBuilder, acc: str, x: str, ty: str) -> str:
     f = ty.startswith("f")
     op = {
         "sum": "addf" if f else "addi",
@@ -184,7 +184,8 @@ def emit_reduce(inst: KernelInstance) -> str:
     # max/min are exact in the value type (bf16: in f32, which no bf16 compare needs);
     # sums and products accumulate in f32 / the int type
     ty = acc_type(dt) if kind in ("sum", "prod") or dt in WIDENED_FLOATS else mlir_type(dt)
-    if axes == (rank - 1,):  # the last axis alone: a vector body where the length allows it
+    reduced = [x_shape[d] for d in axes]
+    if axes == (rank - 1,) and x_shape[-1]:  # the last axis alone: a vector body where the length allows it
         lifted = vector_rows.emit_reduce(inst, kind, mean, ty, lambda b, t: _identity(kind, b, dt, t))
         if lifted is not None:
             return lifted
@@ -200,9 +201,12 @@ def emit_reduce(inst: KernelInstance) -> str:
             x = b.load(b.in_args[0], x_shape, dt, idx)
             if ty != mlir_type(dt):
                 x = to_acc(b, x, dt)
-            return [_combine(kind, b, carried[0], x, ty)]
+            return [combine(kind, b, carried[0], x, ty)]
 
-        (acc,) = for_acc(b, [x_shape[d] for d in axes], [(_identity(kind, b, dt, ty), ty)], body)
+        # the sum of nothing is +0.0 (NumPy's and ONNX's); of something, the sum starts at -0.0 to keep -0.0 + -0.0
+        empty_sum = kind == "sum" and 0 in reduced and ty.startswith("f")
+        start = b.float_const(0.0, ty) if empty_sum else _identity(kind, b, dt, ty)
+        (acc,) = for_acc(b, reduced, [(start, ty)], body)
         if mean:
             count = 1
             for d in axes:
@@ -246,7 +250,7 @@ def emit_scan(inst: KernelInstance) -> str:
             x = b.load(b.in_args[0], shape, dt, idx)
             if ty != mlir_type(dt):
                 x = to_acc(b, x, dt)
-            new = _combine(kind, b, acc, x, ty)
+            new = combine(kind, b, acc, x, ty)
             y = acc if exclusive else new
             if ty != mlir_type(dt):
                 y = from_acc(b, y, dt)

@@ -76,13 +76,38 @@ TRANSPOSE32 = only_dtypes(("f32", "i32"), "the DMAs transpose 32-bit words; a bf
                           "stride other than 1 on 16-bit elements, which mlir-aie refuses: DMABDOp::verify, "
                           "'For <32b width datatypes, inner-most dim stride must be 1'")
 
-BINARY = ("add", "sub", "mul", "div", "max", "min", "mod")
+BINARY = ("add", "sub", "mul", "div", "max", "min", "mod", "pow")
 COMPARE = ("eq", "ne", "lt", "le", "gt", "ge")
 REDUCE = ("reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "reduce_prod")
 SCAN = ("cumsum", "cumprod", "cummax")
 ARG = ("argmax", "argmin")
 MOVEMENT = ("reshape", "transpose", "narrow", "slice", "reverse", "tile", "expand", "trilu", "concat", "gather",
             "pad", "stop_gradient")
+
+
+
+def no_design(why: str) -> Restriction:
+    """An op with no NPU design yet: every instance is refused at spec time, with ``why``."""
+    return Restriction(f"no NPU design for this op yet ({why}); build it for host or ref (targets: [ref, host])",
+                       lambda shapes, attrs, dtype: False, refuses_every_instance=True)
+
+
+# ops refused on xdna whatever their shapes: the generic whole-tensor design around the host body is not
+# checked against the simulator for them, so the build says so rather than emit an unproven design
+NO_DESIGN = {
+    "gather_elements": no_design("data-dependent addressing across the whole tensor: one core would hold data "
+                                 "and indices whole, and no chunked design is written"),
+    "scatter_elements": no_design("data-dependent addressing across the whole tensor: one core would hold data, "
+                                  "indices and updates whole, and no chunked design is written"),
+    "einsum": no_design("a contraction over any labels; the NPU's GEMM design is matmul's (mm.cc): write a "
+                        "2-D matrix product as matmul"),
+    "conv_transpose": no_design("every output row gathers from several input rows and the whole kernel; no "
+                                "tiled design is written (im2col + matmul is the NPU's convolution path)"),
+    "topk": no_design("k selection passes over each whole row, data-dependent; no chunked design is written"),
+    "resize": no_design("its kernel reads emit-time index tables, module constants a core body does not carry"),
+    # the emitter has none either (emitters.aie.devices.NO_XDNA_DESIGN says what is missing)
+    **{op: no_design(why) for op, why in NO_XDNA_DESIGN.items()},
+}
 
 # ---- per op -------------------------------------------------------------------------------------
 
@@ -140,8 +165,7 @@ BY_OP: dict[str, tuple[Restriction, ...]] = {
                          _pool_divides_by_window),
              FLOAT_ONLY),
     "im2col": (FLOAT_ONLY,),
-    # quant
-    **{op: (Restriction(text, lambda s, a, dt: False),) for op, text in NO_XDNA_DESIGN.items()},
+    **{op: (r,) for op, r in NO_DESIGN.items()},
     "matmul": (only_dtypes(("i8", "bf16"), "the NPU GEMM computes in int8 with int32 accumulation, or in "
                            "bf16 with f32 accumulation; f32 would be soft-float"),),
 }
@@ -162,6 +186,21 @@ BY_OP: dict[str, tuple[Restriction, ...]] = {
 # * u8: no design is checked with it (XDNA_U8_TEXT); i4, u4: nor with 4-bit codes.
 BANNED_DTYPES = (("i64", XDNA_I64_TEXT), ("f16", XDNA_F16_TEXT), ("u8", XDNA_U8_TEXT),
                  ("i4", XDNA_SUB_BYTE_TEXT), ("u4", XDNA_SUB_BYTE_TEXT))
+
+# A tensor without elements (a dimension of 0) gives the shim DMA no transfer to describe and a core
+# nothing to stream. An instance whose output is empty is built for no target (nothing to compute; the
+# runtime gives the empty output), so only an empty input with a non-empty output is refused.
+EMPTY_INPUT_TEXT = ("no input without elements (a dimension of 0) when the output has some: the NPU streams "
+                    "none; build such a kernel for host or ref")
+
+
+def _no_empty_input(op: OpDef) -> Restriction:
+    def check(shapes, attrs, dtype) -> bool:
+        if all(0 not in s for s in shapes):
+            return True
+        return 0 in op.infer([tuple(s) for s in shapes], attrs)
+
+    return Restriction(EMPTY_INPUT_TEXT, check)
 
 
 def _dtype_restriction(op: OpDef, banned: str, text: str) -> Restriction:
@@ -199,6 +238,7 @@ def restrictions(op: str) -> tuple[Restriction, ...]:
     made = _MADE.get(op)
     if made is None or made[0] is not opdef:
         rules = BY_OP.get(op, ()) + tuple(_dtype_restriction(opdef, b, t) for b, t in BANNED_DTYPES if _may_use(opdef, b))
+        rules += (_no_empty_input(opdef),)
         made = _MADE[op] = (opdef, rules)
     return made[1]
 
