@@ -142,6 +142,13 @@ class AneGraphRunner:
         """Zero the graph's declared states; its inputs are given to each run."""
         self.engine.reset_state()
 
+    def read_state(self, name: str):
+        """The current value of declared state ``name`` in its shape (fp16), as Core ML's ``MLState.read_state``."""
+        states = self._states()
+        if name not in states:
+            raise UserError(f"graph '{self.name}' has no state '{name}' (states: {', '.join(states) or 'none'})")
+        return self.engine.read_state(name).astype(np.float16).reshape(states[name]["shape"])
+
     def run(self, **arrays) -> dict:
         """Run every program once on the inputs given, as Core ML's predict does: every function input
         must be given (a missing one is an error naming it, and so is a name the graph does not take);

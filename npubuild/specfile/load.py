@@ -30,6 +30,7 @@ from .yamlfile import load_file
 from .yamlnode import Node
 from .metadata_keys import check_metadata_names, graph_metadata
 from .xdna_keys import xdna_body, xdna_devices
+from .ane_keys import graph_states
 
 # target -> (instance, xdna device) -> why the target's design cannot take it, or None
 DesignChecks = Mapping[str, Callable[[KernelInstance, str], "str | None"]]
@@ -41,7 +42,7 @@ RestrictionChecks = Mapping[str, Callable[[str, list, dict, str], "list[str]"]]
 GraphChecks = Mapping[str, Callable[[object], "list[tuple[int, str]]"]]
 
 KERNEL_KEYS = ("op", "dtype", "attrs", "shapes", "targets", "device", "xdna_body", "sources", "doc")
-GRAPH_KEYS = ("inputs", "params", "constants", "nodes", "outputs", "targets", "device", "doc", "metadata")
+GRAPH_KEYS = ("inputs", "params", "constants", "state", "nodes", "outputs", "targets", "device", "doc", "metadata")
 NODE_KEYS = ("op", "inputs", "attrs", "dtype")
 TENSOR_KEYS = ("shape", "dtype")
 CONSTANT_KEYS = ("shape", "dtype", "value", "file")
@@ -388,10 +389,11 @@ def _graph(ctx: _Ctx, name: str, node: Node, line: int, default_targets, base_di
     inputs = _tensor_decls(ctx, node.value.get("inputs"), "inputs", False, base_dir, rejected)
     params = _tensor_decls(ctx, node.value.get("params"), "params", False, base_dir, rejected)
     constants = _tensor_decls(ctx, node.value.get("constants"), "constants", True, base_dir, rejected)
+    states = graph_states(ctx, node, targets, what, lambda n, w: _shape(ctx, n, w), rejected)
     if "inputs" not in node.value and "inputs" not in typos:
         ctx.err(line, f"{what} has no 'inputs'; declare them as name: {{shape: [..], dtype: f32}}")
     seen: dict[str, int] = {}
-    for group in (inputs, params, constants):
+    for group in (inputs, params, constants, states):
         for tname, decl in group.items():
             if tname in seen:
                 ctx.err(decl.line, f"{what}: tensor '{tname}' is declared twice (also at line {seen[tname]}); rename one")
@@ -427,7 +429,7 @@ def _graph(ctx: _Ctx, name: str, node: Node, line: int, default_targets, base_di
         return None  # a missing/misspelt section: every read of its tensors would be "unknown"
     metadata = check_metadata_names(ctx, metadata, inputs, outputs, what)
     return GraphSpec(name, ctx.file, line, inputs, params, constants, nodes, outputs, output_lines, targets, rejected, device,
-                     metadata)
+                     metadata, states)
 
 
 def _node(ctx: _Ctx, gwhat: str, name: str, nnode: Node, line: int) -> NodeDecl | None:
