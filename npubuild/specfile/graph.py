@@ -39,6 +39,29 @@ class ResolvedGraph:
     states: dict = field(default_factory=dict)  # name -> model.StateDecl: an ane graph's iOS18 states, read like inputs
 
 
+@dataclass
+class ModelOfGraphs:
+    """A ``models:`` entry: ane graphs built as the functions of one multifunction Core ML model, named after their
+    graphs, the first the default (what a YAML graph is to a one-function .mil, this is to a multifunction one)."""
+    name: str
+    file: str
+    line: int
+    functions: dict  # function (graph) name -> ResolvedGraph, the default first
+    targets: tuple = ("ane",)
+
+    @property
+    def default(self):
+        return next(iter(self.functions.values()))
+
+    @property
+    def metadata(self) -> dict:
+        return self.default.metadata  # the package's metadata is the default function's graph's
+
+    @property
+    def descriptions(self) -> dict:
+        return {k: v for g in reversed(list(self.functions.values())) for k, v in g.descriptions.items()}
+
+
 def _listing(names, limit: int = 12) -> str:
     names = list(names)
     return ", ".join(names[:limit]) + (f", ... ({len(names)} in all)" if len(names) > limit else "")

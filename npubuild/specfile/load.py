@@ -21,7 +21,7 @@ from ..ops.registry import (
 )
 from .constdata import nested_shape, npy_header, size_problem, value_problem
 from .files import walk_spec_files
-from .graph import resolve_graph
+from .graph import ModelOfGraphs, resolve_graph
 from .instances import KernelInstance, make_instance
 from .model import ConstantDecl, GraphSpec, KernelFamily, NodeDecl, Spec, TensorDecl
 from .pinned import pinned_sources
@@ -30,7 +30,7 @@ from .yamlfile import load_file
 from .yamlnode import Node
 from .metadata_keys import check_metadata_names, graph_metadata
 from .xdna_keys import xdna_body, xdna_devices
-from .ane_keys import graph_states
+from .ane_keys import graph_states, model_entries, model_problems
 
 # target -> (instance, xdna device) -> why the target's design cannot take it, or None
 DesignChecks = Mapping[str, Callable[[KernelInstance, str], "str | None"]]
@@ -494,6 +494,7 @@ def load_specs(
     family_origin: dict[str, str] = {}
     graph_origin: dict[str, str] = {}
     graph_specs: list[tuple[GraphSpec, _Ctx]] = []
+    models: list = []  # (model name, line, [(function, line)]), the loader context of its file
     for kind in ("kernels", "graphs"):
         for path in walk_spec_files(spec_dir, kind):
             display = _display(path, project_root)
@@ -507,9 +508,13 @@ def load_specs(
                 ctx.err(root.line, f"a spec file must be a mapping with a '{kind}:' key")
                 problems += ctx.problems
                 continue
-            ctx.check_keys(root, (kind,), f"a {kind} spec file (files under specs/{kind}/ hold '{kind}:')")
+            tops = (kind,) if kind == "kernels" else (kind, "models")
+            ctx.check_keys(root, tops, f"a {kind} spec file (files under specs/{kind}/ hold '{kind}:'"
+                                       + (" and may hold 'models:')" if kind == "graphs" else ")"))
             body = root.value.get(kind)
-            if body is None or not body.is_map() or not body.value:
+            if body is None and kind == "graphs" and "models" in root.value:
+                pass  # a file of models only: their graphs are declared elsewhere
+            elif body is None or not body.is_map() or not body.value:
                 if kind in root.value or not root.value:
                     ctx.err(body.line if body else root.line, f"'{kind}:' must be a non-empty mapping of names")
             else:
@@ -530,6 +535,8 @@ def load_specs(
                         g = _graph(ctx, name, node, body.key_line(name), default_targets, path.parent)
                         if g is not None:
                             graph_specs.append((g, ctx))
+            if kind == "graphs" and root.value.get("models") is not None:  # after the file's graphs: a model names them
+                models += [(m, ctx) for m in model_entries(ctx, root.value["models"], graph_origin)]
             problems += ctx.problems
     for g, ctx in graph_specs:
         gctx = _Ctx(g.file, xdna_device, design_checks, limits, roots, restriction_checks)
@@ -546,6 +553,17 @@ def load_specs(
         problems += gctx.problems
         if resolved is not None:
             spec.graphs[g.name] = resolved
+    model_names = {m[0] for m, _ in models}
+    # every graph name declared (None: a graph too broken to resolve, already reported), models aside
+    declared = {**{n: None for n in graph_origin if n not in model_names}, **{g.name: g for g, _ in graph_specs}}
+    taken: dict = {}
+    for (name, line, functions), ctx in models:
+        mctx = _Ctx(ctx.file, xdna_device, design_checks, limits, roots, restriction_checks)
+        for fline, msg in model_problems(name, functions, declared, taken):
+            mctx.err(fline, msg)
+        problems += mctx.problems
+        if not mctx.problems and all(f in spec.graphs for f, _ in functions):
+            spec.models[name] = ModelOfGraphs(name, ctx.file, line, {f: spec.graphs[f] for f, _ in functions})
     if spec_checks is not None:
         problems += spec_checks(spec)
     if problems:

@@ -83,4 +83,5 @@ class GraphSpec:
 class Spec:
     families: dict[str, KernelFamily] = field(default_factory=dict)
     graphs: dict = field(default_factory=dict)  # name -> graph.ResolvedGraph
+    models: dict = field(default_factory=dict)  # name -> graph.ModelOfGraphs: ane graphs joined as functions of one model
     files: list[str] = field(default_factory=list)

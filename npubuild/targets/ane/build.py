@@ -23,8 +23,10 @@ def sources(plan, name: str, bounds, readable: bool = False) -> list[str]:
 
     path, _ = plan.ane_graphs[name]
     graph = plan.ane_yaml.get(name)
-    if graph is not None:
-        return [path, *sorted(str(c.file) for c in graph.constants.values() if c.file is not None)]
+    if graph is not None:  # a YAML graph, or a model of them (its functions' graphs may be in other files)
+        graphs = list((getattr(graph, "functions", None) or {None: graph}).values())
+        files = {str(Path(plan.config.root) / g.file) for g in graphs} - {path}
+        return [path, *sorted(files), *sorted({str(c.file) for g in graphs for c in g.constants.values() if c.file is not None})]
     blobs = readable_blobs(Path(path), bounds) if readable else blob_files(Path(path), bounds)
     return [path, *(str(b) for b in blobs)]
 
