@@ -236,14 +236,16 @@ def check_written_bytes(plan, graph: str, limit: int, program=None) -> None:
 
 
 def write_graph(plan, out_dir: Path, source=None, program=None, max_bytes: int | None = None,
-                functions: dict | None = None, meta=None) -> list[Path]:
+                functions: dict | None = None, meta=None, sizes: dict | None = None) -> list[Path]:
     """Write every artifact of ``plan`` into ``out_dir``; returns the files. Each program also gets its
     Core ML package (:mod:`.coreml`, :mod:`.coreml_graph`), and with ``source`` = (the .mil, its display name, MilBounds)
     the graph gets one too; so does it with ``program``, the MilProgram a YAML graph was translated into.
     ``max_bytes`` (default: the source's MilBounds.max_bytes) bounds everything written, checked first.
     ``functions`` (a multifunction .mil: name -> (plan, record of :func:`write_function`), the default function's
     first, ``plan`` its plan) makes the graph package a multifunction one and its records ``functions``.
-    ``meta`` (:class:`.metadata.PackageMeta`; None: the defaults) is what every package carries as metadata."""
+    ``meta`` (:class:`.metadata.PackageMeta`; None: the defaults) is what every package carries as metadata.
+    ``sizes`` (a YAML graph with ``seq``: :func:`.sizes.write_sizes`) makes its package's seq inputs enumerated shapes
+    and its record's ``seq``."""
     from ..ops.lazy_numpy import np
     from .plan_model import HostNode, RsqrtNode
     from .programs import node_program, plan_record
@@ -278,7 +280,7 @@ def write_graph(plan, out_dir: Path, source=None, program=None, max_bytes: int |
     packages, graph_package, package_files = write_packages(
         plan, out_dir, stems, out_dir.name, source, {n: p for n, (p, _) in functions.items()} if functions else None, meta)
     if program is not None:
-        graph_package = _program_package(plan, program, out_dir, meta, functions)
+        graph_package = _program_package(plan, program, out_dir, meta, functions, sizes)
         package_files += [out_dir / f["path"] for f in graph_package["files"]]
     for i, pkg in packages.items():
         program_files[i]["mlpackage"] = pkg
@@ -301,6 +303,8 @@ def write_graph(plan, out_dir: Path, source=None, program=None, max_bytes: int |
     record = plan_record(plan, program_files, fills_rec)
     if graph_package is not None:
         record["mlpackage"] = graph_package
+    if sizes:
+        record["seq"] = sizes["record"]
     if functions:
         record["default_function"] = next(iter(functions))
         record["functions"] = {n: rec for n, (_, rec) in list(functions.items())[1:]}
@@ -309,11 +313,13 @@ def write_graph(plan, out_dir: Path, source=None, program=None, max_bytes: int |
     return [pj, *files]
 
 
-def write_function(plan, out_dir: Path, name: str, max_bytes: int | None, meta=None) -> tuple[dict, list[Path]]:
+def write_function(plan, out_dir: Path, name: str, max_bytes: int | None, meta=None,
+                   under: str = FUNCTIONS_DIR) -> tuple[dict, list[Path]]:
     """Write the programs of function ``name`` of a multifunction .mil (not its default one) under
-    ``out_dir``/functions/<name>/ as :func:`write_graph` writes a graph's (no graph package: the graph's holds
-    every function); returns its plan record, its paths relative to ``out_dir`` as the graph's are, and its files."""
-    sub = Path(FUNCTIONS_DIR) / re.sub(r"[^A-Za-z0-9_.-]", "_", name)
+    ``out_dir``/functions/<name>/ (``under``: another folder, e.g. seq/<size>/ for a size of a seq graph) as
+    :func:`write_graph` writes a graph's (no graph package: the graph's holds every function); returns its plan
+    record, its paths relative to ``out_dir`` as the graph's are, and its files."""
+    sub = Path(under) / re.sub(r"[^A-Za-z0-9_.-]", "_", name)
     files = write_graph(plan, out_dir / sub, max_bytes=max_bytes, meta=meta)
     pj = files.pop(0)  # its plan.json: the graph's record holds the function's
     record = json.loads(pj.read_text())
@@ -355,7 +361,29 @@ def write_functions(plans: dict, out_dir: Path, source, meta=None, program=None,
                          meta=meta), *files]
 
 
-def _program_package(plan, program, out_dir: Path, meta=None, functions: dict | None = None) -> dict:
+def write_sizes(graph, out_dir: Path, bounds, meta) -> list[Path]:
+    """Plan and write every size of a YAML graph with ``seq`` (:mod:`.sizes`): the default size as a graph, each
+    other size under seq/<size>/ (:func:`write_function`), one graph package with enumerated shapes; everything
+    written is checked against max_artifact_size first, all sizes together."""
+    from .sizes import SEQ_DIR, flexible, plan_sizes
+
+    programs = plan_sizes(graph, bounds, yaml_program)
+    need = sum(written_bytes(plan) for _, _, plan in programs)
+    if bounds.max_bytes is not None and need > bounds.max_bytes:
+        raise UserError(f"ane graph '{graph.name}': its {len(programs)} seq sizes' artifacts would take {need} bytes on disk, "
+                        f"over max_artifact_size ({bounds.max_bytes} bytes) in [tool.npubuild]: list fewer sizes or raise it")
+    files, plans = [], {}
+    for size, _, plan in programs[1:]:
+        record, written = write_function(plan, out_dir, str(size), bounds.max_bytes, meta, under=SEQ_DIR)
+        plans[str(size)] = record
+        files += written
+    sizes = {"flexible": flexible(graph, programs),
+             "record": {"sizes": list(graph.seq["sizes"]), "inputs": dict(graph.seq["inputs"]), "plans": plans}}
+    default = programs[0]
+    return [*write_graph(default[2], out_dir, program=default[1], max_bytes=bounds.max_bytes, meta=meta, sizes=sizes), *files]
+
+
+def _program_package(plan, program, out_dir: Path, meta=None, functions: dict | None = None, sizes: dict | None = None) -> dict:
     """The whole-graph package of a translated YAML graph, as coreml_graph.write_graph_package makes a .mil's
     (which reads the .mil again): re-created with coremltools' builder, converted and checked against the plan;
     with ``functions`` (a model of YAML graphs: name -> (plan, record), the default first) a multifunction one."""
@@ -367,7 +395,8 @@ def _program_package(plan, program, out_dir: Path, meta=None, functions: dict | 
     if functions and len(functions) > 1:
         return multifunction_package({n: p for n, (p, _) in functions.items()}, program.functions, program.file, dest,
                                      out_dir, what, meta)
-    return graph_package(plan, program.main, program.file, dest, out_dir, what, meta=meta)
+    return graph_package(plan, program.main, program.file, dest, out_dir, what, meta=meta,
+                         flexible=sizes["flexible"] if sizes else None)
 
 
 def build_graph(mil_path: str, display: str, out_dir: str, stores, bounds: MilBounds, graph=None) -> dict:
@@ -388,6 +417,8 @@ def build_graph(mil_path: str, display: str, out_dir: str, stores, bounds: MilBo
             return {"outcome": "store"}
         if graph is None:
             files = write_functions(plan_functions(mil, display, bounds), out, (mil, display, bounds), package_meta(bounds))
+        elif getattr(graph, "variants", None):
+            files = write_sizes(graph, out, bounds, package_meta(bounds, graph))
         else:
             program = yaml_program(graph, bounds)
             files = write_functions(plan_program(program, bounds), out, None, package_meta(bounds, graph), program,
@@ -418,19 +449,17 @@ def manifest_record(out_dir: Path, artifacts: Path) -> dict:
         if f is not None:
             f["path"] = f"{prefix}/{f['path']}"
 
-    for n in rec["nodes"]:
-        fix(n.get("mil"))
-        fix(n.get("weights"))
-    if rec.get("fills"):
-        fix(rec["fills"])
-    if rec.get("functions"):
+    # the record, a multifunction graph's other functions (write_function), a seq graph's other sizes (.sizes)
+    others = [*(rec.get("functions") or {}).values(), *((rec.get("seq") or {}).get("plans") or {}).values()]
+    for sub in [rec, *others]:
+        for n in sub["nodes"]:
+            fix(n.get("mil"))
+            fix(n.get("weights"))
+        if sub.get("fills"):
+            fix(sub["fills"])
+    if others:
         from .coreml import relocate
 
-        for sub in rec["functions"].values():  # a multifunction graph's other functions (write_function)
-            for n in sub["nodes"]:
-                fix(n.get("mil"))
-                fix(n.get("weights"))
-            if sub.get("fills"):
-                fix(sub["fills"])
+        for sub in others:
             relocate(sub, prefix)  # the top-level record's own packages are relocated by its caller
     return rec

@@ -3,6 +3,9 @@
 ``shape(node, what)`` is the loader's shape reader, passed in (this module sits below the loader)."""
 from __future__ import annotations
 
+import dataclasses
+
+from .graph import resolve_graph
 from .model import StateDecl
 from .yamlnode import Node
 
@@ -112,8 +115,94 @@ def model_problems(name: str, functions: list, graphs: dict, taken: dict) -> lis
         elif graphs[g] is not None and "ane" not in graphs[g].targets:
             out.append((line, f"{what} is a graph with targets {list(graphs[g].targets)}; the functions of a model are ane "
                               "graphs (targets: [ane]), joined into one Core ML package"))
+        elif graphs[g] is not None and getattr(graphs[g], "seq", None):
+            out.append((line, f"{what} has seq: sizes; a function of a model has fixed shapes (a model's functions are "
+                              "the way to several sizes: one graph per size)"))
         elif g in taken:
             out.append((line, f"{what} is already a function of model '{taken[g]}'; a graph belongs to one model"))
         else:
             taken[g] = name
     return out
+
+
+SEQ_DIM = "seq"  # how an input's shape names the dimension that takes each of the graph's seq sizes
+MAX_SEQ_SIZES = 16  # each size is a plan of its own, and an enumerated shape of the package
+RANGE_REFUSED = ("a range of sizes (Core ML's RangeDim) is refused: a flexible range usually moves the model's work "
+                 "off the Neural Engine, which runs programs compiled for fixed shapes; list the sizes instead, "
+                 "seq: [64, 128, 256] (Core ML's EnumeratedShapes)")
+
+
+def graph_seq(ctx, holder: Node, targets, what: str) -> tuple[int, ...] | None:
+    """The optional ``seq:`` of a graph: the sizes (at least 2, distinct, positive, the first the default) one dimension
+    of its inputs takes — Core ML's EnumeratedShapes. A range (``{min: .., max: ..}``, ``"1..512"``) is refused."""
+    node = holder.value.get("seq")
+    if node is None:
+        return None
+    where = f"seq of {what}"
+    if node.is_map() or (isinstance(node.value, str) and ".." in node.value):
+        ctx.err(node.line, f"{where}: {RANGE_REFUSED}")
+        return None
+    items = node.value if node.is_list() else None
+    if items is None or not all(isinstance(i.value, int) and not isinstance(i.value, bool) and i.value > 0 for i in items):
+        ctx.err(node.line, f"{where} must be a list of sizes (positive integers) such as [64, 128, 256], got {node.plain()!r}"[:400])
+        return None
+    sizes = tuple(i.value for i in items)
+    if len(set(sizes)) != len(sizes) or not 2 <= len(sizes) <= MAX_SEQ_SIZES:
+        ctx.err(node.line, f"{where} lists {list(sizes)[:20]}: give 2 to {MAX_SEQ_SIZES} different sizes (one size: write it "
+                           "in the shapes)")
+        return None
+    if "ane" not in targets:
+        ctx.err(node.line, f"{where} makes one Core ML package with enumerated shapes, which only an ane graph builds "
+                           "(targets: [ane]); add targets: [ane] or remove seq")
+        return None
+    if holder.value.get("state") is not None:
+        ctx.err(node.line, f"{where}: a graph with seq: cannot declare state: yet (each size is a plan with buffers of its "
+                           "own, so a state would not carry from one size to the next); declare one graph per size")
+        return None
+    return sizes
+
+
+def seq_shape(ctx, snode: Node, seq: tuple[int, ...] | None, what: str, reported: bool = False) -> tuple[Node | None, int | None]:
+    """An input's shape node with its ``seq`` dimension (at most one) written as the default size, and that axis
+    (None: no seq dimension); (None, None) after reporting a ``seq`` dimension without the graph's ``seq:``, or
+    two of them; ``reported``: the graph's ``seq:`` was refused already, so a ``seq`` dimension says nothing more."""
+    if not snode.is_list():
+        return snode, None
+    axes = [k for k, d in enumerate(snode.value) if d.value == SEQ_DIM]
+    if not axes:
+        return snode, None
+    if seq is None:
+        if reported:
+            return None, None  # the graph's seq: is wrong, and said so
+        ctx.err(snode.line, f"{what}: dimension '{SEQ_DIM}' needs the graph's sizes: add seq: [64, 128] (each size it takes)")
+        return None, None
+    if len(axes) > 1:
+        ctx.err(snode.line, f"{what}: '{SEQ_DIM}' names {len(axes)} dimensions; one dimension takes the seq sizes "
+                            "(Core ML enumerates whole shapes: name one)")
+        return None, None
+    dims = [Node(d.line, seq[0]) if k == axes[0] else d for k, d in enumerate(snode.value)]
+    return Node(snode.line, dims), axes[0]
+
+
+def names_seq(inputs: Node | None) -> bool:
+    """Whether any input's shape (in the raw ``inputs:`` node) writes a dimension ``seq``."""
+    decls = inputs.value.values() if inputs is not None and inputs.is_map() else ()
+    shapes = [d.value.get("shape") for d in decls if d.is_map()]
+    return any(sh is not None and sh.is_list() and any(x.value == SEQ_DIM for x in sh.value) for sh in shapes)
+
+
+def resolve_sizes(g, default, err):
+    """``default`` (``g`` resolved at its first seq size) with ``seq`` ({"sizes", "inputs": input -> axis}) and
+    ``variants`` (size -> ``g`` resolved with its seq dimensions at that size); None when a size does not resolve,
+    its problems reported at their lines, naming the size."""
+    variants = {}
+    for size in g.seq[1:]:
+        inputs = {n: dataclasses.replace(d, shape=tuple(size if k == g.seq_dims.get(n) else v for k, v in enumerate(d.shape)))
+                  for n, d in g.inputs.items()}
+        at = resolve_graph(dataclasses.replace(g, inputs=inputs), lambda line, msg: err(line, f"(seq {size}) {msg}"))
+        if at is None:
+            return None
+        variants[size] = at
+    default.seq = {"sizes": list(g.seq), "inputs": dict(g.seq_dims)}
+    default.variants = variants
+    return default

@@ -37,6 +37,8 @@ class ResolvedGraph:
     metadata: dict = field(default_factory=dict)  # the spec's metadata: author, version, license, description
     descriptions: dict = field(default_factory=dict)  # input / output name -> its text (metadata: inputs / outputs)
     states: dict = field(default_factory=dict)  # name -> model.StateDecl: an ane graph's iOS18 states, read like inputs
+    seq: dict | None = None  # {"sizes": [default, ...], "inputs": input -> axis}: the graph at its first size (ane)
+    variants: dict = field(default_factory=dict)  # size -> this graph resolved at that seq size (the sizes after the first)
 
 
 @dataclass

@@ -30,7 +30,7 @@ from .yamlfile import load_file
 from .yamlnode import Node
 from .metadata_keys import check_metadata_names, graph_metadata
 from .xdna_keys import xdna_body, xdna_devices
-from .ane_keys import graph_states, model_entries, model_problems
+from .ane_keys import graph_seq, graph_states, model_entries, model_problems, names_seq, resolve_sizes, seq_shape
 
 # target -> (instance, xdna device) -> why the target's design cannot take it, or None
 DesignChecks = Mapping[str, Callable[[KernelInstance, str], "str | None"]]
@@ -42,7 +42,7 @@ RestrictionChecks = Mapping[str, Callable[[str, list, dict, str], "list[str]"]]
 GraphChecks = Mapping[str, Callable[[object], "list[tuple[int, str]]"]]
 
 KERNEL_KEYS = ("op", "dtype", "attrs", "shapes", "targets", "device", "xdna_body", "sources", "doc")
-GRAPH_KEYS = ("inputs", "params", "constants", "state", "nodes", "outputs", "targets", "device", "doc", "metadata")
+GRAPH_KEYS = ("inputs", "params", "constants", "state", "seq", "nodes", "outputs", "targets", "device", "doc", "metadata")
 NODE_KEYS = ("op", "inputs", "attrs", "dtype")
 TENSOR_KEYS = ("shape", "dtype")
 CONSTANT_KEYS = ("shape", "dtype", "value", "file")
@@ -295,8 +295,10 @@ def _entry_shapes(ctx: _Ctx, op, entry: Node, what: str):
     return None if any(s is None for s in shapes) else shapes
 
 
-def _tensor_decls(ctx: _Ctx, node: Node | None, what: str, allow_value: bool, base_dir: Path, rejected: set) -> dict:
-    """Declarations under inputs/params/constants; names that fail go to ``rejected``."""
+def _tensor_decls(ctx: _Ctx, node: Node | None, what: str, allow_value: bool, base_dir: Path, rejected: set,
+                  seq: tuple | None = None, seq_dims: dict | None = None, seq_given: bool = False) -> dict:
+    """Declarations under inputs/params/constants; names that fail go to ``rejected``. With ``seq_dims`` (inputs),
+    a shape may name one dimension ``seq``: declared with the first of the graph's ``seq`` sizes, its axis noted."""
     out: dict = {}
     if node is None or node.value is None:
         return out
@@ -324,7 +326,14 @@ def _tensor_decls(ctx: _Ctx, node: Node | None, what: str, allow_value: bool, ba
             if "shape" not in typos:
                 ctx.err(line, f"{twhat} has no shape; add shape: [..]")
             continue
+        axis = None
+        if seq_dims is not None:
+            snode, axis = seq_shape(ctx, snode, seq, f"shape of {twhat}", reported=seq is None and seq_given)
+            if snode is None:
+                continue
         shape = _shape(ctx, snode, f"shape of {twhat}")
+        if axis is not None and shape is not None:
+            seq_dims[name] = axis
         if shape is not None and dtype is not None:
             out[name] = TensorDecl(name, shape, dtype, line)
             rejected.discard(name)
@@ -386,7 +395,11 @@ def _graph(ctx: _Ctx, name: str, node: Node, line: int, default_targets, base_di
     device = xdna_devices(ctx, node, targets, what)
     metadata = graph_metadata(ctx, node.value.get("metadata"), what)
     rejected: set[str] = set()
-    inputs = _tensor_decls(ctx, node.value.get("inputs"), "inputs", False, base_dir, rejected)
+    seq, seq_dims = graph_seq(ctx, node, targets, what), {}
+    inputs = _tensor_decls(ctx, node.value.get("inputs"), "inputs", False, base_dir, rejected, seq, seq_dims, "seq" in node.value)
+    if seq is not None and not names_seq(node.value.get("inputs")) and "inputs" in node.value:
+        ctx.err(node.value["seq"].line, f"{what}: seq lists sizes but no input names a dimension 'seq'; write it in the "
+                                        "input's shape, e.g. x: {shape: [seq, 64]}")
     params = _tensor_decls(ctx, node.value.get("params"), "params", False, base_dir, rejected)
     constants = _tensor_decls(ctx, node.value.get("constants"), "constants", True, base_dir, rejected)
     states = graph_states(ctx, node, targets, what, lambda n, w: _shape(ctx, n, w), rejected)
@@ -429,7 +442,7 @@ def _graph(ctx: _Ctx, name: str, node: Node, line: int, default_targets, base_di
         return None  # a missing/misspelt section: every read of its tensors would be "unknown"
     metadata = check_metadata_names(ctx, metadata, inputs, outputs, what)
     return GraphSpec(name, ctx.file, line, inputs, params, constants, nodes, outputs, output_lines, targets, rejected, device,
-                     metadata, states)
+                     metadata, states, seq if seq_dims else None, seq_dims)
 
 
 def _node(ctx: _Ctx, gwhat: str, name: str, nnode: Node, line: int) -> NodeDecl | None:
@@ -541,6 +554,8 @@ def load_specs(
     for g, ctx in graph_specs:
         gctx = _Ctx(g.file, xdna_device, design_checks, limits, roots, restriction_checks)
         resolved = resolve_graph(g, gctx.err)
+        if resolved is not None and g.seq:
+            resolved = resolve_sizes(g, resolved, gctx.err)
         for t in g.targets:
             if resolved is None:
                 break

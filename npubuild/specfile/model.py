@@ -77,6 +77,8 @@ class GraphSpec:
     # author, version, license, description; inputs / outputs: name -> text (what ane's Core ML packages carry)
     metadata: dict = field(default_factory=dict)
     states: dict = field(default_factory=dict)  # name -> StateDecl (ane graphs: iOS18 states)
+    seq: tuple | None = None  # the sizes an input dimension written 'seq' takes (ane graphs: EnumeratedShapes)
+    seq_dims: dict = field(default_factory=dict)  # input -> the axis its shape names 'seq' (declared at seq[0])
 
 
 @dataclass

@@ -44,9 +44,9 @@ def _plan_fails(path: str, display: str, bounds, graph=None) -> bool:
 def plan_files(rec: dict) -> list[dict]:
     """Every file record (path relative to the graph's directory, sha256, size) an ane graph's plan.json names:
     programs, weights, fills, and each file of the Core ML packages (per node and the graph's); a multifunction
-    graph's other functions (``functions``: npubuild.ane.build.write_function) too."""
+    graph's other functions (``functions``: npubuild.ane.build.write_function) and a seq graph's other sizes too."""
     out, packages = [], [rec.get("mlpackage")]
-    for r in [rec, *(rec.get("functions") or {}).values()]:
+    for r in [rec, *(rec.get("functions") or {}).values(), *((rec.get("seq") or {}).get("plans") or {}).values()]:
         for n in r["nodes"]:
             out += [n[k] for k in ("mil", "weights") if n.get(k)]
             packages.append(n.get("mlpackage"))
