@@ -94,6 +94,9 @@ def test_seq_graph_is_one_package_with_enumerated_shapes_and_runs_both_sizes(pro
     out = json.loads(p.npubuild("run", "enc", "-i", str(tmp_path / "in.npz"), "--json").out)
     assert out["outputs"]["y"]["shape"] == [128, 32]
     np.testing.assert_allclose(np.asarray(out["outputs"]["y"]["values"], np.float64).reshape(128, 32), reference(x, b), atol=3e-3)
+    assert p.npubuild("show", "enc").out.splitlines()[1] == \
+        "seq: 64 (default, shown), 128 (x axis 0; a run picks the size by the input's shape)"
+    assert json.loads(p.npubuild("show", "enc", "--json").out)["seq"] == {"sizes": [64, 128], "inputs": {"x": 0}}
     assert p.npubuild("verify").rc == 0
     # a changed file of the 128 plan is caught by verify, as any file of the manifest
     victim = next(n for n in g["seq"]["plans"]["128"]["nodes"] if "weights" in n)["weights"]["path"]
