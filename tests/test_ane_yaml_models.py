@@ -48,7 +48,7 @@ def _project(project, text=SPEC):
     return p
 
 
-def test_two_yaml_graphs_are_one_multifunction_package_sharing_one_weight(project, tmp_path):
+def test_two_yaml_graphs_are_one_multifunction_package_sharing_one_weight(project):
     from npubuild.ane.coreml import coremltools, quiet
 
     p = _project(project)
@@ -88,6 +88,18 @@ def test_two_yaml_graphs_are_one_multifunction_package_sharing_one_weight(projec
         # fp16 inputs, weight and intermediates (unit roundoff 4.9e-4) over a 64-term dot product and |y| up to ~4:
         # within 2e-2 (the YAML graph test's bound); a wrong function or weight is off by O(1)
         np.testing.assert_allclose(got.astype(np.float64), reference(x), rtol=2e-2, atol=2e-2)
+
+
+@pytest.mark.slow  # a build and four CLI runs; the fast run keeps the package and runtime checks above
+def test_a_model_through_the_cli(project, tmp_path):
+    p = _project(project)
+    p.doit("build")
+    x_dec = np.random.default_rng(6).standard_normal((1, 64)).astype(np.float32)
+    rt = npubuild.load(p.artifacts)
+    try:
+        got_dec = rt.graph("llm", backend="ane", function="decode").run(x=x_dec)["y"]
+    finally:
+        rt.close()
     np.savez(tmp_path / "x.npz", x=x_dec)
     out = json.loads(p.npubuild("run", "llm", "--function", "decode", "-i", str(tmp_path / "x.npz"), "--json").out)
     np.testing.assert_array_equal(np.asarray(out["outputs"]["y"]["values"], np.float16).reshape(1, 64), got_dec)

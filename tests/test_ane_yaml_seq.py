@@ -46,7 +46,7 @@ def _project(project, text=SPEC):
     return p
 
 
-def test_seq_graph_is_one_package_with_enumerated_shapes_and_runs_both_sizes(project, tmp_path):
+def test_seq_graph_is_one_package_with_enumerated_shapes_and_runs_both_sizes(project):
     from coremltools.proto.FeatureTypes_pb2 import ArrayFeatureType
 
     from npubuild.ane.coreml import coremltools, quiet
@@ -89,6 +89,15 @@ def test_seq_graph_is_one_package_with_enumerated_shapes_and_runs_both_sizes(pro
             runner.run(x=np.zeros((96, 64), np.float32), b=b)
     finally:
         rt.close()
+
+
+@pytest.mark.slow  # a build and seven CLI runs; the fast run keeps the package and runtime checks above
+def test_seq_graph_through_the_cli_verify_and_a_change_of_sizes(project, tmp_path):
+    p = _project(project)
+    p.doit("build")
+    g = json.loads((p.artifacts / "manifest.json").read_text())["graphs"]["enc"]
+    rng = np.random.default_rng(9)
+    b = rng.standard_normal((1, 32)).astype(np.float32)
     x = rng.standard_normal((128, 64)).astype(np.float32)
     np.savez(tmp_path / "in.npz", x=x, b=b)
     out = json.loads(p.npubuild("run", "enc", "-i", str(tmp_path / "in.npz"), "--json").out)
@@ -103,6 +112,12 @@ def test_seq_graph_is_one_package_with_enumerated_shapes_and_runs_both_sizes(pro
     (p.artifacts / victim).write_bytes((p.artifacts / victim).read_bytes()[:-2] + b"\x00\x7c")
     v = p.npubuild("verify", check=False)
     assert v.rc != 0 and "ane graph enc seq 128 node" in v.err, v.err
+    # the sizes are part of the graph's key: other sizes are another build, not the stored one
+    p.write("specs/graphs/g.yaml", SPEC.replace("seq: [64, 128]", "seq: [64, 96]"))
+    assert "compile:enc@ane" in p.doit("build").out
+    g = json.loads((p.artifacts / "manifest.json").read_text())["graphs"]["enc"]
+    assert g["seq"]["sizes"] == [64, 96] and list(g["seq"]["plans"]) == ["96"]
+    assert not (p.artifacts / "ane" / "enc" / "seq" / "128").exists()  # the old size's files are gone
 
 
 @pytest.mark.parametrize("edit, line, why", [

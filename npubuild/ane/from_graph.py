@@ -227,5 +227,6 @@ def describe(graph) -> dict:
         "states": {n: [list(st.shape), st.update, st.update_line] for n, st in _states(graph).items()},
         "steps": [[s.node, s.instance.key, list(s.inputs)] for s in graph.steps],
         "outputs": list(graph.outputs),
+        "seq": getattr(graph, "seq", None),  # the sizes: each is a plan, and a shape of the package
         "lines": dict(getattr(graph, "lines", {})),  # messages name them
     }

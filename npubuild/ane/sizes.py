@@ -12,7 +12,6 @@ the runner picks the plan whose input shapes a run's arrays have.
 """
 from __future__ import annotations
 
-from pathlib import Path
 
 from ..core.errors import UserError
 
