@@ -91,13 +91,13 @@ def model_entries(ctx, body: Node, origin: dict) -> list[tuple[str, int, list[tu
             ctx.err(fnode.line if fnode else line, f"{what} needs 'functions': a list of the ane graphs it holds, the default "
                                                    "first, e.g. functions: [prefill, decode]")
             continue
-        names = [i.value for i in items]
-        twice = next((i for k, i in enumerate(items) if i.value in names[:k]), None)
-        if twice is not None:
-            ctx.err(twice.line, f"{what} lists function '{twice.value}' twice; name each graph once")
-        elif not 2 <= len(items) <= MAX_FUNCTIONS:
+        seen: set = set()
+        twice = next((i for i in items if i.value in seen or seen.add(i.value)), None)
+        if not 2 <= len(items) <= MAX_FUNCTIONS:
             ctx.err(fnode.line, f"{what} has {len(items)} function(s); a multifunction model holds 2 to {MAX_FUNCTIONS} graphs "
                                 "(a single graph is built as it is)")
+        elif twice is not None:
+            ctx.err(twice.line, f"{what} lists function '{twice.value}' twice; name each graph once")
         else:
             out.append((name, line, [(i.value, i.line) for i in items]))
     return out
