@@ -95,6 +95,7 @@ def test_seq_graph_is_one_package_with_enumerated_shapes_and_runs_both_sizes(pro
 def test_seq_graph_through_the_cli_verify_and_a_change_of_sizes(project, tmp_path):
     p = _project(project)
     p.doit("build")
+    assert p.doit("build").summary["compiled"] == 0  # nothing changed: nothing runs
     g = json.loads((p.artifacts / "manifest.json").read_text())["graphs"]["enc"]
     rng = np.random.default_rng(9)
     b = rng.standard_normal((1, 32)).astype(np.float32)
