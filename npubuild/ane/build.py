@@ -244,7 +244,7 @@ def write_graph(plan, out_dir: Path, source=None, program=None, max_bytes: int |
     ``functions`` (a multifunction .mil: name -> (plan, record of :func:`write_function`), the default function's
     first, ``plan`` its plan) makes the graph package a multifunction one and its records ``functions``.
     ``meta`` (:class:`.metadata.PackageMeta`; None: the defaults) is what every package carries as metadata.
-    ``sizes`` (a YAML graph with ``seq``: :func:`.sizes.write_sizes`) makes its package's seq inputs enumerated shapes
+    ``sizes`` (a YAML graph with ``seq``: :func:`write_sizes`) makes its package's seq inputs enumerated shapes
     and its record's ``seq``."""
     from ..ops.lazy_numpy import np
     from .plan_model import HostNode, RsqrtNode

@@ -271,7 +271,7 @@ def check_package(pkg: Path, inputs: list, outputs: list, ops: list[str], what: 
             have_enum = [list(e.shape) for e in a.enumeratedShapes.shapes] if a.WhichOneof("ShapeFlexibility") == "enumeratedShapes" else None
             if have_enum != (enumerated or {}).get(n):
                 raise CoreMLError(f"{what}: {side} {n}'s enumerated shapes are {have_enum}, the plan's {(enumerated or {}).get(n)}")
-        have_mil = [(v.name, _dims(v.shape), types.builtin_to_string(_tensor_type(types, v).get_primitive())) for v in mil_vars]
+        have_mil = [(v.name, symbolic_dims(v.shape), types.builtin_to_string(_tensor_type(types, v).get_primitive())) for v in mil_vars]
         want = [(n, ["seq" if k in seq_axes.get(n, ()) else d for k, d in enumerate(s)], d) for n, s, d in want]
         if have_mil != want:
             raise CoreMLError(f"{what}: the package's MIL program has {side}s {_show(have_mil)}, the plan's {_show(want)}")
@@ -283,7 +283,7 @@ def check_package(pkg: Path, inputs: list, outputs: list, ops: list[str], what: 
         raise CoreMLError(problems[0])
 
 
-def _dims(shape) -> list:
+def symbolic_dims(shape) -> list:
     """A MIL var's shape with each symbol written ``seq`` (the only symbol npubuild gives a package)."""
     from coremltools.converters.mil.mil.types.symbolic import is_symbolic
 

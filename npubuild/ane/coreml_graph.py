@@ -27,7 +27,8 @@ from pathlib import Path
 
 from ..ops.lazy_numpy import np
 from . import numerics as nm
-from .coreml import PACKAGE, CoreMLError, check_package, convert, coremltools, fail, op_types, package_files, write_node_package
+from .coreml import (PACKAGE, CoreMLError, check_package, convert, coremltools, fail, op_types, package_files, symbolic_dims,
+                     write_node_package)
 from .mil_model import FLOATS, Literal, Ref, numpy_dtype
 from .plan_model import HostNode
 
@@ -271,11 +272,9 @@ class _SeqShapes:
 
     def check(self, name: str, inferred, where: str) -> None:
         """The dims of ``name`` that differ between the sizes must be symbolic, the others its declared numbers."""
-        from coremltools.converters.mil.mil.types.symbolic import is_symbolic
-
         sizes, varying = self.shapes[name], _varying(self.shapes[name])
         want = ["seq" if k in varying else d for k, d in enumerate(sizes[0])]
-        have = ["seq" if is_symbolic(d) else int(d) for d in inferred]
+        have = symbolic_dims(inferred)
         if have != want:
             raise CoreMLError(f"{where}: its shape is {want} over the seq sizes, but coremltools infers {have} with the seq "
                               "dimension a symbol: the package could not take every size (a reshape or an attr with a "

@@ -12,7 +12,6 @@ the runner picks the plan whose input shapes a run's arrays have.
 """
 from __future__ import annotations
 
-
 from ..core.errors import UserError
 
 SEQ_DIR = "seq"  # a seq graph's other sizes: seq/<size>/ under the graph's directory
