@@ -60,7 +60,7 @@ TOLERANCE = {"elementwise_chain": 0.0, "mlp_block": 1e-5}
 @pytest.mark.parametrize("graph", sorted(TOLERANCE))
 def test_example_graph_host_matches_ref(built, graph):
     rt = npubuild.load(built.artifacts)
-    assert sorted(rt.graph_names()) == sorted([*TOLERANCE, "swiglu"])
+    assert sorted(rt.graph_names()) == sorted([*TOLERANCE, "swiglu", "kv_decode", "train_mlp"])
     rec = rt.manifest["graphs"][graph]
     rng = np.random.default_rng(3)
     inputs = {n: _random(s, rng) for n, s in rec["inputs"].items()}
@@ -112,3 +112,53 @@ def test_example_mil_graph_runs_on_ane(built):
     gg = c["Wg"].astype(np.float32) @ xn
     want = xv + c["Wd"].astype(np.float32) @ (u * gg / (1 + np.exp(-gg)))
     assert np.all(np.abs(y - want) < 0.03 + 0.05 * np.abs(want)), np.abs(y - want).max()
+
+
+def _package_states(built, graph: str) -> dict:
+    """The states of ``graph``'s package as coremltools' load_spec reads them: name -> (shape, dtype name)."""
+    from coremltools.proto.FeatureTypes_pb2 import ArrayFeatureType
+
+    from npubuild.ane.coreml import coremltools, quiet
+
+    rec = npubuild.load(built.artifacts).manifest["graphs"][graph]
+    with quiet():
+        spec = coremltools()[0].utils.load_spec(str(built.artifacts / rec["mlpackage"]["path"]))
+    return {s.name: (list(s.type.stateType.arrayType.shape), ArrayFeatureType.ArrayDataType.Name(s.type.stateType.arrayType.dataType))
+            for s in spec.description.state}
+
+
+def test_example_kv_cache_carries_its_states_and_fills_them(built):
+    """specs/graphs/kv_decode.yaml: the seed's in-place accumulate as a KV cache; its package declares both caches as
+    states, each run fills one row of each, and reset_state empties them."""
+    assert _package_states(built, "kv_decode") == {"k_cache": ([8, 64], "FLOAT16"), "v_cache": ([8, 64], "FLOAT16")}
+    rt = npubuild.load(built.artifacts)
+    g = rt.graph("kv_decode")
+    assert g.backend == "ane"
+    rng = np.random.default_rng(5)
+    ks = []
+    for pos in range(3):
+        slot = np.zeros((8, 1), np.float32)
+        slot[pos] = 1
+        mask = np.where(np.arange(8) <= pos, 0, -30000).astype(np.float32).reshape(1, 8)
+        ks.append(rng.uniform(-1, 1, (1, 64)).astype(np.float16))
+        g.run(q=ks[-1], k=ks[-1], v=ks[-1], slot=slot, mask=mask)
+    np.testing.assert_array_equal(g.read_state("k_cache")[:3], np.concatenate(ks))
+    assert not g.read_state("k_cache")[3:].any()
+    g.reset_state()
+    assert not g.read_state("k_cache").any() and not g.read_state("v_cache").any()
+
+
+def test_example_training_keeps_its_weights_as_states_and_learns(built):
+    """specs/graphs/train_mlp.mil: the seed's training scenario, its weights iOS18 states updated in place; its
+    package declares them, and 16 runs through the runtime cut the loss by more than 95 % (the seed's criterion)."""
+    from .test_ane import train_init
+
+    assert _package_states(built, "train_mlp") == {"W1_state": ([1, 64, 1, 64], "FLOAT16"), "W2_state": ([1, 64, 1, 64], "FLOAT16")}
+    xv, tv, w1, w2 = train_init()
+    g = npubuild.load(built.artifacts).graph("train_mlp")
+    g.write_ext("W1_state", w1.reshape(1, 64, 1, 64))
+    g.write_ext("W2_state", w2.reshape(1, 64, 1, 64))
+    feed = {"x": xv.reshape(1, 1, 1, 64), "target": tv.reshape(1, 64, 1, 1),
+            "neg_lr": np.full((1, 64, 1, 1), -0.15, np.float16), "one": np.ones((1, 64, 1, 1), np.float16)}
+    losses = [float(((g.run(**feed)["y"].astype(np.float32).reshape(-1) - tv) ** 2).mean()) for _ in range(16)]
+    assert losses[-1] < losses[0] * 0.05, losses

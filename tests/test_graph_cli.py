@@ -128,7 +128,7 @@ def test_an_unknown_graph_is_one_error_with_did_you_mean(cli, cmd):
     assert rc == 1 and "Traceback" not in err
     # run also takes a kernel id: it says so
     assert ("no graph or kernel 'mlp_blok'" if cmd == ["run"] else "no graph 'mlp_blok'") in err and "did you mean 'mlp_block'?" in err
-    assert "elementwise_chain, mlp_block, swiglu" in err
+    assert "elementwise_chain, kv_decode, mlp_block, swiglu, train_mlp" in err
 
 
 # -- run --example, inputs ---------------------------------------------------------------

@@ -369,6 +369,7 @@ def test_function_inputs_need_known_positive_dims(scratch, dims, shown):
     with pytest.raises(PlanError) as e:
         plan_in(scratch, text)
     raises_at(e.value, 4, f"function input 'x' is declared tensor<fp16, {shown}>; an ANE graph needs known, positive dimensions")
+    assert ("(Core ML's RangeDim) is refused: it usually moves the work off the Neural Engine" in str(e.value)) == ("?" in dims)
 
 
 @pytest.mark.parametrize("text, line, fragments", [

@@ -12,6 +12,7 @@ already in the content-addressed store is materialised instead of compiled.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import re
@@ -21,7 +22,7 @@ from ..core.errors import UserError
 from ..core.fsio import atomic_write_bytes, atomic_write_text, read_regular, sha256_file, within_roots
 from ..core.nospace import disk_full_message, is_disk_full
 from ..specfile.milrefs import blob_paths
-from .mil_model import MilBounds
+from .mil_model import MilBounds, MilProgram
 
 PLAN_FILE = "plan.json"
 FILLS_FILE = "fills.weight.bin"
@@ -76,7 +77,17 @@ def yaml_program(graph, bounds: MilBounds):
         except (OSError, ValueError, EOFError) as e:
             raise UserError(f"{graph.file}: graph '{graph.name}': constant file {path} cannot be read: {e}") from None
 
-    return program_from_graph(graph, read_npy)
+    if getattr(graph, "functions", None) is None:
+        return program_from_graph(graph, read_npy)
+    # a model of YAML graphs (spec.graph.ModelOfGraphs): one function per graph, named after it, the first the default
+    fns, files, extensions = {}, {}, {}
+    for name, g in graph.functions.items():
+        one = program_from_graph(g, read_npy)
+        fns[name] = dataclasses.replace(one.main, name=name)
+        files[name] = g.file
+        for op, lines in one.extensions.items():
+            extensions.setdefault(op, []).extend(lines)
+    return MilProgram("1.3", fns, graph.file, extensions, default=next(iter(fns)), function_files=files)
 
 
 def plan_graph(mil_path: Path, display: str, bounds: MilBounds, graph=None):
@@ -95,22 +106,26 @@ def plan_functions(mil_path: Path, display: str, bounds: MilBounds, graph=None) 
     A function that cannot be planned refuses the whole graph, in one message naming each such function and
     the file:line the planner names: the graph package holds every function, and one without a function its
     .mil declares would fail only when that function is called. A YAML graph has one function."""
-    import dataclasses
+    prog = yaml_program(graph, bounds) if graph is not None else load_plan(mil_path, display, bounds)
+    return plan_program(prog, bounds)
 
+
+def plan_program(prog, bounds: MilBounds) -> dict:
+    """Function name -> plan for every function of the MilProgram ``prog`` (:func:`plan_functions`)."""
     from .plan import compile_plan
 
-    prog = yaml_program(graph, bounds) if graph is not None else load_plan(mil_path, display, bounds)
     default = prog.main
     names = [default.name, *(n for n in prog.functions if n != default.name)]
     plans, refused = {}, []
     for name in names:
         fn = prog.functions[name]
+        file = prog.function_files.get(name, prog.file)  # a model's function: the YAML file of its graph
         try:
-            plans[name] = compile_plan(dataclasses.replace(prog, functions={name: fn}), bounds)
+            plans[name] = compile_plan(dataclasses.replace(prog, functions={name: fn}, file=file), bounds)
         except UserError as e:
             if len(names) == 1:
                 raise
-            refused.append(f"function '{name}' ({prog.file}:{fn.line}) cannot be planned: {e}")
+            refused.append(f"function '{name}' ({file}:{fn.line}) cannot be planned: {e}")
     if refused:
         raise UserError(f"{prog.file}: a multifunction program builds only when every function plans "
                         f"({len(refused)} of {len(names)} functions cannot be planned; no part of this graph is built):\n" + "\n".join(refused))
@@ -148,16 +163,18 @@ def _meta_mark(bounds, graph=None) -> bytes:
 
 def yaml_graph_key(graph, bounds: MilBounds) -> str:
     """A YAML graph's key: what its program is made of (:func:`.from_graph.describe`: the kernel keys hold the
-    ops and attrs) and its constants' values (inline, or the .npy file's bytes)."""
+    ops and attrs) and its constants' values (inline, or the .npy file's bytes); a model of YAML graphs: each
+    function's, in order."""
     from ..core.canonical import canonical_json
 
     h = hashlib.sha256(b"ane-yaml-graph-1\0" + code_version().encode() + _strict_mark(bounds) + _meta_mark(bounds, graph))
     from .from_graph import describe
 
-    h.update(canonical_json(describe(graph)).encode())
-    for name, c in sorted(graph.constants.items()):
-        data = _digest(Path(c.file), bounds) if c.file is not None else canonical_json(c.value).encode()
-        h.update(name.encode() + b"\0" + data + b"\0")
+    for fname, g in (getattr(graph, "functions", None) or {None: graph}).items():
+        h.update(canonical_json([fname, describe(g)]).encode())
+        for name, c in sorted(g.constants.items()):
+            data = _digest(Path(c.file), bounds) if c.file is not None else canonical_json(c.value).encode()
+            h.update(name.encode() + b"\0" + data + b"\0")
     return h.hexdigest()
 
 
@@ -219,14 +236,16 @@ def check_written_bytes(plan, graph: str, limit: int, program=None) -> None:
 
 
 def write_graph(plan, out_dir: Path, source=None, program=None, max_bytes: int | None = None,
-                functions: dict | None = None, meta=None) -> list[Path]:
+                functions: dict | None = None, meta=None, sizes: dict | None = None) -> list[Path]:
     """Write every artifact of ``plan`` into ``out_dir``; returns the files. Each program also gets its
     Core ML package (:mod:`.coreml`, :mod:`.coreml_graph`), and with ``source`` = (the .mil, its display name, MilBounds)
     the graph gets one too; so does it with ``program``, the MilProgram a YAML graph was translated into.
     ``max_bytes`` (default: the source's MilBounds.max_bytes) bounds everything written, checked first.
     ``functions`` (a multifunction .mil: name -> (plan, record of :func:`write_function`), the default function's
     first, ``plan`` its plan) makes the graph package a multifunction one and its records ``functions``.
-    ``meta`` (:class:`.metadata.PackageMeta`; None: the defaults) is what every package carries as metadata."""
+    ``meta`` (:class:`.metadata.PackageMeta`; None: the defaults) is what every package carries as metadata.
+    ``sizes`` (a YAML graph with ``seq``: :func:`write_sizes`) makes its package's seq inputs enumerated shapes
+    and its record's ``seq``."""
     from ..ops.lazy_numpy import np
     from .plan_model import HostNode, RsqrtNode
     from .programs import node_program, plan_record
@@ -261,7 +280,7 @@ def write_graph(plan, out_dir: Path, source=None, program=None, max_bytes: int |
     packages, graph_package, package_files = write_packages(
         plan, out_dir, stems, out_dir.name, source, {n: p for n, (p, _) in functions.items()} if functions else None, meta)
     if program is not None:
-        graph_package = _program_package(plan, program, out_dir, meta)
+        graph_package = _program_package(plan, program, out_dir, meta, functions, sizes)
         package_files += [out_dir / f["path"] for f in graph_package["files"]]
     for i, pkg in packages.items():
         program_files[i]["mlpackage"] = pkg
@@ -284,6 +303,8 @@ def write_graph(plan, out_dir: Path, source=None, program=None, max_bytes: int |
     record = plan_record(plan, program_files, fills_rec)
     if graph_package is not None:
         record["mlpackage"] = graph_package
+    if sizes:
+        record["seq"] = sizes["record"]
     if functions:
         record["default_function"] = next(iter(functions))
         record["functions"] = {n: rec for n, (_, rec) in list(functions.items())[1:]}
@@ -292,11 +313,13 @@ def write_graph(plan, out_dir: Path, source=None, program=None, max_bytes: int |
     return [pj, *files]
 
 
-def write_function(plan, out_dir: Path, name: str, max_bytes: int | None, meta=None) -> tuple[dict, list[Path]]:
+def write_function(plan, out_dir: Path, name: str, max_bytes: int | None, meta=None,
+                   under: str = FUNCTIONS_DIR) -> tuple[dict, list[Path]]:
     """Write the programs of function ``name`` of a multifunction .mil (not its default one) under
-    ``out_dir``/functions/<name>/ as :func:`write_graph` writes a graph's (no graph package: the graph's holds
-    every function); returns its plan record, its paths relative to ``out_dir`` as the graph's are, and its files."""
-    sub = Path(FUNCTIONS_DIR) / re.sub(r"[^A-Za-z0-9_.-]", "_", name)
+    ``out_dir``/functions/<name>/ (``under``: another folder, e.g. seq/<size>/ for a size of a seq graph) as
+    :func:`write_graph` writes a graph's (no graph package: the graph's holds every function); returns its plan
+    record, its paths relative to ``out_dir`` as the graph's are, and its files."""
+    sub = Path(under) / re.sub(r"[^A-Za-z0-9_.-]", "_", name)
     files = write_graph(plan, out_dir / sub, max_bytes=max_bytes, meta=meta)
     pj = files.pop(0)  # its plan.json: the graph's record holds the function's
     record = json.loads(pj.read_text())
@@ -313,14 +336,16 @@ def write_function(plan, out_dir: Path, name: str, max_bytes: int | None, meta=N
     return record, files
 
 
-def write_functions(plans: dict, out_dir: Path, source, meta=None) -> list[Path]:
-    """Write every function of a .mil (``plans`` from :func:`plan_functions`): one function is a graph as
-    before (:func:`write_graph`); several are the default function's artifacts, each other function's under
-    functions/<name>/ (:func:`write_function`), and one multifunction graph package. Everything written is
-    checked against max_bytes first, all functions together."""
+def write_functions(plans: dict, out_dir: Path, source, meta=None, program=None, max_bytes: int | None = None) -> list[Path]:
+    """Write every function of a .mil (``plans`` from :func:`plan_functions`; or of ``program``, a YAML graph's or a
+    model of YAML graphs', with ``source`` None): one function is a graph as before (:func:`write_graph`); several
+    are the default function's artifacts, each other function's under functions/<name>/ (:func:`write_function`),
+    and one multifunction graph package. Everything written is checked against max_bytes (default: the source's)
+    first, all functions together."""
+    if source is not None:
+        max_bytes = source[2].max_bytes
     if len(plans) == 1:
-        return write_graph(next(iter(plans.values())), out_dir, source, meta=meta)
-    max_bytes = source[2].max_bytes
+        return write_graph(next(iter(plans.values())), out_dir, source, program=program, max_bytes=max_bytes, meta=meta)
     if max_bytes is not None:
         need = sum(written_bytes(p) for p in plans.values())
         if need > max_bytes:
@@ -332,17 +357,46 @@ def write_functions(plans: dict, out_dir: Path, source, meta=None) -> list[Path]
         record, written = write_function(plans[name], out_dir, name, max_bytes, meta)
         functions[name] = (plans[name], record)
         files += written
-    return [*write_graph(plans[names[0]], out_dir, source, functions=functions, meta=meta), *files]
+    return [*write_graph(plans[names[0]], out_dir, source, program=program, max_bytes=max_bytes, functions=functions,
+                         meta=meta), *files]
 
 
-def _program_package(plan, program, out_dir: Path, meta=None) -> dict:
+def write_sizes(graph, out_dir: Path, bounds, meta) -> list[Path]:
+    """Plan and write every size of a YAML graph with ``seq`` (:mod:`.sizes`): the default size as a graph, each
+    other size under seq/<size>/ (:func:`write_function`), one graph package with enumerated shapes; everything
+    written is checked against max_artifact_size first, all sizes together."""
+    from .sizes import SEQ_DIR, flexible, plan_sizes
+
+    programs = plan_sizes(graph, bounds, yaml_program)
+    need = sum(written_bytes(plan) for _, _, plan in programs)
+    if bounds.max_bytes is not None and need > bounds.max_bytes:
+        raise UserError(f"ane graph '{graph.name}': its {len(programs)} seq sizes' artifacts would take {need} bytes on disk, "
+                        f"over max_artifact_size ({bounds.max_bytes} bytes) in [tool.npubuild]: list fewer sizes or raise it")
+    files, plans = [], {}
+    for size, _, plan in programs[1:]:
+        record, written = write_function(plan, out_dir, str(size), bounds.max_bytes, meta, under=SEQ_DIR)
+        plans[str(size)] = record
+        files += written
+    sizes = {"flexible": flexible(graph, programs),
+             "record": {"sizes": list(graph.seq["sizes"]), "inputs": dict(graph.seq["inputs"]), "plans": plans}}
+    default = programs[0]
+    return [*write_graph(default[2], out_dir, program=default[1], max_bytes=bounds.max_bytes, meta=meta, sizes=sizes), *files]
+
+
+def _program_package(plan, program, out_dir: Path, meta=None, functions: dict | None = None, sizes: dict | None = None) -> dict:
     """The whole-graph package of a translated YAML graph, as coreml_graph.write_graph_package makes a .mil's
-    (which reads the .mil again): re-created with coremltools' builder, converted and checked against the plan."""
-    from .coreml_graph import graph_package
+    (which reads the .mil again): re-created with coremltools' builder, converted and checked against the plan;
+    with ``functions`` (a model of YAML graphs: name -> (plan, record), the default first) a multifunction one."""
+    from .coreml_graph import graph_package, multifunction_package
 
     graph = out_dir.name
     dest = out_dir / f"{re.sub(r'[^A-Za-z0-9_.-]', '_', graph)}.mlpackage"
-    return graph_package(plan, program.main, program.file, dest, out_dir, f"ane graph '{graph}': the graph package", meta=meta)
+    what = f"ane graph '{graph}': the graph package"
+    if functions and len(functions) > 1:
+        return multifunction_package({n: p for n, (p, _) in functions.items()}, program.functions, program.file, dest,
+                                     out_dir, what, meta)
+    return graph_package(plan, program.main, program.file, dest, out_dir, what, meta=meta,
+                         flexible=sizes["flexible"] if sizes else None)
 
 
 def build_graph(mil_path: str, display: str, out_dir: str, stores, bounds: MilBounds, graph=None) -> dict:
@@ -363,12 +417,12 @@ def build_graph(mil_path: str, display: str, out_dir: str, stores, bounds: MilBo
             return {"outcome": "store"}
         if graph is None:
             files = write_functions(plan_functions(mil, display, bounds), out, (mil, display, bounds), package_meta(bounds))
+        elif getattr(graph, "variants", None):
+            files = write_sizes(graph, out, bounds, package_meta(bounds, graph))
         else:
-            from .plan import compile_plan
-
             program = yaml_program(graph, bounds)
-            files = write_graph(compile_plan(program, bounds), out, program=program, max_bytes=bounds.max_bytes,
-                                meta=package_meta(bounds, graph))
+            files = write_functions(plan_program(program, bounds), out, None, package_meta(bounds, graph), program,
+                                    bounds.max_bytes)
     except UserError as e:
         return TaskFailed(str(e))
     except OSError as e:
@@ -395,19 +449,17 @@ def manifest_record(out_dir: Path, artifacts: Path) -> dict:
         if f is not None:
             f["path"] = f"{prefix}/{f['path']}"
 
-    for n in rec["nodes"]:
-        fix(n.get("mil"))
-        fix(n.get("weights"))
-    if rec.get("fills"):
-        fix(rec["fills"])
-    if rec.get("functions"):
+    # the record, a multifunction graph's other functions (write_function), a seq graph's other sizes (.sizes)
+    others = [*(rec.get("functions") or {}).values(), *((rec.get("seq") or {}).get("plans") or {}).values()]
+    for sub in [rec, *others]:
+        for n in sub["nodes"]:
+            fix(n.get("mil"))
+            fix(n.get("weights"))
+        if sub.get("fills"):
+            fix(sub["fills"])
+    if others:
         from .coreml import relocate
 
-        for sub in rec["functions"].values():  # a multifunction graph's other functions (write_function)
-            for n in sub["nodes"]:
-                fix(n.get("mil"))
-                fix(n.get("weights"))
-            if sub.get("fills"):
-                fix(sub["fills"])
+        for sub in others:
             relocate(sub, prefix)  # the top-level record's own packages are relocated by its caller
     return rec

@@ -140,12 +140,17 @@ def op_types(prog) -> list[str]:
     return [op.op_type for op in prog.functions["main"].operations if op.op_type != "const"]
 
 
-def convert(prog, dest: Path, what: str, normalised: bool = True, meta=None, description: str = "") -> None:
+def convert(prog, dest: Path, what: str, normalised: bool = True, meta=None, description: str = "",
+            enumerated: dict | None = None) -> None:
     """Convert ``prog`` and save it as the package ``dest`` (written beside it, then renamed into place), with
     the metadata ``meta`` (:class:`.metadata.PackageMeta`; None: the defaults) and ``description`` as its
     model description where ``meta`` gives none (:func:`.metadata.stamp_package`);
     ``normalised=False`` leaves it as coremltools saved it (:func:`normalise` drops an empty weights directory,
-    which ``ct.utils.save_multifunction`` requires of every package it reads: ``_try_get_weights_dir_path``)."""
+    which ``ct.utils.save_multifunction`` requires of every package it reads: ``_try_get_weights_dir_path``).
+    ``enumerated`` (input -> [shape, ...], the default first) gives those inputs ``ct.EnumeratedShapes``, as
+    ``ct.convert(..., inputs=[ct.TensorType(name, shape=ct.EnumeratedShapes(shapes, default))])`` does; the
+    program's input must have a symbol on the axes that vary (MILFrontend sets them as the function's input_types,
+    the mlprogram backend writes them as the feature's ``enumeratedShapes``: backend/mil/load.py get_func_input)."""
     from .metadata import PackageMeta, stamp_package
 
     ct = coremltools()[0]
@@ -153,9 +158,14 @@ def convert(prog, dest: Path, what: str, normalised: bool = True, meta=None, des
     shutil.rmtree(tmp, ignore_errors=True)
     with quiet() as captured:
         try:
+            inputs = None
+            if enumerated:
+                dtypes = {n: v.dtype for n, v in prog.functions["main"].inputs.items()}
+                inputs = [ct.TensorType(name=n, shape=ct.EnumeratedShapes(shapes=shapes, default=shapes[0]),
+                                        dtype=coremltools()[2].nptype_from_builtin(dtypes[n])) for n, shapes in enumerated.items()]
             model = ct.convert(prog, convert_to="mlprogram", minimum_deployment_target=ct.target.iOS18,
                                compute_precision=ct.precision.FLOAT16, pass_pipeline=ct.PassPipeline.EMPTY,
-                               skip_model_load=True)
+                               skip_model_load=True, inputs=inputs)
             user = model.user_defined_metadata  # the spec's metadata map; save() writes the spec
             if DATE_KEY in user:
                 del user[DATE_KEY]
@@ -219,14 +229,18 @@ def _same_ops(built: list[str], saved: list[str]) -> bool:
     return k >= 0 and +want == Counter(saved)
 
 
-def check_package(pkg: Path, inputs: list, outputs: list, ops: list[str], what: str, states: list = (), meta=None) -> None:
+def check_package(pkg: Path, inputs: list, outputs: list, ops: list[str], what: str, states: list = (), meta=None,
+                  enumerated: dict | None = None, seq_axes: dict | None = None) -> None:
     """Reload ``pkg`` as Core ML would read it and compare it with what was built: ``inputs``, ``outputs`` and
     ``states`` (iOS18 state inputs: the spec's ``description.state``, state-typed inputs of the MIL function)
     are [(name, shape, MIL dtype)], ``ops`` the built program's op types. ``ct.utils.load_spec`` reads it through
     ModelPackage; coremltools.converters.mil.frontend.milproto.load.load rebuilds the MIL program from the
     protobuf and the weight files (types re-inferred on the way). Its metadata must be complete — author, version,
     license, description and a description of every input, output and state, none empty — and ``meta``'s
-    (:func:`.metadata.check_spec`)."""
+    (:func:`.metadata.check_spec`). ``enumerated`` (a seq graph's inputs -> their shapes at every size, the default
+    first): those inputs must carry exactly these ``enumeratedShapes`` with the default as their shape; ``seq_axes``
+    (feature -> the axes its shape varies on with the size): a symbol there in the MIL program, and an output with
+    such axes has no shape in the spec (coremltools writes none for a symbolic output)."""
     from .metadata import check_spec
 
     ct, _, types, _ = coremltools()
@@ -249,11 +263,17 @@ def check_package(pkg: Path, inputs: list, outputs: list, ops: list[str], what: 
                                         ("output", spec.description.output, list(fn.outputs), outputs)):
         arrays = [(f.name, f.type.stateType.arrayType if side == "state" else f.type.multiArrayType) for f in feats]
         have_spec = [(n, list(a.shape), ArrayFeatureType.ArrayDataType.Name(a.dataType)) for n, a in arrays]
-        want_spec = [(n, list(s), SPEC_DTYPES.get(d, d)) for n, s, d in want]
+        seq_axes = seq_axes or {}
+        want_spec = [(n, [] if side == "output" and seq_axes.get(n) else list(s), SPEC_DTYPES.get(d, d)) for n, s, d in want]
         if have_spec != want_spec:
             raise CoreMLError(f"{what}: the package's {side}s are {_show(have_spec)}, the plan's {_show(want_spec)}")
-        have_mil = [(v.name, list(v.shape), types.builtin_to_string(_tensor_type(types, v).get_primitive())) for v in mil_vars]
-        if have_mil != [(n, list(s), d) for n, s, d in want]:
+        for n, a in arrays:
+            have_enum = [list(e.shape) for e in a.enumeratedShapes.shapes] if a.WhichOneof("ShapeFlexibility") == "enumeratedShapes" else None
+            if have_enum != (enumerated or {}).get(n):
+                raise CoreMLError(f"{what}: {side} {n}'s enumerated shapes are {have_enum}, the plan's {(enumerated or {}).get(n)}")
+        have_mil = [(v.name, symbolic_dims(v.shape), types.builtin_to_string(_tensor_type(types, v).get_primitive())) for v in mil_vars]
+        want = [(n, ["seq" if k in seq_axes.get(n, ()) else d for k, d in enumerate(s)], d) for n, s, d in want]
+        if have_mil != want:
             raise CoreMLError(f"{what}: the package's MIL program has {side}s {_show(have_mil)}, the plan's {_show(want)}")
     saved = op_types(prog)
     if not _same_ops(ops, saved):
@@ -261,6 +281,13 @@ def check_package(pkg: Path, inputs: list, outputs: list, ops: list[str], what: 
     problems = check_spec(spec, meta, what)
     if problems:
         raise CoreMLError(problems[0])
+
+
+def symbolic_dims(shape) -> list:
+    """A MIL var's shape with each symbol written ``seq`` (the only symbol npubuild gives a package)."""
+    from coremltools.converters.mil.mil.types.symbolic import is_symbolic
+
+    return ["seq" if is_symbolic(d) else int(d) for d in shape]
 
 
 def _tensor_type(types, v):

@@ -27,7 +27,8 @@ from pathlib import Path
 
 from ..ops.lazy_numpy import np
 from . import numerics as nm
-from .coreml import PACKAGE, CoreMLError, check_package, convert, coremltools, fail, op_types, package_files, write_node_package
+from .coreml import (PACKAGE, CoreMLError, check_package, convert, coremltools, fail, op_types, package_files, symbolic_dims,
+                     write_node_package)
 from .mil_model import FLOATS, Literal, Ref, numpy_dtype
 from .plan_model import HostNode
 
@@ -181,17 +182,22 @@ def _make(mb, op: str, args: dict, result: str, fresh):
     return build(**args, name=result)
 
 
-def graph_program(fn, file: str):
-    """The coremltools Program of a MIL function read by npubuild (:class:`.mil_model.MilFunction`)."""
+def graph_program(fn, file: str, flexible: dict | None = None):
+    """The coremltools Program of a MIL function read by npubuild (:class:`.mil_model.MilFunction`). With
+    ``flexible`` (a seq graph: :func:`.sizes.flexible`) the seq axis of each seq input is one symbol, as coremltools
+    declares a flexible input (``get_new_symbol``), and every result's dims that differ between the sizes must be
+    inferred as symbols, the others as the declared numbers."""
     ct, mb, types, mil = coremltools()
     fresh = _Names(fn)
+    seq = _SeqShapes(flexible) if flexible else None
     # inputs as declared: fp16, or fp32 where the graph reads one through a cast (the plan allows no other);
     # a state<tensor<...>> input is a state of the package (coremltools' StateTensorSpec, iOS18 states.py)
-    def spec(t):
-        tensor = dict(shape=tuple(t.shape), dtype=getattr(types, t.dtype if t.dtype in ("fp16", "fp32") else "fp16"))
+    def spec(n, t):
+        shape = seq.input_shape(n, t.shape) if seq else tuple(t.shape)
+        tensor = dict(shape=shape, dtype=getattr(types, t.dtype if t.dtype in ("fp16", "fp32") else "fp16"))
         return mb.StateTensorSpec(**tensor) if t.state else mb.TensorSpec(**tensor)
 
-    specs = {n: spec(t) for n, t in fn.inputs}
+    specs = {n: spec(n, t) for n, t in fn.inputs}
     with mil.Function(specs, opset_version=ct.target.iOS18) as f:
         env, consts = dict(f.inputs), {}
 
@@ -237,7 +243,9 @@ def graph_program(fn, file: str):
             for (name, ty), v in zip(results, made):
                 declared, dt = list(ty.shape or ()), types.builtin_to_string(v.dtype)
                 same_dtype = dt == ty.dtype or (ty.dtype in FLOATS and dt in FLOATS)
-                if list(v.shape) != declared or not same_dtype:
+                if seq is not None and same_dtype:
+                    seq.check(name, v.shape, where)
+                elif list(v.shape) != declared or not same_dtype:
                     raise CoreMLError(f"{where} declares '{name}' {ty}, but coremltools infers tensor<{dt}, {list(v.shape)}>")
                 env[name] = v
         missing = [n for n in fn.outputs if n not in env]
@@ -247,6 +255,30 @@ def graph_program(fn, file: str):
     prog = mil.Program()
     prog.add_function("main", f)
     return prog
+
+
+class _SeqShapes:
+    """The seq dimension of a seq graph's package as one coremltools symbol (:func:`graph_program`)."""
+
+    def __init__(self, flexible: dict):
+        from coremltools.converters.mil.mil import get_new_symbol
+
+        self.symbol = get_new_symbol()
+        self.inputs, self.shapes = flexible["inputs"], flexible["shapes"]
+
+    def input_shape(self, name: str, shape) -> tuple:
+        axis = self.inputs.get(name)
+        return tuple(self.symbol if k == axis else d for k, d in enumerate(shape))
+
+    def check(self, name: str, inferred, where: str) -> None:
+        """The dims of ``name`` that differ between the sizes must be symbolic, the others its declared numbers."""
+        sizes, varying = self.shapes[name], _varying(self.shapes[name])
+        want = ["seq" if k in varying else d for k, d in enumerate(sizes[0])]
+        have = symbolic_dims(inferred)
+        if have != want:
+            raise CoreMLError(f"{where}: its shape is {want} over the seq sizes, but coremltools infers {have} with the seq "
+                              "dimension a symbol: the package could not take every size (a reshape or an attr with a "
+                              "size in it fixes one); drop seq or keep that size out of the op")
 
 
 def _refs(args: dict):
@@ -285,7 +317,7 @@ def _renamed(name: str, names: dict) -> str:
 
 
 def graph_package(plan, fn, file: str, dest: Path, out_dir: Path, what: str, normalised: bool = True, meta=None,
-                  parts: list | None = None) -> dict:
+                  parts: list | None = None, flexible: dict | None = None) -> dict:
     """Build, convert, save and check the whole-graph package of MIL function ``fn`` (read from ``file``, or
     translated from a YAML graph) at ``dest``; returns its manifest record: :func:`.coreml.package_files` and
     ``io_names``, every input and output of the plan -> its feature name in the package (:func:`package_names`:
@@ -293,11 +325,13 @@ def graph_package(plan, fn, file: str, dest: Path, out_dir: Path, what: str, nor
     ``normalised=False``: saved as coremltools saves it (:func:`.coreml.convert`), for save_multifunction to read.
     ``meta`` (:class:`.metadata.PackageMeta`, its features keyed by the plan's names) is the package's metadata, its
     description generated (:func:`.metadata.summary`) where ``meta`` gives none; ``parts``, when given, gets
-    (ops, inputs, outputs) appended, what that description was made of."""
+    (ops, inputs, outputs) appended, what that description was made of. ``flexible`` (a seq graph:
+    :func:`.sizes.flexible`): each seq input takes ``ct.EnumeratedShapes`` of its shape at every size, the default
+    first, and the package is checked for them (:func:`.coreml.check_package`)."""
     from .metadata import PackageMeta, summary
 
     _, _, types, _ = coremltools()
-    prog = graph_program(fn, file)
+    prog = graph_program(fn, file, flexible)
     outs = {v.name: types.builtin_to_string(v.dtype) for v in prog.functions["main"].outputs}
     ops = op_types(prog)
     names = package_names(prog)
@@ -315,11 +349,18 @@ def graph_package(plan, fn, file: str, dest: Path, out_dir: Path, what: str, nor
     meta = (meta or PackageMeta()).renamed(names)
     if parts is not None:
         parts.append((ops, inputs, outputs))
-    convert(prog, dest, what, normalised, meta=meta, description=summary(what, ops, inputs, outputs))
-    check_package(dest, inputs, outputs, ops, what, states, meta=meta)
+    enumerated = {names[n]: [list(s) for s in flexible["shapes"][n]] for n in flexible["inputs"]} if flexible else None
+    seq_axes = {names[n]: _varying(flexible["shapes"][n]) for n in [*flexible["inputs"], *plan.outputs]} if flexible else None
+    convert(prog, dest, what, normalised, meta=meta, description=summary(what, ops, inputs, outputs), enumerated=enumerated)
+    check_package(dest, inputs, outputs, ops, what, states, meta=meta, enumerated=enumerated, seq_axes=seq_axes)
     rec = package_files(dest, out_dir)
     rec["io_names"] = {n: names[n] for n in [*(i[0] for i in plan.inputs), *plan.outputs]}
     return rec
+
+
+def _varying(shapes: list) -> set:
+    """The axes on which a value's shapes at the seq sizes differ."""
+    return {k for k in range(len(shapes[0])) if len({s[k] for s in shapes}) > 1}
 
 
 def write_graph_package(plan, source, dest: Path, what: str, functions: dict | None = None, meta=None) -> dict:

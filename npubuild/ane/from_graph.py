@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 
 from ..ops.lazy_numpy import np
-from .mil_model import Literal, MilError, MilFunction, MilOp, MilProgram, MilType, Ref
+from .mil_model import NO_RESULT, Literal, MilError, MilFunction, MilOp, MilProgram, MilType, Ref
 
 #: catalog op -> the MIL op it is (the same semantics; attrs translated by _attr_args). Only ops an ANE
 #: route can compute (docs/ane.md, "Routes and currencies") are mapped: another op would only fail later,
@@ -61,7 +61,8 @@ def graph_problems(graph) -> list[tuple[int, str]]:
             if sig.dtype not in FLOAT_DTYPES:
                 out.append((_line(graph, name), f"{what}: {group} '{name}' is {sig.dtype}; the ANE computes in fp16: "
                                                 "use f32 or f16"))
-    names = [*graph.inputs, *graph.constants, *(s.node for s in graph.steps)]
+    out += update_problems(graph)
+    names = [*graph.inputs, *graph.constants, *_states(graph), *(s.node for s in graph.steps)]
     for name in names:
         if not _IDENT.match(name):
             out.append((_line(graph, name), f"{what}: '{name}' is no MIL identifier (letters, digits and '_', not starting "
@@ -75,6 +76,44 @@ def graph_problems(graph) -> list[tuple[int, str]]:
         if why:
             out.append((_line(graph, step.node), f"node '{step.node}' of {what}: {step.instance.op} is not supported on ane: "
                                                  f"{why}; or drop 'ane' from targets"))
+    return out
+
+
+def update_problems(graph) -> list[tuple[int, str]]:
+    """(line, message) for each ``update:`` of a resolved ane graph's states that the ANE plan cannot write: it writes
+    a state only in place, as the sum ``add(state, x)`` of the state's own value riding its buffer (docs/ane.md)."""
+    out = []
+    steps = {s.node: s for s in graph.steps}
+    for name, st in _states(graph).items():
+        if st.update is None:
+            continue
+        where = f"state '{name}' of graph '{graph.name}': update '{st.update}'"
+        step = steps.get(st.update)
+        if step is None:
+            out.append((st.update_line, f"{where} is not a node of the graph; name the node whose value is written back"))
+        elif step.instance.op != "add" or name not in step.inputs or list(step.instance.output.shape) != list(st.shape):
+            out.append((st.update_line, f"{where} is {step.instance.op}({', '.join(step.inputs)}) -> "
+                                        f"{list(step.instance.output.shape)}: the ANE writes a state only in place, as "
+                                        f"add({name}, x) of the state's shape {list(st.shape)} (the KV-cache accumulate); "
+                                        f"make '{st.update}' such an add"))
+    return out
+
+
+def _states(graph) -> dict:
+    return getattr(graph, "states", None) or {}
+
+
+def _state_reads(graph) -> dict:
+    """state -> the name of the value ``read_state`` gives at the start of the run (what the graph's nodes read by the
+    state's name): ``<state>_value``, with ``_`` added until it is no name of the graph."""
+    taken = {*graph.inputs, *graph.constants, *_states(graph), *(s.node for s in graph.steps)}
+    out = {}
+    for name in _states(graph):
+        value = f"{name}_value"
+        while value in taken:
+            value += "_"
+        taken.add(value)
+        out[name] = value
     return out
 
 
@@ -154,14 +193,24 @@ def program_from_graph(graph, read_npy=None) -> MilProgram:
     for name, c in graph.constants.items():
         consts[name] = _fp16(name, _constant_values(c, graph, read_npy), (graph.file, c.line))
         const_types[name] = MilType("fp16", tuple(int(d) for d in c.shape))
-    ops = []
+    states, reads = _states(graph), _state_reads(graph)
+    inputs += [(n, MilType("fp16", tuple(int(d) for d in st.shape), state=True)) for n, st in states.items()]
+    ops = [MilOp("read_state", reads[n], MilType("fp16", tuple(int(d) for d in st.shape)), {"input": Ref(n)}, reads[n], st.line)
+           for n, st in states.items()]
+    updated = {st.update: n for n, st in states.items() if st.update}
     for step in graph.steps:
         op = step.instance.op
         names = _ARGS.get(op, ("x", "y"))
-        args = {names[i]: Ref(src) for i, src in enumerate(step.inputs)}
+        srcs = list(step.inputs)
+        if op == "add" and updated.get(step.node) == srcs[-1] != srcs[0]:
+            srcs.reverse()  # the in-place add reads the state as x (the plan's add4d route); add commutes exactly
+        args = {names[i]: Ref(reads.get(src, src)) for i, src in enumerate(srcs)}
         args.update(_attr_args(step, graph))
         out = MilType("fp16", tuple(int(d) for d in step.instance.output.shape))
         ops.append(MilOp(MIL_OPS[op], step.output, out, args, step.node, _line(graph, step.node)))
+    for n, st in states.items():
+        if st.update:  # the node's value written back into the state after the run (iOS18 write_state)
+            ops.append(MilOp("write_state", "", NO_RESULT, {"data": Ref(st.update), "input": Ref(n)}, f"{n}_write", st.update_line))
     fn = MilFunction("main", "ios18", inputs, ops, consts, const_types, list(graph.outputs), graph.line,
                      {n: _line(graph, n) for n, _ in inputs})
     prog = MilProgram("1.3", {"main": fn}, graph.file)
@@ -175,7 +224,9 @@ def describe(graph) -> dict:
         "name": graph.name,
         "inputs": {n: [list(s.shape), s.dtype] for n, s in graph.inputs.items()},
         "constants": {n: [list(c.shape), c.dtype] for n, c in graph.constants.items()},
+        "states": {n: [list(st.shape), st.update, st.update_line] for n, st in _states(graph).items()},
         "steps": [[s.node, s.instance.key, list(s.inputs)] for s in graph.steps],
         "outputs": list(graph.outputs),
+        "seq": getattr(graph, "seq", None),  # the sizes: each is a plan, and a shape of the package
         "lines": dict(getattr(graph, "lines", {})),  # messages name them
     }

@@ -178,6 +178,8 @@ class MilProgram:
     functions: dict[str, MilFunction]
     file: str
     extensions: dict = field(default_factory=dict)
+    default: str | None = None  # the default function when it is not 'main' (a model of YAML graphs: its first)
+    function_files: dict = field(default_factory=dict)  # function -> the file it was written in, where not ``file``
 
     @property
     def uses_extension_ops(self) -> bool:
@@ -185,7 +187,9 @@ class MilProgram:
 
     @property
     def main(self) -> MilFunction:
-        """The function named ``main``, else the only function."""
+        """The default function, else the function named ``main``, else the only function."""
+        if self.default in self.functions:
+            return self.functions[self.default]
         if "main" in self.functions:
             return self.functions["main"]
         if len(self.functions) == 1:

@@ -261,7 +261,11 @@ class _Compiler(Placement, Routes):
         for n, t in self.fn.inputs:
             line = self.fn.input_lines.get(n, self.fn.line)
             if any(d <= 0 for d in t.shape or ()):
-                raise PlanError(f"{self.file}:{line}: function input '{n}' is declared {t}; an ANE graph needs known, positive dimensions")
+                why = ("; a flexible dimension (Core ML's RangeDim) is refused: it usually moves the work off the Neural "
+                       "Engine, which runs programs compiled for fixed shapes (for several sizes, a YAML graph's seq: "
+                       "[64, 128] builds one plan per size and a package with EnumeratedShapes)") if -1 in (t.shape or ()) else ""
+                raise PlanError(f"{self.file}:{line}: function input '{n}' is declared {t}; an ANE graph needs known, positive "
+                                f"dimensions{why}")
             if t.dtype not in ("fp16", "fp32"):
                 raise PlanError(f"{self.file}:{line}: function input '{n}' is declared {t}; an ANE graph computes in fp16 "
                                 "(declare fp16, or fp32 read through a cast)")

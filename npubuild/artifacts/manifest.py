@@ -135,6 +135,10 @@ def manifest_files(m: dict):
             for fname, f in _items(g.get("functions")):
                 if isinstance(f, dict):
                     yield from _ane_files(f"ane graph {gname} function {fname}", f)
+            # a seq graph's other sizes: each a plan record of its own (npubuild.ane.sizes)
+            for size, f in _items(g["seq"].get("plans") if isinstance(g.get("seq"), dict) else None):
+                if isinstance(f, dict):
+                    yield from _ane_files(f"ane graph {gname} seq {size}", f)
 
 
 def _ane_files(label: str, g: dict):

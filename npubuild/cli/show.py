@@ -66,10 +66,13 @@ def run(args) -> int:
     functions = _functions(args) if sig["kind"] == "ane" else []
     if len(functions) > 1:  # an ANE graph from a multifunction .mil: shown is its default function
         sig["functions"] = functions
-    places = None
+    places, seq = None, None
     if sig["kind"] == "ane":  # where each node of the shown function runs (MLComputePlan's question)
         _, m = read_manifest_of(args)
         places = sig["placement"] = placements(m["graphs"][args.graph])
+        seq = m["graphs"][args.graph].get("seq")  # a YAML graph with seq: shown at its first size
+        if isinstance(seq, dict):
+            sig["seq"] = {"sizes": seq.get("sizes"), "inputs": seq.get("inputs")}
     if args.json:
         print(json.dumps(sig, indent=1))
     else:
@@ -77,6 +80,10 @@ def run(args) -> int:
         if len(functions) > 1:
             lines.insert(1, f"functions: {functions[0]} (default, shown), {', '.join(functions[1:])} "
                             f"(`npubuild run {args.graph} --function NAME`)")
+        if "seq" in sig:
+            sizes, axes = sig["seq"]["sizes"] or [], sig["seq"]["inputs"] or {}
+            lines.insert(1, f"seq: {sizes[0] if sizes else '?'} (default, shown), {', '.join(map(str, sizes[1:]))} "
+                            f"({', '.join(f'{n} axis {a}' for n, a in axes.items())}; a run picks the size by the input's shape)")
         print("\n".join(lines + (placement_lines(places) if places is not None else [])))
     return 0
 

@@ -166,6 +166,9 @@ def _build_plan(config: Config) -> Plan:
     # it has no kernel instances and no chain record in the manifest
     ane_yaml = {n: g for n, g in spec.graphs.items() if "ane" in g.targets}
     spec.graphs = {n: g for n, g in spec.graphs.items() if n not in ane_yaml}
+    # the graphs a model joins are its functions, built in its package, not alone (docs/ane.md, "Models of YAML graphs")
+    members = {f for m in spec.models.values() for f in m.functions}
+    ane_yaml = {**{n: g for n, g in ane_yaml.items() if n not in members}, **spec.models}
     wanted = asks[-1]
     by_key, device_of, body_of, pinned_of = wanted.by_key, wanted.device, wanted.body, wanted.pinned
     # Readable ids can collide for different content (e.g. float attrs that print

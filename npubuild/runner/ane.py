@@ -292,6 +292,15 @@ class AneRuntime:
             if name in self.ext:
                 self.ext[name][...] = 0
 
+    def read_state(self, name: str):
+        """A declared state's current values (flat, float32 from its fp16), as Core ML's ``MLState`` reads one."""
+        if name not in self.states:
+            raise UserError(f"'{name}' is not a state of this plan (states: {', '.join(self.states) or 'none'})")
+        if name not in self.plan.ext_curs:  # read by no program: it keeps the zeros it starts with
+            shape = self.declared[name][0]
+            return np.zeros(int(np.prod(shape or [1])), np.float32)
+        return decode(self._ext_buffer(name), self.plan.ext_curs[name]).reshape(-1).astype(np.float32)
+
     # -- residency ---------------------------------------------------------------------------------------------------
     def _load(self, i: int) -> None:
         if self.budget is not None and len(self.progs) >= self.budget:

@@ -104,6 +104,7 @@ class AneGraphRunner:
 
         self.engine = AneRuntime(self.plan, resident, load, accumulate)  # accumulate: [tool.npubuild] ane_accumulate
         self.last_stats: dict | None = None
+        self._sizes: dict = {}  # a seq graph's other sizes: size -> its runner, opened by the first run at that size
 
     def set_params(self, **arrays) -> None:
         if arrays:
@@ -142,10 +143,45 @@ class AneGraphRunner:
         """Zero the graph's declared states; its inputs are given to each run."""
         self.engine.reset_state()
 
+    def read_state(self, name: str):
+        """The current value of declared state ``name`` in its shape (fp16), as Core ML's ``MLState.read_state``."""
+        states = self._states()
+        if name not in states:
+            raise UserError(f"graph '{self.name}' has no state '{name}' (states: {', '.join(states) or 'none'})")
+        return self.engine.read_state(name).astype(np.float16).reshape(states[name]["shape"])
+
+    def _for_shapes(self, arrays: dict) -> "AneGraphRunner":
+        """The runner of the seq size whose input shapes ``arrays`` have (a graph with ``seq``: one plan per size,
+        :mod:`npubuild.ane.sizes`): this one for the default size, else that size's, opened once (its files checked
+        as a function's are); a UserError naming the sizes when no size has these shapes."""
+        seq = self.record.get("seq")
+        if not isinstance(seq, dict) or not all(n in arrays for n in seq.get("inputs", {})):
+            return self  # no seq, or an input missing: the run's own check says which
+        got = {n: list(np.shape(arrays[n])) for n in seq["inputs"]}
+        if all(got[n] == self.record["inputs"][n]["shape"] for n in got):
+            return self
+        for size, sub in (seq.get("plans") or {}).items():
+            if isinstance(sub, dict) and all(got[n] == (sub.get("inputs") or {}).get(n, {}).get("shape") for n in got):
+                if size not in self._sizes:
+                    what = f"seq {size}"
+                    record = {**sub, "file": self.record.get("file")}
+                    check_function_files(self.rt.path, self.name, what, record)
+                    self._sizes[size] = AneGraphRunner(self.rt, self.name, record, self.engine.budget, self.engine.accumulate)
+                return self._sizes[size]
+        shapes = ", ".join(f"{n} {shape}" for n, shape in got.items())
+        axes = ", ".join(f"{n} axis {a}" for n, a in seq["inputs"].items())
+        raise UserError(f"graph '{self.name}': inputs {shapes} match none of its seq sizes {seq.get('sizes')} ({axes})")
+
     def run(self, **arrays) -> dict:
         """Run every program once on the inputs given, as Core ML's predict does: every function input
         must be given (a missing one is an error naming it, and so is a name the graph does not take);
-        only the declared states carry across runs (set with write_ext, zeroed by reset_state)."""
+        only the declared states carry across runs (set with write_ext, zeroed by reset_state). A graph with
+        ``seq`` runs the plan of the size its inputs' shapes say."""
+        runner = self._for_shapes(arrays)
+        if runner is not self:
+            out = runner.run(**arrays)
+            self.last_stats = runner.last_stats
+            return out
         declared, states = self.record["inputs"], self._states()
         unknown = [n for n in arrays if n not in declared]
         missing = [n for n in declared if n not in arrays]

@@ -36,6 +36,32 @@ class ResolvedGraph:
     lines: dict = field(default_factory=dict)
     metadata: dict = field(default_factory=dict)  # the spec's metadata: author, version, license, description
     descriptions: dict = field(default_factory=dict)  # input / output name -> its text (metadata: inputs / outputs)
+    states: dict = field(default_factory=dict)  # name -> model.StateDecl: an ane graph's iOS18 states, read like inputs
+    seq: dict | None = None  # {"sizes": [default, ...], "inputs": input -> axis}: the graph at its first size (ane)
+    variants: dict = field(default_factory=dict)  # size -> this graph resolved at that seq size (the sizes after the first)
+
+
+@dataclass
+class ModelOfGraphs:
+    """A ``models:`` entry: ane graphs built as the functions of one multifunction Core ML model, named after their
+    graphs, the first the default (what a YAML graph is to a one-function .mil, this is to a multifunction one)."""
+    name: str
+    file: str
+    line: int
+    functions: dict  # function (graph) name -> ResolvedGraph, the default first
+    targets: tuple = ("ane",)
+
+    @property
+    def default(self):
+        return next(iter(self.functions.values()))
+
+    @property
+    def metadata(self) -> dict:
+        return self.default.metadata  # the package's metadata is the default function's graph's
+
+    @property
+    def descriptions(self) -> dict:
+        return {k: v for g in reversed(list(self.functions.values())) for k, v in g.descriptions.items()}
 
 
 def _listing(names, limit: int = 12) -> str:
@@ -79,7 +105,8 @@ def _find_cycle(nodes, deps) -> list[str]:
 def resolve_graph(g, err: Callable[[int, str], None]) -> ResolvedGraph | None:
     what = f"graph '{g.name}'"
     tensors: dict[str, TensorSig] = {}
-    for group in (g.inputs, g.params, g.constants):
+    states = getattr(g, "states", None) or {}
+    for group in (g.inputs, g.params, g.constants, states):
         for name, decl in group.items():
             tensors[name] = TensorSig(decl.shape, decl.dtype)
     invalid = getattr(g, "invalid", set())  # rejected declarations, already reported
@@ -149,8 +176,9 @@ def resolve_graph(g, err: Callable[[int, str], None]) -> ResolvedGraph | None:
         tensors=tensors,
         targets=g.targets,
         device=g.device,
-        lines={n: d.line for group in (g.inputs, g.params, g.constants, g.nodes) for n, d in group.items()},
+        lines={n: d.line for group in (g.inputs, g.params, g.constants, states, g.nodes) for n, d in group.items()},
         metadata={k: v for k, v in (getattr(g, "metadata", None) or {}).items() if k not in ("inputs", "outputs")},
         descriptions={**(getattr(g, "metadata", None) or {}).get("inputs", {}),
                       **(getattr(g, "metadata", None) or {}).get("outputs", {})},
+        states=dict(states),
     )

@@ -21,7 +21,7 @@ from ..ops.registry import (
 )
 from .constdata import nested_shape, npy_header, size_problem, value_problem
 from .files import walk_spec_files
-from .graph import resolve_graph
+from .graph import ModelOfGraphs, resolve_graph
 from .instances import KernelInstance, make_instance
 from .model import ConstantDecl, GraphSpec, KernelFamily, NodeDecl, Spec, TensorDecl
 from .pinned import pinned_sources
@@ -30,6 +30,7 @@ from .yamlfile import load_file
 from .yamlnode import Node
 from .metadata_keys import check_metadata_names, graph_metadata
 from .xdna_keys import xdna_body, xdna_devices
+from .ane_keys import graph_seq, graph_states, model_entries, model_problems, names_seq, resolve_sizes, seq_shape
 
 # target -> (instance, xdna device) -> why the target's design cannot take it, or None
 DesignChecks = Mapping[str, Callable[[KernelInstance, str], "str | None"]]
@@ -41,7 +42,7 @@ RestrictionChecks = Mapping[str, Callable[[str, list, dict, str], "list[str]"]]
 GraphChecks = Mapping[str, Callable[[object], "list[tuple[int, str]]"]]
 
 KERNEL_KEYS = ("op", "dtype", "attrs", "shapes", "targets", "device", "xdna_body", "sources", "doc")
-GRAPH_KEYS = ("inputs", "params", "constants", "nodes", "outputs", "targets", "device", "doc", "metadata")
+GRAPH_KEYS = ("inputs", "params", "constants", "state", "seq", "nodes", "outputs", "targets", "device", "doc", "metadata")
 NODE_KEYS = ("op", "inputs", "attrs", "dtype")
 TENSOR_KEYS = ("shape", "dtype")
 CONSTANT_KEYS = ("shape", "dtype", "value", "file")
@@ -296,8 +297,10 @@ def _entry_shapes(ctx: _Ctx, op, entry: Node, what: str):
     return None if any(s is None for s in shapes) else shapes
 
 
-def _tensor_decls(ctx: _Ctx, node: Node | None, what: str, allow_value: bool, base_dir: Path, rejected: set) -> dict:
-    """Declarations under inputs/params/constants; names that fail go to ``rejected``."""
+def _tensor_decls(ctx: _Ctx, node: Node | None, what: str, allow_value: bool, base_dir: Path, rejected: set,
+                  seq: tuple | None = None, seq_dims: dict | None = None, seq_given: bool = False) -> dict:
+    """Declarations under inputs/params/constants; names that fail go to ``rejected``. With ``seq_dims`` (inputs),
+    a shape may name one dimension ``seq``: declared with the first of the graph's ``seq`` sizes, its axis noted."""
     out: dict = {}
     if node is None or node.value is None:
         return out
@@ -325,7 +328,14 @@ def _tensor_decls(ctx: _Ctx, node: Node | None, what: str, allow_value: bool, ba
             if "shape" not in typos:
                 ctx.err(line, f"{twhat} has no shape; add shape: [..]")
             continue
+        axis = None
+        if seq_dims is not None:
+            snode, axis = seq_shape(ctx, snode, seq, f"shape of {twhat}", reported=seq is None and seq_given)
+            if snode is None:
+                continue
         shape = _shape(ctx, snode, f"shape of {twhat}")
+        if axis is not None and shape is not None:
+            seq_dims[name] = axis
         if shape is not None and dtype is not None:
             out[name] = TensorDecl(name, shape, dtype, line)
             rejected.discard(name)
@@ -387,13 +397,18 @@ def _graph(ctx: _Ctx, name: str, node: Node, line: int, default_targets, base_di
     device = xdna_devices(ctx, node, targets, what)
     metadata = graph_metadata(ctx, node.value.get("metadata"), what)
     rejected: set[str] = set()
-    inputs = _tensor_decls(ctx, node.value.get("inputs"), "inputs", False, base_dir, rejected)
+    seq, seq_dims = graph_seq(ctx, node, targets, what), {}
+    inputs = _tensor_decls(ctx, node.value.get("inputs"), "inputs", False, base_dir, rejected, seq, seq_dims, "seq" in node.value)
+    if seq is not None and not names_seq(node.value.get("inputs")) and "inputs" in node.value:
+        ctx.err(node.value["seq"].line, f"{what}: seq lists sizes but no input names a dimension 'seq'; write it in the "
+                                        "input's shape, e.g. x: {shape: [seq, 64]}")
     params = _tensor_decls(ctx, node.value.get("params"), "params", False, base_dir, rejected)
     constants = _tensor_decls(ctx, node.value.get("constants"), "constants", True, base_dir, rejected)
+    states = graph_states(ctx, node, targets, what, lambda n, w: _shape(ctx, n, w), rejected)
     if "inputs" not in node.value and "inputs" not in typos:
         ctx.err(line, f"{what} has no 'inputs'; declare them as name: {{shape: [..], dtype: f32}}")
     seen: dict[str, int] = {}
-    for group in (inputs, params, constants):
+    for group in (inputs, params, constants, states):
         for tname, decl in group.items():
             if tname in seen:
                 ctx.err(decl.line, f"{what}: tensor '{tname}' is declared twice (also at line {seen[tname]}); rename one")
@@ -429,7 +444,7 @@ def _graph(ctx: _Ctx, name: str, node: Node, line: int, default_targets, base_di
         return None  # a missing/misspelt section: every read of its tensors would be "unknown"
     metadata = check_metadata_names(ctx, metadata, inputs, outputs, what)
     return GraphSpec(name, ctx.file, line, inputs, params, constants, nodes, outputs, output_lines, targets, rejected, device,
-                     metadata)
+                     metadata, states, seq if seq_dims else None, seq_dims)
 
 
 def _node(ctx: _Ctx, gwhat: str, name: str, nnode: Node, line: int) -> NodeDecl | None:
@@ -494,6 +509,7 @@ def load_specs(
     family_origin: dict[str, str] = {}
     graph_origin: dict[str, str] = {}
     graph_specs: list[tuple[GraphSpec, _Ctx]] = []
+    models: list = []  # (model name, line, [(function, line)]), the loader context of its file
     for kind in ("kernels", "graphs"):
         for path in walk_spec_files(spec_dir, kind):
             display = _display(path, project_root)
@@ -507,9 +523,13 @@ def load_specs(
                 ctx.err(root.line, f"a spec file must be a mapping with a '{kind}:' key")
                 problems += ctx.problems
                 continue
-            ctx.check_keys(root, (kind,), f"a {kind} spec file (files under specs/{kind}/ hold '{kind}:')")
+            tops = (kind,) if kind == "kernels" else (kind, "models")
+            ctx.check_keys(root, tops, f"a {kind} spec file (files under specs/{kind}/ hold '{kind}:'"
+                                       + (" and may hold 'models:')" if kind == "graphs" else ")"))
             body = root.value.get(kind)
-            if body is None or not body.is_map() or not body.value:
+            if body is None and kind == "graphs" and "models" in root.value:
+                pass  # a file of models only: their graphs are declared elsewhere
+            elif body is None or not body.is_map() or not body.value:
                 if kind in root.value or not root.value:
                     ctx.err(body.line if body else root.line, f"'{kind}:' must be a non-empty mapping of names")
             else:
@@ -530,10 +550,14 @@ def load_specs(
                         g = _graph(ctx, name, node, body.key_line(name), default_targets, path.parent)
                         if g is not None:
                             graph_specs.append((g, ctx))
+            if kind == "graphs" and root.value.get("models") is not None:  # after the file's graphs: a model names them
+                models += [(m, ctx) for m in model_entries(ctx, root.value["models"], graph_origin)]
             problems += ctx.problems
     for g, ctx in graph_specs:
         gctx = _Ctx(g.file, xdna_device, design_checks, limits, roots, restriction_checks)
         resolved = resolve_graph(g, gctx.err)
+        if resolved is not None and g.seq:
+            resolved = resolve_sizes(g, resolved, gctx.err)
         for t in g.targets:
             if resolved is None:
                 break
@@ -546,6 +570,17 @@ def load_specs(
         problems += gctx.problems
         if resolved is not None:
             spec.graphs[g.name] = resolved
+    model_names = {m[0] for m, _ in models}
+    # every graph name declared (None: a graph too broken to resolve, already reported), models aside
+    declared = {**{n: None for n in graph_origin if n not in model_names}, **{g.name: g for g, _ in graph_specs}}
+    taken: dict = {}
+    for (name, line, functions), ctx in models:
+        mctx = _Ctx(ctx.file, xdna_device, design_checks, limits, roots, restriction_checks)
+        for fline, msg in model_problems(name, functions, declared, taken):
+            mctx.err(fline, msg)
+        problems += mctx.problems
+        if not mctx.problems and all(f in spec.graphs for f, _ in functions):
+            spec.models[name] = ModelOfGraphs(name, ctx.file, line, {f: spec.graphs[f] for f, _ in functions})
     if spec_checks is not None:
         problems += spec_checks(spec)
     if problems:

@@ -39,6 +39,14 @@ class ConstantDecl(TensorDecl):
 
 
 @dataclass
+class StateDecl(TensorDecl):
+    """An ane graph's ``state:`` entry: an iOS18 Core ML state (``state<tensor<fp16, shape>>``) its nodes read
+    by its name; ``update`` names the node whose value is written back into it after each run (None: read only)."""
+    update: str | None = None
+    update_line: int = 0
+
+
+@dataclass
 class NodeDecl:
     name: str
     op: str
@@ -68,10 +76,14 @@ class GraphSpec:
     device: tuple[str, ...] | None = None  # xdna devices, one design each (None: the project's xdna_device)
     # author, version, license, description; inputs / outputs: name -> text (what ane's Core ML packages carry)
     metadata: dict = field(default_factory=dict)
+    states: dict = field(default_factory=dict)  # name -> StateDecl (ane graphs: iOS18 states)
+    seq: tuple | None = None  # the sizes an input dimension written 'seq' takes (ane graphs: EnumeratedShapes)
+    seq_dims: dict = field(default_factory=dict)  # input -> the axis its shape names 'seq' (declared at seq[0])
 
 
 @dataclass
 class Spec:
     families: dict[str, KernelFamily] = field(default_factory=dict)
     graphs: dict = field(default_factory=dict)  # name -> graph.ResolvedGraph
+    models: dict = field(default_factory=dict)  # name -> graph.ModelOfGraphs: ane graphs joined as functions of one model
     files: list[str] = field(default_factory=list)

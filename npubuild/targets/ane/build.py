@@ -23,8 +23,10 @@ def sources(plan, name: str, bounds, readable: bool = False) -> list[str]:
 
     path, _ = plan.ane_graphs[name]
     graph = plan.ane_yaml.get(name)
-    if graph is not None:
-        return [path, *sorted(str(c.file) for c in graph.constants.values() if c.file is not None)]
+    if graph is not None:  # a YAML graph, or a model of them (its functions' graphs may be in other files)
+        graphs = list((getattr(graph, "functions", None) or {None: graph}).values())
+        files = {str(Path(plan.config.root) / g.file) for g in graphs} - {path}
+        return [path, *sorted(files), *sorted({str(c.file) for g in graphs for c in g.constants.values() if c.file is not None})]
     blobs = readable_blobs(Path(path), bounds) if readable else blob_files(Path(path), bounds)
     return [path, *(str(b) for b in blobs)]
 
@@ -42,9 +44,9 @@ def _plan_fails(path: str, display: str, bounds, graph=None) -> bool:
 def plan_files(rec: dict) -> list[dict]:
     """Every file record (path relative to the graph's directory, sha256, size) an ane graph's plan.json names:
     programs, weights, fills, and each file of the Core ML packages (per node and the graph's); a multifunction
-    graph's other functions (``functions``: npubuild.ane.build.write_function) too."""
+    graph's other functions (``functions``: npubuild.ane.build.write_function) and a seq graph's other sizes too."""
     out, packages = [], [rec.get("mlpackage")]
-    for r in [rec, *(rec.get("functions") or {}).values()]:
+    for r in [rec, *(rec.get("functions") or {}).values(), *((rec.get("seq") or {}).get("plans") or {}).values()]:
         for n in r["nodes"]:
             out += [n[k] for k in ("mil", "weights") if n.get(k)]
             packages.append(n.get("mlpackage"))
