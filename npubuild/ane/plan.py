@@ -310,9 +310,28 @@ class _Compiler(Placement, Routes):
                 self.consts[b] = np.asarray(self.consts[bias]).reshape([1, o.shape[1]] + [1] * (len(o.shape) - 2))
                 flat.append(_Op("conv", nb, o.shape, {k: v for k, v in o.args.items() if k != "bias"}, o.line))
                 flat.append(_Op("add", o.result, o.shape, {"x": nb, "y": b}, o.line))
+            elif o.op == "linear" and self.linear_as_matmul(o):
+                # MIL's linear (iOS17/linear.py: x @ weight^T + bias, weight [N, K]) is the matmul the matvec /
+                # linear routes take plus the add of its bias, which the fusion folds back into one program
+                bias = o.args.get("bias")
+                mm = _Op("matmul", temp_name(o.result, "mm") if bias is not None else o.result, o.shape,
+                         {"x": o.args.get("x"), "y": o.args["weight"], "transpose_x": _Lit(False), "transpose_y": _Lit(True)},
+                         o.line)
+                flat.append(mm)
+                if bias is not None:
+                    flat.append(_Op("add", o.result, o.shape, {"x": mm.result, "y": bias}, o.line))
             else:
                 flat.append(o)
         return flat
+
+    def linear_as_matmul(self, o: _Op) -> bool:
+        """Whether ``linear`` ``o`` is a matmul an ANE route takes (a constant [N, K] weight, a constant bias or
+        none, fp16); otherwise it stays whole (a CPU node computing MIL's linear)."""
+        w, bias = o.args.get("weight"), o.args.get("bias")
+        if not self.is_const(w) or np.ndim(self.consts[w]) != 2 or (bias is not None and not self.is_const(bias)):
+            return False
+        return self.affine_head(_Op("matmul", o.result, o.shape, {"x": o.args.get("x"), "y": w, "transpose_x": _Lit(False),
+                                                                   "transpose_y": _Lit(True)}, o.line, o.dtype)) == "matmul"
 
     def lower_rms_norm(self, o: _Op) -> list[_Op]:
         x = self.arg(o, "x")
@@ -355,23 +374,11 @@ class _Compiler(Placement, Routes):
         fused, i = [], 0
         while i < len(flat):
             o = flat[i]
-            if on_route(o) and o.shape == [1, 64, 1, 1] and o.result not in outs and self._weight_elems(o) == 64 * 64:
-                nxt = flat[i + 1] if i + 1 < len(flat) else None
-                third = flat[i + 2] if i + 2 < len(flat) else None
-                base = {"x": o.args.get("x"), "weight": o.args.get("weight"), "conv": _Lit(o)}
-                if (
-                    nxt is not None and third is not None and nxt.op == "sigmoid" and nxt.args.get("x") == o.result
-                    and nxt.result not in outs and uses.get(o.result) == 2 and uses.get(nxt.result) == 1
-                    and third.op == "mul" and {third.args.get("x"), third.args.get("y")} == {o.result, nxt.result}
-                ):
-                    fused.append(_Op("__conv_act", third.result, [1, 64, 1, 1], {**base, "act": _Lit("silu"), "mode": _Lit(None)}, o.line))
-                    i += 3
-                    continue
-                if nxt is not None and nxt.op in ("sigmoid", "tanh", "relu", "gelu") and nxt.args.get("x") == o.result and uses.get(o.result) == 1:
-                    mode = self.gelu_mode(nxt) if nxt.op == "gelu" else None
-                    fused.append(_Op("__conv_act", nxt.result, [1, 64, 1, 1], {**base, "act": _Lit(nxt.op), "mode": _Lit(mode)}, o.line))
-                    i += 2
-                    continue
+            block = self.fuse_affine(flat, i, uses, outs)
+            if block is not None:
+                op, i = block
+                fused.append(op)
+                continue
             if is_1x1(o) and o.result not in outs and uses.get(o.result) == 1:
                 end = i + 1
                 while end < len(flat) and is_1x1(flat[end]) and flat[end].args.get("x") == flat[end - 1].result:
@@ -388,9 +395,82 @@ class _Compiler(Placement, Routes):
             i += 1
         return fused
 
-    def _weight_elems(self, o: _Op) -> int:
-        name = o.args.get("weight")
-        return int(np.asarray(self.consts[name]).size) if self.is_const(name) else -1
+    def affine_head(self, o: _Op) -> str | None:
+        """"conv" for a conv the 1x1 route takes, "matmul" for a matmul by a constant matrix the matvec/linear
+        route takes (fp16 throughout), else None: the ops a bias and an activation may be fused into."""
+        if self.dtype_problem(o) is not None:
+            return None
+        if o.op == "conv" and self.is_const(o.args.get("weight")) and "bias" not in o.args:
+            return "conv" if self.conv_problem(o) is None else None
+        if o.op != "matmul" or not isinstance(o.args.get("x"), str) or not isinstance(o.args.get("y"), str):
+            return None
+        try:
+            form = self.matmul_form(o)
+        except PlanError:
+            return None
+        return "matmul" if not isinstance(form, str) and form.kind in ("matvec", "linear") and form.attrs["n"] >= 32 else None
+
+    def bias_vector(self, head: _Op, kind: str, add: _Op, v):
+        """The bias ``add(head, v)`` adds, as one fp16 value per output channel (conv: axis 1 of [1, C, H, W];
+        matvec/linear: the result's columns, its last axis), or None when the constant ``v`` varies otherwise
+        (or is no constant)."""
+        if not self.is_constant(v):
+            return None
+        try:
+            full = np.broadcast_to(self.literal_f16(add, v), head.shape)
+        except ValueError:
+            return None  # it broadcasts the result to a larger shape: no bias of this op
+        if kind == "conv":
+            per = full[0].reshape(full.shape[1], -1)
+            b = per[:, 0]
+            ok = bool(np.array_equal(per, np.broadcast_to(b[:, None], per.shape), equal_nan=True))
+        else:
+            rows = full.reshape(-1, self.matmul_form(head).attrs["n"])
+            b = rows[0]
+            ok = bool(np.array_equal(rows, np.broadcast_to(b, rows.shape), equal_nan=True))
+        return np.ascontiguousarray(b) if ok else None
+
+    def fuse_affine(self, flat: list[_Op], i: int, uses: dict, outs: set):
+        """A conv 1x1 or a matmul by a constant (``affine_head``), then optionally ``add`` of a per-channel
+        constant bias, then optionally an activation (sigmoid, tanh, relu, gelu with its mode, or the SiLU
+        pattern ``s = sigmoid(v); mul(v, s)``) as one ``__affine`` op, when there is a bias or an activation to
+        fuse and every fused intermediate is no function output and read only by the next op of the pattern.
+        Returns (the op, the index after the block) or None."""
+        head = flat[i]
+        kind = self.affine_head(head)
+        if kind is None:
+            return None
+        cur, j, bias, act, mode = head.result, i + 1, None, None, None
+
+        def nxt(k):
+            return flat[k] if k < len(flat) else None
+
+        def free(name, n=1) -> bool:
+            return name not in outs and uses.get(name) == n
+
+        add = nxt(j)
+        if add is not None and add.op == "add" and free(cur) and cur in (add.args.get("x"), add.args.get("y")) and \
+                add.args.get("x") != add.args.get("y") and self.dtype_problem(add) is None:
+            bias = self.bias_vector(head, kind, add, add.args.get("y" if add.args.get("x") == cur else "x"))
+            if bias is not None:
+                cur, j = add.result, j + 1
+        a1, a2 = nxt(j), nxt(j + 1)
+        if a1 is not None and a1.op == "sigmoid" and a1.args.get("x") == cur and free(cur, 2) and free(a1.result) and \
+                a2 is not None and a2.op == "mul" and {a2.args.get("x"), a2.args.get("y")} == {cur, a1.result}:
+            act, cur, j = "silu", a2.result, j + 2
+        elif a1 is not None and a1.op in ("sigmoid", "tanh", "relu", "gelu") and a1.args.get("x") == cur and free(cur) \
+                and self.dtype_problem(a1) is None:
+            act, mode, cur, j = a1.op, (self.gelu_mode(a1) if a1.op == "gelu" else None), a1.result, j + 1
+        if bias is None and act is None:
+            return None
+        if bias is not None:
+            self.spend(head, bias.size * 2, f"bias of '{cur}'")
+        args = {"x": head.args.get("x") if kind == "conv" else None, "head": _Lit(head), "kind": _Lit(kind),
+                "bias": _Lit(bias), "act": _Lit(act), "mode": _Lit(mode)}
+        if kind == "matmul":  # the computed operand: the one that is not the constant matrix
+            form = self.matmul_form(head)
+            args["x"] = head.args["x"] if form.const_side == "y" else head.args["y"]
+        return _Op("__affine", cur, list(flat[j - 1].shape), args, head.line), j
 
     # -- 3. routes ------------------------------------------------------------------------------------------------------
     def run(self) -> AnePlan:

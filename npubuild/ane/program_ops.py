@@ -166,10 +166,20 @@ class _Builder:
         tail = mul(mul(poly, self.op("exp", shape, x=mul(mul(x, x), c(-0.5)))), c(0.5))
         return self.op("sub", shape, x=self.op("relu", shape, x=x), y=mul(a, tail))
 
-    def conv(self, x: str, w: str, shape) -> str:
+    def conv(self, x: str, w: str, shape, bias: str | None = None) -> str:
+        extra = {"bias": bias} if bias else {}
         return self.op("conv", shape, x=x, weight=w, strides=self.ints("strides", [1, 1]),
                        pad_type=self.scalar("valid", "string", "pad_type"), pad=self.ints("pad", [0, 0, 0, 0]),
-                       dilations=self.ints("dilations", [1, 1]), groups=self.scalar(1, "int32", "groups"))
+                       dilations=self.ints("dilations", [1, 1]), groups=self.scalar(1, "int32", "groups"), **extra)
+
+    def bias(self) -> str | None:
+        """The node's fused bias (one value per output channel) as a blob constant, or None."""
+        return self.weight("b", [int(np.size(self.node.weights["b"]))]) if "b" in self.node.weights else None
+
+    def tail(self, x: str, shape) -> str:
+        """The node's fused activation (attrs ``act``, ``mode``) on ``x``, when it has one."""
+        act = self.node.attrs.get("act")
+        return self.act(act, x, shape, self.node.attrs.get("mode")) if act else x
 
     def matmul(self, x: str, y: str, shape, tx: bool = False, ty: bool = False) -> str:
         return self.op("matmul", shape, x=x, y=y, transpose_x=self.scalar(tx, "bool"), transpose_y=self.scalar(ty, "bool"))
@@ -205,15 +215,16 @@ def node_ops(node: ProgNode) -> NodeProgram:
         x = b.reshape(ins[0], shp[0], [1, chain[0][0], h, w])
         for k, (cin, cout) in enumerate(chain):
             key = f"w{k}" if r == "conv_chain" else "w"
-            x = b.conv(x, b.weight(key, [cout, cin, 1, 1]), [1, cout, h, w])
-        if r == "conv_act":
-            x = b.act(a["act"], x, [1, chain[-1][1], h, w], a.get("mode"))
-        return b.finish(x)
+            x = b.conv(x, b.weight(key, [cout, cin, 1, 1]), [1, cout, h, w], None if r == "conv_chain" else b.bias())
+        return b.finish(b.tail(x, [1, chain[-1][1], h, w]))
     if r in ("matvec", "linear"):
         rows, k, n = a.get("rows", 1), a["k"], a["n"]
         x = b.reshape(ins[0], shp[0], [1, rows, 1, k] if rows > 1 else [1, 1, 1, k])
         out = [1, rows, 1, n] if rows > 1 else [1, 1, 1, n]
-        return b.finish(b.matmul(x, b.weight("w", [n, k]), out, ty=True))
+        w, bias = b.weight("w", [n, k]), b.bias()
+        # with a fused bias MIL's linear (iOS17/linear.py: x @ weight^T + bias), else matmul by the transposed weight
+        y = b.op("linear", out, x=x, weight=w, bias=bias) if bias else b.matmul(x, w, out, ty=True)
+        return b.finish(b.tail(y, out))
     if r == "avw":
         v = b.reshape(ins[0], shp[0], [1, 1, 1, a["k"]])
         m = b.reshape(ins[1], shp[1], [1, a["r"], 1, a["k"]])
