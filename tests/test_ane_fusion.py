@@ -132,3 +132,86 @@ def test_fusion_guards_keep_needed_intermediates(tmp_path):
         f'        {_t([1, CO, 1, S])} y = gelu(x = a)')
     plan, _, _ = _build(tmp_path, "spatial", text)
     assert [n.route for n in plan.nodes] == ["conv1x1", "ew", "gelu"]
+
+
+# ---- a YAML graph in the channels-first layout -----------------------------------------------------------------------------
+
+CF = """graphs:
+  blk:
+    targets: [ane]
+    layout: {layout}
+    inputs: {{x: {{shape: [128, 64], dtype: f32}}}}
+    constants:
+      w1: {{shape: [64, 96], file: w1.npy}}
+      b1: {{shape: [96], file: b1.npy}}
+      w2: {{shape: [96, 64], file: w2.npy}}
+    nodes:
+      h: {{op: matmul, inputs: [x, w1]}}
+      hb: {{op: add, inputs: [h, b1]}}
+      a: {{op: gelu, inputs: [hb]}}
+      d: {{op: matmul, inputs: [a, w2]}}
+      s: {{op: softmax, inputs: [d], attrs: {{axis: -1}}}}
+    outputs: [s]
+"""
+
+
+def _cf_project(tmp_path, layout="channels_first", text=None):
+    from .conftest import new_project
+
+    p = new_project(tmp_path / "proj", graphs=text or CF.format(layout=layout), targets=("ref",))
+    rng = np.random.default_rng(8)
+    for name, shape in {"w1": (64, 96), "b1": (96,), "w2": (96, 64)}.items():
+        np.save(p.root / f"specs/graphs/{name}.npy", (rng.standard_normal(shape) / 6).astype(np.float32))
+    return p
+
+
+def test_channels_first_yaml_graph_is_conv_blocks_on_1_c_1_s(tmp_path):
+    import npubuild
+
+    p = _cf_project(tmp_path)
+    p.doit("build")
+    rec = json.loads((p.artifacts / "manifest.json").read_text())["graphs"]["blk"]
+    assert rec["inputs"] == {"x": {"shape": [1, 64, 1, 128], "dtype": "fp16"}} and rec["output_shapes"] == {"s": [1, 64, 1, 128]}
+    # matmul + bias + gelu is one conv program on (1, 64, 1, 128); the second matmul a conv; softmax over the channels
+    assert [(n["route"], n["attrs"].get("act")) for n in rec["nodes"]] == [("conv_act", "gelu"), ("conv1x1", None), ("softmax", None)]
+    graph = _load(p.artifacts / rec["mlpackage"]["path"])[1].functions["main"]
+    assert [o.op_type for o in graph.operations if o.op_type != "const"] == ["conv", "add", "gelu", "conv", "softmax"]
+    w = {n: np.load(p.root / f"specs/graphs/{n}.npy").astype(np.float16).astype(np.float64) for n in ("w1", "b1", "w2")}
+    x = np.random.default_rng(9).uniform(-1, 1, (128, 64)).astype(np.float16)  # [S, C]
+    d = _erf_gelu(x.astype(np.float64) @ w["w1"] + w["b1"]) @ w["w2"]
+    e = np.exp(d - d.max(axis=-1, keepdims=True))
+    ref = (e / e.sum(axis=-1, keepdims=True)).T.reshape(1, 64, 1, 128)  # [S, C] -> (1, C, 1, S)
+    rt = npubuild.load(p.artifacts)
+    y = rt.graph("blk", backend="ane").run(x=np.ascontiguousarray(x.T).reshape(1, 64, 1, 128))["s"]
+    rt.close()
+    # three fp16 programs over sums of 64 and 96 terms: within 2e-3 of probabilities below 1 (measured ~2e-4)
+    np.testing.assert_allclose(y.astype(np.float64), ref, atol=2e-3)
+    # show reports the last axes: 128 fp16 values are 256 bytes, whole rows; the default layout's [128, 64] too,
+    # but a [128, 40] graph's 80-byte rows are padded to 128
+    assert "every input and output's last axis is a whole number of 64-byte rows" in p.npubuild("show", "blk").out
+
+
+def test_show_reports_a_last_axis_not_padded_to_64_bytes(tmp_path):
+    text = CF.format(layout="default").replace("[128, 64], dtype", "[128, 40], dtype").replace("[64, 96]", "[40, 96]") \
+        .replace("[96, 64], file", "[96, 40], file")
+    p = _cf_project(tmp_path, text=text)
+    rng = np.random.default_rng(8)
+    np.save(p.root / "specs/graphs/w1.npy", (rng.standard_normal((40, 96)) / 6).astype(np.float32))
+    np.save(p.root / "specs/graphs/w2.npy", (rng.standard_normal((96, 40)) / 6).astype(np.float32))
+    p.doit("build")
+    out = p.npubuild("show", "blk").out
+    assert "x  fp16 [128, 40]: last axis 80 bytes, padded to 128 (37% of the buffer is padding)" in out, out
+    assert "s  fp16 [128, 40]: last axis 80 bytes, padded to 128" in out
+    shown = json.loads(p.npubuild("show", "blk", "--json").out)["padding"]
+    assert [f["name"] for f in shown] == ["x", "s"]
+
+
+def test_channels_first_refuses_what_it_cannot_hold(tmp_path):
+    text = CF.format(layout="channels_first").replace("      s: {op: softmax, inputs: [d], attrs: {axis: -1}}",
+                                                      "      s: {op: reshape, inputs: [d], attrs: {shape: [64, 128]}}")
+    p = _cf_project(tmp_path, text=text)
+    r = p.doit("build", check=False)
+    assert r.rc != 0 and "specs/graphs/g.yaml:15: graph 'blk': layout channels_first: node 's' (reshape): a reshape " \
+                         "moves values between the axes of (1, C, 1, S)" in r.out + r.err, r.out + r.err
+    r = _cf_project(tmp_path / "b", layout="sideways").doit("build", check=False)
+    assert r.rc != 0 and "specs/graphs/g.yaml:4: graph 'blk': layout 'sideways' is none of default, channels_first" in r.out + r.err

@@ -43,12 +43,13 @@ import math
 from ..core.limits import over
 from ..ops.lazy_numpy import np
 from .mil_model import MilBounds
-from .numerics import blockwise_dequantize
+from .compress import dense
 from .plan_model import (  # noqa: F401 - re-exported for callers of .plan
     AnePlan, Bind, CpuNode, Cur, HostNode, OffRoute, Packed, PlanError, ProgNode, RsqrtNode, count, natural, temp_name,
 )
 from .plan_model import Lit as _Lit, Op as _Op, flat_ops as _flat_ops
 from .cpu_ops_placement import Placement
+from .fusion import Fusion
 from .routes import Routes
 
 INT_DTYPES = ("int4", "int8", "uint1", "uint2", "uint3", "uint4", "uint6", "uint8")
@@ -73,7 +74,7 @@ def _all_finite(v) -> bool:
     return True
 
 
-class _Compiler(Placement, Routes):
+class _Compiler(Placement, Routes, Fusion):
     def __init__(self, file: str, fn, bounds: MilBounds):
         self.strict = bool(getattr(bounds, "ane_strict", False))
         self.file = file
@@ -202,8 +203,8 @@ class _Compiler(Placement, Routes):
 
     def weight_matrix(self, o: _Op, name: str, transposed: bool, rows: int, cols: int):
         """Constant ``name`` as a [rows, cols] fp16 matrix (stored [cols, rows] when ``transposed``),
-        and, when it is an exact blockwise dequantisation of constants in the program, how to
-        keep it compressed: {"w": Packed} (else {})."""
+        and, when it is exactly a constexpr op of constants in the program (blockwise shift-scale, a
+        palette, a sparse mask), how to keep it compressed: {"w": Packed} (else {})."""
         arr = self.const_f16(name)
         if arr.size != rows * cols:
             raise self.err(o, f"{o.op} '{o.result}' reads the constant '{name}' {list(arr.shape)} as {rows} x {cols}")
@@ -211,34 +212,45 @@ class _Compiler(Placement, Routes):
         pk = self.provenance(name)
         if pk is None:
             return w, {}
-        keep = [i for i, d in enumerate(pk.data.shape) if d != 1]  # a scale axis over a size-1 data axis has size 1 too
+        keep = [i for i, d in enumerate(np.shape(pk.data)) if d != 1]  # a block axis over a size-1 data axis has size 1 too
 
-        def matrix(a):
+        def matrix(a, tail=0):
+            """``a`` (a weight-shaped array, or per-block values of one, with ``tail`` trailing axes of its own)
+            in the [rows, cols] layout of ``w``."""
             a = np.asarray(a)
-            a = a.reshape([a.shape[i] for i in keep])
-            if transposed and a.ndim == 2:
-                a = a.T
-            if a.ndim == 2:
-                return a
-            return a.reshape([1, -1] if rows == 1 else [-1, 1]) if a.ndim == 1 else a.reshape(1, 1)
+            lead = [a.shape[i] for i in keep]
+            a = a.reshape(lead + list(a.shape[a.ndim - tail:]))
+            if transposed and len(lead) == 2:
+                a = np.swapaxes(a, 0, 1)
+            if len(lead) == 1:
+                a = a.reshape(([1, -1] if rows == 1 else [-1, 1]) + list(a.shape[1:]))
+            elif not lead:
+                a = a.reshape([1, 1] + list(a.shape))
+            return np.ascontiguousarray(a)
 
         data = matrix(pk.data)
         if len(keep) > 2 or list(data.shape) != [rows, cols]:
             return w, {}  # the blocks do not survive this layout: the program stores the weight dequantised
-        packed = Packed(np.ascontiguousarray(data), np.ascontiguousarray(matrix(pk.scale)),
-                        None if pk.offset is None else np.ascontiguousarray(matrix(pk.offset)), pk.dtype)
-        if blockwise_dequantize(packed.data, packed.scale, packed.offset).tobytes() != w.tobytes():
+        if pk.kind == "sparse":  # the values where the mask is set, in the row-major order of this layout
+            packed = Packed(data, np.ascontiguousarray(w[data != 0]), None, pk.dtype, "sparse")
+        elif pk.kind == "lut":
+            packed = Packed(data, matrix(pk.scale, 2), None, pk.dtype, "lut")
+        else:
+            packed = Packed(data, matrix(pk.scale), None if pk.offset is None else matrix(pk.offset), pk.dtype)
+        if dense(packed).tobytes() != w.tobytes():
             return w, {}
         return w, {"w": packed}
 
     def provenance(self, name: str):
-        """``name`` as the program wrote it when it is ``constexpr_blockwise_shift_scale(data, scale[,
-        offset])`` (coremltools ops/defs/iOS18/compression.py) of constants: its operands (the reader
-        keeps the op as written in MilFunction.constexprs beside the materialised value)."""
+        """``name`` as the program wrote it when it is an iOS18 constexpr op of constants (coremltools
+        ops/defs/iOS18/compression.py; the reader keeps the op as written in MilFunction.constexprs beside the
+        materialised value): ``constexpr_blockwise_shift_scale(data, scale[, offset])`` of int data and an fp16
+        scale, ``constexpr_lut_to_dense(indices, lut)`` of scalar fp16 palettes, ``constexpr_sparse_to_dense(
+        nonzero_data, mask)`` of fp16 values: its operands as a Packed, else None."""
         from .mil_model import Ref
 
         op = self.fn.constexprs.get(name)
-        if op is None or op.op != "constexpr_blockwise_shift_scale":
+        if op is None:
             return None
 
         def operand(key):
@@ -247,6 +259,16 @@ class _Compiler(Placement, Routes):
                 return np.asarray(self.fn.consts[v.name]), self.fn.const_types[v.name].dtype
             return (np.asarray(v.value), v.type.dtype) if v is not None else (None, None)
 
+        if op.op == "constexpr_lut_to_dense" and "shape" not in op.args and "vector_axis" not in op.args:
+            (idx, dtype), (lut, lty) = operand("indices"), operand("lut")
+            if idx is None or lty != "fp16" or lut.ndim != idx.ndim + 2 or lut.shape[-1] != 1:
+                return None
+            return Packed(idx, lut, None, dtype, "lut")
+        if op.op == "constexpr_sparse_to_dense" and "shape" not in op.args:
+            (mask, mty), (nz, nty) = operand("mask"), operand("nonzero_data")
+            return Packed(mask, nz, None, "uint1", "sparse") if mty == "uint1" and nty == "fp16" else None
+        if op.op != "constexpr_blockwise_shift_scale":
+            return None
         (data, dtype), (scale, _), (offset, _) = operand("data"), operand("scale"), operand("offset")
         if dtype not in INT_DTYPES or scale is None or scale.dtype != np.float16:
             return None  # fp16/fp32 data or an fp32 scale: stored as the fp16 values it makes
@@ -354,123 +376,6 @@ class _Compiler(Placement, Routes):
         else:
             out.append(_Op("mul", o.result, o.shape, {"x": x, "y": rvec}, o.line))
         return out
-
-    # -- 2. fusion ------------------------------------------------------------------------------------------------------
-    def fuse(self, flat: list[_Op]) -> list[_Op]:
-        outs = set(self.fn.outputs)
-        uses: dict[str, int] = {}
-        for o in flat:
-            for v in o.args.values():
-                if isinstance(v, str):
-                    uses[v] = uses.get(v, 0) + 1
-
-        def on_route(o) -> bool:
-            return o.op == "conv" and self.is_const(o.args.get("weight")) and self.conv_problem(o) is None
-
-        def is_1x1(o) -> bool:
-            s = o.shape
-            return on_route(o) and len(s) == 4 and s[0] == 1 and s[2] == 1 and s[3] == 1
-
-        fused, i = [], 0
-        while i < len(flat):
-            o = flat[i]
-            block = self.fuse_affine(flat, i, uses, outs)
-            if block is not None:
-                op, i = block
-                fused.append(op)
-                continue
-            if is_1x1(o) and o.result not in outs and uses.get(o.result) == 1:
-                end = i + 1
-                while end < len(flat) and is_1x1(flat[end]) and flat[end].args.get("x") == flat[end - 1].result:
-                    res = flat[end].result
-                    end += 1
-                    if res in outs or uses.get(res) != 1:
-                        break  # the chain ends with the first conv whose result is needed elsewhere
-                if end - i >= 2:
-                    args = {"x": o.args.get("x"), "convs": _Lit(tuple(flat[i:end]))}
-                    fused.append(_Op("__conv_chain", flat[end - 1].result, flat[end - 1].shape, args, o.line))
-                    i = end
-                    continue
-            fused.append(o)
-            i += 1
-        return fused
-
-    def affine_head(self, o: _Op) -> str | None:
-        """"conv" for a conv the 1x1 route takes, "matmul" for a matmul by a constant matrix the matvec/linear
-        route takes (fp16 throughout), else None: the ops a bias and an activation may be fused into."""
-        if self.dtype_problem(o) is not None:
-            return None
-        if o.op == "conv" and self.is_const(o.args.get("weight")) and "bias" not in o.args:
-            return "conv" if self.conv_problem(o) is None else None
-        if o.op != "matmul" or not isinstance(o.args.get("x"), str) or not isinstance(o.args.get("y"), str):
-            return None
-        try:
-            form = self.matmul_form(o)
-        except PlanError:
-            return None
-        return "matmul" if not isinstance(form, str) and form.kind in ("matvec", "linear") and form.attrs["n"] >= 32 else None
-
-    def bias_vector(self, head: _Op, kind: str, add: _Op, v):
-        """The bias ``add(head, v)`` adds, as one fp16 value per output channel (conv: axis 1 of [1, C, H, W];
-        matvec/linear: the result's columns, its last axis), or None when the constant ``v`` varies otherwise
-        (or is no constant)."""
-        if not self.is_constant(v):
-            return None
-        try:
-            full = np.broadcast_to(self.literal_f16(add, v), head.shape)
-        except ValueError:
-            return None  # it broadcasts the result to a larger shape: no bias of this op
-        if kind == "conv":
-            per = full[0].reshape(full.shape[1], -1)
-            b = per[:, 0]
-            ok = bool(np.array_equal(per, np.broadcast_to(b[:, None], per.shape), equal_nan=True))
-        else:
-            rows = full.reshape(-1, self.matmul_form(head).attrs["n"])
-            b = rows[0]
-            ok = bool(np.array_equal(rows, np.broadcast_to(b, rows.shape), equal_nan=True))
-        return np.ascontiguousarray(b) if ok else None
-
-    def fuse_affine(self, flat: list[_Op], i: int, uses: dict, outs: set):
-        """A conv 1x1 or a matmul by a constant (``affine_head``), then optionally ``add`` of a per-channel
-        constant bias, then optionally an activation (sigmoid, tanh, relu, gelu with its mode, or the SiLU
-        pattern ``s = sigmoid(v); mul(v, s)``) as one ``__affine`` op, when there is a bias or an activation to
-        fuse and every fused intermediate is no function output and read only by the next op of the pattern.
-        Returns (the op, the index after the block) or None."""
-        head = flat[i]
-        kind = self.affine_head(head)
-        if kind is None:
-            return None
-        cur, j, bias, act, mode = head.result, i + 1, None, None, None
-
-        def nxt(k):
-            return flat[k] if k < len(flat) else None
-
-        def free(name, n=1) -> bool:
-            return name not in outs and uses.get(name) == n
-
-        add = nxt(j)
-        if add is not None and add.op == "add" and free(cur) and cur in (add.args.get("x"), add.args.get("y")) and \
-                add.args.get("x") != add.args.get("y") and self.dtype_problem(add) is None:
-            bias = self.bias_vector(head, kind, add, add.args.get("y" if add.args.get("x") == cur else "x"))
-            if bias is not None:
-                cur, j = add.result, j + 1
-        a1, a2 = nxt(j), nxt(j + 1)
-        if a1 is not None and a1.op == "sigmoid" and a1.args.get("x") == cur and free(cur, 2) and free(a1.result) and \
-                a2 is not None and a2.op == "mul" and {a2.args.get("x"), a2.args.get("y")} == {cur, a1.result}:
-            act, cur, j = "silu", a2.result, j + 2
-        elif a1 is not None and a1.op in ("sigmoid", "tanh", "relu", "gelu") and a1.args.get("x") == cur and free(cur) \
-                and self.dtype_problem(a1) is None:
-            act, mode, cur, j = a1.op, (self.gelu_mode(a1) if a1.op == "gelu" else None), a1.result, j + 1
-        if bias is None and act is None:
-            return None
-        if bias is not None:
-            self.spend(head, bias.size * 2, f"bias of '{cur}'")
-        args = {"x": head.args.get("x") if kind == "conv" else None, "head": _Lit(head), "kind": _Lit(kind),
-                "bias": _Lit(bias), "act": _Lit(act), "mode": _Lit(mode)}
-        if kind == "matmul":  # the computed operand: the one that is not the constant matrix
-            form = self.matmul_form(head)
-            args["x"] = head.args["x"] if form.const_side == "y" else head.args["y"]
-        return _Op("__affine", cur, list(flat[j - 1].shape), args, head.line), j
 
     # -- 3. routes ------------------------------------------------------------------------------------------------------
     def run(self) -> AnePlan:

@@ -13,8 +13,9 @@ Every program reads ``in0, in1, ..`` in its currencies' 4-D shapes and returns
 works on (a conv's real ``[1, C, H, W]``, a matmul's ``[1, 1, 1, K]`` row) and
 back, so the op sees the values in MIL's row-major order. Convs pass all five
 parameters (strides, pad_type, pad, dilations, groups), matmuls both
-transposes, as public ``program(1.3)`` samples do; a compressed weight stays a
-``constexpr_blockwise_shift_scale`` of its int data and fp16 scale.
+transposes, as public ``program(1.3)`` samples do; a compressed weight stays its constexpr op: a
+``constexpr_blockwise_shift_scale`` of its int data and fp16 scale, a ``constexpr_lut_to_dense`` of its
+uint<n> indices and fp16 palettes, a ``constexpr_sparse_to_dense`` of its uint1 mask and fp16 values.
 """
 from __future__ import annotations
 
@@ -106,6 +107,17 @@ class _Builder:
             value = np.asarray(self.node.weights[name], dtype=np.float16).reshape(shape)
             return self.const(name, "fp16", shape, value, blob=True)
         extra = [1] * (len(shape) - np.ndim(pk.data))  # a conv's [C_out, C_in] gains its 1x1 kernel axes
+        if pk.kind == "lut":  # iOS18 constexpr_lut_to_dense: the indices in the weight's shape, a palette per block
+            idx = self.const(f"{name}_indices", pk.dtype, [*np.shape(pk.data), *extra], np.asarray(pk.data).reshape(*np.shape(pk.data), *extra), True)
+            lut = np.asarray(pk.scale, np.float16)
+            lut = lut.reshape(*lut.shape[:-2], *extra, *lut.shape[-2:])
+            return self.op("constexpr_lut_to_dense", list(shape), "fp16", name, indices=idx,
+                           lut=self.const(f"{name}_lut", "fp16", list(lut.shape), lut, True))
+        if pk.kind == "sparse":  # iOS18 constexpr_sparse_to_dense: a uint1 mask in the weight's shape, the set values
+            mask = self.const(f"{name}_mask", "uint1", [*np.shape(pk.data), *extra], np.asarray(pk.data).reshape(*np.shape(pk.data), *extra), True)
+            nz = np.asarray(pk.scale, np.float16).reshape(-1)
+            return self.op("constexpr_sparse_to_dense", list(shape), "fp16", name, mask=mask,
+                           nonzero_data=self.const(f"{name}_nonzero", "fp16", [nz.size], nz, True))
         data = self.const(f"{name}_data", pk.dtype, [*np.shape(pk.data), *extra], np.asarray(pk.data).reshape(*np.shape(pk.data), *extra), True)
         scale = self.const(f"{name}_scale", "fp16", [*np.shape(pk.scale), *extra],
                            np.asarray(pk.scale, np.float16).reshape(*np.shape(pk.scale), *extra), True)

@@ -36,6 +36,7 @@ class ResolvedGraph:
     lines: dict = field(default_factory=dict)
     metadata: dict = field(default_factory=dict)  # the spec's metadata: author, version, license, description
     descriptions: dict = field(default_factory=dict)  # input / output name -> its text (metadata: inputs / outputs)
+    ane_options: dict = field(default_factory=dict)  # compress / layout of an ane graph (npubuild.specfile.ane_keys)
 
 
 def _listing(names, limit: int = 12) -> str:
@@ -153,4 +154,5 @@ def resolve_graph(g, err: Callable[[int, str], None]) -> ResolvedGraph | None:
         metadata={k: v for k, v in (getattr(g, "metadata", None) or {}).items() if k not in ("inputs", "outputs")},
         descriptions={**(getattr(g, "metadata", None) or {}).get("inputs", {}),
                       **(getattr(g, "metadata", None) or {}).get("outputs", {})},
+        ane_options=dict(getattr(g, "ane_options", None) or {}),
     )

@@ -68,6 +68,8 @@ class GraphSpec:
     device: tuple[str, ...] | None = None  # xdna devices, one design each (None: the project's xdna_device)
     # author, version, license, description; inputs / outputs: name -> text (what ane's Core ML packages carry)
     metadata: dict = field(default_factory=dict)
+    # an ane graph's compress: {constant: (settings, line)} and layout: (name, line) (npubuild.specfile.ane_keys)
+    ane_options: dict = field(default_factory=dict)
 
 
 @dataclass
