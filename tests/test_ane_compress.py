@@ -118,6 +118,7 @@ def _constexprs(pkg):
 
 def test_compressed_weights_stay_compressed_in_every_package_and_program(built):
     assert built.first.rc == 0, built.first.out + built.first.err
+    assert built.npubuild("verify").rc == 0  # the records' compressed blobs are the programs' BLOBFILEs
     rec = json.loads((built.artifacts / "manifest.json").read_text())["graphs"]["cmp"]
     assert [n["route"] for n in rec["nodes"]] == ["linear", "linear", "linear"]  # the relu fused into the first
     want = {"constexpr_blockwise_shift_scale": ("data", "int4"), "constexpr_lut_to_dense": ("indices", "uint4"),
@@ -197,3 +198,17 @@ def test_compress_on_a_graph_not_for_ane_is_refused(tmp_path):
         np.save(p.root / f"specs/graphs/{name}.npy", np.full(shape, 0.5, np.float32))
     r = p.doit("build", check=False)
     assert r.rc != 0 and "specs/graphs/g.yaml:15: graph 'cmp': 'compress' and 'layout' are options of an ane graph" in r.out + r.err
+
+
+def test_a_quantized_block_of_zeros_is_refused_at_its_entry(tmp_path):
+    """An all-zero block has scale 0 (coremltools' quantization would write NaN): the graph's task fails at the
+    compress entry's line, naming the fix; the other graphs still build."""
+    text = GRAPH.replace("      w1: {kind: quantize, dtype: int4, granularity: per_block, block_size: 32}",
+                         "      w1: {kind: quantize, granularity: per_tensor}")
+    p = new_project(tmp_path / "proj", graphs=text, targets=("ref",))
+    for name, shape in WEIGHTS.items():
+        np.save(p.root / f"specs/graphs/{name}.npy", np.zeros(shape, np.float32) if name == "w1" else np.full(shape, 0.5, np.float32))
+    r = p.doit("build", check=False)
+    out = r.out + r.err
+    assert r.rc != 0 and "specs/graphs/g.yaml:16: graph 'cmp': compress 'w1': a tensor of its values is all zeros" in out, out
+    assert "Traceback" not in out

@@ -215,3 +215,23 @@ def test_channels_first_refuses_what_it_cannot_hold(tmp_path):
                          "moves values between the axes of (1, C, 1, S)" in r.out + r.err, r.out + r.err
     r = _cf_project(tmp_path / "b", layout="sideways").doit("build", check=False)
     assert r.rc != 0 and "specs/graphs/g.yaml:4: graph 'blk': layout 'sideways' is none of default, channels_first" in r.out + r.err
+
+
+def test_channels_first_keeps_compressed_weights_in_the_conv_layout(tmp_path):
+    """Compressed weights of a channels-first graph are compressed as conv weights [N, K, 1, 1] (coremltools' conv
+    axes: blocks along the input channels, palettes per group of output channels) and stay so in the programs."""
+    text = CF.format(layout="channels_first") + """    compress:
+      w1: {kind: quantize, dtype: int8, granularity: per_block, block_size: 32}
+      w2: {kind: palettize, nbits: 4, granularity: per_grouped_channel, group_size: 16}
+"""
+    p = _cf_project(tmp_path, text=text)
+    p.doit("build")
+    rec = json.loads((p.artifacts / "manifest.json").read_text())["graphs"]["blk"]
+    first, second = rec["nodes"][0], rec["nodes"][1]
+    assert {k: (b["dtype"], b["shape"]) for k, b in first["blobs"].items() if k != "b"} == \
+        {"w_data": ("int8", [96, 64, 1, 1]), "w_scale": ("fp16", [96, 2, 1, 1])}
+    assert {k: (b["dtype"], b["shape"]) for k, b in second["blobs"].items()} == \
+        {"w_indices": ("uint4", [64, 96, 1, 1]), "w_lut": ("fp16", [4, 1, 1, 1, 16, 1])}
+    graph = _load(p.artifacts / rec["mlpackage"]["path"])[1].functions["main"]
+    ops = {o.op_type for o in graph.operations}
+    assert {"constexpr_blockwise_shift_scale", "constexpr_lut_to_dense", "conv", "gelu"} <= ops
