@@ -17,6 +17,8 @@ from coremltools.optimize.coreml._quantization_passes import linear_quantize_wei
 
 import npubuild
 from npubuild.ane import compress
+from npubuild.ane.programs import load_weights
+from npubuild.ane.weightbin import blob_from_bytes
 
 from .conftest import new_project
 from .test_ane_coreml import _load
@@ -153,6 +155,12 @@ def test_compressed_weights_stay_compressed_in_every_package_and_program(built):
         node_dense = np.asarray(op.materialized_val_inference())
         # the program's weight is [n, k] (the matmul's [k, n] transposed): the graph package's, transposed
         np.testing.assert_array_equal(node_dense, dense[op_type].T)
+        # what the emulator computes with: the program's weight.bin blobs read back and dequantised (the runtime's
+        # load_weights), bit for bit coremltools' dequantisation
+        data = (built.artifacts / node["weights"]["path"]).read_bytes()
+        weights, packed = load_weights(node, lambda off, dt, shape: blob_from_bytes(data, "weight.bin", off, dt, shape))
+        assert packed["w"].kind == kind
+        np.testing.assert_array_equal(weights["w"], node_dense.astype(np.float16))
     assert kinds == ["blockwise", "lut", "sparse"]
     # the graph computed from those weights (NumPy, float64, from coremltools' dequantised values)
     w1, w2, w3 = (dense[k].astype(np.float64) for k in want)
