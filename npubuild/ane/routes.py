@@ -302,6 +302,7 @@ class Routes:
             route = "conv_act" if act else "conv1x1"
         else:
             form, w, packed = self.matmul_weight(head)
+            self.expect_shape(head, form.out, f"matmul of x {xs} by the constant matrix")
             attrs, route = dict(form.attrs), form.kind
         if act:
             attrs.update(act=act, mode=mode)
