@@ -9,11 +9,13 @@ The reference design's graph scheduler, in Python:
    becomes ``sigmoid`` + ``mul``; ``conv`` with a bias becomes ``conv`` + ``add``
    of the bias as ``[1, C, 1, 1]``. The values the lowering makes have names
    no MIL text can spell (:func:`.plan_model.temp_name`).
-2. **Fusion**: a 64 -> 64 1x1 ``conv`` followed by ``sigmoid``/``tanh``/``relu``/
-   ``gelu`` (its mode kept), or by the SiLU pattern ``g = conv; s = sigmoid(g);
-   mul(g, s)``, becomes one program; k >= 2 consecutive 1x1 convs one program.
-   Guards: every fused conv is on route, the fused intermediates are no function
-   outputs and have exactly the uses the pattern needs.
+2. **Fusion** (:mod:`.fusion`): a 1x1 ``conv`` or a ``matmul`` by a constant matrix on
+   route, followed by a per-channel constant bias ``add`` and/or an activation
+   (``sigmoid``/``tanh``/``relu``/``gelu`` with its mode, or the SiLU pattern), becomes
+   one program; k >= 2 consecutive 1x1 convs one program. Guards: every fused op is
+   on route and fp16, the fused intermediates are no function outputs and have
+   exactly the uses the pattern needs. MIL's ``linear`` with a constant weight is
+   lowered to that matmul and the add of its bias first.
 3. **Routes** (:mod:`.routes`): each op maps to a program route, taken only when
    it computes the op's MIL semantics; an op no route takes is a CPU node
    (:mod:`.cpu_ops_placement`, computed by :mod:`.cpu_ops`), or with ``ane_strict``
