@@ -144,6 +144,11 @@ FAKE_OPS = {
     "reduce_mean": lambda a: a["x"].mean(axis=tuple(int(d) for d in a["axes"]), keepdims=bool(a["keep_dims"])),
     "softmax": lambda a: np.exp(a["x"] - a["x"].max(axis=int(a["axis"]), keepdims=True))
     / np.exp(a["x"] - a["x"].max(axis=int(a["axis"]), keepdims=True)).sum(axis=int(a["axis"]), keepdims=True),
+    # iOS15/activation.py gelu, each mode by its definition
+    "gelu": lambda a: {"EXACT": lambda x: 0.5 * x * (1 + _erf(x / np.sqrt(2))),
+                       "TANH_APPROXIMATION": lambda x: 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3))),
+                       "SIGMOID_APPROXIMATION": lambda x: x / (1 + np.exp(-1.702 * x))}[str(a["mode"])](a["x"]),
+    "linear": lambda a: a["x"] @ a["weight"].T + a["bias"],
     "matmul": lambda a: np.matmul(np.swapaxes(a["x"], -1, -2) if a["transpose_x"] else a["x"],
                                   np.swapaxes(a["y"], -1, -2) if a["transpose_y"] else a["y"]),
 }
@@ -153,7 +158,8 @@ def _fake_conv(a):
     # the only conv npubuild emits: 1x1, stride 1, no padding, no dilation, one group
     assert list(a["strides"]) == [1, 1] and str(a["pad_type"]) == "valid" and list(a["pad"]) == [0, 0, 0, 0]
     assert list(a["dilations"]) == [1, 1] and int(a["groups"]) == 1 and a["weight"].shape[2:] == (1, 1)
-    return np.einsum("oc,nchw->nohw", a["weight"][:, :, 0, 0], a["x"])
+    y = np.einsum("oc,nchw->nohw", a["weight"][:, :, 0, 0], a["x"])
+    return y + a["bias"].reshape(1, -1, 1, 1) if a.get("bias") is not None else y
 
 
 def fake_run_program(prog, inputs: dict) -> dict:

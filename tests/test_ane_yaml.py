@@ -49,8 +49,10 @@ def test_yaml_graph_builds_as_ane_plan_and_matches_ref(project, tmp_path):
     m = json.loads((p.artifacts / "manifest.json").read_text())
     g = m["graphs"]["mlp_ane"]
     assert g["kind"] == "ane" and "steps" not in g
-    # the residual add reads the input x: a plain input is never written, so it is an ew program, not in place
-    assert [n["route"] for n in g["nodes"]] == ["linear", "lut", "ew", "linear", "ew"]
+    # the silu is fused into the first linear program (one program: matmul and activation); the residual add reads
+    # the input x: a plain input is never written, so it is an ew program, not in place
+    assert [n["route"] for n in g["nodes"]] == ["linear", "linear", "ew"]
+    assert g["nodes"][0]["attrs"]["act"] == "silu" and "act" not in g["nodes"][1]["attrs"]
     assert g["states"] == {} and not any(n.get("alias") or n.get("zero") for n in g["nodes"])
     assert g["inputs"] == {"x": {"shape": [4, 64], "dtype": "fp16"}}  # the ANE computes in fp16
     assert g["mlpackage"]["files"] and all("mlpackage" in n for n in g["nodes"])
@@ -123,14 +125,20 @@ def test_params_and_other_targets_are_spec_errors(project):
 
 
 def test_off_route_shape_fails_its_task_naming_node_and_line_under_strict(project):
-    p = _project(project, act="relu", twin=False)  # relu of 4x128 values: the ANE relu program takes exactly 64
+    # relu of 4x64 values read from the input (no matmul to fuse it into): the ANE relu program takes exactly 64
+    p = project(graphs="graphs:\n  mlp_ane:\n    targets: [ane]" + BODY.format(act="silu", n=64).replace(
+        "a: {op: silu, inputs: [h]}", "a: {op: silu, inputs: [h]}\n      r: {op: relu, inputs: [x]}").replace(
+        "y: {op: add, inputs: [x, d]}", "y: {op: add, inputs: [r, d]}"))
+    rng = np.random.default_rng(0)
+    np.save(p.root / "specs/graphs/w1.npy", (rng.standard_normal((64, 128)) / 8).astype(np.float32))
+    np.save(p.root / "specs/graphs/w2.npy", (rng.standard_normal((128, 64)) / 11).astype(np.float32))
     with open(p.root / "pyproject.toml", "a") as f:
         f.write("ane_strict = true\n")  # without it the relu is a CPU node (tests/test_ane_placement.py)
     r = p.doit("build", check=False)
     assert r.rc != 0
     text = r.out + r.err
-    # line 10: "a: {op: relu, inputs: [h]}"
-    assert "specs/graphs/g.yaml:10: relu 'a'" in text and "off route" in text, text
+    # line 11: "r: {op: relu, inputs: [x]}"
+    assert "specs/graphs/g.yaml:11: relu 'r'" in text and "off route" in text, text
 
 
 def test_mil_and_yaml_graph_of_one_name_is_an_error(project):

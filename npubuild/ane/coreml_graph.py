@@ -4,13 +4,15 @@ and :func:`write_packages`: every package of a plan (the node packages are :mod:
 The function is read with npubuild's reader (:func:`.mil.load_mil`, the same bounds as the build) and
 each op is re-created with ``coremltools.converters.mil.Builder`` at opset iOS18, every parameter
 explicit (:data:`DEFAULTS`: a conv's strides, pad_type, pad, dilations and groups, matmul's transposes,
-softmax's axis, ...), so nothing is left to a default the reader of the package must know. Two ops are
+softmax's axis, ...), so nothing is left to a default the reader of the package must know. One op is
 spelled out in MIL ops:
 
 * npubuild's extension op ``rms_norm(x, w, eps)`` — ``x · rsqrt(mean(x²) + eps) · w`` over x's last axis,
   as npubuild's reader defines it (:func:`.mil_shapes.rms_norm`) — as ``mul``, ``reduce_mean`` (axis -1,
-  keep_dims), ``add`` eps, ``rsqrt`` (epsilon 0: eps is the add), ``mul``, and ``mul`` by w;
-* ``gelu`` in elementwise ops, as the node programs spell it (:func:`gelu`; MIL's default mode is EXACT).
+  keep_dims), ``add`` eps, ``rsqrt`` (epsilon 0: eps is the add), ``mul``, and ``mul`` by w.
+
+``gelu`` stays MIL's ``gelu`` with its mode explicit (EXACT, MIL's default, when the text gives none): Core ML's
+public path runs it (the node programs spell it in elementwise ops for the private compiler, :mod:`.program_ops`).
 
 Inputs keep their declared dtype (fp16, or fp32 read through a cast); constants keep their names and
 their float data is fp16 (every program computes in fp16, as the plan does); a constexpr weight is
@@ -131,44 +133,11 @@ def _rms_norm(mb, args: dict, result: str, fresh):
     return mb.mul(x=mb.mul(x=x, y=r, name=fresh(f"{result}_xn")), y=w, name=result)
 
 
-def gelu(mb, x, mode: str, result: str, fresh):
-    """gelu in elementwise ops, never a standalone ``gelu`` (the Neural Engine compiler refuses it), in the
-    forms npubuild.ane.numerics defines and the node programs use (npubuild.ane.program_ops): EXACT without
-    erf (Abramowitz & Stegun 7.1.26: abs, real_div, mul, add, exp, relu, sub), the tanh and sigmoid forms."""
-    def t(tag):
-        return fresh(f"{result}_{tag}")
-
-    def c(v):
-        return np.float16(v)
-
-    def mul(a, b, name=None):
-        return mb.mul(x=a, y=b, name=name or t("mul"))
-
-    def add(a, b):
-        return mb.add(x=a, y=b, name=t("add"))
-
-    if mode == "SIGMOID_APPROXIMATION":
-        return mul(x, mb.sigmoid(x=mul(x, c(nm.SIGMOID_C)), name=t("sig")), result)
-    if mode == "TANH_APPROXIMATION":
-        inner = mul(add(x, mul(mul(mul(x, x), x), c(nm.TANH_C))), c(nm.SQRT_2_OVER_PI))
-        return mul(mul(x, c(0.5)), add(mb.tanh(x=inner, name=t("tanh")), c(1.0)), result)
-    if mode != "EXACT":
-        raise ValueError(f"gelu mode '{mode}' (MIL knows {', '.join(nm.GELU_MODES)})")
-    a = mb.abs(x=x, name=t("abs"))
-    q = mb.real_div(x=c(1.0), y=add(mul(a, c(nm.AS_P * nm.INV_SQRT2)), c(1.0)), name=t("div"))
-    poly = mul(q, c(nm.AS_A[4]))
-    for coef in reversed(nm.AS_A[:4]):
-        poly = mul(add(poly, c(coef)), q)
-    tail = mul(mul(poly, mb.exp(x=mul(mul(x, x), c(-0.5)), name=t("exp"))), c(0.5))
-    return mb.sub(x=mb.relu(x=x, name=t("relu")), y=mul(a, tail), name=result)
-
-
 def _make(mb, op: str, args: dict, result: str, fresh):
     if op == "rms_norm":
         return _rms_norm(mb, args, result, fresh)
-    if op == "gelu":
-        mode = str(np.asarray(args.get("mode", "EXACT")).reshape(()))
-        return gelu(mb, args["x"], mode, result, fresh)
+    if op == "gelu":  # MIL's own gelu, its mode explicit (iOS15/activation.py; Core ML's public path runs it)
+        return mb.gelu(x=args["x"], mode=str(np.asarray(args.get("mode", "EXACT")).reshape(())), name=result)
     if op == "write_state":
         # the op model.mil holds for a state write; coremltools reads it back as coreml_update_state
         # (frontend/milproto/load.py: "write_state is translated into coreml_update_state") and writes that

@@ -24,7 +24,7 @@ from ..ops.lazy_numpy import np
 from .plan_model import CpuNode, Lit, natural
 
 # ops that are state plumbing or the planner's own fused forms: their dtypes are the routes' business
-_NO_DTYPE_CHECK = ("read_state", "write_state", "coreml_update_state", "__rsqrt_bcast", "__conv_act", "__conv_chain")
+_NO_DTYPE_CHECK = ("read_state", "write_state", "coreml_update_state", "__rsqrt_bcast", "__affine", "__conv_chain")
 
 
 class Placement:

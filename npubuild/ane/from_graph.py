@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 
 from ..ops.lazy_numpy import np
+from .channels_first import compress_axes, layout, layout_problems, rewrite
 from .mil_model import NO_RESULT, Literal, MilError, MilFunction, MilOp, MilProgram, MilType, Ref
 
 #: catalog op -> the MIL op it is (the same semantics; attrs translated by _attr_args). Only ops an ANE
@@ -71,6 +72,8 @@ def graph_problems(graph) -> list[tuple[int, str]]:
     for o in graph.outputs:
         if o not in nodes:
             out.append((graph.line, f"{what}: output '{o}' is not a node; an ANE graph's outputs are op results"))
+    out += _compress_problems(graph, what)
+    out += layout_problems(graph, what, lambda n: _line(graph, n))
     for step in graph.steps:
         why = _step_problem(step, graph)
         if why:
@@ -114,6 +117,21 @@ def _state_reads(graph) -> dict:
             value += "_"
         taken.add(value)
         out[name] = value
+    return out
+
+
+def _compress_problems(graph, what: str) -> list[tuple[int, str]]:
+    """A compressed constant must be a matmul weight wherever it is read (its second input, ``b`` of ``a @ b``):
+    the constexpr op's blocks and palettes are laid out along that weight's input and output channels."""
+    out = []
+    for name, (_, line) in (getattr(graph, "ane_options", None) or {}).get("compress", {}).items():
+        readers = [(st, i) for st in graph.steps for i, src in enumerate(st.inputs) if src == name]
+        bad = sorted({st.node for st, i in readers if st.instance.op != "matmul" or i != 1})
+        if bad or not readers:
+            read = f"node{'s' if len(bad) > 1 else ''} {', '.join(bad)} read{'s' if len(bad) == 1 else ''} it as another operand" \
+                if bad else "no node reads it"
+            out.append((line, f"{what}: compress '{name}': {read}; compress takes constants that every reader uses as its "
+                              "matmul weight (the second input of matmul)"))
     return out
 
 
@@ -211,11 +229,57 @@ def program_from_graph(graph, read_npy=None) -> MilProgram:
     for n, st in states.items():
         if st.update:  # the node's value written back into the state after the run (iOS18 write_state)
             ops.append(MilOp("write_state", "", NO_RESULT, {"data": Ref(st.update), "input": Ref(n)}, f"{n}_write", st.update_line))
+    if layout(graph) == "channels_first":  # [S, C] held as (1, C, 1, S); a matmul by a weight a 1x1 conv
+        inputs, ops = rewrite(graph, inputs, consts, const_types, ops)
     fn = MilFunction("main", "ios18", inputs, ops, consts, const_types, list(graph.outputs), graph.line,
                      {n: _line(graph, n) for n, _ in inputs})
+    for name, (settings, line) in (getattr(graph, "ane_options", None) or {}).get("compress", {}).items():
+        _compress(fn, graph, name, settings, line, compress_axes(graph, name))
     prog = MilProgram("1.3", {"main": fn}, graph.file)
     infer_program(prog)  # the catalog's shapes against MIL's: a disagreement is an error at the node's line
     return prog
+
+
+def _compress(fn: MilFunction, graph, name: str, settings: dict, line: int, axes: tuple[int, int]) -> None:
+    """Constant ``name`` (a matmul weight [K, N], or its conv weight [N, K, 1, 1] under channels_first: ``axes``
+    are its input and output channel axes, fp16) kept compressed as ``settings`` say (:mod:`.compress`): its
+    operands become constants of their own (``<name>_data``, ``<name>_scale``, ... in their MIL dtypes), the weight
+    the constexpr op over them (MilFunction.constexprs), and its value what that op computes, which the plan and
+    the emulator compute with."""
+    from . import compress as cz
+
+    w = np.asarray(fn.consts[name], dtype=np.float16)
+    kind = settings["kind"]
+    if kind == "quantize":
+        gran = settings["granularity"]
+        blocks = [0] * w.ndim  # coremltools' infer_block_sizes: per channel along the output axis, blocks along the input
+        if gran != "per_tensor":
+            blocks[axes[1]] = 1
+        if gran == "per_block":
+            blocks[axes[0]] = settings["block_size"]
+        made = cz.quantize(w, settings["dtype"], settings["mode"], blocks)
+        scale = made.parts["scale"].astype(np.float32)
+        if not np.all(np.isfinite(scale)) or np.any(scale == 0):
+            raise MilError(graph.file, line, f"graph '{graph.name}': compress '{name}': a {gran.replace('per_', '')} of its "
+                                             "values is all zeros (or not finite), so its linear quantization scale is not a "
+                                             "positive number (coremltools would write NaN); use a coarser granularity or "
+                                             "palettize it")
+    elif kind == "palettize":
+        group = settings["group_size"] if settings["granularity"] == "per_grouped_channel" else 0
+        made = cz.palettize(w, settings["nbits"], axes[1], group)
+    else:
+        made = cz.prune(w, float(settings["target_sparsity"]))
+    taken = {n for n, _ in fn.inputs} | set(fn.consts) | {o.result for o in fn.ops}
+    args = {}
+    for param, value in made.parts.items():
+        part, k = f"{name}_{param}", 1
+        while part in taken:
+            part, k = f"{name}_{param}_{k}", k + 1
+        taken.add(part)
+        fn.consts[part], fn.const_types[part] = value, MilType(made.dtypes[param], tuple(value.shape))
+        args[param] = Ref(part)
+    fn.consts[name] = np.asarray(made.dense, dtype=np.float16).reshape(w.shape)
+    fn.constexprs[name] = MilOp(made.op, name, fn.const_types[name], args, name, line)
 
 
 def describe(graph) -> dict:
@@ -229,4 +293,5 @@ def describe(graph) -> dict:
         "outputs": list(graph.outputs),
         "seq": getattr(graph, "seq", None),  # the sizes: each is a plan, and a shape of the package
         "lines": dict(getattr(graph, "lines", {})),  # messages name them
+        "ane_options": getattr(graph, "ane_options", None) or {},  # compression and layout change every artifact
     }

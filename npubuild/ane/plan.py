@@ -9,11 +9,13 @@ The reference design's graph scheduler, in Python:
    becomes ``sigmoid`` + ``mul``; ``conv`` with a bias becomes ``conv`` + ``add``
    of the bias as ``[1, C, 1, 1]``. The values the lowering makes have names
    no MIL text can spell (:func:`.plan_model.temp_name`).
-2. **Fusion**: a 64 -> 64 1x1 ``conv`` followed by ``sigmoid``/``tanh``/``relu``/
-   ``gelu`` (its mode kept), or by the SiLU pattern ``g = conv; s = sigmoid(g);
-   mul(g, s)``, becomes one program; k >= 2 consecutive 1x1 convs one program.
-   Guards: every fused conv is on route, the fused intermediates are no function
-   outputs and have exactly the uses the pattern needs.
+2. **Fusion** (:mod:`.fusion`): a 1x1 ``conv`` or a ``matmul`` by a constant matrix on
+   route, followed by a per-channel constant bias ``add`` and/or an activation
+   (``sigmoid``/``tanh``/``relu``/``gelu`` with its mode, or the SiLU pattern), becomes
+   one program; k >= 2 consecutive 1x1 convs one program. Guards: every fused op is
+   on route and fp16, the fused intermediates are no function outputs and have
+   exactly the uses the pattern needs. MIL's ``linear`` with a constant weight is
+   lowered to that matmul and the add of its bias first.
 3. **Routes** (:mod:`.routes`): each op maps to a program route, taken only when
    it computes the op's MIL semantics; an op no route takes is a CPU node
    (:mod:`.cpu_ops_placement`, computed by :mod:`.cpu_ops`), or with ``ane_strict``
@@ -43,12 +45,13 @@ import math
 from ..core.limits import over
 from ..ops.lazy_numpy import np
 from .mil_model import MilBounds
-from .numerics import blockwise_dequantize
+from .compress import dense
 from .plan_model import (  # noqa: F401 - re-exported for callers of .plan
     AnePlan, Bind, CpuNode, Cur, HostNode, OffRoute, Packed, PlanError, ProgNode, RsqrtNode, count, natural, temp_name,
 )
 from .plan_model import Lit as _Lit, Op as _Op, flat_ops as _flat_ops
 from .cpu_ops_placement import Placement
+from .fusion import Fusion
 from .routes import Routes
 
 INT_DTYPES = ("int4", "int8", "uint1", "uint2", "uint3", "uint4", "uint6", "uint8")
@@ -73,7 +76,7 @@ def _all_finite(v) -> bool:
     return True
 
 
-class _Compiler(Placement, Routes):
+class _Compiler(Placement, Routes, Fusion):
     def __init__(self, file: str, fn, bounds: MilBounds):
         self.strict = bool(getattr(bounds, "ane_strict", False))
         self.file = file
@@ -202,8 +205,8 @@ class _Compiler(Placement, Routes):
 
     def weight_matrix(self, o: _Op, name: str, transposed: bool, rows: int, cols: int):
         """Constant ``name`` as a [rows, cols] fp16 matrix (stored [cols, rows] when ``transposed``),
-        and, when it is an exact blockwise dequantisation of constants in the program, how to
-        keep it compressed: {"w": Packed} (else {})."""
+        and, when it is exactly a constexpr op of constants in the program (blockwise shift-scale, a
+        palette, a sparse mask), how to keep it compressed: {"w": Packed} (else {})."""
         arr = self.const_f16(name)
         if arr.size != rows * cols:
             raise self.err(o, f"{o.op} '{o.result}' reads the constant '{name}' {list(arr.shape)} as {rows} x {cols}")
@@ -211,34 +214,45 @@ class _Compiler(Placement, Routes):
         pk = self.provenance(name)
         if pk is None:
             return w, {}
-        keep = [i for i, d in enumerate(pk.data.shape) if d != 1]  # a scale axis over a size-1 data axis has size 1 too
+        keep = [i for i, d in enumerate(np.shape(pk.data)) if d != 1]  # a block axis over a size-1 data axis has size 1 too
 
-        def matrix(a):
+        def matrix(a, tail=0):
+            """``a`` (a weight-shaped array, or per-block values of one, with ``tail`` trailing axes of its own)
+            in the [rows, cols] layout of ``w``."""
             a = np.asarray(a)
-            a = a.reshape([a.shape[i] for i in keep])
-            if transposed and a.ndim == 2:
-                a = a.T
-            if a.ndim == 2:
-                return a
-            return a.reshape([1, -1] if rows == 1 else [-1, 1]) if a.ndim == 1 else a.reshape(1, 1)
+            lead = [a.shape[i] for i in keep]
+            a = a.reshape(lead + list(a.shape[a.ndim - tail:]))
+            if transposed and len(lead) == 2:
+                a = np.swapaxes(a, 0, 1)
+            if len(lead) == 1:
+                a = a.reshape(([1, -1] if rows == 1 else [-1, 1]) + list(a.shape[1:]))
+            elif not lead:
+                a = a.reshape([1, 1] + list(a.shape))
+            return np.ascontiguousarray(a)
 
         data = matrix(pk.data)
         if len(keep) > 2 or list(data.shape) != [rows, cols]:
             return w, {}  # the blocks do not survive this layout: the program stores the weight dequantised
-        packed = Packed(np.ascontiguousarray(data), np.ascontiguousarray(matrix(pk.scale)),
-                        None if pk.offset is None else np.ascontiguousarray(matrix(pk.offset)), pk.dtype)
-        if blockwise_dequantize(packed.data, packed.scale, packed.offset).tobytes() != w.tobytes():
+        if pk.kind == "sparse":  # the values where the mask is set, in the row-major order of this layout
+            packed = Packed(data, np.ascontiguousarray(w[data != 0]), None, pk.dtype, "sparse")
+        elif pk.kind == "lut":
+            packed = Packed(data, matrix(pk.scale, 2), None, pk.dtype, "lut")
+        else:
+            packed = Packed(data, matrix(pk.scale), None if pk.offset is None else matrix(pk.offset), pk.dtype)
+        if dense(packed).tobytes() != w.tobytes():
             return w, {}
         return w, {"w": packed}
 
     def provenance(self, name: str):
-        """``name`` as the program wrote it when it is ``constexpr_blockwise_shift_scale(data, scale[,
-        offset])`` (coremltools ops/defs/iOS18/compression.py) of constants: its operands (the reader
-        keeps the op as written in MilFunction.constexprs beside the materialised value)."""
+        """``name`` as the program wrote it when it is an iOS18 constexpr op of constants (coremltools
+        ops/defs/iOS18/compression.py; the reader keeps the op as written in MilFunction.constexprs beside the
+        materialised value): ``constexpr_blockwise_shift_scale(data, scale[, offset])`` of int data and an fp16
+        scale, ``constexpr_lut_to_dense(indices, lut)`` of scalar fp16 palettes, ``constexpr_sparse_to_dense(
+        nonzero_data, mask)`` of fp16 values: its operands as a Packed, else None."""
         from .mil_model import Ref
 
         op = self.fn.constexprs.get(name)
-        if op is None or op.op != "constexpr_blockwise_shift_scale":
+        if op is None:
             return None
 
         def operand(key):
@@ -247,6 +261,16 @@ class _Compiler(Placement, Routes):
                 return np.asarray(self.fn.consts[v.name]), self.fn.const_types[v.name].dtype
             return (np.asarray(v.value), v.type.dtype) if v is not None else (None, None)
 
+        if op.op == "constexpr_lut_to_dense" and "shape" not in op.args and "vector_axis" not in op.args:
+            (idx, dtype), (lut, lty) = operand("indices"), operand("lut")
+            if idx is None or lty != "fp16" or lut.ndim != idx.ndim + 2 or lut.shape[-1] != 1:
+                return None
+            return Packed(idx, lut, None, dtype, "lut")
+        if op.op == "constexpr_sparse_to_dense" and "shape" not in op.args:
+            (mask, mty), (nz, nty) = operand("mask"), operand("nonzero_data")
+            return Packed(mask, nz, None, "uint1", "sparse") if mty == "uint1" and nty == "fp16" else None
+        if op.op != "constexpr_blockwise_shift_scale":
+            return None
         (data, dtype), (scale, _), (offset, _) = operand("data"), operand("scale"), operand("offset")
         if dtype not in INT_DTYPES or scale is None or scale.dtype != np.float16:
             return None  # fp16/fp32 data or an fp32 scale: stored as the fp16 values it makes
@@ -314,9 +338,28 @@ class _Compiler(Placement, Routes):
                 self.consts[b] = np.asarray(self.consts[bias]).reshape([1, o.shape[1]] + [1] * (len(o.shape) - 2))
                 flat.append(_Op("conv", nb, o.shape, {k: v for k, v in o.args.items() if k != "bias"}, o.line))
                 flat.append(_Op("add", o.result, o.shape, {"x": nb, "y": b}, o.line))
+            elif o.op == "linear" and self.linear_as_matmul(o):
+                # MIL's linear (iOS17/linear.py: x @ weight^T + bias, weight [N, K]) is the matmul the matvec /
+                # linear routes take plus the add of its bias, which the fusion folds back into one program
+                bias = o.args.get("bias")
+                mm = _Op("matmul", temp_name(o.result, "mm") if bias is not None else o.result, o.shape,
+                         {"x": o.args.get("x"), "y": o.args["weight"], "transpose_x": _Lit(False), "transpose_y": _Lit(True)},
+                         o.line)
+                flat.append(mm)
+                if bias is not None:
+                    flat.append(_Op("add", o.result, o.shape, {"x": mm.result, "y": bias}, o.line))
             else:
                 flat.append(o)
         return flat
+
+    def linear_as_matmul(self, o: _Op) -> bool:
+        """Whether ``linear`` ``o`` is a matmul an ANE route takes (a constant [N, K] weight, a constant bias or
+        none, fp16); otherwise it stays whole (a CPU node computing MIL's linear)."""
+        w, bias = o.args.get("weight"), o.args.get("bias")
+        if not self.is_const(w) or np.ndim(self.consts[w]) != 2 or (bias is not None and not self.is_const(bias)):
+            return False
+        return self.affine_head(_Op("matmul", o.result, o.shape, {"x": o.args.get("x"), "y": w, "transpose_x": _Lit(False),
+                                                                   "transpose_y": _Lit(True)}, o.line, o.dtype)) == "matmul"
 
     def lower_rms_norm(self, o: _Op) -> list[_Op]:
         x = self.arg(o, "x")
@@ -339,62 +382,6 @@ class _Compiler(Placement, Routes):
         else:
             out.append(_Op("mul", o.result, o.shape, {"x": x, "y": rvec}, o.line))
         return out
-
-    # -- 2. fusion ------------------------------------------------------------------------------------------------------
-    def fuse(self, flat: list[_Op]) -> list[_Op]:
-        outs = set(self.fn.outputs)
-        uses: dict[str, int] = {}
-        for o in flat:
-            for v in o.args.values():
-                if isinstance(v, str):
-                    uses[v] = uses.get(v, 0) + 1
-
-        def on_route(o) -> bool:
-            return o.op == "conv" and self.is_const(o.args.get("weight")) and self.conv_problem(o) is None
-
-        def is_1x1(o) -> bool:
-            s = o.shape
-            return on_route(o) and len(s) == 4 and s[0] == 1 and s[2] == 1 and s[3] == 1
-
-        fused, i = [], 0
-        while i < len(flat):
-            o = flat[i]
-            if on_route(o) and o.shape == [1, 64, 1, 1] and o.result not in outs and self._weight_elems(o) == 64 * 64:
-                nxt = flat[i + 1] if i + 1 < len(flat) else None
-                third = flat[i + 2] if i + 2 < len(flat) else None
-                base = {"x": o.args.get("x"), "weight": o.args.get("weight"), "conv": _Lit(o)}
-                if (
-                    nxt is not None and third is not None and nxt.op == "sigmoid" and nxt.args.get("x") == o.result
-                    and nxt.result not in outs and uses.get(o.result) == 2 and uses.get(nxt.result) == 1
-                    and third.op == "mul" and {third.args.get("x"), third.args.get("y")} == {o.result, nxt.result}
-                ):
-                    fused.append(_Op("__conv_act", third.result, [1, 64, 1, 1], {**base, "act": _Lit("silu"), "mode": _Lit(None)}, o.line))
-                    i += 3
-                    continue
-                if nxt is not None and nxt.op in ("sigmoid", "tanh", "relu", "gelu") and nxt.args.get("x") == o.result and uses.get(o.result) == 1:
-                    mode = self.gelu_mode(nxt) if nxt.op == "gelu" else None
-                    fused.append(_Op("__conv_act", nxt.result, [1, 64, 1, 1], {**base, "act": _Lit(nxt.op), "mode": _Lit(mode)}, o.line))
-                    i += 2
-                    continue
-            if is_1x1(o) and o.result not in outs and uses.get(o.result) == 1:
-                end = i + 1
-                while end < len(flat) and is_1x1(flat[end]) and flat[end].args.get("x") == flat[end - 1].result:
-                    res = flat[end].result
-                    end += 1
-                    if res in outs or uses.get(res) != 1:
-                        break  # the chain ends with the first conv whose result is needed elsewhere
-                if end - i >= 2:
-                    args = {"x": o.args.get("x"), "convs": _Lit(tuple(flat[i:end]))}
-                    fused.append(_Op("__conv_chain", flat[end - 1].result, flat[end - 1].shape, args, o.line))
-                    i = end
-                    continue
-            fused.append(o)
-            i += 1
-        return fused
-
-    def _weight_elems(self, o: _Op) -> int:
-        name = o.args.get("weight")
-        return int(np.asarray(self.consts[name]).size) if self.is_const(name) else -1
 
     # -- 3. routes ------------------------------------------------------------------------------------------------------
     def run(self) -> AnePlan:

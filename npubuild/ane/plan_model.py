@@ -211,13 +211,18 @@ class Bind:
 
 @dataclass(frozen=True)
 class Packed:
-    """A weight kept compressed: ``constexpr_blockwise_shift_scale(data, scale, offset)``
-    (coremltools ``ops/defs/iOS18/compression.py``), ``data`` in ``dtype`` (int8, uint8, int4, ...)."""
+    """A weight kept compressed as one of the iOS18 constexpr ops (coremltools ``ops/defs/iOS18/compression.py``),
+    by ``kind``: ``blockwise`` — ``constexpr_blockwise_shift_scale(data, scale, offset)``, ``data`` in ``dtype``
+    (int8, uint8, int4, ...); ``lut`` — ``constexpr_lut_to_dense(indices = data, lut = scale)``, ``data`` the
+    ``dtype`` (uint1..uint8) indices in the weight's shape, ``scale`` the palettes ``[*blocks, 2^n, 1]``; ``sparse``
+    — ``constexpr_sparse_to_dense(nonzero_data = scale, mask = data)``, ``data`` the uint1 mask in the weight's
+    shape, ``scale`` the fp16 values where it is set, in row-major order."""
 
     data: object
     scale: object
     offset: object = None
     dtype: str = "int8"
+    kind: str = "blockwise"
 
 
 @dataclass

@@ -13,8 +13,9 @@ Every program reads ``in0, in1, ..`` in its currencies' 4-D shapes and returns
 works on (a conv's real ``[1, C, H, W]``, a matmul's ``[1, 1, 1, K]`` row) and
 back, so the op sees the values in MIL's row-major order. Convs pass all five
 parameters (strides, pad_type, pad, dilations, groups), matmuls both
-transposes, as public ``program(1.3)`` samples do; a compressed weight stays a
-``constexpr_blockwise_shift_scale`` of its int data and fp16 scale.
+transposes, as public ``program(1.3)`` samples do; a compressed weight stays its constexpr op: a
+``constexpr_blockwise_shift_scale`` of its int data and fp16 scale, a ``constexpr_lut_to_dense`` of its
+uint<n> indices and fp16 palettes, a ``constexpr_sparse_to_dense`` of its uint1 mask and fp16 values.
 """
 from __future__ import annotations
 
@@ -106,6 +107,17 @@ class _Builder:
             value = np.asarray(self.node.weights[name], dtype=np.float16).reshape(shape)
             return self.const(name, "fp16", shape, value, blob=True)
         extra = [1] * (len(shape) - np.ndim(pk.data))  # a conv's [C_out, C_in] gains its 1x1 kernel axes
+        if pk.kind == "lut":  # iOS18 constexpr_lut_to_dense: the indices in the weight's shape, a palette per block
+            idx = self.const(f"{name}_indices", pk.dtype, [*np.shape(pk.data), *extra], np.asarray(pk.data).reshape(*np.shape(pk.data), *extra), True)
+            lut = np.asarray(pk.scale, np.float16)
+            lut = lut.reshape(*lut.shape[:-2], *extra, *lut.shape[-2:])
+            return self.op("constexpr_lut_to_dense", list(shape), "fp16", name, indices=idx,
+                           lut=self.const(f"{name}_lut", "fp16", list(lut.shape), lut, True))
+        if pk.kind == "sparse":  # iOS18 constexpr_sparse_to_dense: a uint1 mask in the weight's shape, the set values
+            mask = self.const(f"{name}_mask", "uint1", [*np.shape(pk.data), *extra], np.asarray(pk.data).reshape(*np.shape(pk.data), *extra), True)
+            nz = np.asarray(pk.scale, np.float16).reshape(-1)
+            return self.op("constexpr_sparse_to_dense", list(shape), "fp16", name, mask=mask,
+                           nonzero_data=self.const(f"{name}_nonzero", "fp16", [nz.size], nz, True))
         data = self.const(f"{name}_data", pk.dtype, [*np.shape(pk.data), *extra], np.asarray(pk.data).reshape(*np.shape(pk.data), *extra), True)
         scale = self.const(f"{name}_scale", "fp16", [*np.shape(pk.scale), *extra],
                            np.asarray(pk.scale, np.float16).reshape(*np.shape(pk.scale), *extra), True)
@@ -166,10 +178,20 @@ class _Builder:
         tail = mul(mul(poly, self.op("exp", shape, x=mul(mul(x, x), c(-0.5)))), c(0.5))
         return self.op("sub", shape, x=self.op("relu", shape, x=x), y=mul(a, tail))
 
-    def conv(self, x: str, w: str, shape) -> str:
+    def conv(self, x: str, w: str, shape, bias: str | None = None) -> str:
+        extra = {"bias": bias} if bias else {}
         return self.op("conv", shape, x=x, weight=w, strides=self.ints("strides", [1, 1]),
                        pad_type=self.scalar("valid", "string", "pad_type"), pad=self.ints("pad", [0, 0, 0, 0]),
-                       dilations=self.ints("dilations", [1, 1]), groups=self.scalar(1, "int32", "groups"))
+                       dilations=self.ints("dilations", [1, 1]), groups=self.scalar(1, "int32", "groups"), **extra)
+
+    def bias(self) -> str | None:
+        """The node's fused bias (one value per output channel) as a blob constant, or None."""
+        return self.weight("b", [int(np.size(self.node.weights["b"]))]) if "b" in self.node.weights else None
+
+    def tail(self, x: str, shape) -> str:
+        """The node's fused activation (attrs ``act``, ``mode``) on ``x``, when it has one."""
+        act = self.node.attrs.get("act")
+        return self.act(act, x, shape, self.node.attrs.get("mode")) if act else x
 
     def matmul(self, x: str, y: str, shape, tx: bool = False, ty: bool = False) -> str:
         return self.op("matmul", shape, x=x, y=y, transpose_x=self.scalar(tx, "bool"), transpose_y=self.scalar(ty, "bool"))
@@ -205,15 +227,16 @@ def node_ops(node: ProgNode) -> NodeProgram:
         x = b.reshape(ins[0], shp[0], [1, chain[0][0], h, w])
         for k, (cin, cout) in enumerate(chain):
             key = f"w{k}" if r == "conv_chain" else "w"
-            x = b.conv(x, b.weight(key, [cout, cin, 1, 1]), [1, cout, h, w])
-        if r == "conv_act":
-            x = b.act(a["act"], x, [1, chain[-1][1], h, w], a.get("mode"))
-        return b.finish(x)
+            x = b.conv(x, b.weight(key, [cout, cin, 1, 1]), [1, cout, h, w], None if r == "conv_chain" else b.bias())
+        return b.finish(b.tail(x, [1, chain[-1][1], h, w]))
     if r in ("matvec", "linear"):
         rows, k, n = a.get("rows", 1), a["k"], a["n"]
         x = b.reshape(ins[0], shp[0], [1, rows, 1, k] if rows > 1 else [1, 1, 1, k])
         out = [1, rows, 1, n] if rows > 1 else [1, 1, 1, n]
-        return b.finish(b.matmul(x, b.weight("w", [n, k]), out, ty=True))
+        w, bias = b.weight("w", [n, k]), b.bias()
+        # with a fused bias MIL's linear (iOS17/linear.py: x @ weight^T + bias), else matmul by the transposed weight
+        y = b.op("linear", out, x=x, weight=w, bias=bias) if bias else b.matmul(x, w, out, ty=True)
+        return b.finish(b.tail(y, out))
     if r == "avw":
         v = b.reshape(ins[0], shp[0], [1, 1, 1, a["k"]])
         m = b.reshape(ins[1], shp[1], [1, a["r"], 1, a["k"]])

@@ -9,8 +9,8 @@ of their currencies (``strided[n]`` -> ``[1, n, 1, 1]``, ``contig[n]`` -> ``[1,
 op declares the type coremltools infers for it. It is written in one literal
 style, the ios18 short one (``fp16(0x1p-1)``, ``bool(true)``, ``string("valid")``).
 The ``ane`` backend here runs the node's route from the plan record, with the
-weights read back from that file (compressed ones dequantised at load, as Core
-ML does).
+weights read back from that file (compressed ones — blockwise int, palettized,
+sparse — dequantised at load as their iOS18 constexpr ops define, as Core ML does).
 """
 from __future__ import annotations
 
@@ -82,9 +82,18 @@ def render(p: NodeProgram) -> tuple[str, bytes, dict]:
 def node_program(node: ProgNode) -> tuple[str, bytes, dict]:
     """(MIL text, weight.bin bytes, the program's record: where each blob is, how each weight is made of blobs)."""
     text, data, blobs = render(node_ops(node))
-    packed = {k: {"data": f"{k}_data", "scale": f"{k}_scale", "offset": f"{k}_offset" if pk.offset is not None else None}
-              for k, pk in sorted(node.packed.items())}
+    packed = {k: _packed_record(k, pk) for k, pk in sorted(node.packed.items())}
     return text, data, {"blobs": blobs, "packed": packed, "shapes": {k: list(np.shape(v)) for k, v in sorted(node.weights.items())}}
+
+
+def _packed_record(k: str, pk: Packed) -> dict:
+    """Which blobs of the program's weight.bin make compressed weight ``k`` (the names program_ops gives them);
+    ``data`` is always the blob in the weight's shape (int data, lut indices, sparse mask)."""
+    if pk.kind == "lut":
+        return {"kind": "lut", "data": f"{k}_indices", "lut": f"{k}_lut"}
+    if pk.kind == "sparse":
+        return {"kind": "sparse", "data": f"{k}_mask", "nonzero": f"{k}_nonzero"}
+    return {"data": f"{k}_data", "scale": f"{k}_scale", "offset": f"{k}_offset" if pk.offset is not None else None}
 
 
 def plan_record(plan: AnePlan, program_files: dict, fills_file: dict | None) -> dict:
@@ -134,8 +143,8 @@ def plan_record(plan: AnePlan, program_files: dict, fills_file: dict | None) -> 
 def load_weights(prog: dict, read_blob) -> tuple[dict, dict]:
     """A program's weights from its record: (name -> fp16 values the emulation computes with,
     name -> Packed for the compressed ones). ``read_blob(offset, dtype, shape)`` reads its weight.bin;
-    a compressed weight is dequantised as constexpr_blockwise_shift_scale defines it."""
-    from .numerics import blockwise_dequantize
+    a compressed weight is dequantised as its iOS18 constexpr op defines it (npubuild.ane.compress.dense)."""
+    from .compress import dense
 
     blobs = {k: read_blob(b["offset"], b["dtype"], b["shape"]) for k, b in prog.get("blobs", {}).items()}
     weights, packed = {}, {}
@@ -144,9 +153,14 @@ def load_weights(prog: dict, read_blob) -> tuple[dict, dict]:
         if pk is None:
             weights[k] = np.asarray(blobs[k], dtype=np.float16).reshape(shape)
             continue
-        info = prog["blobs"][pk["data"]]
-        packed[k] = Packed(blobs[pk["data"]], blobs[pk["scale"]], blobs[pk["offset"]] if pk["offset"] else None, info["dtype"])
-        weights[k] = blockwise_dequantize(packed[k].data, packed[k].scale, packed[k].offset).reshape(shape)
+        info, kind = prog["blobs"][pk["data"]], pk.get("kind", "blockwise")
+        if kind == "lut":
+            packed[k] = Packed(blobs[pk["data"]], blobs[pk["lut"]], None, info["dtype"], "lut")
+        elif kind == "sparse":
+            packed[k] = Packed(blobs[pk["data"]], blobs[pk["nonzero"]], None, info["dtype"], "sparse")
+        else:
+            packed[k] = Packed(blobs[pk["data"]], blobs[pk["scale"]], blobs[pk["offset"]] if pk["offset"] else None, info["dtype"])
+        weights[k] = dense(packed[k]).reshape(shape)
     return weights, packed
 
 

@@ -86,7 +86,7 @@ class Routes:
         if op in UNARY:
             return self.route_unary(o)
         handler = {"softmax": self.route_softmax, "transpose": self.route_transpose, "reshape": self.route_reshape,
-                   "cast": self.route_cast, "conv": self.route_conv, "__conv_act": self.route_conv_act,
+                   "cast": self.route_cast, "conv": self.route_conv, "__affine": self.route_affine,
                    "__conv_chain": self.route_conv_chain, "matmul": self.route_matmul,
                    "rms_norm": self.route_rms_norm}.get(op)
         if handler is None:
@@ -287,13 +287,27 @@ class Routes:
         attrs = {"cin": w.shape[1], "cout": w.shape[0], "h": xs[2], "w": xs[3]}
         self.add_node(o, "conv1x1", attrs, [(x, natural(xs))], natural(o.shape), {"w": w}, packed=packed)
 
-    def route_conv_act(self, o) -> None:
+    def route_affine(self, o) -> None:
+        """A conv 1x1 or a matmul by a constant with its fused bias and activation (the plan's ``fuse_affine``):
+        one program computing ``act(W x + b)``. A conv is ``conv1x1`` (bias only) or ``conv_act``; a matmul its
+        ``matvec`` / ``linear`` route; ``act`` and ``mode`` are attributes (none without an activation), the bias
+        the weight ``b``."""
+        head, kind = o.args["head"].value, o.args["kind"].value
+        bias, act, mode = o.args["bias"].value, o.args["act"].value, o.args["mode"].value
         x = self.arg(o, "x")
-        w, packed = self.conv_weight(o.args["conv"].value, o.args["weight"])
         xs = self.shape_of(x)
-        attrs = {"act": o.args["act"].value, "mode": o.args["mode"].value, "cin": w.shape[1], "cout": w.shape[0],
-                 "h": xs[2], "w": xs[3]}
-        self.add_node(o, "conv_act", attrs, [(x, natural(xs))], natural(o.shape), {"w": w}, packed=packed)
+        if kind == "conv":
+            w, packed = self.conv_weight(head, head.args["weight"])
+            attrs = {"cin": w.shape[1], "cout": w.shape[0], "h": xs[2], "w": xs[3]}
+            route = "conv_act" if act else "conv1x1"
+        else:
+            form, w, packed = self.matmul_weight(head)
+            self.expect_shape(head, form.out, f"matmul of x {xs} by the constant matrix")
+            attrs, route = dict(form.attrs), form.kind
+        if act:
+            attrs.update(act=act, mode=mode)
+        weights = {"w": w, **({"b": bias} if bias is not None else {})}
+        self.add_node(o, route, attrs, [(x, natural(xs))], natural(o.shape), weights, packed=packed)
 
     def route_conv_chain(self, o) -> None:
         x = self.arg(o, "x")
@@ -309,12 +323,27 @@ class Routes:
                       natural(o.shape), weights, packed=packed)
 
     # -- matmul ---------------------------------------------------------------------------------------------------------
+    def matmul_form(self, o):
+        """How ``o``'s matmul reads (:func:`.matmul_form.classify`), or a string saying why its shapes make none."""
+        x, y = self.arg(o, "x"), self.arg(o, "y")
+        tx, ty = bool(self.scalar(o, "transpose_x", False)), bool(self.scalar(o, "transpose_y", False))
+        return classify(self.shape_of(x), self.shape_of(y), tx, ty, self.is_const(x), self.is_const(y))
+
+    def matmul_weight(self, o):
+        """(form, the weight as an [n, k] fp16 matrix, how it stays compressed) of a matvec / linear matmul."""
+        form = self.matmul_form(o)
+        cname = o.args["y"] if form.const_side == "y" else o.args["x"]
+        if form.attrs["n"] < 32:
+            raise self.off(o, f"{form.attrs['n']} outputs (the ANE matvec program takes at least 32)")
+        w, packed = self.weight_matrix(o, cname, form.w_transposed, form.attrs["n"], form.attrs["k"])
+        return form, w, packed
+
     def route_matmul(self, o) -> None:
         x, y = self.arg(o, "x"), self.arg(o, "y")
         tx, ty = bool(self.scalar(o, "transpose_x", False)), bool(self.scalar(o, "transpose_y", False))
         xs, ys = self.shape_of(x), self.shape_of(y)
         head = f"matmul '{o.result}' x {xs} y {ys} (transpose_x={tx}, transpose_y={ty})"
-        form = classify(xs, ys, tx, ty, self.is_const(x), self.is_const(y))
+        form = self.matmul_form(o)
         if isinstance(form, str):
             if "route" in form:  # a valid matmul no ANE program computes (matmul_form says so), not a type error
                 raise self.off(o, form, f"{head}: {form}")
@@ -327,11 +356,8 @@ class Routes:
                            "or rows (matvec, linear), a vector times the rows or columns of a matrix (avw, attn_v), "
                            "an outer product of two vectors (outer)")
         if form.kind in ("matvec", "linear"):
-            cname, vname = (y, x) if form.const_side == "y" else (x, y)
-            n, k = form.attrs["n"], form.attrs["k"]
-            if n < 32:
-                raise self.off(o, f"{n} outputs (the ANE matvec program takes at least 32)")
-            w, packed = self.weight_matrix(o, cname, form.w_transposed, n, k)
+            vname = x if form.const_side == "y" else y
+            _, w, packed = self.matmul_weight(o)
             self.add_node(o, form.kind, form.attrs, [(vname, natural(self.shape_of(vname)))], out, {"w": w}, packed=packed)
             return
         a, b = (y, x) if form.swapped else (x, y)

@@ -215,6 +215,13 @@ class _Check:
                 continue
             self.in_file(f, node.get("weights"), blob.get("offset"), (math.prod(blob["shape"]) * _DTYPE_BITS[blob["dtype"]] + 7) // 8, file_size)
         packed = node.get("packed") if isinstance(node.get("packed"), dict) else {}
+        for name, pk in packed.items():  # each compressed weight: its kind and the blobs it is made of
+            parts = {"lut": ("data", "lut"), "sparse": ("data", "nonzero")}.get(pk.get("kind"), ("data", "scale")) \
+                if isinstance(pk, dict) else ()
+            if not isinstance(pk, dict) or pk.get("kind", "blockwise") not in ("blockwise", "lut", "sparse") or \
+                    any(not isinstance(pk.get(p), str) or pk[p] not in blobs for p in parts) or \
+                    (pk.get("offset") is not None and pk.get("offset") not in blobs):
+                self.bad(f"{w}.packed.{name}", "must name its kind (blockwise, lut, sparse) and blobs of the program's weight.bin")
         for name, shape in (node.get("shapes") or {}).items() if isinstance(node.get("shapes"), dict) else []:
             if not _is_shape(shape, self.limits):
                 self.bad(f"{w}.shapes.{name}", f"is {str(shape)[:40]}, not a bounded shape")

@@ -40,6 +40,46 @@ def placement_lines(places: list[dict]) -> list[str]:
     return lines
 
 
+ROW_BYTES = 64  # the ANE lays a tensor's last axis out in rows padded to 64 bytes (ml-ane-transformers; docs/ane.md)
+
+
+def padding(record: dict) -> list[dict]:
+    """The ANE graph's inputs, states and outputs whose last axis is not a whole number of 64-byte rows: name,
+    shape, dtype, the row's bytes and what it is padded to (read defensively: odd fields are skipped)."""
+    nodes = record.get("nodes") if isinstance(record.get("nodes"), list) else []
+    tensors = []
+    for side in ("inputs", "states"):
+        for name, t in (record.get(side) or {}).items() if isinstance(record.get(side), dict) else []:
+            if isinstance(t, dict):
+                tensors.append((name, t.get("shape"), t.get("dtype")))
+    shapes = record.get("output_shapes") if isinstance(record.get("output_shapes"), dict) else {}
+    for name, node in (record.get("outputs") or {}).items() if isinstance(record.get("outputs"), dict) else []:
+        out = nodes[node].get("out") if isinstance(node, int) and 0 <= node < len(nodes) and isinstance(nodes[node], dict) else None
+        tensors.append((name, shapes.get(name), "fp32" if isinstance(out, str) and out.endswith(":fp32") else "fp16"))
+    found = []
+    for name, shape, dtype in tensors:
+        if not (isinstance(shape, list) and shape and all(type(d) is int and d > 0 for d in shape)):
+            continue
+        row = shape[-1] * (4 if dtype == "fp32" else 2)
+        if row % ROW_BYTES:
+            padded = -(-row // ROW_BYTES) * ROW_BYTES
+            found.append({"name": name, "shape": shape, "dtype": dtype or "fp16", "row_bytes": row, "padded_bytes": padded})
+    return found
+
+
+def padding_lines(found: list[dict]) -> list[str]:
+    if not found:
+        return [f"last axes: every input and output's last axis is a whole number of {ROW_BYTES}-byte rows"]
+    lines = [f"last axes not a multiple of {ROW_BYTES} bytes (the ANE pads each row of the last axis to {ROW_BYTES} bytes; "
+             "`layout: channels_first` holds [S, C] as (1, C, 1, S)):"]
+    w = max(len(f["name"]) for f in found)
+    for f in found:
+        waste = 100 * (f["padded_bytes"] - f["row_bytes"]) // f["padded_bytes"]
+        lines.append(f"  {f['name']:<{w}}  {f['dtype']} {f['shape']}: last axis {f['row_bytes']} bytes, padded to "
+                     f"{f['padded_bytes']} ({waste}% of the buffer is padding)")
+    return lines
+
+
 def show_lines(sig: dict) -> list[str]:
     kind = "ANE graph" if sig["kind"] == "ane" else "graph"
     lines = [f"{kind} {sig['graph']}" + (f" ({sig['file']})" if sig.get("file") else "")
@@ -66,10 +106,11 @@ def run(args) -> int:
     functions = _functions(args) if sig["kind"] == "ane" else []
     if len(functions) > 1:  # an ANE graph from a multifunction .mil: shown is its default function
         sig["functions"] = functions
-    places, seq = None, None
+    places = pads = seq = None
     if sig["kind"] == "ane":  # where each node of the shown function runs (MLComputePlan's question)
         _, m = read_manifest_of(args)
         places = sig["placement"] = placements(m["graphs"][args.graph])
+        pads = sig["padding"] = padding(m["graphs"][args.graph])
         seq = m["graphs"][args.graph].get("seq")  # a YAML graph with seq: shown at its first size
         if isinstance(seq, dict):
             sig["seq"] = {"sizes": seq.get("sizes"), "inputs": seq.get("inputs")}
@@ -84,7 +125,8 @@ def run(args) -> int:
             sizes, axes = sig["seq"]["sizes"] or [], sig["seq"]["inputs"] or {}
             lines.insert(1, f"seq: {sizes[0] if sizes else '?'} (default, shown), {', '.join(map(str, sizes[1:]))} "
                             f"({', '.join(f'{n} axis {a}' for n, a in axes.items())}; a run picks the size by the input's shape)")
-        print("\n".join(lines + (placement_lines(places) if places is not None else [])))
+        extra = placement_lines(places) + padding_lines(pads) if places is not None else []
+        print("\n".join(lines + extra))
     return 0
 
 

@@ -128,6 +128,14 @@ def _softmax(x, axis: int, accumulate: str = "fp32"):
         return e / sum16(e, axis % x.ndim)
 
 
+def _tail(y, attrs: dict):
+    """A fused activation (attrs ``act``, ``mode``) on a conv's or matmul's sum, computed before the one rounding."""
+    act = attrs.get("act")
+    if not act:
+        return y
+    return gelu(y, attrs.get("mode") or "EXACT") if act == "gelu" else ACT[act](y)
+
+
 def execute(node, ins: list, accumulate: str = "fp32"):
     """The float32 result of one program on its decoded (flat, row-major) inputs: the MIL
     semantics of the op the route stands for, its sums formed as ``accumulate`` says (module docstring)."""
@@ -147,20 +155,20 @@ def execute(node, ins: list, accumulate: str = "fp32"):
         return ins[0]
     if r == "transpose":
         return np.transpose(ins[0].reshape(a["in_shape"]), a["perm"]).reshape(-1)
-    if r == "conv_act":
+    if r in ("conv_act", "conv1x1"):  # act(W x + b): one program, one rounding (the bias per output channel)
         y = _mm(w["w"], ins[0].reshape(a["cin"], a["h"] * a["w"]), acc)
-        return (gelu(y, a["mode"]) if a["act"] == "gelu" else ACT[a["act"]](y)).reshape(-1)
+        return _tail(y + w["b"][:, None] if "b" in w else y, a).reshape(-1)
     if r == "conv_chain":
         x = ins[0].reshape(a["shapes"][0][0], a["h"] * a["w"])
         for k in range(len(a["shapes"])):
             x = _mm(w[f"w{k}"], x, acc).astype(np.float16).astype(np.float32)  # each stage lands in fp16
         return x.reshape(-1)
-    if r == "conv1x1":
-        return _mm(w["w"], ins[0].reshape(a["cin"], a["h"] * a["w"]), acc).reshape(-1)
     if r == "matvec":
-        return _mm(w["w"], ins[0], acc)
+        y = _mm(w["w"], ins[0], acc)
+        return _tail(y + w["b"] if "b" in w else y, a)
     if r == "linear":
-        return _mm(ins[0].reshape(a["rows"], a["k"]), w["w"].T, acc).reshape(-1)
+        y = _mm(ins[0].reshape(a["rows"], a["k"]), w["w"].T, acc)
+        return _tail(y + w["b"][None, :] if "b" in w else y, a).reshape(-1)
     if r == "avw":
         return _mm(ins[1].reshape(a["r"], a["k"]), ins[0], acc)
     if r == "attn_v":

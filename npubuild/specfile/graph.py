@@ -36,6 +36,7 @@ class ResolvedGraph:
     lines: dict = field(default_factory=dict)
     metadata: dict = field(default_factory=dict)  # the spec's metadata: author, version, license, description
     descriptions: dict = field(default_factory=dict)  # input / output name -> its text (metadata: inputs / outputs)
+    ane_options: dict = field(default_factory=dict)  # compress / layout of an ane graph (npubuild.specfile.ane_storage_keys)
     states: dict = field(default_factory=dict)  # name -> model.StateDecl: an ane graph's iOS18 states, read like inputs
     seq: dict | None = None  # {"sizes": [default, ...], "inputs": input -> axis}: the graph at its first size (ane)
     variants: dict = field(default_factory=dict)  # size -> this graph resolved at that seq size (the sizes after the first)
@@ -181,4 +182,5 @@ def resolve_graph(g, err: Callable[[int, str], None]) -> ResolvedGraph | None:
         descriptions={**(getattr(g, "metadata", None) or {}).get("inputs", {}),
                       **(getattr(g, "metadata", None) or {}).get("outputs", {})},
         states=dict(states),
+        ane_options=dict(getattr(g, "ane_options", None) or {}),
     )

@@ -28,6 +28,7 @@ from .pinned import pinned_sources
 from .positions import attr_error_line
 from .yamlfile import load_file
 from .yamlnode import Node
+from .ane_storage_keys import graph_ane_options
 from .metadata_keys import check_metadata_names, graph_metadata
 from .xdna_keys import xdna_body, xdna_devices
 from .ane_keys import graph_seq, graph_states, model_entries, model_problems, names_seq, resolve_sizes, seq_shape
@@ -42,7 +43,8 @@ RestrictionChecks = Mapping[str, Callable[[str, list, dict, str], "list[str]"]]
 GraphChecks = Mapping[str, Callable[[object], "list[tuple[int, str]]"]]
 
 KERNEL_KEYS = ("op", "dtype", "attrs", "shapes", "targets", "device", "xdna_body", "sources", "doc")
-GRAPH_KEYS = ("inputs", "params", "constants", "state", "seq", "nodes", "outputs", "targets", "device", "doc", "metadata")
+GRAPH_KEYS = ("inputs", "params", "constants", "state", "seq", "nodes", "outputs", "targets", "device", "doc", "metadata",
+              "compress", "layout")
 NODE_KEYS = ("op", "inputs", "attrs", "dtype")
 TENSOR_KEYS = ("shape", "dtype")
 CONSTANT_KEYS = ("shape", "dtype", "value", "file")
@@ -444,7 +446,8 @@ def _graph(ctx: _Ctx, name: str, node: Node, line: int, default_targets, base_di
         return None  # a missing/misspelt section: every read of its tensors would be "unknown"
     metadata = check_metadata_names(ctx, metadata, inputs, outputs, what)
     return GraphSpec(name, ctx.file, line, inputs, params, constants, nodes, outputs, output_lines, targets, rejected, device,
-                     metadata, states, seq if seq_dims else None, seq_dims)
+                     metadata, states, seq if seq_dims else None, seq_dims,
+                     graph_ane_options(ctx, node, what, targets, constants))
 
 
 def _node(ctx: _Ctx, gwhat: str, name: str, nnode: Node, line: int) -> NodeDecl | None:

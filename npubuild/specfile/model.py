@@ -79,6 +79,8 @@ class GraphSpec:
     states: dict = field(default_factory=dict)  # name -> StateDecl (ane graphs: iOS18 states)
     seq: tuple | None = None  # the sizes an input dimension written 'seq' takes (ane graphs: EnumeratedShapes)
     seq_dims: dict = field(default_factory=dict)  # input -> the axis its shape names 'seq' (declared at seq[0])
+    # an ane graph's compress: {constant: (settings, line)} and layout: (name, line) (npubuild.specfile.ane_storage_keys)
+    ane_options: dict = field(default_factory=dict)
 
 
 @dataclass
