@@ -48,6 +48,10 @@ def graph_states(ctx, holder: Node, targets, what: str, shape, rejected: set) ->
             ctx.err(line, f"{swhat} has no shape; add shape: [..]")
             continue
         dims = shape(snode_shape, f"shape of {swhat}")
+        if dims is not None and 0 in dims:  # a Core ML state holds data: every dimension at least 1
+            ctx.err(snode_shape.line, f"shape of {swhat} must be a list of positive integers such as [8, 64]; got "
+                                      f"{list(dims)}")
+            dims = None
         unode = snode.value.get("update")
         if unode is not None and not isinstance(unode.value, str):
             ctx.err(unode.line, f"{swhat}: update must name the node whose value is written back into the state, "
