@@ -445,9 +445,16 @@ def _graph(ctx: _Ctx, name: str, node: Node, line: int, default_targets, base_di
     if "inputs" not in node.value or typos & {"params", "constants"}:
         return None  # a missing/misspelt section: every read of its tensors would be "unknown"
     metadata = check_metadata_names(ctx, metadata, inputs, outputs, what)
+    ane_options = graph_ane_options(ctx, node, what, targets, constants)
+    if "layout" in ane_options and (states or "seq" in node.value):
+        # the channels-first rewrite holds the graph's inputs, outputs and nodes; a state's buffer and the
+        # per-size plans of seq: are laid out as declared
+        ctx.err(node.key_line("layout"), f"{what}: layout: {ane_options['layout'][0]} does not combine with "
+                                         f"{'state:' if states else 'seq:'}; declare the tensors as (1, C, 1, S) yourself, "
+                                         "or drop layout")
+        return None
     return GraphSpec(name, ctx.file, line, inputs, params, constants, nodes, outputs, output_lines, targets, rejected, device,
-                     metadata, states, seq if seq_dims else None, seq_dims,
-                     graph_ane_options(ctx, node, what, targets, constants))
+                     metadata, states, seq if seq_dims else None, seq_dims, ane_options)
 
 
 def _node(ctx: _Ctx, gwhat: str, name: str, nnode: Node, line: int) -> NodeDecl | None:
