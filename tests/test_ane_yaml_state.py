@@ -135,6 +135,17 @@ def test_bad_state_entries_are_one_message_at_their_line(project, state, line, w
     assert not (p.artifacts / "ane").exists()
 
 
+def test_a_state_with_the_channels_first_layout_is_one_message(project):
+    """layout: channels_first rewrites the graph's inputs, outputs and nodes, not a state's buffer: refused at the
+    layout line rather than built wrong."""
+    text = KV_DECODE.replace("    targets: [ane]\n", "    targets: [ane]\n    layout: channels_first\n", 1)
+    p = project(graphs=text)
+    r = p.doit("build", check=False)
+    said = (r.out + r.err).strip().splitlines()
+    assert r.rc != 0 and len(said) == 1 and said[0].startswith("specs/graphs/g.yaml:5: "), said
+    assert "layout: channels_first does not combine with state:" in said[0]
+
+
 def test_state_on_a_graph_without_ane_is_refused(project):
     p = project(graphs="""
 graphs:

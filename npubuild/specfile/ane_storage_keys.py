@@ -111,3 +111,15 @@ def _shape_problem(s: dict, shape: tuple) -> str | None:
     if s["kind"] == "palettize" and s["granularity"] == "per_grouped_channel" and n % s["group_size"]:
         return f"group_size {s['group_size']} does not divide the {n} output channels (axis 1 of {list(shape)})"
     return None
+
+
+def layout_combines(ctx, node: Node, what: str, ane_options: dict, states: dict) -> bool:
+    """False (and one message at the layout line) when ``layout:`` meets ``state:`` or ``seq:``: the channels-first
+    rewrite holds the graph's inputs, outputs and nodes, while a state's buffer and the per-size plans of seq: are
+    laid out as declared."""
+    if "layout" not in ane_options or not (states or "seq" in node.value):
+        return True
+    ctx.err(node.key_line("layout"), f"{what}: layout: {ane_options['layout'][0]} does not combine with "
+                                     f"{'state:' if states else 'seq:'}; declare the tensors as (1, C, 1, S) yourself, "
+                                     "or drop layout")
+    return False

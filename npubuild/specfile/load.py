@@ -28,7 +28,7 @@ from .pinned import pinned_sources
 from .positions import attr_error_line
 from .yamlfile import load_file
 from .yamlnode import Node
-from .ane_storage_keys import graph_ane_options
+from .ane_storage_keys import graph_ane_options, layout_combines
 from .metadata_keys import check_metadata_names, graph_metadata
 from .xdna_keys import xdna_body, xdna_devices
 from .ane_keys import graph_seq, graph_states, model_entries, model_problems, names_seq, resolve_sizes, seq_shape
@@ -446,12 +446,7 @@ def _graph(ctx: _Ctx, name: str, node: Node, line: int, default_targets, base_di
         return None  # a missing/misspelt section: every read of its tensors would be "unknown"
     metadata = check_metadata_names(ctx, metadata, inputs, outputs, what)
     ane_options = graph_ane_options(ctx, node, what, targets, constants)
-    if "layout" in ane_options and (states or "seq" in node.value):
-        # the channels-first rewrite holds the graph's inputs, outputs and nodes; a state's buffer and the
-        # per-size plans of seq: are laid out as declared
-        ctx.err(node.key_line("layout"), f"{what}: layout: {ane_options['layout'][0]} does not combine with "
-                                         f"{'state:' if states else 'seq:'}; declare the tensors as (1, C, 1, S) yourself, "
-                                         "or drop layout")
+    if not layout_combines(ctx, node, what, ane_options, states):
         return None
     return GraphSpec(name, ctx.file, line, inputs, params, constants, nodes, outputs, output_lines, targets, rejected, device,
                      metadata, states, seq if seq_dims else None, seq_dims, ane_options)
