@@ -76,6 +76,12 @@ class _Rows:
         )
         b.vector_ops.add(("transfer_write", MLIR_TYPE[self.dt], b.lanes))
 
+    def write_norm(self, y: str, iv: str, center: bool) -> None:
+        """A norm's lanes ``y`` (already times gamma) plus beta when ``center`` (layer_norm), written."""
+        if center:
+            y = self.f("addf", y, self.read(self.b.in_args[2], self.b.inst.inputs[2].shape, iv, row=False))
+        self.write(y, iv)
+
     def narrow(self, t: str) -> str:
         """The f32 lanes ``t`` rounded to bf16 (``vector<16xbf16>``)."""
         return self.b.op(f"arith.truncf {t} : {F} to bf16")
@@ -241,10 +247,7 @@ def emit_norm(inst: KernelInstance, lanes: int) -> VectorBuilder:
         rs = r.split(rs)
 
         def store(iv, _):
-            y = r.product(r.times(centred(iv), rs), r.read(g, p_shape, iv, row=False))
-            if center:
-                y = r.f("addf", y, r.read(b.in_args[2], p_shape, iv, row=False))
-            r.write(y, iv)
+            r.write_norm(r.product(r.times(centred(iv), rs), r.read(g, p_shape, iv, row=False)), iv, center)
 
         r.fold("", store, None)
     return b
@@ -300,10 +303,7 @@ def emit_norm_bf16_products(inst: KernelInstance, lanes: int) -> VectorBuilder:
         def store(iv, _):
             v = r.read(b.out_arg if center else x, shape, iv)
             t = r.widen(r.narrow(r.f("addf", r.f("mulf", v, hi), r.f("mulf", v, lo))))
-            y = r.f("mulf", t, r.read(g, p_shape, iv, row=False))
-            if center:
-                y = r.f("addf", y, r.read(b.in_args[2], p_shape, iv, row=False))
-            r.write(y, iv)
+            r.write_norm(r.f("mulf", t, r.read(g, p_shape, iv, row=False)), iv, center)
 
         r.fold("", store, None)
     return b
