@@ -23,6 +23,7 @@ import gc
 import os
 import signal
 import sys
+import threading
 from pathlib import Path
 
 from doit.tools import config_changed
@@ -62,6 +63,13 @@ def _interrupt_hook(exc_type, exc, tb, _default=sys.excepthook):
     if issubclass(exc_type, KeyboardInterrupt):
         if not ProgressReporter.interrupt_said:
             sys.stderr.write("npubuild: interrupted\n")
+        if threading.active_count() > 1:
+            # a worker thread may still be inside a compile holding MLIR binding objects: finalising the
+            # interpreter under it can abort the process (nanobind's decref_check without the GIL), so the
+            # state doit saved is final and the process ends here, as interrupted
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(130)
         return
     _default(exc_type, exc, tb)
 
