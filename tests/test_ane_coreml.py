@@ -517,3 +517,32 @@ def test_ane_compare_reports_differences_and_failures(built, capsys):
     assert ane_compare.errors(np.array([np.nan, 1], np.float16), np.array([0, 1], np.float16))[1] is None
     with pytest.raises(UserError, match="no ANE graph"):
         ane_compare.compare_graph(rt, "nope", fake_coreml_predict)
+
+
+def test_no_progress_bar_escapes_a_stderr_another_task_swapped_in():
+    """doit's Python actions swap sys.stderr for the whole process while a task runs; on a threaded build a
+    coremltools pass pipeline could start its tqdm bar on another task's stream, outside quiet()'s per-thread
+    capture. Once npubuild has loaded coremltools its pipelines draw no bar, whatever sys.stderr is."""
+    import io
+    import sys
+
+    from npubuild.ane.coreml import coremltools
+    from npubuild.ane.ct_quiet import one_at_a_time
+
+    ct, mb, types, _ = coremltools()
+
+    def convert():
+        @mb.program(input_specs=[mb.TensorSpec(shape=(1, 4), dtype=types.fp32)])
+        def prog(x):
+            return mb.relu(x=x)
+
+        other, real = io.StringIO(), sys.stderr
+        sys.stderr = other  # what a task's stream swap looks like from this thread
+        try:
+            ct.convert(prog, convert_to="milinternal")
+        finally:
+            sys.stderr = real
+        return other.getvalue()
+
+    said = one_at_a_time(convert)
+    assert "Running MIL" not in said and "passes/s" not in said, said

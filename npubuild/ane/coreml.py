@@ -41,7 +41,7 @@ from pathlib import Path
 from ..core.errors import UserError
 from ..core.fsio import sha256_file
 from ..ops.lazy_numpy import np
-from .ct_quiet import quiet  # noqa: F401 - coremltools' lock and quiet stderr, used here and by callers
+from .ct_quiet import no_progress_bars, quiet  # noqa: F401 - coremltools' lock and quiet stderr, used here and by callers
 from .metadata import DATA, MODEL_FILE  # noqa: F401 - where a package's spec is, here and for callers
 
 PACKAGE = "model.mlpackage"
@@ -66,6 +66,8 @@ def coremltools():
         from coremltools.converters.mil import Builder as mb
         from coremltools.converters.mil import mil
         from coremltools.converters.mil.mil import types
+
+        no_progress_bars()
     return ct, mb, types, mil
 
 

@@ -14,6 +14,7 @@ thread's writes to that thread's capture buffer when it has one, else to the str
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import logging
 import sys
@@ -77,3 +78,16 @@ def one_at_a_time(fn, *args):
     from start to end, outside :func:`quiet` too."""
     with _LOCK:
         return fn(*args)
+
+
+def no_progress_bars() -> None:
+    """Disable the tqdm bars coremltools' MIL pass pipelines draw (PassPipelineManager.apply_pipeline). A bar
+    writes to whatever ``sys.stderr`` is when it starts, and doit's Python actions swap ``sys.stderr`` for the
+    whole process while a task runs; on a threaded build a bar could start on another task's stream and
+    escape :func:`quiet`'s per-thread capture. A build never wants them."""
+    from coremltools.converters.mil.mil.passes import pass_pipeline
+
+    if not getattr(pass_pipeline.tqdm, "npubuild_disabled", False):
+        bars = functools.partial(pass_pipeline.tqdm, disable=True)
+        bars.npubuild_disabled = True
+        pass_pipeline.tqdm = bars
