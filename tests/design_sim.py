@@ -138,6 +138,27 @@ def dims_indices(dims, length: int) -> np.ndarray:
     return idx
 
 
+def padded_indices(dims, pads, length: int) -> np.ndarray:
+    """What a mem tile's MM2S BD with ``padDimensions`` streams, as buffer indices (-1: a zero the DMA adds):
+    dimension ``d`` runs over ``before + size + after`` positions, and a position is data only when every
+    dimension is inside its ``size`` (then at ``sum((i - before) * stride)``), as mlir-aie's
+    memtile_padding_test.mlir pads a 61x56 read to 64x64 (2 rows before, 1 after, 4 columns either side).
+    The padded volume must be the BD's ``len`` (the padded FIFO's object: createMemTileDMA); every
+    dimension, the outermost included, wraps at its size (a padded BD has at most 3, each with a wrap field)."""
+    if len(pads) != len(dims) or len(dims) > 3:
+        raise SimError(f"padDimensions {list(pads)} for dimensions {list(dims)}")
+    idx = np.zeros(1, np.int64)
+    data = np.ones(1, bool)
+    for (size, stride), (before, after) in zip(dims, pads):
+        pos = np.arange(before + size + after) - before
+        inside = (pos >= 0) & (pos < size)
+        idx = (idx[:, None] + np.where(inside, pos, 0)[None, :] * stride).ravel()
+        data = (data[:, None] & inside[None, :]).ravel()
+    if idx.size != length:
+        raise SimError(f"padDimensions stream {idx.size} elements, the BD moves {length}")
+    return np.where(data, idx, -1)
+
+
 def pattern_indices(offset: int, sizes, strides) -> np.ndarray:
     """Element indices a 4-D DMA pattern visits, in order (outermost first)."""
     idx = np.full(tuple(sizes), offset, dtype=np.int64)

@@ -45,13 +45,14 @@ import numpy as np
 
 from npubuild.ops.gemm_layout import subtile, unsubtile
 
-from .design_sim import SimError, dims_indices, link_bds, link_bounds_error, pattern_indices
+from .design_sim import SimError, dims_indices, link_bds, link_bounds_error, padded_indices, pattern_indices
 
 _TILE = re.compile(r"%(shim|mem|core)_(\d+)_(\d+)")
 _FIFO = re.compile(
-    r"aie\.objectfifo @(\w+)\((%\w+)(?: dimensionsToStream \[([^\]]*)\])?, \{([^}]*)\}, (\d+) : i32\) : "
-    r"!aie\.objectfifo<memref<([\dx]+)x(i8|i32|bf16|f32)>>"
+    r"aie\.objectfifo @(\w+)\((%\w+)(?: dimensionsToStream \[([^\]]*)\])?, \{([^}]*)\}, (\d+) : i32\)"
+    r"(?: \{padDimensions = #aie<bd_pad_layout_array\[([^\]]*)\]>\})? : !aie\.objectfifo<memref<([\dx]+)x(i8|i32|bf16|f32)>>"
 )
+_PAD = re.compile(r"<const_pad_before = (\d+), const_pad_after = (\d+)>")
 _DIM = re.compile(r"<size = (\d+), stride = (\d+)>")
 _CONSUMER = re.compile(r"(%\w+)(?: dimensionsFromStream \[([^\]]*)\])?")
 _LINK = re.compile(r"aie\.objectfifo\.link \[([^\]]*)\] -> \[([^\]]*)\] \(\[([^\]]*)\] \[([^\]]*)\]\)")
@@ -85,9 +86,10 @@ def parse(text: str) -> dict:
             "consumers": [t for t, _ in consumers],
             "from_dims": {t: fd for t, fd in consumers if fd},  # consumer tile -> its dimensionsFromStream
             "depth": int(m.group(5)),
-            "elems": prod(int(x) for x in m.group(6).split("x")),
-            "dtype": m.group(7),
+            "elems": prod(int(x) for x in m.group(7).split("x")),
+            "dtype": m.group(8),
             "dims": dims,
+            "pads": [(int(a), int(b)) for a, b in _PAD.findall(m.group(6) or "")],
         }
     links = []
     for m in _LINK.finditer(text):
@@ -160,6 +162,9 @@ def verify_links(d: dict) -> None:
 def _link_slices(kind: str, children: list[str], offsets: list[int], parent: str, fifos: dict) -> list[tuple[int, int]]:
     """(offset, length) of each child's buffer descriptor on the parent's mem-tile object: design_sim.link_bds,
     shared with the streamed designs' model."""
+    if kind == "plain" and fifos[children[0]]["elems"] != fifos[parent]["elems"] and not fifos[children[0]]["pads"]:
+        # the mem tile would keep the larger object and move each side's own size: never what a design means
+        raise SimError(f"plain link @{parent} -> @{children[0]} of unequal objects without padDimensions")
     return link_bds(kind, children, offsets, fifos[parent]["elems"], [fifos[c]["elems"] for c in children])
 
 
@@ -233,6 +238,15 @@ def run(text: str, a_codes, b_codes, mmul: tuple[int, int, int], call=None) -> n
                 written[idx] += 1
                 at += n
             for child, (off, n) in zip(outs, bds):  # MM2S: the child's dimensionsToStream over its slice
+                if fifos[child]["pads"]:  # its padDimensions add zeros as it streams (padded_indices: -1)
+                    idx = padded_indices(fifos[child]["dims"], fifos[child]["pads"], fifos[child]["elems"])
+                    data = idx >= 0
+                    if (written[idx[data]] != 1).any():
+                        raise SimError(f"@{child} reads elements of @{parent}'s object its input never wrote")
+                    out = np.zeros(idx.size, obj.dtype)
+                    out[data] = buf[idx[data]]
+                    objects[child].append(out)
+                    continue
                 idx = off + dims_indices(fifos[child]["dims"], n)
                 if (written[idx] != 1).any():
                     raise SimError(f"@{child} reads elements of @{parent}'s object written {sorted(set(written[idx]) - {1})} times")

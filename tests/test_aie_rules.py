@@ -69,6 +69,17 @@ JOIN = "aie.objectfifo.link [@y_r0, @y_r1] -> [@y_shim] ([0, 1024] [])"
 X_DMA = "aiex.npu.dma_memcpy_nd(%x[0, 0, 0, 0][1, 1, 1, 2048][0, 0, 0, 1]) {id = 1 : i64, metadata = @x_shim}"
 
 
+Y_R0 = "aie.objectfifo @y_r0(%core_0_2, {%mem_0_1}, 2 : i32) : !aie.objectfifo<memref<1024xf32>>"
+
+
+def _padded(line: str, dims: str, pads) -> str:
+    """A FIFO line given ``dimensionsToStream`` (none when ``dims`` is empty) and ``padDimensions``."""
+    if dims:
+        line = line.replace("%mem_0_1,", f"%mem_0_1 dimensionsToStream {dims},", 1)
+    arr = ", ".join(f"<const_pad_before = {b}, const_pad_after = {a}>" for b, a in pads)
+    return line.replace("2 : i32) :", f"2 : i32) {{padDimensions = #aie<bd_pad_layout_array[{arr}]>}} :", 1)
+
+
 def _dma(offsets, sizes, strides, bd=1, arg="x", ty="f32", n=2048):
     """A dma_memcpy_nd of %x (BASE's input) with another pattern (and, for the element-width cases, type)."""
     return (f"aiex.npu.dma_memcpy_nd(%{arg}[{', '.join(map(str, offsets))}][{', '.join(map(str, sizes))}]"
@@ -115,6 +126,28 @@ CASES = {
     "bd-length-4-bytes": ("bad_bd_assignments.mlir: a BD length that is no whole number of 32-bit words",
                           [(X_R0, X_R0.replace("1024xf32", "1023xi8"))],
                           "transfer length must be multiple of 4 (i.e., represent 4 byte aligned address)"),
+    "bd-pad-needs-dims": ("DMABDOp::verify: padding without dimensions",
+                          [(X_R0, _padded(X_R0, "", [(0, 0)]))],
+                          "Padding requires n-d data layouts expressed as wrap(s) and stride(s)."),
+    "bd-pad-memtile": ("bad-13.mlir: padding on a compute tile's BD",
+                       [(Y_R0, _padded(Y_R0, "[<size = 1024, stride = 1>]", [(0, 0)]).replace("%core_0_2,", "%core_0_2 dimensionsToStream [<size = 1024, stride = 1>],"))],
+                       "Padding is only supported by memtile dma bds."),
+    "bd-pad-dims-count": ("bad-15.mlir: one padding for three dimensions",
+                          [(X_R0, _padded(X_R0, "[<size = 8, stride = 128>, <size = 128, stride = 1>]", [(0, 0)]))],
+                          "Mismatch number of dimensions between padding(s) and wrap(s) and stride(s)."),
+    "bd-pad-exceeds-len": ("nd-dma-pad-exceeds-len.mlir: the padded volume beyond the BD's len",
+                           [(X_R0, _padded(X_R0, "[<size = 2, stride = 512>, <size = 512, stride = 1>]", [(1, 0), (0, 0)]))],
+                           "Data exceeds len after padding."),
+    "bd-pad-inner-before": ("nd-dma-bad-pad.mlir: 1 bf16 of padding before is half a 32-bit word",
+                            [(X_R0, _padded(X_R0, "[<size = 1021, stride = 1>]", [(1, 2)]).replace("1024xf32", "1024xbf16"))],
+                            "Inner-most padding-before count must result in padding in 32-bit words."),
+    "bd-pad-inner-after": ("nd-dma-bad-pad.mlir's padding-after twin",
+                           [(X_R0, _padded(X_R0, "[<size = 1021, stride = 1>]", [(2, 1)]).replace("1024xf32", "1024xbf16"))],
+                           "Inner-most padding-after count must result in padding in 32-bit words."),
+    "bd-pad-field": ("the mem-tile BD's 4-bit d2 zero-after field: 16 does not fit",
+                     [(X_R0, _padded(X_R0, "[<size = 1, stride = 1024>, <size = 1, stride = 8>, <size = 8, stride = 1>]",
+                                     [(0, 16), (0, 0), (0, 0)]))],
+                     "a padding of 16 on BD dimension d2 does not fit its 4-bit zero-after field"),
     "link-join-and-distribute": ("objectfifo_bad_link.mlir, 1st case",
                                  [(JOIN, "aie.objectfifo.link [@y_r0, @y_r1] -> [@x_r0, @x_r1] ([0, 1024] [0, 1024])")],
                                  "ObjectFifoLinkOp does not support 'join' and 'distribute' at the same time"),

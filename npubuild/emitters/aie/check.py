@@ -203,13 +203,14 @@ def transfer_problems(t, b, dev: Device) -> list[str]:
 
 
 def link_target(ln, fifos: dict) -> str:
-    """The FIFO of a link whose buffers the mem tile holds (mlir-aie: the larger one)."""
+    """The FIFO of a link whose buffers the mem tile holds (mlir-aie createObjectFifoElements: the larger one;
+    the input of a plain link whose output is padded, the padding being added as the output streams)."""
     if ln.kind == "join":
         return ln.outs[0]
     if ln.kind == "distribute":
         return ln.ins[0]
     src, dst = fifos[ln.ins[0]], fifos[ln.outs[0]]
-    return ln.ins[0] if src.bytes >= dst.bytes else ln.outs[0]
+    return ln.ins[0] if src.bytes >= dst.bytes or dst.pads else ln.outs[0]
 
 
 def dims_max_index(dims) -> int:

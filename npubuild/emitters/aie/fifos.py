@@ -28,6 +28,9 @@ class Fifo:
     shape: tuple[int, ...]  # of one object
     dtype: str
     dims: tuple[tuple[int, int], ...] = ()  # (size, stride), outermost first
+    # (const_pad_before, const_pad_after) per entry of ``dims``: zeros the mem tile's MM2S adds around what
+    # ``dims`` reads (``padDimensions``; see :func:`fifo_line`)
+    pads: tuple[tuple[int, int], ...] = ()
 
     @property
     def elems(self) -> int:
@@ -102,10 +105,21 @@ def _dims(f: Fifo) -> str:
     return " dimensionsToStream [" + ", ".join(f"<size = {sz}, stride = {st}>" for sz, st in f.dims) + "]"
 
 
+def _pads(f: Fifo) -> str:
+    """``padDimensions`` as mlir-aie's tests write it on a mem tile's output FIFO
+    (test/objectFifo-stateful-transform/data_movement_patterns/link/link_via_shared_mem_padDimensions.mlir:
+    a smaller input linked to a larger padded output; dma_transformations/memtile_padding_test.mlir)."""
+    if not f.pads:
+        return ""
+    pads = ", ".join(f"<const_pad_before = {b}, const_pad_after = {a}>" for b, a in f.pads)
+    return f" {{padDimensions = #aie<bd_pad_layout_array[{pads}]>}}"
+
+
 def fifo_line(f: Fifo) -> str:
     ty = memref_type(f.shape, f.dtype)
     ends = ", ".join(tile_name(t) for t in f.consumers)
-    return f"    aie.objectfifo @{f.name}({tile_name(f.producer)}{_dims(f)}, {{{ends}}}, {f.depth} : i32) : !aie.objectfifo<{ty}>"
+    return (f"    aie.objectfifo @{f.name}({tile_name(f.producer)}{_dims(f)}, {{{ends}}}, {f.depth} : i32){_pads(f)} : "
+            f"!aie.objectfifo<{ty}>")
 
 
 def link_line(ln: Link) -> str:

@@ -8,6 +8,15 @@ take **different N-tiles** and A, padded once to ``tm`` rows, is shared:
   cores of columns ``2 i`` and ``2 i + 1`` (4 on a one-column design), with whole_array.py's A
   ``dimensionsToStream``. A broadcast from one mem tile to 8 cores of several columns is whole_array.py's
   8-column ``A_L2L1`` (every core of a row, from the mem tile of column ``2 row``).
+  **One row of A** (M = 1, a decode step) leaves DDR unpadded: ``A_L3L2_i`` carries ``tk`` elements per
+  K-block and the mem tile's MM2S adds the zero rows as it streams ``A_L2L1_i`` (``padDimensions``, a
+  smaller input linked to a larger padded output: mlir-aie
+  test/objectFifo-stateful-transform/data_movement_patterns/link/link_via_shared_mem_padDimensions.mlir,
+  whose mem tile keeps the input's smaller buffers). The pattern is 3-D, as the AIE-ML mem-tile BD pads
+  only its 3 inner dimensions: ``[<1, tk>, <tk / s, s>, <s, 1>]`` with pads ``[(0, tm / r - 1), (0, 0),
+  (0, (r - 1) s)]`` gives, per K-block, the ``s`` values of row 0 followed by the ``r - 1`` zero rows of
+  each ``r x s`` sub-tile, then the ``tm / r - 1`` all-zero row blocks: mm.cc's sub-tiled A of a
+  ``tm x tk`` tile whose rows 1.. are zero. Several rows are padded by the runtime, as before.
 * B: ``B_L3L2_c`` shim -> mem tile, **distributed** (link offsets ``tk*tn*row``) to the column's 4 cores
   ``B_L2L1_c_row``, each with whole_array.py's B ``dimensionsToStream``. A distribute link with offsets:
   whole_array.py's ``A_L3L2 -> A_L2L1`` with fewer than 4 columns, and
@@ -37,6 +46,7 @@ from ...ops.gemm_layout import cdiv
 from .check import Layout, layout_problems
 from .design import HostBuffer, Transfer
 from .fifos import Fifo, Link
+from .rules_check import pad_problems
 from .frame import Wait
 from .gemm_whole import (
     DEPTH, PLACER, ROWS, TILE_K, TILE_MULTIPLES, WIDTHS, WholeArray, call_cost, core_bytes, effective_bf16_mmul, sequence_problems,
@@ -77,6 +87,21 @@ class Gemv(WholeArray):
     def a_column(self, i: int) -> int:
         return A_SPAN * i
 
+    @property
+    def a_rows(self) -> int:
+        """Rows of A each A transfer sends: one row is padded to ``tm`` by the mem tile, more by the runtime."""
+        return 1 if max(self.m, 1) == 1 else self.tm
+
+    @property
+    def a_stream(self) -> tuple[tuple, tuple]:
+        """(dimensionsToStream, padDimensions) of ``A_L2L1``: whole_array.py's A pattern over a padded tile,
+        or the padding pattern of one row (module docstring)."""
+        r, s, _ = self.mmul
+        m, k = self.tm, self.tk
+        if self.a_rows == m:
+            return ((m // r, r * k), (k // s, s), (r, k), (s, 1)), ()
+        return ((1, k), (k // s, s), (s, 1)), ((0, m // r - 1), (0, 0), (0, (r - 1) * s))
+
     def core_fifos(self, col: int, row: int) -> tuple[str, str, str]:
         return f"A_L2L1_{col // A_SPAN}", f"B_L2L1_{col}_{row}", self.c_l1(col, row)
 
@@ -84,16 +109,16 @@ class Gemv(WholeArray):
     def fifos(self) -> list[Fifo]:
         r, s, t = self.mmul
         m, k, n = self.tm, self.tk, self.tn
-        a_dims = ((m // r, r * k), (k // s, s), (r, k), (s, 1))  # whole_array.py A_L2L1 dims
+        a_dims, a_pads = self.a_stream
         b_dims = ((k // s, s * n), (n // t, t), (s, n), (t, 1))  # whole_array.py B_L2L1 dims
         c_dims = ((m // r, r * n), (r, t), (n // t, r * t), (t, 1))  # whole_array.py C_L2L3 dims, per join input
         out: list[Fifo] = []
         for i in range(self.a_shims):
             c0 = self.a_column(i)
             cols = range(c0, min(self.cols, c0 + A_SPAN))
-            out.append(Fifo(f"A_L3L2_{i}", PLACER.shim(c0), (PLACER.mem(c0),), DEPTH, (m * k,), self.in_dtype))
+            out.append(Fifo(f"A_L3L2_{i}", PLACER.shim(c0), (PLACER.mem(c0),), DEPTH, (self.a_rows * k,), self.in_dtype))
             cons = tuple(self.core_tile(c, row) for c in cols for row in range(ROWS))
-            out.append(Fifo(f"A_L2L1_{i}", PLACER.mem(c0), cons, DEPTH, (m, k), self.in_dtype, a_dims))
+            out.append(Fifo(f"A_L2L1_{i}", PLACER.mem(c0), cons, DEPTH, (m, k), self.in_dtype, a_dims, a_pads))
         for c in range(self.cols):
             out.append(Fifo(f"B_L3L2_{c}", PLACER.shim(c), (PLACER.mem(c),), DEPTH, (ROWS * k * n,), self.in_dtype))
             for row in range(ROWS):
@@ -118,19 +143,24 @@ class Gemv(WholeArray):
         for c in range(cols):
             out.append(Transfer(2, f"C_L2L3_{c}", c, c * ROWS * n, (self.n_tiles, ROWS, m, n), (cols * ROWS * n, n, np_, 1), 0, True))
             if c % A_SPAN == 0:
-                out.append(Transfer(0, f"A_L3L2_{c // A_SPAN}", c, 0, (self.n_tiles, self.k_blocks, m, k), (0, k, kp, 1), 1, False))
+                out.append(Transfer(0, f"A_L3L2_{c // A_SPAN}", c, 0, (self.n_tiles, self.k_blocks, self.a_rows, k),
+                                    (0, k, kp, 1), 1, False))
             for t in range(self.n_tiles):
                 out.append(Transfer(1, f"B_L3L2_{c}", c, (t * cols + c) * ROWS * n, (self.k_blocks, ROWS, k, n),
                                     (k * np_, n, np_, 1), 2 + t, False))
         return out + [Wait(f"C_L2L3_{c}") for c in range(cols)]
 
     def header_streams(self) -> str:
-        return ("streams (GEMV): A padded to one tile of rows, broadcast from the mem tile of every second column to "
+        pad = "one row of A padded to a tile by the mem tile" if self.a_rows < self.tm else "A padded to one tile of rows"
+        return (f"streams (GEMV): {pad}, broadcast from the mem tile of every second column to "
                 "the 8 cores of two columns; B distributed over each column's 4 cores (a different N-tile per core "
                 "row); C joined per column; mem-tile dimensionsToStream does the sub-tiling")
 
     def abi(self) -> dict:
-        return {**super().abi(), "variant": "gemv", "core_rows": ROWS}
+        abi = {**super().abi(), "variant": "gemv", "core_rows": ROWS}
+        if self.a_rows < self.tm:  # the host buffer keeps its zeroed rows; only row 0 crosses to the array
+            abi["padding"] = {**abi["padding"], "m": "mem tile (padDimensions): the DMA reads row 0 of a's buffer"}
+        return abi
 
 
 def gemv_problems(w: Gemv) -> list[str]:
@@ -152,7 +182,9 @@ def gemv_problems(w: Gemv) -> list[str]:
     expect = {}
     per_core = w.tiles_per_core * w.k_blocks
     for i in range(w.a_shims):
-        expect[f"A_L3L2_{i}"] = per_core * fifos[f"A_L2L1_{i}"].elems
+        expect[f"A_L3L2_{i}"] = per_core * fifos[f"A_L3L2_{i}"].elems
+        if fifos[f"A_L2L1_{i}"].pads:  # the padding is written into the mem tile's BD fields: what fits them
+            p += pad_problems(f"@A_L2L1_{i}", fifos[f"A_L2L1_{i}"], "mem", fifos[f"A_L2L1_{i}"].elems)
     for c in range(w.cols):
         expect[f"B_L3L2_{c}"] = ROWS * per_core * fifos[f"B_L2L1_{c}_0"].elems
         expect[f"C_L2L3_{c}"] = ROWS * w.tiles_per_core * fifos[w.c_l1(c, 0)].elems

@@ -74,6 +74,29 @@ _ALL = (
     Rule("bd-length-4-bytes", f"DMABDOp::verify ({AIE})",
          "'aie.dma_bd' op transfer length must be multiple of 4 (i.e., represent 4 byte aligned address)",
          "bad_bd_assignments.mlir (its memref<128xi16> BD of length 129)"),
+    # ---- padDimensions: the zero padding a mem tile's MM2S buffer descriptor adds ----
+    Rule("bd-pad-needs-dims", f"DMABDOp::verify ({AIE})",
+         "'aie.dma_bd' op Padding requires n-d data layouts expressed as wrap(s) and stride(s).",
+         "modelled directly on the verifier (no negative test in the versions read)"),
+    Rule("bd-pad-memtile", f"DMABDOp::verify ({AIE}); createDMA ({OFT}: padDimensions reach mem-tile MM2S BDs only)",
+         "'aie.dma_bd' op Padding is only supported by memtile dma bds.",
+         "test/bd-chains-and-dma-tasks/dma-tasks-to-npu/bad-13.mlir"),
+    Rule("bd-pad-dims-count", f"DMABDOp::verify ({AIE})",
+         "'aie.dma_bd' op Mismatch number of dimensions between padding(s) and wrap(s) and stride(s).",
+         "test/bd-chains-and-dma-tasks/dma-tasks-to-npu/bad-15.mlir"),
+    Rule("bd-pad-exceeds-len", f"DMABDOp::verify ({AIE}; the BD's len is the padded FIFO's object size, createMemTileDMA)",
+         "'aie.dma_bd' op Data exceeds len after padding.", "test/dialect/AIE/nd-dma-pad-exceeds-len.mlir"),
+    Rule("bd-pad-inner-before", f"DMABDOp::verify ({AIE})",
+         "'aie.dma_bd' op Inner-most padding-before count must result in padding in 32-bit words.",
+         "test/dialect/AIE/nd-dma-bad-pad.mlir"),
+    Rule("bd-pad-inner-after", f"DMABDOp::verify ({AIE})",
+         "'aie.dma_bd' op Inner-most padding-after count must result in padding in 32-bit words.",
+         "test/dialect/AIE/nd-dma-bad-pad.mlir (its padding-after twin)"),
+    Rule("bd-pad-field", "AIERTControl::configureBdInBlock (lib/Targets/AIERT.cpp) -> aie-rt XAie_DmaSetPadding (no range "
+         "check); the AIE-ML mem-tile BD's zero-padding fields (aie-rt xaiemlgbl_params.h; XRT aie2_registers.hpp "
+         "MemBDReg1-5: d0 6 bits in 32-bit words, d1 5 bits, d2 4 bits, no field for a 4th dimension)",
+         "a padding of {count} on BD dimension d{dim} does not fit its {bits}-bit zero-{side} field (the value would be "
+         "cut to the field)", "no negative test: the value is masked into the register, not refused"),
     # ---- ObjectFifoLinkOp ----
     Rule("link-join-and-distribute", f"ObjectFifoLinkOp::verify ({AIE})",
          "ObjectFifoLinkOp does not support 'join' and 'distribute' at the same time",

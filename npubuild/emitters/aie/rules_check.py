@@ -76,19 +76,72 @@ def fifo_problems(mod: Module) -> list[str]:
                 p += bd_dims_problems(f"{at} dimensionsFromStream at {tile}", dims, mod.kind(tile), buf, f.dtype)
         if f.bytes % 4 and any(mod.kind(t) != "shim" for t in (f.producer, *f.consumers)):
             p.append(violation("bd-length-4-bytes", f"{at}: objects of {f.bytes} bytes"))
+        if f.pads:
+            p += pad_problems(f"{at} padDimensions at {f.producer}", f, mod.kind(f.producer), _bd_length(mod, f))
     return p
 
 
+def _plain_target(fin, fout):
+    """The FIFO whose buffers a plain link's mem tile keeps (AIEObjectFifoStatefulTransform.cpp,
+    createObjectFifoElements): the input when it is at least as large, or when the output is padded
+    (padding is added by the output's MM2S BD as it streams); otherwise the output."""
+    return fin if fin.elems >= fout.elems or fout.pads else fout
+
+
 def _buffer_elems(mod: Module, f) -> int:
-    """Elements of the buffer a FIFO's mem-tile BDs walk: a linked pair's larger object (the target)."""
+    """Elements of the buffer a FIFO's mem-tile BDs walk: a linked pair's target object."""
     for ins, outs, _, _ in mod.links:
         if f.name in (*ins, *outs) and all(n in mod.fifos for n in (*ins, *outs)):
             if len(ins) > 1:
                 return mod.fifos[outs[0]].elems
             if len(outs) > 1:
                 return mod.fifos[ins[0]].elems
-            return max(mod.fifos[ins[0]].elems, mod.fifos[outs[0]].elems)
+            return _plain_target(mod.fifos[ins[0]], mod.fifos[outs[0]]).elems
     return f.elems
+
+
+def _bd_length(mod: Module, f) -> int:
+    """The ``len`` of a FIFO's mem-tile BD (createMemTileDMA: its own object size, or a plain link's target's
+    when that is larger)."""
+    for ins, outs, _, _ in mod.links:
+        if len(ins) == 1 and len(outs) == 1 and f.name in (*ins, *outs) and all(n in mod.fifos for n in (*ins, *outs)):
+            return max(f.elems, _plain_target(mod.fifos[ins[0]], mod.fifos[outs[0]]).elems)
+    return f.elems
+
+
+# AIE-ML mem-tile BD zero-padding fields, innermost dimension first (d0 counts 32-bit words)
+PAD_FIELD_BITS = (6, 5, 4)
+
+
+def pad_problems(where: str, f, kind: str, length: int) -> list[str]:
+    """``DMABDOp::verify``'s padding rules on the BD a padded FIFO becomes, and the register fields the
+    counts are written to (AIERT.cpp passes them to aie-rt, which masks them into the BD)."""
+    if not f.dims:
+        return [violation("bd-pad-needs-dims", where)]
+    p = []
+    if kind != "mem":
+        p.append(violation("bd-pad-memtile", where))
+    if len(f.pads) != len(f.dims):
+        return p + [violation("bd-pad-dims-count", where)]
+    actual = 1
+    for (size, _), (before, after) in zip(f.dims, f.pads):
+        actual *= before + after + size
+        if actual > length:
+            p.append(violation("bd-pad-exceeds-len", where))
+            break
+    width = BITS.get(f.dtype or "i32", 32) // 8
+    before, after = f.pads[-1]
+    if before * width % 4:
+        p.append(violation("bd-pad-inner-before", where))
+    if after * width % 4:
+        p.append(violation("bd-pad-inner-after", where))
+    for dim, pad in enumerate(reversed(f.pads)):  # d0 = the innermost
+        for side, count in zip(("before", "after"), pad):
+            count = count * width // 4 if dim == 0 else count
+            bits = PAD_FIELD_BITS[dim] if dim < len(PAD_FIELD_BITS) else 0
+            if count >= 1 << bits:
+                p.append(violation("bd-pad-field", where, count=count, dim=dim, bits=bits, side=side))
+    return p
 
 
 def bd_dims_problems(where: str, dims, kind: str, elems: int, dtype: str | None) -> list[str]:
@@ -237,8 +290,8 @@ def _link_buffers(mod: Module) -> tuple[set[str], list]:
         if any(n not in mod.fifos for n in (*ins, *outs)):
             continue
         linked.update((*ins, *outs))
-        target = mod.fifos[outs[0]] if len(ins) > 1 else mod.fifos[ins[0]] if len(outs) > 1 else max(
-            (mod.fifos[ins[0]], mod.fifos[outs[0]]), key=lambda f: f.elems)
+        target = mod.fifos[outs[0]] if len(ins) > 1 else mod.fifos[ins[0]] if len(outs) > 1 else _plain_target(
+            mod.fifos[ins[0]], mod.fifos[outs[0]])
         out.append((ins and mod.fifos[ins[0]].consumers[0], target, max(len(ins), len(outs))))
     return linked, out
 

@@ -12,8 +12,9 @@ from math import prod
 _DEVICE = re.compile(r"aie\.device\((\w+)\)")
 _TILE = re.compile(r"^\s*(%\w+) = aie\.tile\((\d+), (\d+)\)", re.M)
 _FIFO = re.compile(
-    r"aie\.objectfifo @(\w+)\((%\w+)(?: dimensionsToStream \[([^\]]*)\])?, \{([^}]*)\}, (\[[\d, ]*\]|-?\d+) : i32\) : "
-    r"!aie\.objectfifo<(.*)>\s*$", re.M)
+    r"aie\.objectfifo @(\w+)\((%\w+)(?: dimensionsToStream \[([^\]]*)\])?, \{([^}]*)\}, (\[[\d, ]*\]|-?\d+) : i32\)"
+    r"(?: \{padDimensions = #aie<bd_pad_layout_array\[([^\]]*)\]>\})? : !aie\.objectfifo<(.*)>\s*$", re.M)
+_PAD = re.compile(r"<const_pad_before = (-?\d+), const_pad_after = (-?\d+)>")
 _DIM = re.compile(r"<size = (-?\d+), stride = (-?\d+)>")
 _CONSUMER = re.compile(r"(%\w+)(?: dimensionsFromStream \[([^\]]*)\])?")
 _LINK = re.compile(r"aie\.objectfifo\.link \[([^\]]*)\] -> \[([^\]]*)\] \(\[([^\]]*)\] \[([^\]]*)\]\)")
@@ -60,6 +61,7 @@ class TextFifo:
     depth: tuple[int, ...]  # one entry, or producer + one per consumer
     type: str  # the objectfifo's element type as written
     dims: tuple  # dimensionsToStream
+    pads: tuple = ()  # padDimensions: (before, after) per entry of dims
 
     @property
     def shape(self):
@@ -116,7 +118,8 @@ def parse(text: str) -> Module:
         depth = m.group(5)
         mod.fifos[m.group(1)] = TextFifo(
             m.group(1), m.group(2), [t for t, _ in cons], {t: d for t, d in cons if d},
-            _ints(depth.strip("[]")), m.group(6).strip(), _dims(m.group(3)))
+            _ints(depth.strip("[]")), m.group(7).strip(), _dims(m.group(3)),
+            tuple((int(b), int(a)) for b, a in _PAD.findall(m.group(6) or "")))
     for m in _LINK.finditer(text):
         names = [tuple(n.strip().lstrip("@") for n in g.split(",") if n.strip()) for g in (m.group(1), m.group(2))]
         mod.links.append((names[0], names[1], _ints(m.group(3)), _ints(m.group(4))))

@@ -3,7 +3,7 @@
 // problem: a [1, 512] (M=1, K=512), b [512, 1000] (N=1000); padded by the runtime to 16 x 512 x 1024; one dispatch per run
 // device npu1, partition npu1: 4 rows x 4 column(s) = 16 cores, 1 C tile(s) of 16x64 per core, 2 K-block(s) of 256 each
 // microkernel mm_aie2_i8_i32_16x256x64.o: aie_kernels/aie2/mm.cc -Di8_i32_ONLY -DDIM_M=16 -DDIM_K=256 -DDIM_N=64 -DVECTORIZED_ONLY (aie2, mmul 4x8x8), stack 3328 bytes
-// streams (GEMV): A padded to one tile of rows, broadcast from the mem tile of every second column to the 8 cores of two columns; B distributed over each column's 4 cores (a different N-tile per core row); C joined per column; mem-tile dimensionsToStream does the sub-tiling
+// streams (GEMV): one row of A padded to a tile by the mem tile, broadcast from the mem tile of every second column to the 8 cores of two columns; B distributed over each column's 4 cores (a different N-tile per core row); C joined per column; mem-tile dimensionsToStream does the sub-tiling
 // host buffers (XRT group id: name (shape dtype, row-major)): 3: a_codes (16x512 i8); 4: b_codes (512x1024 i8); 5: c_acc (16x1024 i32)
 module {
   aie.device(npu1) {
@@ -33,10 +33,10 @@ module {
     %core_3_5 = aie.tile(3, 5)
     func.func private @zero_i32(memref<16x64xi32>) attributes {link_with = "mm_aie2_i8_i32_16x256x64.o"}
     func.func private @matmul_i8_i32(memref<16x256xi8>, memref<256x64xi8>, memref<16x64xi32>) attributes {link_with = "mm_aie2_i8_i32_16x256x64.o"}
-    aie.objectfifo @A_L3L2_0(%shim_0_0, {%mem_0_1}, 2 : i32) : !aie.objectfifo<memref<4096xi8>>
-    aie.objectfifo @A_L2L1_0(%mem_0_1 dimensionsToStream [<size = 4, stride = 1024>, <size = 32, stride = 8>, <size = 4, stride = 256>, <size = 8, stride = 1>], {%core_0_2, %core_0_3, %core_0_4, %core_0_5, %core_1_2, %core_1_3, %core_1_4, %core_1_5}, 2 : i32) : !aie.objectfifo<memref<16x256xi8>>
-    aie.objectfifo @A_L3L2_1(%shim_2_0, {%mem_2_1}, 2 : i32) : !aie.objectfifo<memref<4096xi8>>
-    aie.objectfifo @A_L2L1_1(%mem_2_1 dimensionsToStream [<size = 4, stride = 1024>, <size = 32, stride = 8>, <size = 4, stride = 256>, <size = 8, stride = 1>], {%core_2_2, %core_2_3, %core_2_4, %core_2_5, %core_3_2, %core_3_3, %core_3_4, %core_3_5}, 2 : i32) : !aie.objectfifo<memref<16x256xi8>>
+    aie.objectfifo @A_L3L2_0(%shim_0_0, {%mem_0_1}, 2 : i32) : !aie.objectfifo<memref<256xi8>>
+    aie.objectfifo @A_L2L1_0(%mem_0_1 dimensionsToStream [<size = 1, stride = 256>, <size = 32, stride = 8>, <size = 8, stride = 1>], {%core_0_2, %core_0_3, %core_0_4, %core_0_5, %core_1_2, %core_1_3, %core_1_4, %core_1_5}, 2 : i32) {padDimensions = #aie<bd_pad_layout_array[<const_pad_before = 0, const_pad_after = 3>, <const_pad_before = 0, const_pad_after = 0>, <const_pad_before = 0, const_pad_after = 24>]>} : !aie.objectfifo<memref<16x256xi8>>
+    aie.objectfifo @A_L3L2_1(%shim_2_0, {%mem_2_1}, 2 : i32) : !aie.objectfifo<memref<256xi8>>
+    aie.objectfifo @A_L2L1_1(%mem_2_1 dimensionsToStream [<size = 1, stride = 256>, <size = 32, stride = 8>, <size = 8, stride = 1>], {%core_2_2, %core_2_3, %core_2_4, %core_2_5, %core_3_2, %core_3_3, %core_3_4, %core_3_5}, 2 : i32) {padDimensions = #aie<bd_pad_layout_array[<const_pad_before = 0, const_pad_after = 3>, <const_pad_before = 0, const_pad_after = 0>, <const_pad_before = 0, const_pad_after = 24>]>} : !aie.objectfifo<memref<16x256xi8>>
     aie.objectfifo @B_L3L2_0(%shim_0_0, {%mem_0_1}, 2 : i32) : !aie.objectfifo<memref<65536xi8>>
     aie.objectfifo @B_L2L1_0_0(%mem_0_1 dimensionsToStream [<size = 32, stride = 512>, <size = 8, stride = 8>, <size = 8, stride = 64>, <size = 8, stride = 1>], {%core_0_2}, 2 : i32) : !aie.objectfifo<memref<256x64xi8>>
     aie.objectfifo @B_L2L1_0_1(%mem_0_1 dimensionsToStream [<size = 32, stride = 512>, <size = 8, stride = 8>, <size = 8, stride = 64>, <size = 8, stride = 1>], {%core_0_3}, 2 : i32) : !aie.objectfifo<memref<256x64xi8>>
@@ -441,12 +441,12 @@ module {
     } {stack_size = 3328 : i32}
     aie.runtime_sequence(%a_codes: memref<8192xi8>, %b_codes: memref<524288xi8>, %c_acc: memref<16384xi32>) {
       aiex.npu.dma_memcpy_nd(%c_acc[0, 0, 0, 0][1, 4, 16, 64][1024, 64, 1024, 1]) {id = 0 : i64, issue_token = true, metadata = @C_L2L3_0} : memref<16384xi32>
-      aiex.npu.dma_memcpy_nd(%a_codes[0, 0, 0, 0][1, 2, 16, 256][0, 256, 512, 1]) {id = 1 : i64, metadata = @A_L3L2_0} : memref<8192xi8>
+      aiex.npu.dma_memcpy_nd(%a_codes[0, 0, 0, 0][1, 2, 1, 256][0, 256, 512, 1]) {id = 1 : i64, metadata = @A_L3L2_0} : memref<8192xi8>
       aiex.npu.dma_memcpy_nd(%b_codes[0, 0, 0, 0][2, 4, 256, 64][262144, 64, 1024, 1]) {id = 2 : i64, metadata = @B_L3L2_0} : memref<524288xi8>
       aiex.npu.dma_memcpy_nd(%c_acc[0, 0, 0, 256][1, 4, 16, 64][1024, 64, 1024, 1]) {id = 0 : i64, issue_token = true, metadata = @C_L2L3_1} : memref<16384xi32>
       aiex.npu.dma_memcpy_nd(%b_codes[0, 0, 0, 256][2, 4, 256, 64][262144, 64, 1024, 1]) {id = 2 : i64, metadata = @B_L3L2_1} : memref<524288xi8>
       aiex.npu.dma_memcpy_nd(%c_acc[0, 0, 0, 512][1, 4, 16, 64][1024, 64, 1024, 1]) {id = 0 : i64, issue_token = true, metadata = @C_L2L3_2} : memref<16384xi32>
-      aiex.npu.dma_memcpy_nd(%a_codes[0, 0, 0, 0][1, 2, 16, 256][0, 256, 512, 1]) {id = 1 : i64, metadata = @A_L3L2_1} : memref<8192xi8>
+      aiex.npu.dma_memcpy_nd(%a_codes[0, 0, 0, 0][1, 2, 1, 256][0, 256, 512, 1]) {id = 1 : i64, metadata = @A_L3L2_1} : memref<8192xi8>
       aiex.npu.dma_memcpy_nd(%b_codes[0, 0, 0, 512][2, 4, 256, 64][262144, 64, 1024, 1]) {id = 2 : i64, metadata = @B_L3L2_2} : memref<524288xi8>
       aiex.npu.dma_memcpy_nd(%c_acc[0, 0, 0, 768][1, 4, 16, 64][1024, 64, 1024, 1]) {id = 0 : i64, issue_token = true, metadata = @C_L2L3_3} : memref<16384xi32>
       aiex.npu.dma_memcpy_nd(%b_codes[0, 0, 0, 768][2, 4, 256, 64][262144, 64, 1024, 1]) {id = 2 : i64, metadata = @B_L3L2_3} : memref<524288xi8>

@@ -3,7 +3,7 @@
 // problem: a [1, 512] (M=1, K=512), b [512, 1000] (N=1000); padded by the runtime to 16 x 512 x 1024; one dispatch per run
 // device npu2, partition npu2: 4 rows x 8 column(s) = 32 cores, 1 C tile(s) of 16x32 per core, 2 K-block(s) of 256 each
 // microkernel mm_aie2p_i8_i32_16x256x32.o: aie_kernels/aie2p/mm.cc -Di8_i32_ONLY -DDIM_M=16 -DDIM_K=256 -DDIM_N=32 (aie2p, mmul 8x8x8), stack 3328 bytes
-// streams (GEMV): A padded to one tile of rows, broadcast from the mem tile of every second column to the 8 cores of two columns; B distributed over each column's 4 cores (a different N-tile per core row); C joined per column; mem-tile dimensionsToStream does the sub-tiling
+// streams (GEMV): one row of A padded to a tile by the mem tile, broadcast from the mem tile of every second column to the 8 cores of two columns; B distributed over each column's 4 cores (a different N-tile per core row); C joined per column; mem-tile dimensionsToStream does the sub-tiling
 // host buffers (XRT group id: name (shape dtype, row-major)): 3: a_codes (16x512 i8); 4: b_codes (512x1024 i8); 5: c_acc (16x1024 i32)
 module {
   aie.device(npu2) {
@@ -57,14 +57,14 @@ module {
     %core_7_5 = aie.tile(7, 5)
     func.func private @zero_i32(memref<16x32xi32>) attributes {link_with = "mm_aie2p_i8_i32_16x256x32.o"}
     func.func private @matmul_i8_i32(memref<16x256xi8>, memref<256x32xi8>, memref<16x32xi32>) attributes {link_with = "mm_aie2p_i8_i32_16x256x32.o"}
-    aie.objectfifo @A_L3L2_0(%shim_0_0, {%mem_0_1}, 2 : i32) : !aie.objectfifo<memref<4096xi8>>
-    aie.objectfifo @A_L2L1_0(%mem_0_1 dimensionsToStream [<size = 2, stride = 2048>, <size = 32, stride = 8>, <size = 8, stride = 256>, <size = 8, stride = 1>], {%core_0_2, %core_0_3, %core_0_4, %core_0_5, %core_1_2, %core_1_3, %core_1_4, %core_1_5}, 2 : i32) : !aie.objectfifo<memref<16x256xi8>>
-    aie.objectfifo @A_L3L2_1(%shim_2_0, {%mem_2_1}, 2 : i32) : !aie.objectfifo<memref<4096xi8>>
-    aie.objectfifo @A_L2L1_1(%mem_2_1 dimensionsToStream [<size = 2, stride = 2048>, <size = 32, stride = 8>, <size = 8, stride = 256>, <size = 8, stride = 1>], {%core_2_2, %core_2_3, %core_2_4, %core_2_5, %core_3_2, %core_3_3, %core_3_4, %core_3_5}, 2 : i32) : !aie.objectfifo<memref<16x256xi8>>
-    aie.objectfifo @A_L3L2_2(%shim_4_0, {%mem_4_1}, 2 : i32) : !aie.objectfifo<memref<4096xi8>>
-    aie.objectfifo @A_L2L1_2(%mem_4_1 dimensionsToStream [<size = 2, stride = 2048>, <size = 32, stride = 8>, <size = 8, stride = 256>, <size = 8, stride = 1>], {%core_4_2, %core_4_3, %core_4_4, %core_4_5, %core_5_2, %core_5_3, %core_5_4, %core_5_5}, 2 : i32) : !aie.objectfifo<memref<16x256xi8>>
-    aie.objectfifo @A_L3L2_3(%shim_6_0, {%mem_6_1}, 2 : i32) : !aie.objectfifo<memref<4096xi8>>
-    aie.objectfifo @A_L2L1_3(%mem_6_1 dimensionsToStream [<size = 2, stride = 2048>, <size = 32, stride = 8>, <size = 8, stride = 256>, <size = 8, stride = 1>], {%core_6_2, %core_6_3, %core_6_4, %core_6_5, %core_7_2, %core_7_3, %core_7_4, %core_7_5}, 2 : i32) : !aie.objectfifo<memref<16x256xi8>>
+    aie.objectfifo @A_L3L2_0(%shim_0_0, {%mem_0_1}, 2 : i32) : !aie.objectfifo<memref<256xi8>>
+    aie.objectfifo @A_L2L1_0(%mem_0_1 dimensionsToStream [<size = 1, stride = 256>, <size = 32, stride = 8>, <size = 8, stride = 1>], {%core_0_2, %core_0_3, %core_0_4, %core_0_5, %core_1_2, %core_1_3, %core_1_4, %core_1_5}, 2 : i32) {padDimensions = #aie<bd_pad_layout_array[<const_pad_before = 0, const_pad_after = 1>, <const_pad_before = 0, const_pad_after = 0>, <const_pad_before = 0, const_pad_after = 56>]>} : !aie.objectfifo<memref<16x256xi8>>
+    aie.objectfifo @A_L3L2_1(%shim_2_0, {%mem_2_1}, 2 : i32) : !aie.objectfifo<memref<256xi8>>
+    aie.objectfifo @A_L2L1_1(%mem_2_1 dimensionsToStream [<size = 1, stride = 256>, <size = 32, stride = 8>, <size = 8, stride = 1>], {%core_2_2, %core_2_3, %core_2_4, %core_2_5, %core_3_2, %core_3_3, %core_3_4, %core_3_5}, 2 : i32) {padDimensions = #aie<bd_pad_layout_array[<const_pad_before = 0, const_pad_after = 1>, <const_pad_before = 0, const_pad_after = 0>, <const_pad_before = 0, const_pad_after = 56>]>} : !aie.objectfifo<memref<16x256xi8>>
+    aie.objectfifo @A_L3L2_2(%shim_4_0, {%mem_4_1}, 2 : i32) : !aie.objectfifo<memref<256xi8>>
+    aie.objectfifo @A_L2L1_2(%mem_4_1 dimensionsToStream [<size = 1, stride = 256>, <size = 32, stride = 8>, <size = 8, stride = 1>], {%core_4_2, %core_4_3, %core_4_4, %core_4_5, %core_5_2, %core_5_3, %core_5_4, %core_5_5}, 2 : i32) {padDimensions = #aie<bd_pad_layout_array[<const_pad_before = 0, const_pad_after = 1>, <const_pad_before = 0, const_pad_after = 0>, <const_pad_before = 0, const_pad_after = 56>]>} : !aie.objectfifo<memref<16x256xi8>>
+    aie.objectfifo @A_L3L2_3(%shim_6_0, {%mem_6_1}, 2 : i32) : !aie.objectfifo<memref<256xi8>>
+    aie.objectfifo @A_L2L1_3(%mem_6_1 dimensionsToStream [<size = 1, stride = 256>, <size = 32, stride = 8>, <size = 8, stride = 1>], {%core_6_2, %core_6_3, %core_6_4, %core_6_5, %core_7_2, %core_7_3, %core_7_4, %core_7_5}, 2 : i32) {padDimensions = #aie<bd_pad_layout_array[<const_pad_before = 0, const_pad_after = 1>, <const_pad_before = 0, const_pad_after = 0>, <const_pad_before = 0, const_pad_after = 56>]>} : !aie.objectfifo<memref<16x256xi8>>
     aie.objectfifo @B_L3L2_0(%shim_0_0, {%mem_0_1}, 2 : i32) : !aie.objectfifo<memref<32768xi8>>
     aie.objectfifo @B_L2L1_0_0(%mem_0_1 dimensionsToStream [<size = 32, stride = 256>, <size = 4, stride = 8>, <size = 8, stride = 32>, <size = 8, stride = 1>], {%core_0_2}, 2 : i32) : !aie.objectfifo<memref<256x32xi8>>
     aie.objectfifo @B_L2L1_0_1(%mem_0_1 dimensionsToStream [<size = 32, stride = 256>, <size = 4, stride = 8>, <size = 8, stride = 32>, <size = 8, stride = 1>], {%core_0_3}, 2 : i32) : !aie.objectfifo<memref<256x32xi8>>
@@ -871,22 +871,22 @@ module {
     } {stack_size = 3328 : i32}
     aie.runtime_sequence(%a_codes: memref<8192xi8>, %b_codes: memref<524288xi8>, %c_acc: memref<16384xi32>) {
       aiex.npu.dma_memcpy_nd(%c_acc[0, 0, 0, 0][1, 4, 16, 32][1024, 32, 1024, 1]) {id = 0 : i64, issue_token = true, metadata = @C_L2L3_0} : memref<16384xi32>
-      aiex.npu.dma_memcpy_nd(%a_codes[0, 0, 0, 0][1, 2, 16, 256][0, 256, 512, 1]) {id = 1 : i64, metadata = @A_L3L2_0} : memref<8192xi8>
+      aiex.npu.dma_memcpy_nd(%a_codes[0, 0, 0, 0][1, 2, 1, 256][0, 256, 512, 1]) {id = 1 : i64, metadata = @A_L3L2_0} : memref<8192xi8>
       aiex.npu.dma_memcpy_nd(%b_codes[0, 0, 0, 0][2, 4, 256, 32][262144, 32, 1024, 1]) {id = 2 : i64, metadata = @B_L3L2_0} : memref<524288xi8>
       aiex.npu.dma_memcpy_nd(%c_acc[0, 0, 0, 128][1, 4, 16, 32][1024, 32, 1024, 1]) {id = 0 : i64, issue_token = true, metadata = @C_L2L3_1} : memref<16384xi32>
       aiex.npu.dma_memcpy_nd(%b_codes[0, 0, 0, 128][2, 4, 256, 32][262144, 32, 1024, 1]) {id = 2 : i64, metadata = @B_L3L2_1} : memref<524288xi8>
       aiex.npu.dma_memcpy_nd(%c_acc[0, 0, 0, 256][1, 4, 16, 32][1024, 32, 1024, 1]) {id = 0 : i64, issue_token = true, metadata = @C_L2L3_2} : memref<16384xi32>
-      aiex.npu.dma_memcpy_nd(%a_codes[0, 0, 0, 0][1, 2, 16, 256][0, 256, 512, 1]) {id = 1 : i64, metadata = @A_L3L2_1} : memref<8192xi8>
+      aiex.npu.dma_memcpy_nd(%a_codes[0, 0, 0, 0][1, 2, 1, 256][0, 256, 512, 1]) {id = 1 : i64, metadata = @A_L3L2_1} : memref<8192xi8>
       aiex.npu.dma_memcpy_nd(%b_codes[0, 0, 0, 256][2, 4, 256, 32][262144, 32, 1024, 1]) {id = 2 : i64, metadata = @B_L3L2_2} : memref<524288xi8>
       aiex.npu.dma_memcpy_nd(%c_acc[0, 0, 0, 384][1, 4, 16, 32][1024, 32, 1024, 1]) {id = 0 : i64, issue_token = true, metadata = @C_L2L3_3} : memref<16384xi32>
       aiex.npu.dma_memcpy_nd(%b_codes[0, 0, 0, 384][2, 4, 256, 32][262144, 32, 1024, 1]) {id = 2 : i64, metadata = @B_L3L2_3} : memref<524288xi8>
       aiex.npu.dma_memcpy_nd(%c_acc[0, 0, 0, 512][1, 4, 16, 32][1024, 32, 1024, 1]) {id = 0 : i64, issue_token = true, metadata = @C_L2L3_4} : memref<16384xi32>
-      aiex.npu.dma_memcpy_nd(%a_codes[0, 0, 0, 0][1, 2, 16, 256][0, 256, 512, 1]) {id = 1 : i64, metadata = @A_L3L2_2} : memref<8192xi8>
+      aiex.npu.dma_memcpy_nd(%a_codes[0, 0, 0, 0][1, 2, 1, 256][0, 256, 512, 1]) {id = 1 : i64, metadata = @A_L3L2_2} : memref<8192xi8>
       aiex.npu.dma_memcpy_nd(%b_codes[0, 0, 0, 512][2, 4, 256, 32][262144, 32, 1024, 1]) {id = 2 : i64, metadata = @B_L3L2_4} : memref<524288xi8>
       aiex.npu.dma_memcpy_nd(%c_acc[0, 0, 0, 640][1, 4, 16, 32][1024, 32, 1024, 1]) {id = 0 : i64, issue_token = true, metadata = @C_L2L3_5} : memref<16384xi32>
       aiex.npu.dma_memcpy_nd(%b_codes[0, 0, 0, 640][2, 4, 256, 32][262144, 32, 1024, 1]) {id = 2 : i64, metadata = @B_L3L2_5} : memref<524288xi8>
       aiex.npu.dma_memcpy_nd(%c_acc[0, 0, 0, 768][1, 4, 16, 32][1024, 32, 1024, 1]) {id = 0 : i64, issue_token = true, metadata = @C_L2L3_6} : memref<16384xi32>
-      aiex.npu.dma_memcpy_nd(%a_codes[0, 0, 0, 0][1, 2, 16, 256][0, 256, 512, 1]) {id = 1 : i64, metadata = @A_L3L2_3} : memref<8192xi8>
+      aiex.npu.dma_memcpy_nd(%a_codes[0, 0, 0, 0][1, 2, 1, 256][0, 256, 512, 1]) {id = 1 : i64, metadata = @A_L3L2_3} : memref<8192xi8>
       aiex.npu.dma_memcpy_nd(%b_codes[0, 0, 0, 768][2, 4, 256, 32][262144, 32, 1024, 1]) {id = 2 : i64, metadata = @B_L3L2_6} : memref<524288xi8>
       aiex.npu.dma_memcpy_nd(%c_acc[0, 0, 0, 896][1, 4, 16, 32][1024, 32, 1024, 1]) {id = 0 : i64, issue_token = true, metadata = @C_L2L3_7} : memref<16384xi32>
       aiex.npu.dma_memcpy_nd(%b_codes[0, 0, 0, 896][2, 4, 256, 32][262144, 32, 1024, 1]) {id = 2 : i64, metadata = @B_L3L2_7} : memref<524288xi8>
