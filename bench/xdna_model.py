@@ -25,6 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from npubuild.core.constants import DTYPE_BYTES  # noqa: E402
+from npubuild.core.errors import UnsupportedOnTarget  # noqa: E402
 from npubuild.emitters.aie import design_for  # noqa: E402
 from npubuild.emitters.aie.devices import DEVICES  # noqa: E402
 from npubuild.emitters.aie.kernel_library import entries  # noqa: E402
@@ -35,6 +36,8 @@ from npubuild.specfile.instances import make_instance  # noqa: E402
 OPS = ["softmax", "rms_norm", "layer_norm", "gelu", "silu", "relu", "sigmoid", "tanh", "exp", "abs", "neg",
        "add", "mul", "max"]
 GEMMS = ["64x4096x4096", "512x512x512", "2048x2048x2048", "1x4096x1024"]
+# 2-D transposes: f32 by the DMAs alone, bf16 with a core shuffle (npu1 only: refused on npu2, and said so)
+TRANSPOSES = ["f32", "bf16"]
 SHAPE = (64, 4096)
 EX = "Xilinx/mlir-aie programming_examples/"
 # op -> (example file, structure): cols None = every column of the device; in_ch / out_ch: shim channels
@@ -47,6 +50,10 @@ REFERENCES = {
     "binary": (EX + "ml/eltwise_add/eltwise_add.py", dict(cols=1, cores=2, in_ch=2, out_ch=1)),
     "gemm": (EX + "basic/matrix_multiplication/whole_array/whole_array.py", None),
     "gemv": (EX + "basic/matrix_multiplication/matrix_vector/matrix_vector.py", None),
+    # dma_transpose.py: one column, the shim's transposing read on one channel, no core;
+    # combined_transpose.py: one column, one core (transpose.cc's shuffles), one channel each way
+    "transpose f32": (EX + "basic/dma_transpose/dma_transpose.py", dict(cols=1, cores=0, in_ch=1, out_ch=1)),
+    "transpose bf16": (EX + "basic/combined_transpose/combined_transpose.py", dict(cols=1, cores=1, in_ch=1, out_ch=1)),
 }
 # gelu in the form mlir-aie's only gelu kernels compute (aie_kernels/aie2/gelu.cc, aie2p/gelu.cc: the tanh
 # approximation), so both columns compute the same function. The erf form (approximate=none) has no mlir-aie
@@ -60,6 +67,8 @@ def instance(op: str, dtype: str = "bf16", gemm: str | None = None):
     if gemm:
         m, k, n = map(int, gemm.split("x"))
         return make_instance("matmul", dtype, [(m, k), (k, n)], {})
+    if op == "transpose":
+        return make_instance(op, dtype, [SHAPE], {"perm": [1, 0]})
     shapes = {"rms_norm": [SHAPE, SHAPE[-1:]], "layer_norm": [SHAPE, SHAPE[-1:], SHAPE[-1:]],
               "add": [SHAPE, SHAPE], "mul": [SHAPE, SHAPE], "max": [SHAPE, SHAPE]}.get(op, [SHAPE])
     return make_instance(op, dtype, shapes, ATTRS.get(op, {}))
@@ -83,6 +92,15 @@ def reference(inst, device: str) -> tuple[str, dict]:
         tm, tk, tn = REF_TILE
         w = WholeArray(inst.id, dev, m, k, n, tm, tk, tn, dev.columns, in_dtype=inst.dtype)
         return REFERENCES["gemm"][0], roofline(design_facts(inst, w, w.abi()))
+    if inst.op == "transpose":
+        path, s = REFERENCES[f"transpose {inst.dtype}"]
+        nbytes = prod(inst.output.shape) * DTYPE_BYTES[inst.dtype]
+        facts = {"device": device, "cores": s["cores"], "dispatches_per_run": 1,
+                 "dma": {"shim": {"bytes": nbytes, "fifo": "in"}}, "work": {"kind": "dma only"}, "ideal": ideal_facts(inst)}
+        if s["cores"]:
+            facts["dma"]["core"] = {"bytes": nbytes, "fifo": "core in"}
+            facts["work"] = {"kind": "mlir-aie kernel", "vectors": -(-prod(inst.output.shape) // (VECTOR_BYTES // 2))}
+        return path, roofline(facts)
     key = inst.op if inst.op in REFERENCES else ("binary" if len(inst.inputs) == 2 else "unary")
     path, s = REFERENCES[key]
     cols = s["cols"] or dev.columns
@@ -109,9 +127,11 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--ops", nargs="*", default=OPS)
     ap.add_argument("--gemms", nargs="*", default=GEMMS)
+    ap.add_argument("--transposes", nargs="*", default=TRANSPOSES)
     ap.add_argument("--devices", nargs="*", default=list(DEVICES))
     args = ap.parse_args(argv)
-    cases = [(op, "bf16", None) for op in args.ops] + [("matmul", dt, g) for g in args.gemms for dt in ("i8", "bf16")]
+    cases = ([(op, "bf16", None) for op in args.ops] + [("matmul", dt, g) for g in args.gemms for dt in ("i8", "bf16")]
+             + [("transpose", dt, None) for dt in args.transposes])
     print("xdna roofline model (no NPU: analytic; figures and sources in docs/performance.md)")
     print(f"{'kernel':<26} {'dev':<5} {'ms/run':>9} {'MiB':>7} {'fraction':>9} {'bound':<26} "
           f"{'mlir-aie ms':>11} {'fraction':>9} {'ratio':>7}  mlir-aie example")
@@ -122,7 +142,12 @@ def main(argv=None) -> int:
         name = f"{op}{form} {dt} {g or 'x'.join(map(str, SHAPE))}"
         for device in args.devices:
             opts = {"device": device, "body": "auto"}
-            s = summary(inst, opts, design_for(inst, opts).abi())
+            try:
+                d = design_for(inst, opts)
+            except UnsupportedOnTarget as e:  # not built on this device (bf16 transpose on npu2): say so, no row
+                print(f"{name:<26} {device:<5} not built: {str(e).split(': ', 1)[-1][:110]}")
+                continue
+            s = summary(inst, opts, d.abi())
             r = s["roofline"]
             path, ref = reference(inst, device)
             examples[path] = True

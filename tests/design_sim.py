@@ -197,6 +197,13 @@ def run_design(design, inputs: dict, body) -> np.ndarray:
                 queues[(name, tile)].append(obj.copy())
         elif ln.kind == "plain":
             out = fifos[ln.outs[0]]
+            # S2MM: the in FIFO's dimensionsFromStream at the mem tile places each element; MM2S: the out
+            # FIFO's dimensionsToStream reads the buffer (createMemTileDMA: one BD each side, the same buffer)
+            from_dims = fifos[name].from_dims
+            if from_dims:
+                buf = np.empty_like(obj)
+                buf[dims_indices(from_dims, obj.size)] = obj
+                obj = buf
             deliver(ln.outs[0], obj[dims_indices(out.dims, obj.size)] if out.dims else obj)
         elif ln.kind == "distribute":
             assert obj.size == fifos[name].elems
@@ -225,6 +232,10 @@ def run_design(design, inputs: dict, body) -> np.ndarray:
             deliver(t.fifo, obj)
     produced: dict[str, list] = defaultdict(list)  # FIFO -> objects the cores produced into it
     for core in d.cores:
+        if hasattr(core, "fifo_in"):  # one object in, ``@body``, one object out (.shuffle_transpose)
+            for _ in range(core.calls):
+                produced[core.fifo_out].append(np.asarray(body(queues[(core.fifo_in, core.tile)].popleft())).ravel())
+            continue
         params = {n: queues[(n, core.tile)].popleft() for n in core.params}
         # the parameters riding the first stream: its first objects, end to end
         pre = [queues[(core.streamed_in[0], core.tile)].popleft() for _ in range(core.preamble)]
@@ -261,8 +272,9 @@ def run_design(design, inputs: dict, body) -> np.ndarray:
 
 def _through(ln, fifos, children: list[list]) -> list:
     """The objects a plain link or a join hands to its out FIFO, from each in FIFO's objects."""
-    if ln.kind == "plain":
-        return children[0]
+    if ln.kind == "plain":  # the out FIFO's dimensionsToStream walks each object (its mem-tile MM2S BD)
+        dims = fifos[ln.outs[0]].dims
+        return [obj[dims_indices(dims, obj.size)] for obj in children[0]] if dims else children[0]
     parent = fifos[ln.outs[0]]
     rounds = {len(objs) for objs in children}
     assert len(rounds) == 1, f"join {ln.outs[0]}: children produced {sorted(rounds)} objects"

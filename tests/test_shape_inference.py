@@ -168,7 +168,7 @@ XDNA_REJECTS = [
     ("argmin", [(4, 8)], {}, "i8"),
     ("transpose", [(2, 3, 4)], {"perm": [1, 0, 2]}, "f32"),
     ("transpose", [(2, 3, 4)], {}, "f32"),
-    ("transpose", [(2, 4)], {"perm": [1, 0]}, "bf16"),  # the DMAs transpose 32-bit words only
+    ("transpose", [(2, 4)], {"perm": [1, 0]}, "i8"),  # the DMAs transpose 32-bit words, a core shuffles bf16 only
     ("trilu", [(2, 3, 3)], {}, "f32"),
     ("reverse", [(2, 3)], {"axes": [0, 1]}, "f32"),
     ("tile", [(2, 3)], {"reps": [2, 2]}, "f32"),
@@ -231,6 +231,7 @@ XDNA_ACCEPTS = [
     ("argmax", [(4, 8)], {"index_dtype": "i32"}, "f32"),
     ("transpose", [(2, 3)], {}, "f32"),
     ("transpose", [(2, 3)], {"perm": [1, 0]}, "i32"),
+    ("transpose", [(4, 8)], {"perm": [1, 0]}, "bf16"),
     ("trilu", [(3, 3)], {"upper": False}, "f32"),
     ("reverse", [(2, 3)], {"axes": [0]}, "f32"),
     ("tile", [(2, 3)], {"reps": [1, 4]}, "f32"),

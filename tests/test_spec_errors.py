@@ -193,10 +193,10 @@ CASES = [
     ("xdna_bf16_movement_needs_32_bit_cells", fam("op: trilu\ndtype: bf16\ntargets: [ref, xdna]\nshapes:\n  - [4, 8]"),
      [(K + ":7", "trilu with input shapes [4x8] is not supported on xdna: f32, i32 only (the NPU data-movement "
                  "engines move 32-bit cells)")]),
-    ("xdna_bf16_transpose_names_the_verifier_rule", fam("op: transpose\ndtype: bf16\ntargets: [ref, xdna]\nshapes:\n  - [4, 8]"),
-     [(K + ":7", "transpose with input shapes [4x8] is not supported on xdna: f32, i32 only (the DMAs transpose "
-                 "32-bit words; a bf16 transpose needs an inner-most stride other than 1 on 16-bit elements, which "
-                 "mlir-aie refuses: DMABDOp::verify, 'For <32b width datatypes, inner-most dim stride must be 1')")]),
+    ("xdna_byte_transpose_names_the_rule", fam("op: transpose\ndtype: i8\ntargets: [ref, xdna]\nshapes:\n  - [4, 8]"),
+     [(K + ":7", "transpose with input shapes [4x8] is not supported on xdna: f32, i32, bf16 only (the DMAs transpose "
+                 "32-bit words (f32, i32); bf16 adds a core shuffle of 4x8 blocks, on npu1 only (rows a multiple of 4, "
+                 "columns of 8))")]),
     # ---- graphs ---------------------------------------------------------------------
     ("graph_bf16_constant", {G: GRAPH_BF16_CONST},
      [(G + ":5", "graph constants cannot be bf16; declare it f32 and convert it with a cast node (op: cast, to: bf16)")]),

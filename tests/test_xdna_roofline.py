@@ -217,13 +217,18 @@ def test_list_shows_the_model_and_the_total_bytes(tmp_path, clean_env):  # noqa:
 
 def test_the_bench_ends_with_its_summary_line():
     r = subprocess.run([sys.executable, str(REPO / "bench" / "xdna_model.py"), "--ops", "add", "softmax",
-                        "--gemms", "512x512x512"], capture_output=True, text=True, timeout=600, cwd=REPO)
+                        "--gemms", "512x512x512", "--transposes", "bf16"], capture_output=True, text=True, timeout=600,
+                       cwd=REPO)
     assert r.returncode == 0, r.stderr
     lines = r.stdout.strip().splitlines()
-    assert re.fullmatch(r"xdna model: 8 kernels, min fraction of roofline \d\.\d{4}, min ratio to mlir-aie \d+\.\d{4}",
+    assert re.fullmatch(r"xdna model: 9 kernels, min fraction of roofline \d\.\d{4}, min ratio to mlir-aie \d+\.\d{4}",
                         lines[-1]), lines[-1]
     assert sum("ml/eltwise_add/eltwise_add.py" in ln for ln in lines) == 2
     assert sum("whole_array/whole_array.py" in ln for ln in lines) == 4
+    # a bf16 transpose is built for npu1 only: npu2's row says why instead of a figure
+    assert sum("combined_transpose/combined_transpose.py" in ln for ln in lines) == 1
+    assert any(ln.startswith("transpose bf16") and "npu2" in ln and "not built: a bf16 transpose runs on npu1 only" in ln
+               for ln in lines)
 
 
 def test_each_microkernel_call_loads_and_stores_its_c_tile():

@@ -96,14 +96,16 @@ def test_the_text_is_mlir_aie_s_forward_with_a_transposing_dimensions_to_stream(
         assert sizes[-1] in (th, tw) and sizes[0] <= 64
 
 
-def test_bf16_is_refused_naming_the_verifier_rule():
-    inst = _inst((4, 8), "bf16")
+def test_bytes_are_refused_naming_the_verifier_rule():
+    """8-bit elements: no DMA pattern transposes them and no core shuffle is written (bf16 has one:
+    tests/test_xdna_transpose_bf16.py)."""
+    inst = _inst((4, 8), "i8")
     with pytest.raises(UnsupportedOnTarget, match="inner-most dim stride must be 1"):
         aie.design_for(inst, {"device": "npu1"})
-    (text,) = problems("transpose", [(4, 8)], {"perm": [1, 0]}, "bf16")
-    assert "DMABDOp::verify" in text and "inner-most dim stride must be 1" in text
-    assert problems("transpose", [(4, 8)], {"perm": [1, 0]}, "f32") == []
-    assert problems("transpose", [(4, 8)], {"perm": [1, 0]}, "i32") == []
+    (text,) = problems("transpose", [(4, 8)], {"perm": [1, 0]}, "i8")
+    assert "f32, i32, bf16 only" in text
+    for dt in ("f32", "i32", "bf16"):
+        assert problems("transpose", [(4, 8)], {"perm": [1, 0]}, dt) == []
 
 
 def test_a_shape_that_does_not_tile_is_refused_naming_the_limit():

@@ -59,7 +59,7 @@ def xdna_design_kind(name: str) -> str:
         return "none: every instance is refused (the restriction below says why)"
     if name == "transpose":
         return ("DMA only: tiles transposed by each mem tile's dimensionsToStream on every column, no core "
-                "(2-D, f32/i32)")
+                "(2-D, f32/i32); bf16: the mem tiles cut 4x8 blocks, one core per lane shuffles each (npu1)")
     if op.family in split.FLAT_FAMILIES or name in split.FLAT_OPS:
         return "flat: elementwise chunks streamed over up to all columns"
     if name in split.LAST_AXIS_OPS or op.family in split.LAST_AXIS_FAMILIES:

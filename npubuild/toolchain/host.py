@@ -34,7 +34,8 @@ from .tool_run import LOG_TAIL_LINES, failure  # noqa: F401 - LOG_TAIL_LINES re-
 # ``void kernel(T0 *in0, ..., Tout *out)``. ``arith-expand{include-bf16}`` turns
 # bf16 extf/truncf into integer operations (round to nearest even), so no libgcc
 # helper (__truncsfbf2) is needed; vector ops are lowered to LLVM vectors, which
-# llc splits to the host's register width.
+# llc splits to the host's register width. ``convert-ub-to-llvm``: the ``ub.poison``
+# seed vector.transpose's lowering starts from (the xdna bf16 transpose's block body).
 PASS_PIPELINE = (
     "builtin.module("
     "arith-expand{include-bf16=true},"
@@ -45,6 +46,7 @@ PASS_PIPELINE = (
     "convert-arith-to-llvm,"
     "convert-cf-to-llvm,"
     "convert-func-to-llvm{use-bare-ptr-memref-call-conv=1},"
+    "convert-ub-to-llvm,"
     "reconcile-unrealized-casts)"
 )
 

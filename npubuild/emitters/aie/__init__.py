@@ -119,8 +119,9 @@ def emit(inst: KernelInstance, options: dict | None = None) -> str:
         return render_overlay(d, options)
     if inst.op == "transpose":
         from .dma_transpose import render as render_transpose
+        from .shuffle_transpose import ShuffleTransposeDesign, render as render_shuffled
 
-        return render_transpose(inst, d, options)
+        return (render_shuffled if isinstance(d, ShuffleTransposeDesign) else render_transpose)(inst, d, options)
     from .text import render
 
     with profile(d.device.arch):
@@ -136,6 +137,9 @@ def body_info(inst: KernelInstance, options: dict | None = None) -> dict:
 
     d = design_for(inst, options)
     if inst.op == "transpose":
+        if d.cores:  # bf16 (.shuffle_transpose)
+            return {"source": "generated vector", "lanes": 32, "why": "each mem tile cuts its tiles into 4x8 blocks, "
+                    "one core per lane transposes each block with one shuffle (vector.transpose -> aievec.shuffle)"}
         return {"source": "none", "lanes": "none", "why": "DMA only: each mem tile transposes its tiles with "
                 "dimensionsToStream, no core runs"}
     if d.call is not None:

@@ -39,13 +39,11 @@ as long as there are tiles along the band's axis for them, and a tile count that
 evenly leaves some lanes one band more. ``th`` divides R and ``tw`` divides C (no padding: the host buffers are
 the tensors themselves); a shape whose tiling breaks a DMA limit is refused with the limit named.
 
-bf16 (and every sub-32-bit type) is refused: the DMAs move 32-bit words, and a transposing
-pattern would need an innermost stride other than 1 on a 2-byte buffer, which ``DMABDOp::verify``
-refuses ("For <32b width datatypes, inner-most dim stride must be 1", AIEDialect.cpp:2222-2224;
-mlir-aie's negative test test/dialect/AIE/nd-dma-bad-stride.mlir:24-25). At the shim the
-verifier would let a 2-byte pattern through with an even stride, but it moves whole words, so it
-transposes *pairs* of bf16, and the 2 x 2 swap inside each pair would need a core shuffle that
-no body of this emitter provides.
+bf16 is :mod:`.shuffle_transpose`'s (the same lanes, with a core shuffling 4x8 blocks); other sub-32-bit
+types are refused: the DMAs move 32-bit words, and a transposing pattern would need an innermost stride
+other than 1 on a narrower buffer, which ``DMABDOp::verify`` refuses ("For <32b width datatypes, inner-most
+dim stride must be 1", AIEDialect.cpp:2222-2224; mlir-aie's negative test
+test/dialect/AIE/nd-dma-bad-stride.mlir:24-25).
 """
 from __future__ import annotations
 
@@ -67,8 +65,8 @@ MEM_STRIDE_MAX = (1 << 19) - 1
 DEPTH = 2
 
 BF16_TEXT = (
-    "transpose moves 32-bit elements only (f32, i32): the DMAs move 32-bit words, and a transposing "
-    "pattern on 16-bit elements needs an inner-most stride other than 1, which mlir-aie refuses "
+    "transpose moves 32-bit elements (f32, i32) and bf16 only: the DMAs move 32-bit words, and a transposing "
+    "pattern on narrower elements needs an inner-most stride other than 1, which mlir-aie refuses "
     "(DMABDOp::verify: 'For <32b width datatypes, inner-most dim stride must be 1', "
     "lib/Dialect/AIE/IR/AIEDialect.cpp; test/dialect/AIE/nd-dma-bad-stride.mlir)"
 )
@@ -170,6 +168,10 @@ def transpose_design(inst: KernelInstance, dev: Device) -> TransposeDesign:
     if len(x.shape) != 2 or list(inst.attrs.get("perm") or [1, 0]) != [1, 0]:
         raise UnsupportedOnTarget(f"{inst.id}: transpose only 2-D with perm [1, 0] on xdna")
     eb = DTYPE_BYTES[dt]
+    if dt == "bf16":  # 16-bit elements need a core shuffle besides the DMAs
+        from .shuffle_transpose import transpose16_design
+
+        return transpose16_design(inst, dev)
     if eb != 4:
         raise UnsupportedOnTarget(f"{inst.id}: {BF16_TEXT}")
     R, C = x.shape

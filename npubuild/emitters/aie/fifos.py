@@ -31,6 +31,8 @@ class Fifo:
     # (const_pad_before, const_pad_after) per entry of ``dims``: zeros the mem tile's MM2S adds around what
     # ``dims`` reads (``padDimensions``; see :func:`fifo_line`)
     pads: tuple[tuple[int, int], ...] = ()
+    # the (single) consumer's ``dimensionsFromStream``: where its S2MM writes each incoming element
+    from_dims: tuple[tuple[int, int], ...] = ()
 
     @property
     def elems(self) -> int:
@@ -118,6 +120,9 @@ def _pads(f: Fifo) -> str:
 def fifo_line(f: Fifo) -> str:
     ty = memref_type(f.shape, f.dtype)
     ends = ", ".join(tile_name(t) for t in f.consumers)
+    if f.from_dims:  # ``{%tile dimensionsFromStream [...]}`` (mlir-aie test/objectFifo-stateful-transform/dma_transformations/nd_dma_base_AIE2.mlir)
+        assert len(f.consumers) == 1, f"@{f.name}: dimensionsFromStream of one consumer only"
+        ends += " dimensionsFromStream [" + ", ".join(f"<size = {sz}, stride = {st}>" for sz, st in f.from_dims) + "]"
     return (f"    aie.objectfifo @{f.name}({tile_name(f.producer)}{_dims(f)}, {{{ends}}}, {f.depth} : i32){_pads(f)} : "
             f"!aie.objectfifo<{ty}>")
 

@@ -157,6 +157,10 @@ def design_facts(inst, d, abi: dict) -> dict:
         facts["work"] = {"kind": "matmul", "dtype": abi.get("dtype", "i8"), "macs": int(macs)}
         if calls:  # each call's C tile in and out of the accumulators (Figures.accumulator_cycles)
             facts["work"].update(calls=int(calls), core_tile=[tile["m"], tile["n"]])
+    elif hasattr(d, "block_body"):  # the bf16 transpose (shuffle_transpose): one body call per object
+        calls = max(c.calls for c in d.cores)
+        counts = count_ops("\n".join(d.block_body()), d.device.arch)
+        facts["work"] = {"kind": "generated", **{k: v * calls for k, v in counts.items()}}
     elif not d.cores:  # a DMA-only design (dma_transpose): no core runs, nothing is computed
         facts["cores"] = 0
         facts["work"] = {"kind": "dma only"}
@@ -201,7 +205,9 @@ _CONST = re.compile(r"(%\w+) = arith\.constant (-?\d+) : index")
 _OP = re.compile(r"=\s*(arith|math|vector|memref)\.(\w+)|^\s*(memref\.store|vector\.transfer_write|vector\.store)")
 _SOFT = {"addf", "subf", "mulf", "divf", "remf", "maximumf", "minimumf", "maxnumf", "minnumf", "cmpf", "negf",
          "fptosi", "fptoui", "sitofp", "uitofp", "truncf"}
-_FREE = {"constant"}
+# no instruction: constants; shape casts, which fold (a vector.transpose's lowering wraps its aievec.shuffle
+# in shape casts that cancel the body's own: LowerVectorTransposeOpToAIEVecShuffleOpPattern)
+_FREE = {"constant", "shape_cast"}
 _VECTOR_ELEM = re.compile(r"vector<\d+x(\w+)>")
 _RESULT = re.compile(r"(%[\w.]+) = ")
 _OPERANDS = re.compile(r"arith\.mulf (%[\w.]+), (%[\w.]+)")

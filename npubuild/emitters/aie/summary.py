@@ -131,6 +131,9 @@ def op_bodies(op_name: str, dtypes) -> dict:
                 per[dt] = ({"lanes": "mm.cc's vector code", "why": "", "source": "mlir-aie kernel"} if dt in ("i8", "bf16") else
                            {"lanes": "scalar", "why": "not built on xdna: the NPU GEMM is int8 or bf16", "source": "none"})
                 continue
+            if op_name == "transpose":
+                per[dt] = _transpose_body(dt, dev.name)
+                continue
             try:
                 inst = _probe(op_name, dt, max(1, len(op.inputs)))
                 with profile(dev.arch):
@@ -147,6 +150,19 @@ def op_bodies(op_name: str, dtypes) -> dict:
                        "auto": "mlir-aie kernel" if takes and not wants else "generated",
                        **({"auto_when": {"mlir-aie kernel": wants}} if takes and wants else {})}
     return out
+
+
+def _transpose_body(dtype: str, device: str) -> dict:
+    """The transpose design's body at the probe shape: none (DMA only), the bf16 block shuffle, or why not built."""
+    from ...core.errors import UnsupportedOnTarget
+    from ...specfile.instances import make_instance
+    from . import body_info
+
+    try:
+        info = body_info(make_instance("transpose", dtype, [_PROBE_SHAPE], {"perm": [1, 0]}), {"device": device})
+    except (UnsupportedOnTarget, ValueError, KeyError) as e:
+        return {"lanes": "none", "why": f"not built: {e}", "source": "none"}
+    return {"lanes": info["lanes"], "why": info["why"], "source": info["source"]}
 
 
 def _default_attr(op, name: str):

@@ -72,9 +72,8 @@ CELL32 = only_dtypes(("f32", "i32"), "the NPU data-movement engines move 32-bit 
 # transpose runs on the DMAs alone (emitters/aie/dma_transpose.py): a mem tile's transposing pattern has an
 # inner-most stride other than 1, which mlir-aie refuses on sub-32-bit elements (DMABDOp::verify,
 # test/dialect/AIE/nd-dma-bad-stride.mlir)
-TRANSPOSE32 = only_dtypes(("f32", "i32"), "the DMAs transpose 32-bit words; a bf16 transpose needs an inner-most "
-                          "stride other than 1 on 16-bit elements, which mlir-aie refuses: DMABDOp::verify, "
-                          "'For <32b width datatypes, inner-most dim stride must be 1'")
+TRANSPOSE32 = only_dtypes(("f32", "i32", "bf16"), "the DMAs transpose 32-bit words (f32, i32); bf16 adds a core "
+                          "shuffle of 4x8 blocks, on npu1 only (rows a multiple of 4, columns of 8)")
 
 BINARY = ("add", "sub", "mul", "div", "max", "min", "mod", "pow")
 COMPARE = ("eq", "ne", "lt", "le", "gt", "ge")
