@@ -162,6 +162,31 @@ def _fits(R: int, C: int, th: int, tw: int, eb: int, kmax_outer: int) -> str | N
     return None
 
 
+def choose_tiling(R: int, C: int, eb: int, columns: int, lanes_max: int, heights, widths, max_elems: int = 0):
+    """((score, th, tw, split axis, bands per lane), None) of the best th x tw tiling among ``heights`` x
+    ``widths`` (at most ``max_elems`` elements, when given) that fits the DMAs, or (None, why the first one
+    that did not fit failed)."""
+    best, why = None, None
+    for th in heights:
+        for tw in widths:
+            if max_elems and th * tw > max_elems:
+                continue
+            for axis in ("rows", "cols"):
+                n_split, n_other = (R // th, C // tw) if axis == "rows" else (C // tw, R // th)
+                lanes = min(lanes_max, n_split)
+                bands = _bands(n_split, lanes)
+                problem = _fits(R, C, th, tw, eb, max(min(b, n_other) for b in bands))
+                if problem:
+                    why = why or problem
+                    continue
+                # every column, then both shim channels of each, then the shorter contiguous run (th out,
+                # tw in) as long as possible, then the larger tile
+                score = (min(lanes, columns), lanes, min(th, tw), th * tw, axis == "cols")
+                if best is None or score > best[0]:
+                    best = (score, th, tw, axis, bands)
+    return best, why
+
+
 def transpose_design(inst: KernelInstance, dev: Device) -> TransposeDesign:
     x = inst.inputs[0]
     dt = x.dtype
@@ -176,24 +201,8 @@ def transpose_design(inst: KernelInstance, dev: Device) -> TransposeDesign:
         raise UnsupportedOnTarget(f"{inst.id}: {BF16_TEXT}")
     R, C = x.shape
     side = min(TILE_SIDE_MAX, DMA_WRAP_MAX)
-    best, why = None, None
     lanes_max = dev.columns * min(dev.shim_in_channels, dev.shim_out_channels)
-    for th in _divisors(R, side):
-        for tw in _divisors(C, side):
-            for axis in ("rows", "cols"):
-                n_split, n_other = (R // th, C // tw) if axis == "rows" else (C // tw, R // th)
-                lanes = min(lanes_max, n_split)
-                bands = _bands(n_split, lanes)
-                outer = max(min(b, n_other) for b in bands)
-                problem = _fits(R, C, th, tw, eb, outer)
-                if problem:
-                    why = why or problem
-                    continue
-                # every column, then both shim channels of each, then the shorter contiguous run (th out,
-                # tw in) as long as possible, then the larger tile
-                score = (min(lanes, dev.columns), lanes, min(th, tw), th * tw, axis == "cols")
-                if best is None or score > best[0]:
-                    best = (score, th, tw, axis, bands)
+    best, why = choose_tiling(R, C, eb, dev.columns, lanes_max, _divisors(R, side), _divisors(C, side))
     if best is None:
         raise UnsupportedOnTarget(
             f"{inst.id}: transpose of {R}x{C} {dt} does not tile for the NPU's DMAs: tiles divide the shape "

@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from ...core.constants import DTYPE_BYTES
 from ...ops.gemm_layout import cdiv
 from .check import Layout, layout_problems
-from .design import HostBuffer, Transfer
+from .design import Transfer
 from .fifos import Fifo, Link
 from .rules_check import pad_problems
 from .frame import Wait

@@ -41,7 +41,7 @@ from ...core.errors import UnsupportedOnTarget
 from ...specfile.instances import KernelInstance
 from .design import HostBuffer, Transfer
 from .devices import DMA_WRAP_MAX, Device
-from .dma_transpose import DEPTH, TILE_SIDE_MAX, TransposeDesign, _bands, _divisors, _fits, _patterns
+from .dma_transpose import DEPTH, TILE_SIDE_MAX, TransposeDesign, _divisors, _patterns, choose_tiling
 from .fifos import Fifo, Link
 
 BLOCK_ROWS, BLOCK_COLS = 4, 8  # one input block: vector<4x8xbf16> -> vector<8x4xbf16> (t16_4x8)
@@ -140,23 +140,9 @@ def transpose16_design(inst: KernelInstance, dev: Device) -> ShuffleTransposeDes
             f"and the columns of {BLOCK_COLS} (the core transposes 4x8 blocks); pad the tensor or transpose f32")
     side = min(TILE_SIDE_MAX, DMA_WRAP_MAX)
     lanes_max = dev.columns * min(dev.shim_in_channels, dev.shim_out_channels, dev.core_rows)
-    best, why = None, None
-    for th in (t for t in _divisors(R, side) if t % BLOCK_ROWS == 0):
-        for tw in (t for t in _divisors(C, side) if t % BLOCK_COLS == 0):
-            if th * tw > TILE_ELEMS_MAX:
-                continue
-            for axis in ("rows", "cols"):
-                n_split, n_other = (R // th, C // tw) if axis == "rows" else (C // tw, R // th)
-                lanes = min(lanes_max, n_split)
-                bands = _bands(n_split, lanes)
-                problem = _fits(R, C, th, tw, 2, max(min(b, n_other) for b in bands))
-                if problem:
-                    why = why or problem
-                    continue
-                # as the 32-bit design: every column, both channels, longer contiguous runs, larger tiles
-                score = (min(lanes, dev.columns), lanes, min(th, tw), th * tw, axis == "cols")
-                if best is None or score > best[0]:
-                    best = (score, th, tw, axis, bands)
+    heights = [t for t in _divisors(R, side) if t % BLOCK_ROWS == 0]
+    widths = [t for t in _divisors(C, side) if t % BLOCK_COLS == 0]
+    best, why = choose_tiling(R, C, 2, dev.columns, lanes_max, heights, widths, TILE_ELEMS_MAX)
     if best is None:
         raise UnsupportedOnTarget(
             f"{inst.id}: transpose of {R}x{C} bf16 does not tile for the NPU: tiles of rows a multiple of {BLOCK_ROWS} "
