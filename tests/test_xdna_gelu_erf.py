@@ -47,27 +47,29 @@ def test_each_devices_body_is_the_model_bit_for_bit_on_every_bf16(arch):
     assert "arith.bitcast" not in text and "fptosi" not in text
     kern = HostKernel(compiled_library(text, f"gelu_erf_{arch}"), inst.describe())
     got = kern(EVERY.reshape(64, 1024)).reshape(-1)
-    want = gelu_lanes.model(EVERY)
+    want = gelu_lanes.model(EVERY, products=arch == "aie2")
     nan = np.isnan(want.astype(np.float32))
     assert np.array_equal(np.isnan(got.astype(np.float32)), nan) and nan.sum() == np.isnan(EVERY.astype(np.float32)).sum()
     assert got[~nan].view(np.uint16).tolist() == want[~nan].view(np.uint16).tolist()
 
 
-def test_the_model_holds_its_tolerance_on_every_finite_bf16():
+@pytest.mark.parametrize("products", [False, True], ids=["f32", "bf16-products"])
+def test_the_model_holds_its_tolerance_on_every_finite_bf16(products):
     x = EVERY[np.isfinite(EVERY.astype(np.float32))]
-    y = gelu_lanes.model(x).astype(np.float64)
+    y = gelu_lanes.model(x, products).astype(np.float64)
     ref = _oracle(x)
     err = np.abs(y - ref)
     assert (err <= gelu_lanes.ATOL + gelu_lanes.RTOL * np.abs(ref)).all()
     # against the exact gelu (math.erf in float64), before any rounding of the reference
     exact = np.array([0.5 * v * (1 + math.erf(v / math.sqrt(2))) for v in x.astype(np.float64)])
-    assert (np.abs(y - exact) <= gelu_lanes.ATOL + gelu_lanes.EXACT_RTOL * np.abs(exact)).all()
-    # the documented shape of the error: within one bf16 ulp of the result for x >= -1 ...
+    err_exact = np.abs(y - exact)
+    assert (err_exact <= gelu_lanes.ATOL + gelu_lanes.EXACT_RTOL * np.abs(exact)).all()
+    # the documented shape of the error: within one bf16 ulp of the oracle for x >= -1 ...
     f = x.astype(np.float64)
     ulp = np.spacing(np.abs(ref).astype(np.float32).astype(BF16)).astype(np.float64)
     assert (err[f >= -1] <= ulp[f >= -1]).all()
-    # ... the absolute error against the exact gelu largest on [-4, -2] and below -4, where the result is P(-4)
-    assert np.abs(y - exact)[(f >= -4) & (f <= -2)].max() < 2.1e-4
+    # ... the absolute error against the exact gelu largest on [-4, -1], and below -4, where the result is P(-4)
+    assert err_exact[(f >= -4) & (f <= -2)].max() < 2.1e-4 and err_exact[(f >= -2) & (f <= -1)].max() < 8e-4
     tail = y[f < -4]
     assert (tail == tail[0]).all() and -1.3e-4 < tail[0] < 0
     # mlir-aie's gelu.cc entry (aie2) is held to rtol 2^-4, atol 2^-5 on [-6, 6]: this is 8x and 128x tighter
@@ -75,9 +77,10 @@ def test_the_model_holds_its_tolerance_on_every_finite_bf16():
     assert gelu_lanes.RTOL * 8 <= tanh_form.rtol and gelu_lanes.ATOL * 128 <= tanh_form.atol
 
 
-def test_special_values():
+@pytest.mark.parametrize("products", [False, True], ids=["f32", "bf16-products"])
+def test_special_values(products):
     x = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 4.0, -4.0, 1e38, -1e38, 2.0**-130], np.float32).astype(BF16)
-    y = gelu_lanes.model(x).astype(np.float32)
+    y = gelu_lanes.model(x, products).astype(np.float32)
     assert np.isnan(y[0]) and y[1] == np.inf
     assert y[2] == y[6] == y[8] and -1.3e-4 < y[2] < 0  # every x <= -4: the polynomial's value at -4
     assert y[3] == 0 and not np.signbit(y[3]) and y[4] == 0 and np.signbit(y[4])
@@ -96,18 +99,19 @@ def test_both_devices_take_the_vector_body_and_their_designs_pass_the_rules():
     assert aie.body_info(tanh, {"device": "npu1", "body": "auto"})["source"] == "mlir-aie kernel"
 
 
-def test_the_same_operations_on_both_devices_and_their_counts():
-    """aie2p and aie2 emit the same text (the same bits); the roofline counts its 25 vector operations per
-    16 elements, 8 of them f32 multiplies that aie2 emulates (25 instructions each) and t = x * x, a widened
-    bf16 x bf16 product (one instruction on either)."""
+def test_each_device_takes_its_form_and_the_roofline_counts_it():
+    """aie2p multiplies f32 lanes (26 vector operations per 16 elements); aie2, whose f32 multiply is a 25-instruction
+    emulation, takes the bf16 products form: 85 operations, every multiply a widened bf16 x bf16 product (one
+    instruction), where the f32 form would cost 26 + 8 x 24."""
     inst = _inst((1, 16))
-    with vector.profile("aie2"):
-        a2 = emitters.emit(inst)
-    with vector.profile("aie2p"):
-        a2p = emitters.emit(inst)
-    assert a2 == a2p
-    assert count_ops(a2p, "aie2p") == {"vector_ops": 25, "softfloat_ops": 0, "scalar_ops": 0}
-    assert count_ops(a2, "aie2") == {"vector_ops": 25 + 8 * 24, "softfloat_ops": 0, "scalar_ops": 0}
+    texts = {}
+    for arch in ("aie2", "aie2p"):
+        with vector.profile(arch):
+            texts[arch] = emitters.emit(inst)
+    assert count_ops(texts["aie2p"], "aie2p") == {"vector_ops": 26, "softfloat_ops": 0, "scalar_ops": 0}
+    assert count_ops(texts["aie2"], "aie2") == {"vector_ops": 85, "softfloat_ops": 0, "scalar_ops": 0}
+    assert count_ops(texts["aie2p"], "aie2") == {"vector_ops": 26 + 8 * 24, "softfloat_ops": 0, "scalar_ops": 0}
+    assert texts["aie2"].count("arith.mulf") == 19 and texts["aie2p"].count("arith.mulf") == 9
 
 
 @pytest.mark.parametrize("shape, dtype, attrs, ok", [
