@@ -60,7 +60,7 @@ def _pool_divides_by_window(shapes, attrs, dtype) -> bool:
 
 
 # gelu's erf form runs as one body only: the bf16 lanes polynomial (emitters/host/gelu_lanes.py); its host body
-# (bit casts, fptosi) would be a scalar soft-float loop on a core, ~5000x slower than the DMA
+# (bit casts, fptosi) would be a scalar soft-float loop on a core, thousands of times slower than the DMA
 GELU_ERF_TEXT = ("approximate: none (the erf form) needs bf16 with a last axis that is a multiple of 16: the NPU "
                  "computes it as a bf16 vector polynomial (within 2^-12 + 2^-8 |gelu|); for f32 or other shapes "
                  "set approximate: tanh, or build the kernel for host")
