@@ -78,6 +78,17 @@ def test_the_model_holds_its_tolerance_on_every_finite_bf16(products):
 
 
 @pytest.mark.parametrize("products", [False, True], ids=["f32", "bf16-products"])
+def test_the_bound_holds_where_the_core_truncates_to_bf16(products):
+    """The AIE's conversion to bf16 follows the core's rounding mode: with every truncf rounding toward zero
+    (the pieces, the rounded Horner steps and the result) both forms stay within the same bound."""
+    x = EVERY[np.isfinite(EVERY.astype(np.float32))]
+    y = gelu_lanes.model(x, products, truncate=True).astype(np.float64)
+    assert np.count_nonzero(y != gelu_lanes.model(x, products).astype(np.float64)) > 1000  # another rounding indeed
+    ref = _oracle(x)
+    assert (np.abs(y - ref) <= gelu_lanes.ATOL + gelu_lanes.RTOL * np.abs(ref)).all()
+
+
+@pytest.mark.parametrize("products", [False, True], ids=["f32", "bf16-products"])
 def test_special_values(products):
     x = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 4.0, -4.0, 1e38, -1e38, 2.0**-130], np.float32).astype(BF16)
     y = gelu_lanes.model(x, products).astype(np.float32)

@@ -38,7 +38,8 @@ constant P(-4): -2.2e-5 in the f32 form, -7.3e-5 in the bf16 products form).
 
 Special values: NaN gives NaN (maximumf propagates it, :mod:`.elementwise`); +inf gives +inf (X - H = -inf);
 -inf and every x < -4 give P(-4) rather than -0.0; gelu(-0.0) = -0.0; a subnormal x gives 0.5 x rounded to bf16
-(a core that flushes subnormals gives 0: within ATOL).
+(a core that flushes subnormals gives 0: within ATOL). The bound holds too where the core's conversion to bf16
+truncates instead of rounding to nearest even (``model(..., truncate=True)``).
 """
 from __future__ import annotations
 
@@ -93,17 +94,24 @@ def _bf16_products(b, big, u):
     return times_pieces(b, big, bf16_pieces(b, phi, 2))
 
 
-def model(x, products: bool = False):
+def model(x, products: bool = False, truncate: bool = False):
     """:func:`emit_lanes` in NumPy f32, operation for operation: bf16 ``x`` -> bf16. ``products``: the bf16
-    products form (aie2), else the f32 form."""
+    products form (aie2), else the f32 form. Every ``truncf`` rounds to nearest even (the host's, and the
+    model's of every generated body); ``truncate``: toward zero instead, as a core set to truncate would (the
+    bound holds either way: tests/test_xdna_gelu_erf.py)."""
     from ...core.constants import numpy_dtype
 
     f32, bf16 = np.float32, numpy_dtype("bf16")
 
+    def to_bf16(a):  # arith.truncf, widened back
+        if truncate:
+            return (np.asarray(a, f32).view(np.uint32) & np.uint32(0xFFFF0000)).view(f32)
+        return np.asarray(a, f32).astype(bf16).astype(f32)
+
     def pieces(a, count):  # bf16_pieces, smallest first
         out, rest = [], a
         for k in range(count):
-            out.append(rest.astype(bf16).astype(f32))
+            out.append(to_bf16(rest))
             if k < count - 1:
                 rest = rest - out[-1]
         return out[::-1]
@@ -136,4 +144,4 @@ def model(x, products: bool = False):
                 acc = acc * u + f32(r)
             g = c * (f32(0.5) + c * acc)
         g = g - (c - h)
-    return g.astype(bf16)
+    return to_bf16(g).astype(bf16)
