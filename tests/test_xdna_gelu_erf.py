@@ -106,8 +106,13 @@ def test_both_devices_take_the_vector_body_and_their_designs_pass_the_rules():
         assert text_problems(aie.emit(inst, opts)) == [], dev
         info = aie.body_info(inst, opts)
         assert info["source"] == "generated vector" and info["lanes"] == 16, (dev, info)
+        # the manifest's abi.body and list --json say what it computes and within what, as for mlir-aie's kernels
+        assert info["tolerance"]["rtol"] == gelu_lanes.RTOL and info["tolerance"]["atol"] == gelu_lanes.ATOL
+        assert ("bf16 x bf16" in info["numerics"]) == (dev == "npu1"), info["numerics"]
     tanh = _inst((64, 4096), attrs={"approximate": "tanh"})  # the tanh form keeps mlir-aie's gelu.cc
     assert aie.body_info(tanh, {"device": "npu1", "body": "auto"})["source"] == "mlir-aie kernel"
+    generated = aie.body_info(tanh, {"device": "npu1", "body": "generated"})  # the host's scalar body: its numerics
+    assert generated["source"] == "scalar" and "tolerance" not in generated
 
 
 def test_each_device_takes_its_form_and_the_roofline_counts_it():

@@ -59,6 +59,22 @@ EXACT_RTOL = 2.0**-8  # against the exact gelu (float64), with ATOL
 DOMAIN = (-3.3895313892515355e38, 3.3895313892515355e38)  # every finite bf16
 
 
+def numerics(inst) -> dict | None:
+    """What a core's generated body of ``inst`` computes instead of the host body, with its tolerance against the
+    oracle (as mlir-aie's kernels carry theirs: ``kernel_library.LibraryKernel.describe``), for the current AIE
+    profile; None where :func:`emit_lanes` is not the body."""
+    from .vector import on_npu
+
+    if not (on_npu() and inst.op == "gelu" and inst.dtype == "bf16" and inst.attrs["approximate"] == "none"):
+        return None
+    form = "every product bf16 x bf16" if emulated_f32_multiply() else "in f32"
+    return {"numerics": f"x Phi(x) as X (0.5 + X R(X^2 - 10)), X = x clamped to [-4, 4], R of degree 6, {form} "
+                        "(npubuild/emitters/host/gelu_lanes.py)",
+            "tolerance": {"rtol": RTOL, "atol": ATOL, "domain": list(DOMAIN),
+                          "why": "the polynomial (x^2 R within 3.9e-4 of 0.5 x erf(x / sqrt 2) on [0, 4]), the "
+                                 "clamp (gelu(-4) = -1.3e-4) and one bf16 rounding, against an oracle rounded to bf16"}}
+
+
 def emit_lanes(b, v, dt):
     """The body on ``dt`` = bf16 lanes (a vector builder lifts the scalar text), in the current profile's form."""
     x = v[0]
