@@ -20,7 +20,7 @@ x < -4, whose exact gelu is in (-1.3e-4, 0).
 
 Two arithmetic forms of the same polynomial (:func:`emit_lanes` picks by profile, as ``vector_rows.norm_form``):
 
-* f32 (aie2p, and the host): t, u, each Horner step acc * u + r and the two products by X in f32. 26 vector
+* f32 (aie2p): t, u, each Horner step acc * u + r and the two products by X in f32. 26 vector
   operations per 16 elements.
 * bf16 products (aie2, whose f32 vector multiply is the 25-instruction emulation: :func:`.vector.emulated_f32_multiply`):
   every product a widened bf16 x bf16 ``mul_elem`` (test_mul_elem.mlir, test_mul_elem_bf16_float), exact in f32.
