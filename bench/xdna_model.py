@@ -56,9 +56,9 @@ REFERENCES = {
     "transpose bf16": (EX + "basic/combined_transpose/combined_transpose.py", dict(cols=1, cores=1, in_ch=1, out_ch=1)),
 }
 # gelu in the form mlir-aie's only gelu kernels compute (aie_kernels/aie2/gelu.cc, aie2p/gelu.cc: the tanh
-# approximation), so both columns compute the same function. The erf form (approximate=none) has no mlir-aie
-# kernel and no aievec lowering aiecc can use (math.erf becomes an emitc call of vec_math.h, C++ backend only):
-# its xdna body is scalar soft-float, as `npubuild ops gelu` says.
+# approximation), so both columns compute the same function. The erf form (approximate=none) runs npubuild's bf16
+# polynomial (emitters/host/gelu_lanes.py) with no mlir-aie example to compare; its npu1 body models at 0.19 of the
+# roofline (npu2: 0.62), under the set's 0.5 bar, so it is left out (docs/performance.md gives its figures).
 ATTRS = {"gelu": {"approximate": "tanh"}}
 REF_TILE = (64, 64, 32)  # whole_array's default m x k x n tile (research notes xdna-review-2.md, item 7)
 

@@ -207,6 +207,7 @@ XDNA_REJECTS = [
     ("topk", [(4, 8)], {"k": 2}, "bf16"),
     # elementwise.py
     ("gelu", [(4,)], {}, "f32"),
+    ("gelu", [(4, 24)], {}, "bf16"),  # the erf form's body takes whole vectors of 16
     ("add", [(4, 1), (4, 3)], {}, "f32"),
     ("mul", [(4,), (4,)], {}, "i32"),
     ("lt", [(4,), (1,)], {}, "f32"),
@@ -246,6 +247,8 @@ XDNA_ACCEPTS = [
     ("im2col", [(1, 1, 4, 4)], {"kernel_size": [2, 2]}, "f32"),
     ("matmul", [(4, 8), (8, 2)], {}, "i8"),
     ("quantize", [(4, 8)], {"scales": [0.5]}, "i8"),
+    ("gelu", [(4, 32)], {}, "bf16"),
+    ("gelu", [(4,)], {"approximate": "tanh"}, "f32"),
 ]
 
 

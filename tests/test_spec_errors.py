@@ -22,6 +22,7 @@ import pytest
 from npubuild.core.errors import SpecError
 from npubuild.engine.plan import restriction_checks
 from npubuild.specfile.load import load_specs
+from npubuild.targets.xdna.rules import GELU_ERF_TEXT
 
 REPO = Path(__file__).resolve().parent.parent
 K = "specs/kernels/a.yaml"
@@ -182,8 +183,8 @@ CASES = [
     ("targets_not_a_list", fam("op: relu\ntargets: host\nshapes: [[4]]"),
      [(K + ":4", "targets must be a list such as [ref, host]")]),
     ("xdna_gelu_approximate_none", fam("op: gelu\ntargets: [ref, xdna]\nshapes:\n  - [4, 8]"),
-     [(K + ":6", "kernel family 'f': gelu with input shapes [4x8] is not supported on xdna: the NPU computes the tanh "
-                 "approximation: set approximate: tanh; change the shape/attrs or drop 'xdna' from targets")]),
+     [(K + ":6", f"kernel family 'f': gelu with input shapes [4x8] is not supported on xdna: {GELU_ERF_TEXT}; "
+                 "change the shape/attrs or drop 'xdna' from targets")]),
     ("xdna_softmax_axis_0", fam("op: softmax\nattrs: {axis: 0}\ntargets: [ref, xdna]\nshapes:\n  - [32, 1024]\n  - [1024]"),
      [(K + ":7", "softmax with input shapes [32x1024] is not supported on xdna: softmax only over the last axis; "
                  "change the shape/attrs or drop 'xdna' from targets")]),
@@ -282,7 +283,7 @@ CASES = [
      {G: "graphs:\n  g:\n    inputs: {x: {shape: [4, 8]}}\n    targets: [ref, xdna]\n    nodes:\n"
          "      h: {op: gelu, inputs: [x], attrs: {approximate: tanh}}\n"
          "      y: {op: gelu, inputs: [h]}\n      z: {op: softmax, inputs: [y], attrs: {axis: 0}}\n    outputs: [z]\n"},
-     [(G + ":7", "node 'y' of graph 'g': gelu with input shapes [4x8] is not supported on xdna: the NPU computes the tanh approximation: set approximate: tanh"),
+     [(G + ":7", f"node 'y' of graph 'g': gelu with input shapes [4x8] is not supported on xdna: {GELU_ERF_TEXT}"),
       (G + ":8", "node 'z' of graph 'g': softmax with input shapes [4x8] is not supported on xdna: softmax only over the last axis; change the shape/attrs or drop 'xdna' from targets")]),
     ("attr_on_op_without_attrs", fam("op: relu\nattrs: {alpha: 1}\nshapes: [[4]]"),
      [(K + ":4", "op 'relu' has no attr 'alpha': it takes no attrs; remove it")]),

@@ -27,7 +27,7 @@ BODIES = {
     "abs": ("vector", "vector"), "add": ("vector", "vector"), "ceil": ("scalar", "scalar"),
     "cos": ("scalar", "scalar"), "div": ("scalar", "scalar"), "elu": ("scalar", "scalar"),
     "erf": ("scalar", "scalar"), "exp": ("aie2/bf16_exp.cc", "aie2p/bf16_exp.cc"), "floor": ("scalar", "scalar"),
-    "gelu": ("scalar", "scalar"),  # the default approximate=none; approximate=tanh: gelu.cc (below)
+    "gelu": ("vector", "vector"),  # the default approximate=none: gelu_lanes' polynomial; approximate=tanh: gelu.cc
     "hard_sigmoid": ("vector", "scalar"), "hard_swish": ("scalar", "scalar"), "leaky_relu": ("vector", "scalar"),
     "log": ("scalar", "scalar"), "log_sigmoid": ("scalar", "scalar"), "max": ("vector", "vector"),
     "min": ("vector", "vector"), "mish": ("scalar", "scalar"), "mod": ("scalar", "scalar"),
@@ -95,10 +95,14 @@ def test_describe_op_names_the_construct_and_the_missing_kernel():
 
     gelu = next(o for o in ops_catalog(bodies=True) if o["name"] == "gelu")
     line = next(ln for ln in describe_op(gelu) if ln.strip().startswith("npu2 bf16"))
-    # the default approximate=none: the erf expansion's bit casts stop the vector body ...
-    assert "bitcast on vector<16xf32>" in line and "VectorToAIEVecConversions.cpp" in line
-    # ... and mlir-aie's kernel computes the other form
+    # the default approximate=none: the bf16 lanes polynomial (gelu_lanes) ...
+    assert line.strip().startswith("npu2 bf16: generated vector x16;"), line
+    # ... and mlir-aie's kernel computes the other form, which auto takes there
     assert "aie_kernels/aie2p/gelu.cc" in line and "when approximate: tanh" in line
+    assert "default (auto): generated (mlir-aie kernel when approximate: tanh)" in line
+    # f32 keeps the host body: its bit casts stop a vector body, and the construct is named
+    line = next(ln for ln in describe_op(gelu) if ln.strip().startswith("npu2 f32"))
+    assert "bitcast on vector<16xf32>" in line and "VectorToAIEVecConversions.cpp" in line
 
 
 # ---- the profile entries and their tests -----------------------------------------------------------------------------

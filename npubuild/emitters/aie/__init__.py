@@ -130,8 +130,9 @@ def emit(inst: KernelInstance, options: dict | None = None) -> str:
 
 def body_info(inst: KernelInstance, options: dict | None = None) -> dict:
     """What the cores run per chunk: {"source": "generated vector" | "scalar" | "mlir-aie kernel",
-    "lanes": n | "scalar", "why": ...}; an mlir-aie kernel adds its source, symbol, object and tolerance,
-    and ``not_used`` says why a requested one is not used."""
+    "lanes": n | "scalar", "why": ...}; an mlir-aie kernel adds its source, symbol, object and tolerance, a
+    generated body with other numerics than the host's (gelu's erf polynomial) its numerics and tolerance, and
+    ``not_used`` says why a requested one is not used."""
     from ..host import emit as host_emit
     from ..host.vector import decision, profile
 
@@ -152,10 +153,14 @@ def body_info(inst: KernelInstance, options: dict | None = None) -> dict:
 
             info["prologue"] = {"function": PROLOGUE, "computes": k.prologue}
         return info
+    from ..host.gelu_lanes import numerics
+
     with profile(d.device.arch):
         host_emit(d.body)
         got = decision(d.body, d.device.arch)
-    info = {"source": "scalar" if got["lanes"] == "scalar" else "generated vector", **got}
+        # a vector body that computes other arithmetic than the host's says what, with its tolerance
+        other = numerics(d.body) if got["lanes"] != "scalar" else None
+    info = {"source": "scalar" if got["lanes"] == "scalar" else "generated vector", **got, **(other or {})}
     return {**info, "not_used": d.body_note} if d.body_note else info
 
 

@@ -134,18 +134,22 @@ def op_bodies(op_name: str, dtypes) -> dict:
             if op_name == "transpose":
                 per[dt] = _transpose_body(dt, dev.name)
                 continue
-            try:
-                inst = _probe(op_name, dt, max(1, len(op.inputs)))
-                with profile(dev.arch):
-                    host_emit(inst)
-                got = decision(inst, dev.arch)
-            except (OpError, UnsupportedOnTarget, ValueError, KeyError) as e:
-                got = {"lanes": "scalar", "why": f"not probed at {'x'.join(map(str, _PROBE_SHAPE))}: {e}"}
+            def probe(attrs: dict) -> dict:
+                try:
+                    inst = _probe(op_name, dt, max(1, len(op.inputs)), attrs)
+                    with profile(dev.arch):
+                        host_emit(inst)
+                    return decision(inst, dev.arch)
+                except (OpError, UnsupportedOnTarget, ValueError, KeyError) as e:
+                    return {"lanes": "scalar", "why": f"not probed at {'x'.join(map(str, _PROBE_SHAPE))}: {e}"}
+
+            got = probe({})
             lib = library_alternative(op_name, dt, dev.arch)
-            takes = bool(lib["kernel"]) and got["lanes"] == "scalar"
             # what the default xdna_bodies = "auto" takes at the op's default attrs; a kernel computing other attrs
-            # (gelu.cc: approximate=tanh) is taken only where an instance has them ("auto_when")
+            # (gelu.cc: approximate=tanh) is taken only where an instance has them ("auto_when"), and only where the
+            # generated body of such an instance is scalar
             wants = {k: v for k, v in (lib.get("attrs") or {}).items() if _default_attr(op, k) != v}
+            takes = bool(lib["kernel"]) and (probe(wants) if wants else got)["lanes"] == "scalar"
             per[dt] = {**got, "source": "scalar" if got["lanes"] == "scalar" else "generated vector", "mlir_aie": lib,
                        "auto": "mlir-aie kernel" if takes and not wants else "generated",
                        **({"auto_when": {"mlir-aie kernel": wants}} if takes and wants else {})}
@@ -184,13 +188,13 @@ def library_alternative(op_name: str, dtype: str, arch: str) -> dict:
             "attrs": dict(e.attrs)}
 
 
-def _probe(op_name: str, dtype: str, n_inputs: int):
+def _probe(op_name: str, dtype: str, n_inputs: int, attrs: dict | None = None):
     """An instance of ``op_name`` at the probe shape: every input that shape, or (norms, rope ...) the
     first one with the rest along its last axis."""
     from ...core.errors import OpError
     from ...specfile.instances import make_instance
 
     try:
-        return make_instance(op_name, dtype, [_PROBE_SHAPE] * n_inputs, {})
+        return make_instance(op_name, dtype, [_PROBE_SHAPE] * n_inputs, attrs or {})
     except OpError:
-        return make_instance(op_name, dtype, [_PROBE_SHAPE] + [_PROBE_SHAPE[-1:]] * (n_inputs - 1), {})
+        return make_instance(op_name, dtype, [_PROBE_SHAPE] + [_PROBE_SHAPE[-1:]] * (n_inputs - 1), attrs or {})

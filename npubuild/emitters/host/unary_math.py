@@ -27,8 +27,10 @@ import math
 from typing import Callable
 
 from ...specfile.instances import KernelInstance
+from . import gelu_lanes
 from . import mathfns as M
 from . import trig
+from . import vector
 from .elementwise import emit_elementwise
 from .mlir_text import KernelBuilder, is_float, mlir_type
 
@@ -299,7 +301,15 @@ def _make(fn, title: str) -> Callable[[KernelInstance], str]:
     return emit
 
 
+def _emit_gelu(inst: KernelInstance) -> str:
+    """gelu; the bf16 erf form on an AIE core's lanes is :mod:`.gelu_lanes`' polynomial (its bit-cast-free body)."""
+    lanes = gelu_lanes.emit_lanes if inst.attrs["approximate"] == "none" and inst.dtype == "bf16" else None
+    form = " as a bf16-lanes polynomial (gelu_lanes)" if lanes and vector.on_npu() else ""
+    return emit_elementwise(inst, _float_op(_gelu), f"elementwise unary math (gelu{form})", npu_lanes=lanes)
+
+
 EMITTERS: dict[str, Callable[[KernelInstance], str]] = {
     **{name: _make(_float_op(core), f"elementwise unary math ({name})") for name, core in _FLOAT_OPS.items()},
+    "gelu": _emit_gelu,
     "sign": _make(_sign, "elementwise unary math (sign)"),
 }

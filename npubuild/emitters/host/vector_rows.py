@@ -149,25 +149,12 @@ class _Rows:
         return [b.op(f"arith.extf {b.raw(f'vector.broadcast {p} : bf16 to {vb}')} : bf16 to {F}") for p in reversed(pieces)]
 
     def times(self, d: str, parts: list[str]) -> str:
-        """``d`` times the scalar split into ``parts`` (lo, mid, hi): (d lo + d mid) + d hi, smallest first
-        (one part: d times it)."""
-        if len(parts) == 1:
-            return self.f("mulf", d, parts[0])
-        lo, mid, hi = (self.f("mulf", d, p) for p in parts)
-        return self.f("addf", self.f("addf", lo, mid), hi)
+        """``d`` times the scalar split into ``parts`` (lo, mid, hi): :func:`times_pieces`."""
+        return times_pieces(self.b, d, parts)
 
     def pieces(self, t: str) -> list[str]:
-        """The f32 lanes ``t`` as three widened bf16 vectors (lo, mid, hi) whose exact sum is ``t``: hi =
-        bf16(t), mid = bf16(t - hi), lo = t - hi - mid (each subtraction exact, as in :meth:`split`, for |t| >=
-        2^-103 and finite ``t``)."""
-        b = self.b
-        out, rest = [], t
-        for k in range(3):
-            p = b.op(f"arith.extf {b.op(f'arith.truncf {rest} : {F} to bf16')} : bf16 to {F}")
-            out.append(p)
-            if k < 2:
-                rest = self.f("subf", rest, p)
-        return out[::-1]
+        """The f32 lanes ``t`` as three widened bf16 vectors (lo, mid, hi) whose exact sum is ``t``: :func:`bf16_pieces`."""
+        return bf16_pieces(self.b, t)
 
     def product(self, t: str, w: str) -> str:
         """``t`` times the widened bf16 lanes ``w``: one f32 multiply, or where that is emulated
@@ -183,6 +170,29 @@ class _Rows:
             return self.f("subf", x, parts[0])
         lo, mid, hi = parts
         return self.f("subf", self.f("subf", self.f("subf", x, hi), mid), lo)
+
+
+def bf16_pieces(b: KernelBuilder, t: str, count: int = 3) -> list[str]:
+    """The f32 lanes ``t`` as ``count`` widened bf16 vectors, smallest first, each an operand a bf16 x bf16
+    product takes as one ``mul_elem``: hi = bf16(t), then bf16 of what is left (each subtraction exact, as in
+    :meth:`_Rows.split`, for |t| >= 2^-103 and finite ``t``). Three pieces sum to ``t`` exactly; two, (lo, hi),
+    to its 16 leading significant bits (relative error <= 2^-17)."""
+    out, rest = [], t
+    for k in range(count):
+        p = b.op(f"arith.extf {b.op(f'arith.truncf {rest} : {F} to bf16')} : bf16 to {F}")
+        out.append(p)
+        if k < count - 1:
+            rest = b.op(f"arith.subf {rest}, {p} : {F}")
+    return out[::-1]
+
+
+def times_pieces(b: KernelBuilder, d: str, parts: list[str]) -> str:
+    """``d`` times the value split into ``parts`` (smallest first): (d lo + d mid) + d hi, each product exact
+    where ``d`` is widened bf16 (one part: d times it)."""
+    first, *rest = (b.op(f"arith.mulf {d}, {p} : {F}") for p in parts)
+    for p in rest:
+        first = b.op(f"arith.addf {first}, {p} : {F}")
+    return first
 
 
 def emit_softmax(inst: KernelInstance, lanes: int) -> VectorBuilder:

@@ -59,6 +59,18 @@ def _pool_divides_by_window(shapes, attrs, dtype) -> bool:
     return attrs["mode"] != "avg" or attrs["count_include_pad"] or list(attrs["pads"]) == [0, 0]
 
 
+# gelu's erf form runs as one body only: the bf16 lanes polynomial (emitters/host/gelu_lanes.py); its host body
+# (bit casts, fptosi) would be a scalar soft-float loop on a core, thousands of times slower than the DMA
+GELU_ERF_TEXT = ("approximate: none (the erf form) needs bf16 with a last axis that is a multiple of 16: the NPU "
+                 "computes it as a bf16 vector polynomial (within 2^-12 + 2^-8 |gelu|); for f32 or other shapes "
+                 "set approximate: tanh, or build the kernel for host")
+
+
+def _gelu_form_runs(shapes, attrs, dtype) -> bool:
+    x = shapes[0]
+    return attrs["approximate"] == "tanh" or (dtype == "bf16" and len(x) > 0 and x[-1] % 16 == 0)
+
+
 # ---- the restrictions shared by several ops ---------------------------------------------------
 
 # the float dtypes the NPU bodies take: f32, and bf16 (widened to f32 inside the body)
@@ -114,8 +126,7 @@ NO_DESIGN = {
 # reports them (the element type rules below come after these)
 BY_OP: dict[str, tuple[Restriction, ...]] = {
     # elementwise
-    "gelu": (Restriction("the NPU computes the tanh approximation: set approximate: tanh",
-                         lambda s, a, dt: a["approximate"] == "tanh"),),
+    "gelu": (Restriction(GELU_ERF_TEXT, _gelu_form_runs),),
     **dict.fromkeys(BINARY, (NO_BROADCAST, Restriction("f32 or bf16 only", lambda s, a, dt: dt in XDNA_FLOATS))),
     **dict.fromkeys(COMPARE, (NO_BROADCAST,)),
     "where": (NO_BROADCAST,),
