@@ -72,8 +72,10 @@ def _design_for(inst: KernelInstance, options: dict | None):
         return overlay_for(inst, device(options), (options or {}).get("bf16_mmul") or "native")
     if inst.op == "transpose":
         from .dma_transpose import transpose_design
+        from .shuffle_transpose import transpose16_design
 
-        d = transpose_design(inst, device(options))
+        # 16-bit elements need a core shuffle besides the DMAs
+        d = (transpose16_design if inst.inputs[0].dtype == "bf16" else transpose_design)(inst, device(options))
         check_design(d)
         return d
     from .placement import plan_design

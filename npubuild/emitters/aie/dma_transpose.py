@@ -187,16 +187,17 @@ def choose_tiling(R: int, C: int, eb: int, columns: int, lanes_max: int, heights
     return best, why
 
 
+def require_2d(inst: KernelInstance) -> None:
+    x = inst.inputs[0]
+    if len(x.shape) != 2 or list(inst.attrs.get("perm") or [1, 0]) != [1, 0]:
+        raise UnsupportedOnTarget(f"{inst.id}: transpose only 2-D with perm [1, 0] on xdna")
+
+
 def transpose_design(inst: KernelInstance, dev: Device) -> TransposeDesign:
     x = inst.inputs[0]
     dt = x.dtype
-    if len(x.shape) != 2 or list(inst.attrs.get("perm") or [1, 0]) != [1, 0]:
-        raise UnsupportedOnTarget(f"{inst.id}: transpose only 2-D with perm [1, 0] on xdna")
+    require_2d(inst)
     eb = DTYPE_BYTES[dt]
-    if dt == "bf16":  # 16-bit elements need a core shuffle besides the DMAs
-        from .shuffle_transpose import transpose16_design
-
-        return transpose16_design(inst, dev)
     if eb != 4:
         raise UnsupportedOnTarget(f"{inst.id}: {BF16_TEXT}")
     R, C = x.shape

@@ -41,7 +41,7 @@ from ...core.errors import UnsupportedOnTarget
 from ...specfile.instances import KernelInstance
 from .design import HostBuffer, Transfer
 from .devices import DMA_WRAP_MAX, Device
-from .dma_transpose import DEPTH, TILE_SIDE_MAX, TransposeDesign, _divisors, _patterns, choose_tiling
+from .dma_transpose import DEPTH, TILE_SIDE_MAX, TransposeDesign, _divisors, _patterns, choose_tiling, require_2d
 from .fifos import Fifo, Link
 
 BLOCK_ROWS, BLOCK_COLS = 4, 8  # one input block: vector<4x8xbf16> -> vector<8x4xbf16> (t16_4x8)
@@ -130,6 +130,7 @@ def body_text(elems: int) -> list[str]:
 
 
 def transpose16_design(inst: KernelInstance, dev: Device) -> ShuffleTransposeDesign:
+    require_2d(inst)
     x = inst.inputs[0]
     if dev.arch != "aie2":
         raise UnsupportedOnTarget(f"{inst.id}: {AIE2_ONLY}; build it for npu1, or transpose f32")
