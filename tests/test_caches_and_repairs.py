@@ -385,3 +385,24 @@ def test_the_fast_path_rechecks_where_pinned_sources_lead(tmp_path, monkeypatch)
     assert noop.fresh_stamp(config, db) is None
     noop.write_stamp(config, db, plan_key(config), stamp["toolchain_ids"], stamp["files"], summary, [str(pinned)])
     assert noop.fresh_stamp(config, db) is not None
+
+
+def test_the_manifest_is_rewritten_when_npubuild_itself_changes(tmp_path, monkeypatch):
+    """A new npubuild may describe the same emitted source differently (an ABI's body numerics, a roofline):
+    the manifest task's key follows npubuild's code, not only the specs, toolchains and files."""
+    from npubuild.engine import tasks
+    from npubuild.engine.state import Build
+    from npubuild.specfile import files
+
+    p = new_project(tmp_path)
+    monkeypatch.chdir(p.root)
+    monkeypatch.setenv("NPUBUILD_FAST_NOOP", "0")
+
+    def key() -> str:
+        return tasks.BuildTasks(Build()).task_manifest()["uptodate"][0].config
+
+    before = key()
+    assert key() == before  # the same code, the same key
+    stamp = files.code_stamp()
+    monkeypatch.setattr(files, "code_stamp", lambda: stamp + [("npubuild/emitters/aie/new.py", 1, 1)])
+    assert key() != before

@@ -216,6 +216,14 @@ def _manifest_deps(build: Build) -> list[str]:
     return [f"{p.dir}/{RECORD_NAME if build.compiles(p.target) else p.target.source_name}" for p in build.pairs()] + _constant_sources(plan) + graphs
 
 
+def _code_digest() -> str:
+    import hashlib
+
+    from ..specfile.files import code_stamp
+
+    return hashlib.sha256(repr(code_stamp()).encode()).hexdigest()
+
+
 def _constant_sources(plan) -> list[str]:
     return sorted({str(c.file) for g in plan.spec.graphs.values() for c in g.constants.values() if c.file})
 
@@ -349,7 +357,10 @@ class BuildTasks:
             "file_dep": _manifest_deps(build),
             "task_dep": ["compile"],
             "targets": _manifest_targets(plan),
-            "uptodate": [KeyUnchanged(f"{plan.fingerprint()}:{sorted((n, r.toolchain['id'], r.compiles) for n, r in build.recipes().items() if r)}:{build.options()}"),
+            # npubuild's own code too: the entries' ABIs are written by the targets' code (a new npubuild may describe
+            # the same source differently, e.g. a body's numerics), not read from the compiled files
+            "uptodate": [KeyUnchanged(f"{plan.fingerprint()}:{sorted((n, r.toolchain['id'], r.compiles) for n, r in build.recipes().items() if r)}:"
+                                      f"{build.options()}:{_code_digest()}"),
                          OutputsIntact()],
             "clean": True,
             "doc": doc,
